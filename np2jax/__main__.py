@@ -1,0 +1,5 @@
+import sys
+
+from np2jax.cli import main
+
+sys.exit(main())

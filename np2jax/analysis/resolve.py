@@ -1,0 +1,182 @@
+"""Qualified names and "static or traced?" for expressions inside a module.
+
+``qualname`` answers "which library object does this expression name?"
+through scopes (never by spelling).  ``is_static`` answers "is this value
+known when ``jax.jit`` traces the function?": literals, shapes, ``len()``,
+dtypes, module-level objects and anything computed only from those.  Function
+parameters are not static here (the jit rule decides which ones become
+``static_argnums``), so values derived from them count as possibly traced.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+import numpy
+
+from np2jax.analysis.scope import (
+    BUILTIN_NAMES,
+    DefBinding,
+    ImportBinding,
+    LoopBinding,
+    ParamBinding,
+    Scope,
+    ValueBinding,
+    attribute_chain,
+)
+from np2jax.tables import lookup_numpy
+
+SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype", "itemsize", "nbytes"})
+STATIC_BUILTINS = frozenset(
+    {
+        "len", "range", "int", "float", "bool", "str", "abs", "min", "max", "round", "sum", "tuple",
+        "list", "enumerate", "zip", "reversed", "sorted", "divmod", "pow", "isinstance", "type",
+        "slice", "map", "all", "any", "hash", "getattr", "hasattr", "complex", "dict", "set",
+    }
+)
+# Whatever the argument, these give a value fixed at trace time.
+SHAPE_FUNCTIONS = frozenset({"len", "isinstance", "type", "hasattr"})
+STATIC_NUMPY_KINDS = frozenset({"function", "dtype", "static", "constant", "type"})
+NUMPY_STAR_NAMES = frozenset(getattr(numpy, "__all__", ()))
+_LITERALS = (
+    cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString,
+    cst.FormattedString, cst.Ellipsis, cst.Lambda,
+)
+
+
+def is_numpy(qualname: str | None) -> bool:
+    return qualname is not None and (qualname == "numpy" or qualname.startswith("numpy."))
+
+
+class Resolver:
+    """Name resolution and static-ness for one module."""
+
+    def __init__(self, scopes: dict[cst.CSTNode, Scope]) -> None:
+        self.scopes = scopes
+        self._static_cache: dict[tuple[int, int], bool] = {}
+
+    # --- names ----------------------------------------------------------
+    def name_qualname(self, name: str, scope: Scope) -> str | None:
+        found, bindings = scope.lookup(name)
+        if found is None:
+            module = scope.module
+            if name not in BUILTIN_NAMES or name in NUMPY_STAR_NAMES:
+                for star in module.star_imports:
+                    if star == "numpy" and name in NUMPY_STAR_NAMES:
+                        return f"numpy.{name}"
+            return f"builtins.{name}" if name in BUILTIN_NAMES else None
+        qualnames = {b.qualname for b in bindings if isinstance(b, ImportBinding)}
+        if len(qualnames) == 1 and all(isinstance(b, ImportBinding) for b in bindings):
+            return qualnames.pop()
+        return None
+
+    def qualname(self, node: cst.BaseExpression, scope: Scope) -> str | None:
+        parts = attribute_chain(node)
+        if parts is None:
+            return None
+        base = self.name_qualname(parts[0], scope)
+        if base is None:
+            return None
+        return ".".join([base, *parts[1:]])
+
+    # --- static or traced -------------------------------------------------
+    def is_static(self, node: cst.BaseExpression, scope: Scope) -> bool:
+        key = (id(node), id(scope))
+        cached = self._static_cache.get(key)
+        if cached is not None:
+            return cached
+        self._static_cache[key] = True  # coinductive: a cycle alone does not make a value traced
+        result = self._is_static(node, scope)
+        self._static_cache[key] = result
+        return result
+
+    def _is_static(self, node: cst.BaseExpression, scope: Scope) -> bool:
+        if isinstance(node, _LITERALS):
+            return True
+        if isinstance(node, cst.Name):
+            return self._name_is_static(node.value, scope)
+        if isinstance(node, cst.Attribute):
+            if node.attr.value in SHAPE_ATTRIBUTES:
+                return True
+            qualname = self.qualname(node, scope)
+            if qualname is not None:
+                return True  # an attribute of an imported module
+            return self.is_static(node.value, scope)
+        if isinstance(node, cst.Subscript):
+            return self.is_static(node.value, scope) and all(
+                self._slice_is_static(element.slice, scope) for element in node.slice
+            )
+        if isinstance(node, cst.BinaryOperation):
+            return self.is_static(node.left, scope) and self.is_static(node.right, scope)
+        if isinstance(node, cst.UnaryOperation):
+            return self.is_static(node.expression, scope)
+        if isinstance(node, cst.BooleanOperation):
+            return self.is_static(node.left, scope) and self.is_static(node.right, scope)
+        if isinstance(node, cst.Comparison):
+            return self.is_static(node.left, scope) and all(
+                self.is_static(target.comparator, scope) for target in node.comparisons
+            )
+        if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+            return all(self.is_static(element.value, scope) for element in node.elements)
+        if isinstance(node, cst.Dict):
+            return all(
+                isinstance(element, cst.DictElement)
+                and self.is_static(element.key, scope)
+                and self.is_static(element.value, scope)
+                for element in node.elements
+            )
+        if isinstance(node, cst.IfExp):
+            return all(self.is_static(part, scope) for part in (node.test, node.body, node.orelse))
+        if isinstance(node, cst.Call):
+            return self._call_is_static(node, scope)
+        return False
+
+    def _slice_is_static(self, index: cst.BaseSlice, scope: Scope) -> bool:
+        if isinstance(index, cst.Index):
+            return self.is_static(index.value, scope)
+        return all(part is None or self.is_static(part, scope) for part in (index.lower, index.upper, index.step))
+
+    def _call_is_static(self, node: cst.Call, scope: Scope) -> bool:
+        qualname = self.qualname(node.func, scope)
+        if qualname is None:
+            return False
+        if qualname.startswith("builtins."):
+            name = qualname[len("builtins."):]
+            if name in SHAPE_FUNCTIONS:
+                return True
+            if name not in STATIC_BUILTINS:
+                return False
+        elif qualname.startswith("math."):
+            pass
+        elif is_numpy(qualname):
+            row = lookup_numpy(qualname)
+            if row is None or row.kind not in STATIC_NUMPY_KINDS:
+                return False
+        else:
+            return False
+        return self.args_static(node, scope)
+
+    def args_static(self, node: cst.Call, scope: Scope) -> bool:
+        return all(self.is_static(arg.value, scope) for arg in node.args)
+
+    def _name_is_static(self, name: str, scope: Scope) -> bool:
+        if name in ("True", "False", "None"):
+            return True
+        found, bindings = scope.lookup(name)
+        if found is None:
+            return name in BUILTIN_NAMES
+        if found.kind in ("module", "class"):
+            return True  # known when the function is traced (mutable globals are another rule's concern)
+        for binding in bindings:
+            if isinstance(binding, (ImportBinding, DefBinding)):
+                continue
+            if isinstance(binding, ValueBinding):
+                if not self.is_static(binding.value, found):
+                    return False
+            elif isinstance(binding, LoopBinding):
+                if not self.is_static(binding.iterable, found):
+                    return False
+            elif isinstance(binding, ParamBinding):
+                return False
+            else:
+                return False
+        return True

@@ -1,0 +1,51 @@
+"""The one registry of NPJ codes: every rule, in the order the engine runs them."""
+
+from __future__ import annotations
+
+from np2jax.rule import Rule
+from np2jax.rules.astype_narrowing import AstypeNarrowing
+from np2jax.rules.data_dependent_shape import DataDependentShape
+from np2jax.rules.inplace_function import InplaceFunction
+from np2jax.rules.io_and_global_state import IoAndGlobalState
+from np2jax.rules.isinstance_ndarray import IsinstanceNdarray
+from np2jax.rules.no_jax_equivalent import NoJaxEquivalent
+from np2jax.rules.np_to_jnp import NumpyToJaxNumpy
+from np2jax.rules.numpy_random import NumpyRandom
+from np2jax.rules.round_decimals import RoundDecimals
+from np2jax.rules.sort_ties import SortTies
+from np2jax.rules.unsupported_argument import UnsupportedArgument
+from np2jax.rules.x64_precision import X64Precision
+
+# Reporting rules run first and may block a rewrite; the rewriting rule runs last.
+RULES: tuple[type[Rule], ...] = (
+    NoJaxEquivalent,
+    DataDependentShape,
+    UnsupportedArgument,
+    RoundDecimals,
+    AstypeNarrowing,
+    IsinstanceNdarray,
+    X64Precision,
+    SortTies,
+    NumpyRandom,
+    InplaceFunction,
+    IoAndGlobalState,
+    NumpyToJaxNumpy,
+)
+
+BY_CODE: dict[str, type[Rule]] = {rule.CODE: rule for rule in RULES}
+
+
+def rule_for(code: str) -> type[Rule] | None:
+    return BY_CODE.get(code.upper())
+
+
+def instantiate(select: set[str] | None = None, ignore: set[str] | None = None) -> list[Rule]:
+    """Rule instances in run order, filtered by code (ignoring a rewrite rule keeps its code unchanged)."""
+    chosen = []
+    for rule in RULES:
+        if select and rule.CODE not in select:
+            continue
+        if ignore and rule.CODE in ignore:
+            continue
+        chosen.append(rule())
+    return chosen

@@ -1,0 +1,182 @@
+"""Parse -> analyse -> run rules -> finalize imports -> render -> safety nets.
+
+``migrate_source`` is the whole pipeline for one file, in-process, and returns
+a ``FileResult``; it never prints and never raises for bad input.  The safety
+nets run on every changed file: the output must parse and a second pass over
+the output must change nothing, otherwise the file is left as it was and the
+result is an error.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from dataclasses import dataclass, field, replace
+from itertools import accumulate
+
+import libcst as cst
+
+from np2jax import __version__
+from np2jax.analysis.resolve import Resolver
+from np2jax.analysis.scope import collect_scopes
+from np2jax.codes import instantiate
+from np2jax.context import FileContext
+from np2jax.diagnostics import Diagnostic, Severity
+from np2jax.imports import choose_jnp_alias, finalize_imports
+from np2jax.walker import Walker
+
+MAX_NESTING = 900  # libcst's native parser overflows its stack far beyond this
+_BRACKETS = bytes(range(256)).translate(None, b"()[]{}")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Everything that changes what ``migrate`` produces (part of the cache key)."""
+
+    jit: bool = True
+    select: frozenset[str] = frozenset()
+    ignore: frozenset[str] = frozenset()
+
+    def key(self) -> str:
+        return f"{__version__}|jit={self.jit}|select={sorted(self.select)}|ignore={sorted(self.ignore)}"
+
+
+@dataclass
+class FunctionRecord:
+    qualname: str
+    line: int
+    end_line: int
+    jit: bool = False
+    static_argnums: tuple[int, ...] = ()
+    status: str = "migrated"  # migrated | needs-review | unsupported
+
+
+@dataclass
+class FileResult:
+    path: str
+    status: str  # changed | unchanged | error
+    source: bytes = b""
+    output: bytes = b""
+    error: str | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    functions: list[FunctionRecord] = field(default_factory=list)
+
+    @property
+    def lines(self) -> int:
+        return self.source.count(b"\n") + (1 if self.source and not self.source.endswith(b"\n") else 0)
+
+    def with_path(self, path: str) -> FileResult:
+        return replace(self, path=path, diagnostics=[replace(d, path=path) for d in self.diagnostics])
+
+
+class MigrationError(Exception):
+    """A file cannot be migrated; the message is one line meant for users."""
+
+
+def cache_key(source: bytes, options: Options) -> str:
+    return hashlib.sha256(options.key().encode() + b"\0" + source).hexdigest()
+
+
+def migrate_source(source: bytes, path: str = "<string>", options: Options = Options()) -> FileResult:
+    """Migrate one module given as bytes (its encoding, BOM and newlines are kept)."""
+    try:
+        if b"numpy" not in source:
+            functions = _functions_without_numpy(source)
+            if functions is not None:
+                return FileResult(path, "unchanged", source, source, functions=functions)
+        module = _parse(source)
+        new_module, diagnostics, functions = _transform(module, path, source, options)
+        output = new_module.bytes
+        if output != source:
+            _check_safety(output, path, options)
+    except MigrationError as error:
+        return FileResult(path, "error", source, source, error=str(error))
+    except RecursionError:
+        return FileResult(path, "error", source, source, error="code is nested too deeply to process")
+    except MemoryError:
+        return FileResult(path, "error", source, source, error="out of memory while processing this file")
+    return FileResult(
+        path, "changed" if output != source else "unchanged", source, output, None, diagnostics, functions
+    )
+
+
+def _parse(source: bytes) -> cst.Module:
+    depth = max(accumulate(1 if b in b"([{" else -1 for b in source.translate(None, _BRACKETS)), default=0)
+    if depth > MAX_NESTING:
+        raise MigrationError(f"brackets nested {depth} deep (at most {MAX_NESTING} are supported)")
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        message = str(error).strip().splitlines()[0] if str(error).strip() else "invalid syntax"
+        raise MigrationError(f"syntax error at line {error.raw_line}, column {error.raw_column + 1}: {message}")
+    except (SyntaxError, UnicodeError, LookupError) as error:
+        raise MigrationError(f"cannot decode the file: {error}")
+
+
+def _transform(module: cst.Module, path: str, source: bytes, options: Options):
+    collector = collect_scopes(module)
+    resolver = Resolver(collector.scopes)
+    try:
+        text = source.decode(module.encoding)
+    except (UnicodeError, LookupError):
+        text = module.code
+    ctx = FileContext(path, module, resolver, text.lstrip("\ufeff").splitlines())
+    module_scope = collector.module_scope
+    ctx.jnp_alias, already_imported = choose_jnp_alias(module_scope, list(collector.scopes.values()))
+    walker = Walker(ctx, instantiate(set(options.select) or None, set(options.ignore) or None))
+    new_module = module.visit(walker)
+    if new_module is not module and (walker.replacements or walker.wraps):
+        new_module = finalize_imports(
+            new_module,
+            unused=walker.rewritten_import_names - walker.used_import_names,
+            add_jnp_as=None if already_imported or not ctx.jnp_used else ctx.jnp_alias,
+            is_package_init=path.endswith("__init__.py"),
+        )
+    functions = [_function_record(info, ctx.diagnostics) for info in walker.functions]
+    ctx.diagnostics.sort(key=lambda d: (d.line, d.col, d.code))
+    return new_module, ctx.diagnostics, functions
+
+
+def _function_record(info, diagnostics: list[Diagnostic]) -> FunctionRecord:
+    inside = [d for d in diagnostics if info.line <= d.line <= info.end_line]
+    status = "migrated"
+    if any(d.severity is Severity.ERROR for d in inside):
+        status = "unsupported"
+    elif any(d.severity is Severity.WARNING for d in inside):
+        status = "needs-review"
+    return FunctionRecord(info.qualname, info.line, info.end_line, info.jit, info.static_argnums, status)
+
+
+def _check_safety(output: bytes, path: str, options: Options) -> None:
+    try:
+        module = cst.parse_module(output)
+        compile(module.code, path, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+    except (cst.ParserSyntaxError, SyntaxError, ValueError) as error:
+        raise MigrationError(f"internal error: the migrated code does not parse ({error}); file left unchanged")
+    again, _, _ = _transform(module, path, output, options)
+    if again.bytes != output:
+        raise MigrationError("internal error: a second migration pass would change the output again; file left unchanged")
+
+
+def _functions_without_numpy(source: bytes) -> list[FunctionRecord] | None:
+    """Functions of a file that never mentions numpy, from the fast ``ast`` parser (None if it fails)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    records: list[FunctionRecord] = []
+
+    def walk(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                qualname = f"{prefix}{child.name}"
+                records.append(FunctionRecord(qualname, child.lineno, child.end_lineno or child.lineno))
+                walk(child, qualname + ".<locals>.")
+            elif isinstance(child, ast.ClassDef):
+                walk(child, f"{prefix}{child.name}.")
+            else:
+                walk(child, prefix)
+
+    walk(tree, "")
+    records.sort(key=lambda r: r.line)
+    return records

@@ -1,0 +1,86 @@
+"""The Rule base class: a code, a message, a fix safety and its own examples.
+
+A rule is one class in one file under ``np2jax/rules/``.  The engine walks each
+module once and calls the hooks of every enabled rule; rules never print and
+never touch the tree directly: they report diagnostics and, for rewriting
+rules, ask the reference to be rewritten.  Each rule carries ``EXAMPLES``: the
+test suite runs them and ``np2jax explain`` / ``docs/rules/`` render them.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+from np2jax.diagnostics import FixSafety, Severity
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from np2jax.context import FileContext, NumpyRef
+
+
+@dataclass(frozen=True)
+class Example:
+    """A before/after pair.  ``after=None`` means "must not change"."""
+
+    before: str
+    after: str | None = None
+    diagnostics: tuple[str, ...] = ()
+    title: str = ""
+
+    @property
+    def source(self) -> str:
+        return textwrap.dedent(self.before).lstrip("\n")
+
+    @property
+    def expected(self) -> str:
+        return self.source if self.after is None else textwrap.dedent(self.after).lstrip("\n")
+
+
+@dataclass(frozen=True)
+class RuleDoc:
+    what: str
+    why: str
+    use_instead: str
+    known_problems: str = "None known."
+
+
+class Rule:
+    """Base class of every rule.  Subclasses set the class attributes and hooks."""
+
+    CODE: ClassVar[str]
+    NAME: ClassVar[str]
+    MESSAGE: ClassVar[str]
+    SEVERITY: ClassVar[Severity]
+    FIX_SAFETY: ClassVar[FixSafety] = FixSafety.NONE
+    DOC: ClassVar[RuleDoc]
+    EXAMPLES: ClassVar[tuple[Example, ...]] = ()
+
+    def on_numpy_ref(self, ref: NumpyRef, ctx: FileContext) -> None:
+        """Called for each NumPy name used inside a function body."""
+
+    def on_call(self, node: cst.Call, ctx: FileContext) -> None:
+        """Called for every call inside a function body."""
+
+    def report(
+        self,
+        ctx: FileContext,
+        node: cst.CSTNode,
+        message: str | None = None,
+        use_instead: str | None = None,
+        severity: Severity | None = None,
+    ) -> None:
+        ctx.report(
+            code=self.CODE,
+            severity=severity or self.SEVERITY,
+            node=node,
+            message=message or self.MESSAGE,
+            use_instead=self.DOC.use_instead if use_instead is None else use_instead,
+        )
+
+
+@dataclass
+class RuleSet:
+    rules: list[Rule] = field(default_factory=list)

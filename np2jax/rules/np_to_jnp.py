@@ -1,0 +1,156 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.context import FileContext, NumpyRef
+from np2jax.diagnostics import FixSafety, Severity
+from np2jax.rule import Example, Rule, RuleDoc
+from np2jax.tables.jax_signatures import SIGNATURES, UFUNCS
+
+UFUNC_METHODS = frozenset({"reduce", "accumulate", "outer", "reduceat"})
+# Never wrap these in jnp.asarray: they are shapes, axes or counts, not data.
+STATIC_PARAMETERS = frozenset(
+    {"shape", "newshape", "new_shape", "axis", "axes", "reps", "pad_width", "indices_or_sections",
+     "source", "destination", "s", "ord", "dims", "subscripts", "dtype", "kth", "k", "deg", "N", "M"}
+)
+
+
+class NumpyToJaxNumpy(Rule):
+    CODE = "NPJ100"
+    NAME = "numpy-to-jax-numpy"
+    MESSAGE = "NumPy call on traced values rewritten to its jax.numpy twin"
+    SEVERITY = Severity.INFO
+    FIX_SAFETY = FixSafety.SAFE
+    ORDER = 100
+    DOC = RuleDoc(
+        what="Rewrites NumPy functions used on (possibly) traced values inside functions to `jax.numpy`.",
+        why=(
+            "`jax.jit` traces functions with abstract values; NumPy cannot compute on them. "
+            "Calls whose arguments are all known at trace time (shapes, `len()`, literals) stay NumPy: "
+            "JAX's own idiom is NumPy for static values, jax.numpy for traced ones. Array constructors "
+            "always move, because later code computes with and updates their result. Python lists "
+            "passed where jax.numpy needs an array are wrapped in `jnp.asarray`."
+        ),
+        use_instead="`jnp.<name>` from `import jax.numpy as jnp`.",
+        known_problems=(
+            "jax.numpy computes in 32-bit unless `jax_enable_x64` is set (see NPJ107). "
+            "Names are resolved through imports and scopes; a NumPy module reached through another "
+            "module's attribute or `getattr` is not seen."
+        ),
+    )
+    EXAMPLES = (
+        Example(
+            title="calls on traced values move; shape arithmetic stays NumPy",
+            before="""
+            import numpy as np
+
+            def flatten_norm(x):
+                flat = x.reshape((np.prod(x.shape),))
+                return np.linalg.norm(flat) / np.sqrt(2.0)
+            """,
+            after="""
+            import numpy as np
+            import jax.numpy as jnp
+
+            def flatten_norm(x):
+                flat = x.reshape((np.prod(x.shape),))
+                return jnp.linalg.norm(flat) / np.sqrt(2.0)
+            """,
+        ),
+        Example(
+            title="any import style; the NumPy import goes when nothing uses it",
+            before="""
+            from numpy import zeros, exp
+
+            def selu(x, alpha=1.67, lmbda=1.05):
+                out = zeros(x.shape)
+                return lmbda * (out + exp(x))
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def selu(x, alpha=1.67, lmbda=1.05):
+                out = jnp.zeros(x.shape)
+                return lmbda * (out + jnp.exp(x))
+            """,
+        ),
+        Example(
+            title="a list where jax.numpy needs an array",
+            before="""
+            import numpy as onp
+
+            def total(a, b):
+                return onp.sum([a, b], axis=0)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def total(a, b):
+                return jnp.sum(jnp.asarray([a, b]), axis=0)
+            """,
+        ),
+        Example(
+            title="a local variable that shadows np is not NumPy",
+            before="""
+            import numpy as np
+
+            def f(np, x):
+                return np.sum(x)
+            """,
+        ),
+        Example(
+            title="module-level code runs once, eagerly: it stays NumPy",
+            before="""
+            import numpy as np
+
+            WEIGHTS = np.linspace(0.0, 1.0, 5)
+            """,
+        ),
+        Example(
+            title="already migrated code is left alone",
+            before="""
+            import numpy as np
+            import jax.numpy as jnp
+
+            def f(x):
+                return jnp.sum(x) * np.float32(2)
+            """,
+        ),
+    )
+
+    def on_numpy_ref(self, ref: NumpyRef, ctx: FileContext) -> None:
+        row = ref.row
+        if ref.blocked or row is None or row.jax is None:
+            return
+        target = row.jax
+        if ref.member:
+            if ref.member not in UFUNC_METHODS or row.jax not in UFUNCS:
+                return
+            target = f"{row.jax}.{ref.member}"
+        if row.kind == "dtype":
+            if ref.call is None or ctx.resolver.args_static(ref.call, ref.scope):
+                return
+        elif row.kind == "function":
+            if ref.call is not None and not ref.member and ctx.resolver.args_static(ref.call, ref.scope):
+                return
+        elif row.kind != "constructor":
+            return
+        ref.rewrite = target
+        if ref.call is not None and not ref.member:
+            ref.wrap_args |= self._list_arguments(ref.call, row.jax)
+
+    @staticmethod
+    def _list_arguments(call: cst.Call, target: str) -> set[int]:
+        signature = SIGNATURES.get(target)
+        if signature is None:
+            return set()
+        _, names, rejects_list = signature
+        positions = set()
+        for index, arg in enumerate(call.args):
+            if arg.keyword is not None or arg.star:
+                continue
+            name = names[index] if index < len(names) else ""
+            if index in rejects_list and name not in STATIC_PARAMETERS:
+                if isinstance(arg.value, (cst.List, cst.ListComp, cst.Tuple)):
+                    positions.add(index)
+        return positions

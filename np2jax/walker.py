@@ -1,0 +1,303 @@
+"""The single traversal that runs every rule on a module.
+
+The walker keeps the current scope and source line, turns each NumPy name it
+meets inside a function body into a ``NumpyRef``, hands it to the rules in
+order (reporting rules first, the rewriting rule last) and applies what they
+decided.  Code that runs when the module is imported (module level, class
+bodies, decorators, default values, annotations) is never rewritten: it is not
+traced by ``jax.jit``, and NumPy is the right tool there.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import libcst as cst
+
+from np2jax.analysis.resolve import is_numpy
+from np2jax.analysis.scope import ImportBinding, Scope, attribute_chain
+from np2jax.context import FileContext, FunctionInfo, NumpyRef
+from np2jax.rule import Rule
+from np2jax.tables import lookup_numpy
+
+
+def build_attribute(dotted: str) -> cst.BaseExpression:
+    parts = dotted.split(".")
+    node: cst.BaseExpression = cst.Name(parts[0])
+    for part in parts[1:]:
+        node = cst.Attribute(value=node, attr=cst.Name(part))
+    return node
+
+
+class Walker(cst.CSTTransformer):
+    def __init__(self, ctx: FileContext, rules: Sequence[Rule]) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.rules = rules
+        self.scopes = ctx.resolver.scopes
+        self.scope_stack: list[Scope] = [ctx.scope]
+        self.function_depth = 0  # > 0 inside a function body
+        self.import_time_depth = 0  # > 0 in decorators, defaults, annotations
+        self.replacements: dict[cst.CSTNode, cst.BaseExpression] = {}
+        self.wraps: dict[cst.CSTNode, set[int]] = {}
+        self.functions: list[FunctionInfo] = []
+        self._open_functions: list[FunctionInfo] = []
+        self._class_names: list[str] = []
+        self._pending_def_names: dict[cst.Name, FunctionInfo] = {}
+        module_scope = ctx.scope
+        self.numpy_import_names = {
+            name
+            for name, bindings in module_scope.bindings.items()
+            if any(isinstance(b, ImportBinding) and is_numpy(b.qualname) for b in bindings)
+        }
+        self.used_import_names: set[str] = set()
+        self.rewritten_import_names: set[str] = set()
+        self.callees: set[cst.CSTNode] = set()
+        self.inner_chain: set[cst.CSTNode] = set()
+        self.not_references: set[cst.CSTNode] = set()
+
+    # --- source lines ------------------------------------------------------
+    def visit_Newline(self, node: cst.Newline) -> None:
+        self.ctx.line += 1
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        self.ctx.line += node.value.count("\n")
+
+    def visit_FormattedStringText(self, node: cst.FormattedStringText) -> None:
+        self.ctx.line += node.value.count("\n")
+
+    def visit_SimpleWhitespace(self, node: cst.SimpleWhitespace) -> None:
+        if "\\" in node.value:
+            self.ctx.line += node.value.count("\n")
+
+    # --- scopes --------------------------------------------------------------
+    def _enter(self, node: cst.CSTNode) -> None:
+        scope = self.scopes.get(node)
+        if scope is not None:
+            self.scope_stack.append(scope)
+            self.ctx.scope = scope
+
+    def _leave(self, node: cst.CSTNode) -> None:
+        if node in self.scopes:
+            self.scope_stack.pop()
+            self.ctx.scope = self.scope_stack[-1]
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        outer = [info.qualname + ".<locals>" for info in self._open_functions[-1:]]
+        prefix = ".".join(outer or self._class_names[-1:])
+        info = FunctionInfo(f"{prefix}.{node.name.value}" if prefix else node.name.value, node, self.ctx.line)
+        self._pending_def_names[node.name] = info
+        self._open_functions.append(info)
+        self.functions.append(info)
+        self._enter(node)
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        info = self._open_functions.pop()
+        info.end_line = self.ctx.line - 1
+        self._leave(original)
+        return updated
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        outer = [info.qualname + ".<locals>" for info in self._open_functions[-1:]]
+        prefix = ".".join(outer or self._class_names[-1:])
+        self._class_names.append(f"{prefix}.{node.name.value}" if prefix else node.name.value)
+        self._enter(node)
+
+    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+        self._class_names.pop()
+        self._leave(original)
+        return updated
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self._enter(node)
+
+    def leave_Lambda(self, original: cst.Lambda, updated: cst.Lambda) -> cst.Lambda:
+        self._leave(original)
+        return updated
+
+    def visit_ListComp(self, node: cst.ListComp) -> None:
+        self._enter(node)
+
+    def leave_ListComp(self, original: cst.ListComp, updated: cst.BaseExpression) -> cst.BaseExpression:
+        self._leave(original)
+        return updated
+
+    def visit_SetComp(self, node: cst.SetComp) -> None:
+        self._enter(node)
+
+    def leave_SetComp(self, original: cst.SetComp, updated: cst.SetComp) -> cst.SetComp:
+        self._leave(original)
+        return updated
+
+    def visit_DictComp(self, node: cst.DictComp) -> None:
+        self._enter(node)
+
+    def leave_DictComp(self, original: cst.DictComp, updated: cst.DictComp) -> cst.DictComp:
+        self._leave(original)
+        return updated
+
+    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> None:
+        self._enter(node)
+
+    def leave_GeneratorExp(self, original: cst.GeneratorExp, updated: cst.GeneratorExp) -> cst.GeneratorExp:
+        self._leave(original)
+        return updated
+
+    # Function and lambda bodies are traced; everything around them is not.
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        if self._open_functions and self._open_functions[-1].node.body is node:
+            self.function_depth += 1
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        if self._open_functions and self._open_functions[-1].node.body is original:
+            self.function_depth -= 1
+        return updated
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        if self._open_functions and self._open_functions[-1].node.body is node:
+            self.function_depth += 1
+
+    def leave_SimpleStatementSuite(
+        self, original: cst.SimpleStatementSuite, updated: cst.SimpleStatementSuite
+    ) -> cst.SimpleStatementSuite:
+        if self._open_functions and self._open_functions[-1].node.body is original:
+            self.function_depth -= 1
+        return updated
+
+    def visit_Decorator(self, node: cst.Decorator) -> None:
+        self.import_time_depth += 1
+
+    def leave_Decorator(self, original: cst.Decorator, updated: cst.Decorator) -> cst.Decorator:
+        self.import_time_depth -= 1
+        return updated
+
+    def visit_Parameters(self, node: cst.Parameters) -> None:
+        self.import_time_depth += 1
+
+    def leave_Parameters(self, original: cst.Parameters, updated: cst.Parameters) -> cst.Parameters:
+        self.import_time_depth -= 1
+        return updated
+
+    def visit_Annotation(self, node: cst.Annotation) -> None:
+        self.import_time_depth += 1
+
+    def leave_Annotation(self, original: cst.Annotation, updated: cst.Annotation) -> cst.Annotation:
+        self.import_time_depth -= 1
+        return updated
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
+
+    @property
+    def traced(self) -> bool:
+        return self.function_depth > 0 and self.import_time_depth == 0
+
+    @property
+    def lookup_scope(self) -> Scope:
+        # Defaults and decorators are evaluated in the enclosing scope.
+        if self.import_time_depth and len(self.scope_stack) > 1:
+            return self.scope_stack[-2]
+        return self.scope_stack[-1]
+
+    # --- NumPy references --------------------------------------------------
+    def _numpy_ref(self, node: cst.BaseExpression, call: cst.Call | None) -> NumpyRef | None:
+        qualname = self.ctx.resolver.qualname(node, self.ctx.scope)
+        if not is_numpy(qualname):
+            return None
+        row = lookup_numpy(qualname)
+        member = qualname[len(row.numpy) + 1:] if row is not None and len(qualname) > len(row.numpy) else ""
+        return NumpyRef(node, qualname, row, member, call, self.ctx.scope)
+
+    def _run_rules(self, ref: NumpyRef) -> None:
+        for rule in self.rules:
+            rule.on_numpy_ref(ref, self.ctx)
+        if ref.rewrite is not None and not ref.blocked:
+            replacement = build_attribute(self.ctx.jnp_alias + ref.rewrite[len("jax.numpy"):])
+            if isinstance(ref.node, (cst.Name, cst.Attribute)):
+                replacement = replacement.with_changes(lpar=ref.node.lpar, rpar=ref.node.rpar)
+            self.replacements[ref.node] = replacement
+            base = attribute_chain(ref.node)[0]
+            if base in self.numpy_import_names:
+                found, _ = ref.scope.lookup(base)
+                if found is not None and found.kind == "module":
+                    self.rewritten_import_names.add(base)
+            self.ctx.jnp_used = True
+            if ref.call is not None and ref.wrap_args:
+                self.wraps[ref.call] = set(ref.wrap_args)
+
+    def _claim_chain(self, node: cst.BaseExpression) -> None:
+        """Mark the inner parts of ``a.b.c`` so only the whole chain is a reference."""
+        while isinstance(node, cst.Attribute):
+            self.not_references.add(node.attr)
+            node = node.value
+            self.inner_chain.add(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.callees.add(node.func)
+        if not self.traced:
+            return
+        if attribute_chain(node.func) is not None:
+            self._claim_chain(node.func)
+            ref = self._numpy_ref(node.func, node)
+            if ref is not None:
+                self._run_rules(ref)
+        for rule in self.rules:
+            rule.on_call(node, self.ctx)
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self.not_references.add(node.keyword)
+
+    def visit_Global(self, node: cst.Global) -> bool:
+        return False
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> bool:
+        return False
+
+    def _visit_reference(self, node: cst.Name | cst.Attribute) -> bool:
+        if node in self.replacements:
+            return False
+        if not self.traced or node in self.callees or node in self.inner_chain:
+            return True
+        self._claim_chain(node)
+        ref = self._numpy_ref(node, None)
+        if ref is not None:
+            self._run_rules(ref)
+        return node not in self.replacements
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self.not_references.add(node.attr)
+        return self._visit_reference(node)
+
+    def visit_Name(self, node: cst.Name) -> bool:
+        info = self._pending_def_names.pop(node, None)
+        if info is not None:
+            info.line = self.ctx.line
+            return False
+        if node in self.not_references:
+            return False
+        if node.value in self.numpy_import_names and node not in self.replacements:
+            found, _ = self.lookup_scope.lookup(node.value)
+            if found is not None and found.kind == "module":
+                self.used_import_names.add(node.value)
+        return self._visit_reference(node)
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.BaseExpression) -> cst.BaseExpression:
+        return self.replacements.get(original, updated)
+
+    def leave_Name(self, original: cst.Name, updated: cst.BaseExpression) -> cst.BaseExpression:
+        return self.replacements.get(original, updated)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        positions = self.wraps.get(original)
+        if not positions:
+            return updated
+        asarray = build_attribute(f"{self.ctx.jnp_alias}.asarray")
+        args = [
+            arg.with_changes(value=cst.Call(func=asarray, args=[cst.Arg(arg.value)])) if i in positions else arg
+            for i, arg in enumerate(updated.args)
+        ]
+        return updated.with_changes(args=args)
