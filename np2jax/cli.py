@@ -1,0 +1,196 @@
+"""Command line: parse options, call the engine, render results, pick the exit status.
+
+Exit statuses (``shared/CLI_CONTRACT.md``): 0 success, 1 ``--check`` found
+pending changes, 2 bad usage, 3 some files could not be processed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from collections import Counter
+from pathlib import Path
+
+from np2jax import __version__
+from np2jax.cache import Cache, default_cache_dir
+from np2jax.codes import BY_CODE, RULES, rule_for
+from np2jax.docs import render_rule
+from np2jax.engine import FileResult, Options
+from np2jax.files import SourceFile, UsageError, discover, is_read_only, write_atomic
+from np2jax.report import migrate_report, write_json
+from np2jax.runner import migrate_files
+from np2jax.ui.diff import colorize, unified_diff
+from np2jax.ui.progress import progress_callback
+
+EXIT_OK, EXIT_PENDING, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, no traceback
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _codes(value: str) -> frozenset[str]:
+    codes = frozenset(code.strip().upper() for code in value.split(",") if code.strip())
+    unknown = sorted(code for code in codes if code not in BY_CODE)
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown rule code(s): {', '.join(unknown)}")
+    return codes
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="np2jax", description="Migrate NumPy code to JAX, and prove it equivalent.")
+    parser.add_argument("--version", action="version", version=f"np2jax {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    migrate = commands.add_parser("migrate", help="rewrite NumPy code to jax.numpy (dry run by default)")
+    migrate.add_argument("paths", nargs="+", metavar="PATH", help=".py files or directories")
+    mode = migrate.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="rewrite files in place (atomically)")
+    mode.add_argument("--out", metavar="DIR", help="write the migrated tree under DIR")
+    mode.add_argument("--check", action="store_true", help="exit 1 if any file would change; write nothing")
+    migrate.add_argument("--report", metavar="FILE", help="write the JSON report (version 1) to FILE")
+    migrate.add_argument("--no-jit", action="store_true", help="do not add jax.jit decorators")
+    migrate.add_argument("--select", type=_codes, default=frozenset(), metavar="CODES", help="only these rules")
+    migrate.add_argument("--ignore", type=_codes, default=frozenset(), metavar="CODES", help="skip these rules")
+    migrate.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: cores)")
+    migrate.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
+    migrate.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    migrate.add_argument("--quiet", "-q", action="store_true", help="no diagnostics on stderr, only the summary")
+
+    explain = commands.add_parser("explain", help="print the documentation of a rule")
+    explain.add_argument("code", metavar="NPJxxx")
+
+    commands.add_parser("rules", help="list every rule")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "migrate":
+            return run_migrate(args)
+        if args.command == "explain":
+            return run_explain(args.code)
+        if args.command == "rules":
+            for rule in RULES:
+                print(f"{rule.CODE}  {rule.SEVERITY.value:<7}  {rule.FIX_SAFETY.value:<6}  {rule.NAME}")
+            return EXIT_OK
+    except UsageError as error:
+        print(f"np2jax: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("np2jax: interrupted", file=sys.stderr)
+        return 130
+    return EXIT_USAGE
+
+
+def run_explain(code: str) -> int:
+    rule = rule_for(code)
+    if rule is None:
+        print(f"np2jax: error: unknown rule code {code!r}; `np2jax rules` lists them", file=sys.stderr)
+        return EXIT_USAGE
+    print(render_rule(rule), end="")
+    return EXIT_OK
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    if args.jobs is not None and args.jobs < 0:
+        raise UsageError("--jobs must be 0 (in-process) or more")
+    out_dir = Path(args.out) if args.out else None
+    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
+        raise UsageError(f"--out {args.out}: exists and is not a directory")
+    files, walk_problems = discover(args.paths, exclude=[out_dir] if out_dir else [])
+    options = Options(jit=not args.no_jit, select=args.select, ignore=args.ignore)
+    cache = Cache(None if args.no_cache else default_cache_dir())
+    with progress_callback(len(files)) as on_result:
+        results = migrate_files(files, options, jobs=args.jobs, cache=cache, on_result=on_result)
+
+    write_errors: dict[str, str] = {}
+    if args.write:
+        write_errors = _write_in_place(files, results)
+    elif out_dir is not None:
+        write_errors = _write_out_tree(files, results, out_dir)
+    elif not args.check:
+        _print_diffs(results, args.color)
+    for result in results:
+        if result.path in write_errors:
+            result.status, result.error = "error", write_errors[result.path]
+
+    if args.report:
+        write_json(args.report, migrate_report(results))
+    _print_diagnostics(results, args.quiet)
+    for path, reason in walk_problems:
+        print(f"{path}: error: {reason}", file=sys.stderr)
+    changed = [r for r in results if r.status == "changed"]
+    if args.check:
+        for result in changed:
+            print(f"would migrate {result.path}", file=sys.stderr)
+    _print_summary(results, args)
+    if walk_problems or any(r.status == "error" for r in results):
+        return EXIT_FAILED
+    if args.check and changed:
+        return EXIT_PENDING
+    return EXIT_OK
+
+
+def _write_in_place(files: list[SourceFile], results: list[FileResult]) -> dict[str, str]:
+    errors = {}
+    for file, result in zip(files, results):
+        if result.status != "changed":
+            continue
+        if is_read_only(file.path):
+            errors[result.path] = "file is read-only; not written"
+            continue
+        try:
+            write_atomic(file.path, result.output)
+        except OSError as error:
+            errors[result.path] = f"cannot write: {error.strerror or error}"
+    return errors
+
+
+def _write_out_tree(files: list[SourceFile], results: list[FileResult], out_dir: Path) -> dict[str, str]:
+    errors = {}
+    for file, result in zip(files, results):
+        target = out_dir / file.relative
+        try:
+            if result.status == "changed":
+                write_atomic(target, result.output, mode_from=file.path)
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(file.path, target)
+                shutil.copymode(file.path, target)
+        except OSError as error:
+            errors[result.path] = f"cannot write {target}: {error.strerror or error}"
+    return errors
+
+
+def _print_diffs(results: list[FileResult], color: str) -> None:
+    use_color = color == "always" or (color == "auto" and sys.stdout.isatty())
+    for result in results:
+        if result.status == "changed":
+            diff = unified_diff(result.path, result.source, result.output)
+            sys.stdout.write(colorize(diff) if use_color else diff)
+    sys.stdout.flush()
+
+
+def _print_diagnostics(results: list[FileResult], quiet: bool) -> None:
+    for result in results:
+        if result.status == "error":
+            print(f"{result.path}: error: {result.error}", file=sys.stderr)
+        if not quiet:
+            for diagnostic in result.diagnostics:
+                print(diagnostic.format(), file=sys.stderr)
+
+
+def _print_summary(results: list[FileResult], args: argparse.Namespace) -> None:
+    statuses = Counter(r.status for r in results)
+    severities = Counter(d.severity.value for r in results for d in r.diagnostics)
+    verb = "migrated" if (args.write or args.out) else "would be migrated"
+    print(
+        f"{statuses['changed']} file(s) {verb}, {statuses['unchanged']} unchanged, "
+        f"{statuses['error']} failed; diagnostics: {severities['error']} error(s), "
+        f"{severities['warning']} warning(s), {severities['info']} info",
+        file=sys.stderr,
+    )

@@ -1,0 +1,122 @@
+"""Finding, reading and writing files; never loses a user's code."""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+SKIPPED_DIRS = frozenset({"build", "dist", "__pycache__", "node_modules", "site-packages", "venv", "env"})
+SOURCE_SUFFIXES = (".py",)
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    display: str  # PATH joined with the path relative to it, as users see it
+    path: Path  # where to read it
+    relative: Path  # relative to the PATH argument; the name alone for a file argument
+
+
+class UsageError(Exception):
+    """Bad command-line input (exit status 2)."""
+
+
+def discover(paths: list[str], exclude: list[Path] = ()) -> tuple[list[SourceFile], list[tuple[str, str]]]:
+    """Every source file under ``paths``, sorted, and (path, reason) for paths that cannot be walked."""
+    found: list[SourceFile] = []
+    problems: list[tuple[str, str]] = []
+    excluded = {p.resolve() for p in exclude}
+    for argument in paths:
+        root = Path(argument)
+        if not os.path.lexists(root):
+            raise UsageError(f"{argument}: no such file or directory")
+        if root.is_dir():
+            found.extend(_walk(argument, root, excluded, problems))
+        elif root.is_file() or root.is_symlink():
+            found.append(SourceFile(argument, root, Path(root.name)))
+        else:
+            problems.append((argument, "not a regular file or directory"))
+    return found, problems
+
+
+def _is_virtualenv(directory: Path) -> bool:
+    return (directory / "pyvenv.cfg").exists() or (directory / "conda-meta").is_dir()
+
+
+def _walk(argument: str, root: Path, excluded: set[Path], problems: list[tuple[str, str]]) -> list[SourceFile]:
+    result: list[SourceFile] = []
+    seen: set[tuple[int, int]] = set()
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            info = directory.stat()
+        except OSError as error:
+            problems.append((str(directory), f"cannot read directory: {error.strerror or error}"))
+            continue
+        if (info.st_dev, info.st_ino) in seen:
+            continue  # a symlink loop or a second link to the same directory
+        seen.add((info.st_dev, info.st_ino))
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as error:
+            problems.append((str(directory), f"cannot read directory: {error.strerror or error}"))
+            continue
+        subdirs = []
+        for entry in entries:
+            path = Path(entry.path)
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if entry.name.startswith(".") or entry.name in SKIPPED_DIRS or _is_virtualenv(path):
+                    continue
+                if path.resolve() in excluded:
+                    continue
+                subdirs.append(path)
+            elif entry.name.endswith(SOURCE_SUFFIXES) and not entry.name.startswith("."):
+                relative = path.relative_to(root)
+                result.append(SourceFile(os.path.join(argument, str(relative)), path, relative))
+        stack.extend(reversed(subdirs))
+    result.sort(key=lambda f: f.relative.parts)
+    return result
+
+
+def read_source(path: Path) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def is_read_only(path: Path) -> bool:
+    try:
+        return not (os.stat(path).st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    except OSError:
+        return False
+
+
+def write_atomic(path: Path, data: bytes, mode_from: Path | None = None) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename (never half-written)."""
+    target = Path(os.path.realpath(path))  # write through symlinks, keep the link
+    target.parent.mkdir(parents=True, exist_ok=True)
+    source_for_mode = mode_from if mode_from is not None else target
+    try:
+        mode = stat.S_IMODE(os.stat(source_for_mode).st_mode)
+    except OSError:
+        mode = 0o644
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".np2jax-tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
