@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import Scope
@@ -64,6 +65,7 @@ class FileContext:
         self.scope: Scope = resolver.scopes[module]
         self.jnp_alias = "jnp"
         self.jnp_used = False
+        self._positions = None
 
     # --- helpers for rules -------------------------------------------------
     def is_static(self, node: cst.BaseExpression) -> bool:
@@ -84,19 +86,21 @@ class FileContext:
     def span(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
         """1-based (line, col, end_line, end_col) of ``node`` in the original source.
 
-        The walker knows the line; the column is found by locating the node's
-        first line of code on that source line.
+        The walker knows the line.  A one-line node whose text occurs once on
+        that line is located by searching; anything else falls back to libcst's
+        exact positions, computed once per file and only when needed.
         """
-        text = self.code(node).lstrip(" \t\r\n(\\").rstrip()
-        lines = text.split("\n")
-        first = lines[0].rstrip("\r")
-        line = self.line
-        while line <= len(self.source_lines) and first and first not in self.source_lines[line - 1]:
-            line += 1  # the node starts after a newline inside its own parentheses
-        if line > len(self.source_lines):
-            line = self.line
-        source_line = self.source_lines[line - 1] if line <= len(self.source_lines) else ""
-        col = max(source_line.find(first), 0) + 1 if first else 1
-        end_line = line + len(lines) - 1
-        end_col = col + len(first) if len(lines) == 1 else len(lines[-1]) + 1
-        return line, col, end_line, end_col
+        text = self.code(node).strip()
+        if "\n" not in text and 0 < self.line <= len(self.source_lines):
+            source_line = self.source_lines[self.line - 1]
+            col = source_line.find(text)
+            if col >= 0 and source_line.find(text, col + 1) < 0:
+                return self.line, col + 1, self.line, col + 1 + len(text)
+        position = self._exact_positions()[node]
+        return position.start.line, position.start.column + 1, position.end.line, position.end.column + 1
+
+    def _exact_positions(self):
+        if self._positions is None:
+            wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+            self._positions = wrapper.resolve(PositionProvider)
+        return self._positions

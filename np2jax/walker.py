@@ -29,6 +29,22 @@ def build_attribute(dotted: str) -> cst.BaseExpression:
     return node
 
 
+def trailing_comment_lines(body: cst.BaseSuite) -> int:
+    """Comment lines at the end of a block, which the block's last statement does not reach."""
+    lines = 0
+    node: cst.CSTNode | None = body
+    while node is not None:
+        if isinstance(node, cst.IndentedBlock):
+            lines += len(node.footer)
+            node = node.body[-1] if node.body else None
+        elif isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            break
+        else:
+            children = node.children
+            node = children[-1] if children else None
+    return lines
+
+
 class Walker(cst.CSTTransformer):
     def __init__(self, ctx: FileContext, rules: Sequence[Rule]) -> None:
         super().__init__()
@@ -42,7 +58,8 @@ class Walker(cst.CSTTransformer):
         self.wraps: dict[cst.CSTNode, set[int]] = {}
         self.functions: list[FunctionInfo] = []
         self._open_functions: list[FunctionInfo] = []
-        self._class_names: list[str] = []
+        self._qualname_stack: list[str] = []
+        self.import_depth = 0
         self._pending_def_names: dict[cst.Name, FunctionInfo] = {}
         module_scope = ctx.scope
         self.numpy_import_names = {
@@ -82,10 +99,12 @@ class Walker(cst.CSTTransformer):
             self.scope_stack.pop()
             self.ctx.scope = self.scope_stack[-1]
 
+    def _qualified(self, name: str) -> str:
+        return f"{self._qualname_stack[-1]}.{name}" if self._qualname_stack else name
+
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        outer = [info.qualname + ".<locals>" for info in self._open_functions[-1:]]
-        prefix = ".".join(outer or self._class_names[-1:])
-        info = FunctionInfo(f"{prefix}.{node.name.value}" if prefix else node.name.value, node, self.ctx.line)
+        info = FunctionInfo(self._qualified(node.name.value), node, self.ctx.line)
+        self._qualname_stack.append(info.qualname + ".<locals>")
         self._pending_def_names[node.name] = info
         self._open_functions.append(info)
         self.functions.append(info)
@@ -93,18 +112,17 @@ class Walker(cst.CSTTransformer):
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         info = self._open_functions.pop()
-        info.end_line = self.ctx.line - 1
+        self._qualname_stack.pop()
+        info.end_line = self.ctx.line - 1 - trailing_comment_lines(original.body)
         self._leave(original)
         return updated
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        outer = [info.qualname + ".<locals>" for info in self._open_functions[-1:]]
-        prefix = ".".join(outer or self._class_names[-1:])
-        self._class_names.append(f"{prefix}.{node.name.value}" if prefix else node.name.value)
+        self._qualname_stack.append(self._qualified(node.name.value))
         self._enter(node)
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
-        self._class_names.pop()
+        self._qualname_stack.pop()
         self._leave(original)
         return updated
 
@@ -185,11 +203,20 @@ class Walker(cst.CSTTransformer):
         self.import_time_depth -= 1
         return updated
 
-    def visit_Import(self, node: cst.Import) -> bool:
-        return False
+    # Names inside import statements are bindings, not references.
+    def visit_Import(self, node: cst.Import) -> None:
+        self.import_depth += 1
 
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        return False
+    def leave_Import(self, original: cst.Import, updated: cst.Import) -> cst.Import:
+        self.import_depth -= 1
+        return updated
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.import_depth += 1
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
+        self.import_depth -= 1
+        return updated
 
     @property
     def traced(self) -> bool:
@@ -251,11 +278,8 @@ class Walker(cst.CSTTransformer):
         if node.keyword is not None:
             self.not_references.add(node.keyword)
 
-    def visit_Global(self, node: cst.Global) -> bool:
-        return False
-
-    def visit_Nonlocal(self, node: cst.Nonlocal) -> bool:
-        return False
+    def visit_NameItem(self, node: cst.NameItem) -> None:
+        self.not_references.add(node.name)  # global / nonlocal declarations
 
     def _visit_reference(self, node: cst.Name | cst.Attribute) -> bool:
         if node in self.replacements:
@@ -270,6 +294,8 @@ class Walker(cst.CSTTransformer):
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         self.not_references.add(node.attr)
+        if self.import_depth:
+            return True
         return self._visit_reference(node)
 
     def visit_Name(self, node: cst.Name) -> bool:
@@ -277,7 +303,7 @@ class Walker(cst.CSTTransformer):
         if info is not None:
             info.line = self.ctx.line
             return False
-        if node in self.not_references:
+        if node in self.not_references or self.import_depth:
             return False
         if node.value in self.numpy_import_names and node not in self.replacements:
             found, _ = self.lookup_scope.lookup(node.value)
