@@ -5,6 +5,7 @@ from __future__ import annotations
 from np2jax.rule import Rule
 from np2jax.rules.astype_narrowing import AstypeNarrowing
 from np2jax.rules.data_dependent_shape import DataDependentShape
+from np2jax.rules.functional_update import FunctionalUpdate
 from np2jax.rules.inplace_function import InplaceFunction
 from np2jax.rules.io_and_global_state import IoAndGlobalState
 from np2jax.rules.isinstance_ndarray import IsinstanceNdarray
@@ -13,6 +14,7 @@ from np2jax.rules.np_to_jnp import NumpyToJaxNumpy
 from np2jax.rules.numpy_random import NumpyRandom
 from np2jax.rules.round_decimals import RoundDecimals
 from np2jax.rules.sort_ties import SortTies
+from np2jax.rules.unsafe_inplace_write import UnsafeInplaceWrite
 from np2jax.rules.unsupported_argument import UnsupportedArgument
 from np2jax.rules.x64_precision import X64Precision
 
@@ -29,7 +31,9 @@ RULES: tuple[type[Rule], ...] = (
     NumpyRandom,
     InplaceFunction,
     IoAndGlobalState,
+    UnsafeInplaceWrite,
     NumpyToJaxNumpy,
+    FunctionalUpdate,
 )
 
 BY_CODE: dict[str, type[Rule]] = {rule.CODE: rule for rule in RULES}

@@ -125,7 +125,7 @@ def _transform(module: cst.Module, path: str, source: bytes, options: Options):
     ctx.jnp_alias, already_imported = choose_jnp_alias(module_scope, list(collector.scopes.values()))
     walker = Walker(ctx, instantiate(set(options.select) or None, set(options.ignore) or None))
     new_module = module.visit(walker)
-    if new_module is not module and (walker.replacements or walker.wraps):
+    if new_module is not module and (walker.replacements or walker.wraps or walker.statement_rewrites):
         new_module = finalize_imports(
             new_module,
             unused=walker.rewritten_import_names - walker.used_import_names,

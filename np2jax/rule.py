@@ -10,7 +10,7 @@ test suite runs them and ``np2jax explain`` / ``docs/rules/`` render them.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from np2jax.diagnostics import FixSafety, Severity
@@ -64,6 +64,12 @@ class Rule:
     def on_call(self, node: cst.Call, ctx: FileContext) -> None:
         """Called for every call inside a function body."""
 
+    def rewrite_statement(
+        self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement, ctx: FileContext
+    ) -> cst.BaseSmallStatement | None:
+        """Called when leaving each assignment inside a function body; return a replacement or None."""
+        return None
+
     def report(
         self,
         ctx: FileContext,
@@ -79,8 +85,3 @@ class Rule:
             message=message or self.MESSAGE,
             use_instead=self.DOC.use_instead if use_instead is None else use_instead,
         )
-
-
-@dataclass
-class RuleSet:
-    rules: list[Rule] = field(default_factory=list)

@@ -17,16 +17,9 @@ import libcst as cst
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import ImportBinding, Scope, attribute_chain
 from np2jax.context import FileContext, FunctionInfo, NumpyRef
+from np2jax.cstutil import dotted
 from np2jax.rule import Rule
 from np2jax.tables import lookup_numpy
-
-
-def build_attribute(dotted: str) -> cst.BaseExpression:
-    parts = dotted.split(".")
-    node: cst.BaseExpression = cst.Name(parts[0])
-    for part in parts[1:]:
-        node = cst.Attribute(value=node, attr=cst.Name(part))
-    return node
 
 
 def trailing_comment_lines(body: cst.BaseSuite) -> int:
@@ -69,6 +62,7 @@ class Walker(cst.CSTTransformer):
         }
         self.used_import_names: set[str] = set()
         self.rewritten_import_names: set[str] = set()
+        self.statement_rewrites = 0
         self.callees: set[cst.CSTNode] = set()
         self.inner_chain: set[cst.CSTNode] = set()
         self.not_references: set[cst.CSTNode] = set()
@@ -109,9 +103,11 @@ class Walker(cst.CSTTransformer):
         self._open_functions.append(info)
         self.functions.append(info)
         self._enter(node)
+        self.ctx.function = info
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         info = self._open_functions.pop()
+        self.ctx.function = self._open_functions[-1] if self._open_functions else None
         self._qualname_stack.pop()
         info.end_line = self.ctx.line - 1 - trailing_comment_lines(original.body)
         self._leave(original)
@@ -242,7 +238,7 @@ class Walker(cst.CSTTransformer):
         for rule in self.rules:
             rule.on_numpy_ref(ref, self.ctx)
         if ref.rewrite is not None and not ref.blocked:
-            replacement = build_attribute(self.ctx.jnp_alias + ref.rewrite[len("jax.numpy"):])
+            replacement = dotted(self.ctx.jnp_alias + ref.rewrite[len("jax.numpy"):])
             if isinstance(ref.node, (cst.Name, cst.Attribute)):
                 replacement = replacement.with_changes(lpar=ref.node.lpar, rpar=ref.node.rpar)
             self.replacements[ref.node] = replacement
@@ -317,11 +313,28 @@ class Walker(cst.CSTTransformer):
     def leave_Name(self, original: cst.Name, updated: cst.BaseExpression) -> cst.BaseExpression:
         return self.replacements.get(original, updated)
 
+    # --- statements ------------------------------------------------------------
+    def _rewrite_statement(self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement):
+        if not self.traced:
+            return updated
+        for rule in self.rules:
+            replacement = rule.rewrite_statement(original, updated, self.ctx)
+            if replacement is not None:
+                self.statement_rewrites += 1
+                return replacement
+        return updated
+
+    def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.BaseSmallStatement:
+        return self._rewrite_statement(original, updated)
+
+    def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign) -> cst.BaseSmallStatement:
+        return self._rewrite_statement(original, updated)
+
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         positions = self.wraps.get(original)
         if not positions:
             return updated
-        asarray = build_attribute(f"{self.ctx.jnp_alias}.asarray")
+        asarray = dotted(f"{self.ctx.jnp_alias}.asarray")
         args = [
             arg.with_changes(value=cst.Call(func=asarray, args=[cst.Arg(arg.value)])) if i in positions else arg
             for i, arg in enumerate(updated.args)

@@ -1,0 +1,225 @@
+"""Can an in-place write to a local array become a functional update?
+
+``x[i] = v`` and ``x = x.at[i].set(v)`` agree only if no other name can
+observe ``x``'s buffer: ``x`` must be a local variable that is always bound to
+a fresh array (a constructor, a copy, an arithmetic result), never a function
+parameter, never handed to a container or attribute, and never the source of
+a view (``y = x``, ``y = x[1:]``, ``y = x.T``, ``y = x.reshape(...)`` ...).
+Anything we cannot prove is reported, not rewritten.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.resolve import Resolver, is_numpy
+from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
+from np2jax.tables import lookup_numpy
+
+# NumPy functions that may return their argument or a view of it.
+VIEW_FUNCTIONS = frozenset(
+    "asarray asanyarray ascontiguousarray asfortranarray reshape ravel transpose squeeze expand_dims "
+    "swapaxes moveaxis rollaxis atleast_1d atleast_2d atleast_3d broadcast_to broadcast_arrays diagonal "
+    "real imag flip fliplr flipud rot90 split array_split hsplit vsplit dsplit matrix_transpose "
+    "permute_dims unstack trim_zeros astype".split()
+)
+VIEW_METHODS = frozenset("reshape ravel view transpose swapaxes squeeze diagonal __array__".split())
+VIEW_ATTRIBUTES = frozenset("T mT real imag flat base".split())
+STORING_METHODS = frozenset("append extend insert add update setdefault put __setitem__".split())
+COPY_METHODS = frozenset({"copy", "astype", "flatten", "tolist", "sum", "mean", "dot", "cumsum", "clip", "round"})
+
+
+def mentions(node: cst.CSTNode, name: str) -> bool:
+    if isinstance(node, cst.Name):
+        return node.value == name
+    return any(mentions(child, name) for child in node.children)
+
+
+def may_alias(expr: cst.BaseExpression, name: str, resolver: Resolver, scope: Scope) -> bool:
+    """Could ``expr`` evaluate to ``name``'s array or a view of it (or a container holding one)?"""
+    if isinstance(expr, cst.Name):
+        return expr.value == name
+    if isinstance(expr, cst.Subscript):
+        return may_alias(expr.value, name, resolver, scope)
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value in VIEW_ATTRIBUTES and may_alias(expr.value, name, resolver, scope)
+    if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+        return any(may_alias(e.value, name, resolver, scope) for e in expr.elements)
+    if isinstance(expr, cst.Dict):
+        return any(isinstance(e, cst.DictElement) and may_alias(e.value, name, resolver, scope) for e in expr.elements)
+    if isinstance(expr, cst.IfExp):
+        return may_alias(expr.body, name, resolver, scope) or may_alias(expr.orelse, name, resolver, scope)
+    if isinstance(expr, cst.NamedExpr):
+        return may_alias(expr.value, name, resolver, scope)
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        if isinstance(func, cst.Attribute) and not is_numpy(resolver.qualname(func, scope)):
+            if func.attr.value in VIEW_METHODS:
+                return may_alias(func.value, name, resolver, scope)
+            if func.attr.value in COPY_METHODS:
+                return False
+        qualname = resolver.qualname(func, scope)
+        if is_numpy(qualname) or (qualname or "").startswith("jax.numpy."):
+            short = qualname.rsplit(".", 1)[1]
+            if short in VIEW_FUNCTIONS:
+                return any(may_alias(arg.value, name, resolver, scope) for arg in expr.args)
+            return False
+        if qualname is not None and qualname.startswith(("builtins.", "math.")):
+            return qualname in ("builtins.list", "builtins.tuple", "builtins.iter", "builtins.zip", "builtins.enumerate", "builtins.reversed") and any(
+                may_alias(arg.value, name, resolver, scope) for arg in expr.args
+            )
+        # Unknown functions may return their argument.
+        return any(may_alias(arg.value, name, resolver, scope) for arg in expr.args)
+    return False
+
+
+def is_fresh_array(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
+    """Is ``expr`` certainly a new array that nothing else refers to?"""
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        qualname = resolver.qualname(func, scope)
+        if is_numpy(qualname):
+            row = lookup_numpy(qualname)
+            if row is None or row.kind not in ("constructor", "function"):
+                return False
+            short = qualname.rsplit(".", 1)[1]
+            if short in VIEW_FUNCTIONS:
+                return False
+            if short == "array":
+                return not any(a.keyword is not None and a.keyword.value == "copy" for a in expr.args)
+            return True
+        if qualname is not None and qualname.startswith("jax.numpy."):
+            return True  # JAX arrays are immutable: nothing can observe a write
+        if isinstance(func, cst.Attribute):
+            if func.attr.value in ("copy", "flatten"):
+                return True
+            if func.attr.value == "astype":
+                return not any(a.keyword is not None and a.keyword.value == "copy" for a in expr.args)
+            return _is_at_update(expr)
+        return False
+    if isinstance(expr, cst.BinaryOperation):
+        return not (is_python_container(expr.left) or is_python_container(expr.right))
+    if isinstance(expr, cst.UnaryOperation):
+        return not is_python_container(expr.expression)
+    return False
+
+
+def is_python_container(expr: cst.BaseExpression, resolver: Resolver | None = None, scope: Scope | None = None) -> bool:
+    """A list, dict, set, tuple or string: mutable Python objects, not arrays."""
+    if isinstance(expr, (cst.List, cst.Dict, cst.Set, cst.Tuple, cst.ListComp, cst.DictComp, cst.SetComp,
+                         cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return True
+    if isinstance(expr, cst.BinaryOperation):
+        return is_python_container(expr.left) or is_python_container(expr.right)
+    if isinstance(expr, cst.Call) and resolver is not None and scope is not None:
+        return resolver.qualname(expr.func, scope) in ("builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray", "collections.defaultdict", "collections.OrderedDict", "collections.deque")
+    return False
+
+
+def _is_at_update(expr: cst.Call) -> bool:
+    func = expr.func
+    return (
+        isinstance(func, cst.Attribute)
+        and isinstance(func.value, cst.Subscript)
+        and isinstance(func.value.value, cst.Attribute)
+        and func.value.value.attr.value == "at"
+    )
+
+
+class FunctionAliasing:
+    """Answers, per local name of one function, whether writes to it can be made functional."""
+
+    def __init__(self, function: cst.FunctionDef, scope: Scope, resolver: Resolver) -> None:
+        self.function = function
+        self.scope = scope
+        self.resolver = resolver
+        self._cache: dict[str, str | None] = {}
+
+    def blocker(self, name: str) -> str | None:
+        """None when writes to ``name`` can become ``.at[]`` updates, else the reason why not."""
+        if name not in self._cache:
+            self._cache[name] = self._blocker(name)
+        return self._cache[name]
+
+    def is_container(self, name: str) -> bool:
+        """Bound (somewhere in this function) to a list, dict or other Python container: not an array."""
+        return any(
+            isinstance(b, ValueBinding) and is_python_container(b.value, self.resolver, self.scope)
+            for b in self.scope.bindings.get(name, ())
+        )
+
+    def _blocker(self, name: str) -> str | None:
+        if name in self.scope.globals or name in self.scope.nonlocals:
+            return f"`{name}` is a global or nonlocal variable: the write is visible outside the function"
+        bindings = self.scope.bindings.get(name)
+        if not bindings:
+            return f"`{name}` is not a local variable: the write mutates state outside the function"
+        if self.is_container(name):
+            return None
+        for binding in bindings:
+            if isinstance(binding, ParamBinding):
+                return f"`{name}` is a parameter: NumPy mutates the caller's array, JAX cannot"
+            if not isinstance(binding, ValueBinding) or not is_fresh_array(binding.value, self.resolver, self.scope):
+                return f"`{name}` may share memory with another array (it is not always bound to a fresh array)"
+        checker = _AliasChecker(name, self.resolver, self.scope)
+        self.function.body.visit(checker)
+        return checker.reason
+
+
+class _AliasChecker(cst.CSTVisitor):
+    def __init__(self, name: str, resolver: Resolver, scope: Scope) -> None:
+        self.name = name
+        self.resolver = resolver
+        self.scope = scope
+        self.reason: str | None = None
+
+    def _flag(self, why: str) -> None:
+        if self.reason is None:
+            self.reason = why
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        if mentions(node.body, self.name):
+            self._flag(f"a nested function uses `{self.name}`; NumPy would see the write through the closure")
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        if mentions(node.body, self.name):
+            self._flag(f"a lambda uses `{self.name}`; NumPy would see the write through the closure")
+        return False
+
+    def _check_value(self, targets: list[cst.BaseExpression], value: cst.BaseExpression | None) -> None:
+        if value is None or not may_alias(value, self.name, self.resolver, self.scope):
+            return
+        if all(isinstance(t, cst.Name) and t.value == self.name for t in targets):
+            return  # x = x[...] rebinds x itself
+        self._flag(f"`{self.name}` (or a view of it) is also reachable through another name or container")
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        targets = [t.target for t in node.targets]
+        if len(targets) > 1 and any(mentions(t, self.name) for t in targets):
+            self._flag(f"`{self.name}` is bound together with another name (a = b = ...)")
+        self._check_value(targets, node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._check_value([node.target], node.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if not isinstance(node.target, cst.Subscript):
+            self._check_value([node.target], node.value)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._check_value([node.target], node.value)
+
+    def visit_For(self, node: cst.For) -> None:
+        if may_alias(node.iter, self.name, self.resolver, self.scope):
+            self._flag(f"the loop iterates over views of `{self.name}`")
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if may_alias(node.item, self.name, self.resolver, self.scope):
+            self._flag(f"`{self.name}` is bound by a with statement")
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in STORING_METHODS:
+            if any(may_alias(arg.value, self.name, self.resolver, self.scope) for arg in node.args):
+                self._flag(f"`{self.name}` is stored in a container")

@@ -1,0 +1,81 @@
+"""Plans for subscript writes (``x[i] = v``, ``x[i] += v``): how to make them functional, or why not."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from np2jax.analysis.aliasing import FunctionAliasing
+from np2jax.analysis.indexing import IndexClassifier
+
+AT_METHODS = {
+    cst.AddAssign: "add",
+    cst.SubtractAssign: "subtract",
+    cst.MultiplyAssign: "multiply",
+    cst.DivideAssign: "divide",
+    cst.PowerAssign: "power",
+}
+BINARY_FOR = {
+    cst.FloorDivideAssign: cst.FloorDivide,
+    cst.ModuloAssign: cst.Modulo,
+    cst.BitAndAssign: cst.BitAnd,
+    cst.BitOrAssign: cst.BitOr,
+    cst.BitXorAssign: cst.BitXor,
+    cst.LeftShiftAssign: cst.LeftShift,
+    cst.RightShiftAssign: cst.RightShift,
+    cst.MatrixMultiplyAssign: cst.MatrixMultiply,
+}
+
+
+@dataclass(frozen=True)
+class WritePlan:
+    name: str  # the array written to
+    how: str  # "at" (x.at[idx].method(v)) or "where" (jnp.where(mask, v, x))
+    method: str  # set / add / subtract / ... ; "set" with an operator for other augmented ops
+    blocker: str | None = None  # why it cannot be rewritten, if it cannot
+
+
+def subscript_write(node: cst.BaseSmallStatement) -> tuple[cst.Subscript, cst.BaseExpression] | None:
+    if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Subscript):
+        return node.targets[0].target, node.value
+    if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Subscript):
+        return node.target, node.value
+    return None
+
+
+def plan_write(node: cst.BaseSmallStatement, aliasing: FunctionAliasing, classifier: IndexClassifier) -> WritePlan | None:
+    found = subscript_write(node)
+    if found is None:
+        return None
+    target, value = found
+    if not isinstance(target.value, cst.Name):
+        return WritePlan("", "at", "set", "the written array is not a plain local name (an attribute, a container or an expression)")
+    name = target.value.value
+    if aliasing.is_container(name):
+        return None  # a list or dict: Python mutation is fine
+    method = "set" if isinstance(node, cst.Assign) else AT_METHODS.get(type(node.operator), "set")
+    blocker = aliasing.blocker(name)
+    if blocker is not None:
+        return WritePlan(name, "at", method, blocker)
+    if classifier.is_basic(target.slice):
+        return WritePlan(name, "at", method)
+    if classifier.is_mask_of(target.slice, name):
+        if isinstance(node, cst.Assign) and _is_number(value):
+            return WritePlan(name, "where", "set")
+        return WritePlan(name, "where", method, "a boolean-mask write whose value is not a plain number: jnp.where needs a value that broadcasts to the array")
+    if isinstance(node, cst.Assign) and _is_number(value):
+        return WritePlan(name, "at", "set")  # one value everywhere: repeated indices cannot disagree
+    return WritePlan(
+        name, "at", method,
+        "the index may be an integer array with repeated entries or a boolean mask: NumPy and "
+        "JAX resolve repeats differently, and boolean masks have no static shape under jit",
+    )
+
+
+def _is_number(node: cst.BaseExpression) -> bool:
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        return _is_number(node.expression)
+    return isinstance(node, cst.Name) and node.value in ("True", "False")

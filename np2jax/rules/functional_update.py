@@ -1,0 +1,138 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.writes import BINARY_FOR, subscript_write
+from np2jax.context import FileContext
+from np2jax.cstutil import call
+from np2jax.diagnostics import FixSafety, Severity
+from np2jax.rule import Example, Rule, RuleDoc
+
+ATOMIC = (cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Call, cst.Attribute, cst.Subscript)
+
+
+def _parenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
+    if isinstance(node, ATOMIC) or node.lpar:
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+class FunctionalUpdate(Rule):
+    CODE = "NPJ200"
+    NAME = "functional-update"
+    MESSAGE = "in-place write rewritten to a functional update"
+    SEVERITY = Severity.INFO
+    FIX_SAFETY = FixSafety.SAFE
+    ORDER = 100
+    DOC = RuleDoc(
+        what=(
+            "Rewrites `x[idx] = v` to `x = x.at[idx].set(v)` and `x[idx] += v` (`-=`, `*=`, `/=`, `**=`) to "
+            "`.at[idx].add/subtract/multiply/divide/power(v)`; a write through a boolean mask computed from `x` "
+            "itself (`x[x < 0] = 0`) becomes `x = jnp.where(x < 0, 0, x)`."
+        ),
+        why=(
+            "JAX arrays are immutable and `x.at[mask]` needs a static shape under `jax.jit`. The rewrite is "
+            "applied only when it is equivalent by construction: `x` is a local array always bound to a fresh "
+            "array that no other name or view can observe, and the index is made of integers, slices, `...` "
+            "and `None` (so no element is written twice), or the value is one number written everywhere."
+        ),
+        use_instead="x = x.at[idx].set(v)",
+        known_problems=(
+            "Out-of-bounds indices raise in NumPy; JAX drops such writes. A float written through a mask is cast "
+            "to the array's dtype explicitly, as NumPy does."
+        ),
+    )
+    EXAMPLES = (
+        Example(
+            before="""
+            import numpy as np
+
+            def ramp(n):
+                x = np.zeros(n)
+                for i in range(n):
+                    x[i] = i * 0.5
+                x[0] += 10
+                x[1:3, ...] *= 2
+                return x
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def ramp(n):
+                x = jnp.zeros(n)
+                for i in range(n):
+                    x = x.at[i].set(i * 0.5)
+                x = x.at[0].add(10)
+                x = x.at[1:3, ...].multiply(2)
+                return x
+            """,
+        ),
+        Example(
+            title="boolean mask of the array itself",
+            before="""
+            import numpy as np
+
+            def relu_inplace(a):
+                x = a.copy()
+                x[x < 0] = 0
+                x[np.isnan(x)] = 0.5
+                return x
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def relu_inplace(a):
+                x = a.copy()
+                x = jnp.where(x < 0, 0, x)
+                x = jnp.where(jnp.isnan(x), jnp.asarray(0.5, x.dtype), x)
+                return x
+            """,
+        ),
+        Example(
+            title="other augmented operators keep their exact meaning",
+            before="""
+            import numpy as np
+
+            def wrap(n, k):
+                x = np.arange(n)
+                x[2] //= k + 1
+                return x
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def wrap(n, k):
+                x = jnp.arange(n)
+                x = x.at[2].set(x[2] // (k + 1))
+                return x
+            """,
+        ),
+    )
+
+    def rewrite_statement(self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement, ctx: FileContext):
+        plan = ctx.write_plan(original)
+        if plan is None or plan.blocker is not None or original in ctx.blocked_statements:
+            return None
+        target, value = subscript_write(updated)
+        name = cst.Name(plan.name)
+        if plan.how == "where":
+            mask = target.slice[0].slice.value
+            if isinstance(value, cst.Float) or (isinstance(value, cst.UnaryOperation) and isinstance(value.expression, cst.Float)):
+                value = call(f"{ctx.jnp_alias}.asarray", value, cst.Attribute(value=name, attr=cst.Name("dtype")))
+            ctx.jnp_used = True
+            new_value = call(f"{ctx.jnp_alias}.where", mask, value, name)
+        else:
+            at = cst.Subscript(
+                value=cst.Attribute(value=name, attr=cst.Name("at")),
+                slice=target.slice,
+                lbracket=target.lbracket,
+                rbracket=target.rbracket,
+            )
+            argument = value
+            if isinstance(updated, cst.AugAssign) and type(updated.operator) in BINARY_FOR:
+                current = cst.Subscript(value=name, slice=target.slice)
+                argument = cst.BinaryOperation(
+                    left=current, operator=BINARY_FOR[type(updated.operator)](), right=_parenthesized(value)
+                )
+            new_value = cst.Call(func=cst.Attribute(value=at, attr=cst.Name(plan.method)), args=[cst.Arg(argument)])
+        return cst.Assign(targets=[cst.AssignTarget(target=name)], value=new_value)

@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.context import FileContext
+from np2jax.diagnostics import Severity
+from np2jax.rule import Example, Rule, RuleDoc
+
+
+class UnsafeInplaceWrite(Rule):
+    CODE = "NPJ201"
+    NAME = "unsafe-inplace-write"
+    MESSAGE = "in-place write to `{name}` cannot be made functional safely: {why}"
+    SEVERITY = Severity.ERROR
+    DOC = RuleDoc(
+        what=(
+            "Reports subscript writes (`x[i] = v`, `x[i] += v`) that NPJ200 cannot turn into `.at[]` updates: "
+            "writes to parameters, globals, attributes or containers; writes to arrays that another name "
+            "or a view can observe; writes through integer-array indices that may repeat."
+        ),
+        why=(
+            "JAX arrays are immutable. `x = x.at[i].set(v)` rebinds one name; in NumPy every alias and view "
+            "of the buffer saw the write. With repeated indices NumPy keeps the last write (`=`) or applies "
+            "a buffered update once (`+=`), while JAX's scatter accumulates or picks any."
+        ),
+        use_instead=(
+            "return the updated array (x = x.at[i].set(v); return x) and rebind it at the call site; "
+            "use np.add.at semantics explicitly with x.at[idx].add(v) when repeats must accumulate"
+        ),
+        known_problems="Views are detected syntactically (`y = x`, slices, `.T`, `reshape` ...); a view made inside another function is not seen.",
+    )
+    EXAMPLES = (
+        Example(
+            title="mutating an argument",
+            before="""
+            import numpy as np
+
+            def clamp_first(x):
+                x[0] = np.float32(0.0)
+            """,
+            diagnostics=("NPJ201",),
+        ),
+        Example(
+            title="a view sees the write in NumPy",
+            before="""
+            import numpy as np
+
+            def shifted(n):
+                x = np.zeros(n)
+                tail = x[1:]
+                x[1] = 5.0
+                return tail
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def shifted(n):
+                x = jnp.zeros(n)
+                tail = x[1:]
+                x[1] = 5.0
+                return tail
+            """,
+            diagnostics=("NPJ201",),
+        ),
+        Example(
+            title="lists and dicts are not arrays: not this rule's business",
+            before="""
+            import numpy as np
+
+            def table(n):
+                rows = [0] * n
+                rows[0] = 1
+                names = {}
+                names["a"] = np.float32(1)
+                return rows, names
+            """,
+        ),
+        Example(
+            title="an index array that may repeat",
+            before="""
+            import numpy as np
+
+            def histogram(idx, w, n):
+                out = np.zeros(n)
+                out[idx] += w
+                return out
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def histogram(idx, w, n):
+                out = jnp.zeros(n)
+                out[idx] += w
+                return out
+            """,
+            diagnostics=("NPJ201",),
+        ),
+    )
+
+    def rewrite_statement(self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement, ctx: FileContext):
+        plan = ctx.write_plan(original)
+        if plan is None or plan.blocker is None:
+            return None
+        ctx.blocked_statements.add(original)
+        self.report(ctx, original, self.MESSAGE.format(name=plan.name or "this target", why=plan.blocker))
+        return None
