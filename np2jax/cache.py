@@ -43,11 +43,16 @@ class Cache:
         output = None if result.output == result.source else result.output
         payload = (result.status, output, result.error, result.diagnostics, result.functions)
         target = self._file(key)
+        temporary = None
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(dir=target.parent)
+            fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
             with os.fdopen(fd, "wb") as handle:
                 pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(temporary, target)
-        except OSError:
-            pass  # a read-only or full cache directory only costs speed
+        except Exception:  # noqa: BLE001 - a read-only or full cache directory only costs speed
+            if temporary is not None:
+                try:
+                    os.unlink(temporary)
+                except OSError:
+                    pass

@@ -7,6 +7,7 @@ pending changes, 2 bad usage, 3 some files could not be processed.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 from collections import Counter
@@ -66,7 +67,20 @@ def build_parser() -> Parser:
     return parser
 
 
+def _tolerant_streams() -> None:
+    """Characters the terminal's encoding lacks (a latin-1 file's é on an ASCII stdout) are
+    escaped instead of ending the run with UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    _tolerant_streams()
     args = build_parser().parse_args(argv)
     try:
         if args.command == "migrate":
@@ -101,7 +115,11 @@ def run_migrate(args: argparse.Namespace) -> int:
     out_dir = Path(args.out) if args.out else None
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
         raise UsageError(f"--out {args.out}: exists and is not a directory")
+    if args.report and os.path.isdir(args.report):
+        raise UsageError(f"--report {args.report}: is a directory")
     files, walk_problems = discover(args.paths, exclude=[out_dir] if out_dir else [])
+    if out_dir is not None:
+        _check_out_targets(files, out_dir)
     options = Options(jit=not args.no_jit, select=args.select, ignore=args.ignore)
     cache = Cache(None if args.no_cache else default_cache_dir())
     with progress_callback(len(files)) as on_result:
@@ -118,8 +136,13 @@ def run_migrate(args: argparse.Namespace) -> int:
         if result.path in write_errors:
             result.status, result.error = "error", write_errors[result.path]
 
+    report_failed = False
     if args.report:
-        write_json(args.report, migrate_report(results))
+        try:
+            write_json(args.report, migrate_report(results))
+        except OSError as error:
+            print(f"np2jax: error: cannot write the report {args.report}: {error.strerror or error}", file=sys.stderr)
+            report_failed = True
     _print_diagnostics(results, args.quiet)
     for path, reason in walk_problems:
         print(f"{path}: error: {reason}", file=sys.stderr)
@@ -128,17 +151,34 @@ def run_migrate(args: argparse.Namespace) -> int:
         for result in changed:
             print(f"would migrate {result.path}", file=sys.stderr)
     _print_summary(results, args)
-    if walk_problems or any(r.status == "error" for r in results):
+    if walk_problems or report_failed or any(r.status == "error" for r in results):
         return EXIT_FAILED
     if args.check and changed:
         return EXIT_PENDING
     return EXIT_OK
 
 
+def _check_out_targets(files: list[SourceFile], out_dir: Path) -> None:
+    """--out must neither overwrite an input nor write two inputs to the same place."""
+    targets: dict[str, SourceFile] = {}
+    for file in files:
+        target = out_dir / file.relative
+        real_target = os.path.realpath(target)
+        if real_target == os.path.realpath(file.path):
+            raise UsageError(f"--out {out_dir}: would overwrite the input {file.display}; use --write to migrate in place")
+        other = targets.setdefault(real_target, file)
+        if other is not file:
+            raise UsageError(f"--out {out_dir}: {other.display} and {file.display} would both be written to {target}")
+
+
 def _write_in_place(files: list[SourceFile], results: list[FileResult]) -> dict[str, str]:
     errors = {}
+    written: set[str] = set()  # a file reached twice (through a symlink) is written once
     for file, result in zip(files, results):
         if result.status != "changed":
+            continue
+        real = os.path.realpath(file.path)
+        if real in written:
             continue
         if is_read_only(file.path):
             errors[result.path] = "file is read-only; not written"
@@ -147,6 +187,8 @@ def _write_in_place(files: list[SourceFile], results: list[FileResult]) -> dict[
             write_atomic(file.path, result.output)
         except OSError as error:
             errors[result.path] = f"cannot write: {error.strerror or error}"
+        else:
+            written.add(real)
     return errors
 
 
@@ -167,12 +209,19 @@ def _write_out_tree(files: list[SourceFile], results: list[FileResult], out_dir:
 
 
 def _print_diffs(results: list[FileResult], color: str) -> None:
-    use_color = color == "always" or (color == "auto" and sys.stdout.isatty())
-    for result in results:
-        if result.status == "changed":
-            diff = unified_diff(result.path, result.source, result.output)
-            sys.stdout.write(colorize(diff) if use_color else diff)
-    sys.stdout.flush()
+    use_color = color == "always" or (color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
+    try:
+        for result in results:
+            if result.status == "changed":
+                diff = unified_diff(result.path, result.source, result.output)
+                sys.stdout.write(colorize(diff) if use_color else diff)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`np2jax migrate . | head`): stop printing diffs, finish the run.
+        # Python would report the pipe again when flushing stdout at exit; point it at /dev/null.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def _print_diagnostics(results: list[FileResult], quiet: bool) -> None:

@@ -10,7 +10,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from np2jax.analysis.aliasing import FunctionAliasing
 from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.resolve import Resolver
-from np2jax.analysis.writes import WritePlan, plan_write
+from np2jax.analysis.writes import WritePlan, plan_tuple_write, plan_write
 from np2jax.analysis.scope import Scope
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.tables import ApiRow
@@ -71,21 +71,29 @@ class FileContext:
         self._positions = None
         self.function: FunctionInfo | None = None  # innermost function being walked
         self.blocked_statements: set[cst.CSTNode] = set()
-        self._write_plans: dict[cst.CSTNode, WritePlan | None] = {}
+        self._write_plans: dict[tuple, WritePlan | list | None] = {}
         self._aliasing: dict[cst.CSTNode, FunctionAliasing] = {}
 
     def write_plan(self, node: cst.BaseSmallStatement) -> WritePlan | None:
         """How (or why not) the subscript write ``node`` becomes functional; None if it is not one."""
-        if node not in self._write_plans:
+        return self._planned(node, plan_write)
+
+    def tuple_write_plans(self, node: cst.BaseSmallStatement) -> list[WritePlan | None] | None:
+        """Plans for each element of ``a[i], b[i] = ...``; None if ``node`` is not such a statement."""
+        return self._planned(node, plan_tuple_write)
+
+    def _planned(self, node, planner):
+        key = (planner, node)
+        if key not in self._write_plans:
             plan = None
             function = self.function
             if function is not None and self.scope is self.resolver.scopes.get(function.node):
                 aliasing = self._aliasing.get(function.node)
                 if aliasing is None:
                     aliasing = self._aliasing[function.node] = FunctionAliasing(function.node, self.scope, self.resolver)
-                plan = plan_write(node, aliasing, IndexClassifier(self.resolver, self.scope))
-            self._write_plans[node] = plan
-        return self._write_plans[node]
+                plan = planner(node, aliasing, IndexClassifier(self.resolver, self.scope))
+            self._write_plans[key] = plan
+        return self._write_plans[key]
 
     # --- helpers for rules -------------------------------------------------
     def is_static(self, node: cst.BaseExpression) -> bool:

@@ -8,7 +8,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-SKIPPED_DIRS = frozenset({"build", "dist", "__pycache__", "node_modules", "site-packages", "venv", "env"})
+SKIPPED_DIRS = frozenset({"build", "dist", "__pycache__", "node_modules", "site-packages"})
+# Names that are *usually* virtual environments; skipped only when they look like one, so a
+# package named ``env`` (common for RL environments) is still migrated.
+VENV_NAMES = frozenset({"venv", "env", "virtualenv"})
 SOURCE_SUFFIXES = (".py",)
 
 
@@ -28,21 +31,39 @@ def discover(paths: list[str], exclude: list[Path] = ()) -> tuple[list[SourceFil
     found: list[SourceFile] = []
     problems: list[tuple[str, str]] = []
     excluded = {p.resolve() for p in exclude}
+    seen: set[tuple[str, Path]] = set()  # the same file named twice is processed once
     for argument in paths:
         root = Path(argument)
         if not os.path.lexists(root):
             raise UsageError(f"{argument}: no such file or directory")
         if root.is_dir():
-            found.extend(_walk(argument, root, excluded, problems))
-        elif root.is_file() or root.is_symlink():
-            found.append(SourceFile(argument, root, Path(root.name)))
+            candidates = _walk(argument, root, excluded, problems)
+        elif root.is_file() or (root.is_symlink() and not root.exists()):
+            candidates = [SourceFile(argument, root, Path(root.name))]  # a dangling link fails on read
         else:
             problems.append((argument, "not a regular file or directory"))
+            continue
+        for file in candidates:
+            key = (os.path.realpath(file.path), file.relative)
+            if key not in seen:
+                seen.add(key)
+                found.append(file)
     return found, problems
 
 
 def _is_virtualenv(directory: Path) -> bool:
-    return (directory / "pyvenv.cfg").exists() or (directory / "conda-meta").is_dir()
+    return (
+        (directory / "pyvenv.cfg").exists()
+        or (directory / "conda-meta").is_dir()
+        or (directory.name in VENV_NAMES and _has_venv_layout(directory))
+    )
+
+
+def _has_venv_layout(directory: Path) -> bool:
+    """An old-style (pre-``pyvenv.cfg``) virtualenv: an activate script or lib/python*/site-packages."""
+    if (directory / "bin" / "activate").exists() or (directory / "Scripts" / "activate").exists():
+        return True
+    return any(directory.glob("lib/python*/site-packages"))
 
 
 def _walk(argument: str, root: Path, excluded: set[Path], problems: list[tuple[str, str]]) -> list[SourceFile]:
@@ -78,6 +99,14 @@ def _walk(argument: str, root: Path, excluded: set[Path], problems: list[tuple[s
                     continue
                 subdirs.append(path)
             elif entry.name.endswith(SOURCE_SUFFIXES) and not entry.name.startswith("."):
+                try:
+                    regular = entry.is_file()  # follows links; not a FIFO, socket or device
+                except OSError:
+                    regular = False
+                if not regular:
+                    if not entry.is_symlink():
+                        problems.append((os.path.join(argument, str(path.relative_to(root))), "not a regular file"))
+                    continue  # a dangling link: nothing to migrate
                 relative = path.relative_to(root)
                 result.append(SourceFile(os.path.join(argument, str(relative)), path, relative))
         stack.extend(reversed(subdirs))
@@ -97,6 +126,12 @@ def is_read_only(path: Path) -> bool:
         return False
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path: Path, data: bytes, mode_from: Path | None = None) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename (never half-written)."""
     target = Path(os.path.realpath(path))  # write through symlinks, keep the link
@@ -105,7 +140,7 @@ def write_atomic(path: Path, data: bytes, mode_from: Path | None = None) -> None
     try:
         mode = stat.S_IMODE(os.stat(source_for_mode).st_mode)
     except OSError:
-        mode = 0o644
+        mode = 0o666 & ~_umask()  # a new file: what open() would have created
     fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".np2jax-tmp")
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -70,6 +70,12 @@ class Rule:
         """Called when leaving each assignment inside a function body; return a replacement or None."""
         return None
 
+    def rewrite_line(
+        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine, ctx: FileContext
+    ) -> list[cst.BaseStatement] | None:
+        """Called when leaving each one-statement line inside a function body; return replacement lines or None."""
+        return None
+
     def report(
         self,
         ctx: FileContext,

@@ -3,7 +3,9 @@
 Parsing happens in worker processes, so a file that crashes the native parser
 (pathological nesting can overflow its stack) costs that file only: it is
 retried alone and, if it crashes again, reported as an error while every other
-file is still processed.
+file is still processed.  Workers mark each file when they start it, so after a
+crash only the files that were being worked on are retried one by one; files
+that had not started yet go to a fresh pool, in parallel as before.
 """
 
 from __future__ import annotations
@@ -19,15 +21,51 @@ from np2jax.engine import FileResult, Options, cache_key, migrate_source
 from np2jax.files import SourceFile, read_source
 
 CRASH_MESSAGE = "the parser crashed on this file (pathologically deep nesting?); file left unchanged"
+INTERNAL_ERROR = "internal error ("  # how the results of an unexpected exception begin; never cached
 
 
 def _work(source: bytes, display: str, options: Options) -> FileResult:
-    return migrate_source(source, display, options)
+    """One file, never raising: a bug in the engine costs that file only, not the run."""
+    try:
+        return migrate_source(source, display, options)
+    except Exception as error:  # noqa: BLE001 - reported per file, the run goes on
+        return _internal_error(display, source, error)
 
 
-def _pool(jobs: int) -> ProcessPoolExecutor:
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method))
+def _internal_error(display: str, source: bytes, error: BaseException) -> FileResult:
+    reason = " ".join(str(error).split())[:200]
+    message = f"{INTERNAL_ERROR}{type(error).__name__}{': ' + reason if reason else ''}); file left unchanged"
+    return FileResult(display, "error", source, source, error=message)
+
+
+def _key(source: bytes, display: str, options: Options) -> str:
+    """The cache key: what the engine's output depends on, the file name's role included."""
+    key = cache_key(source, options)
+    # The engine treats a package's __init__.py differently (it keeps NumPy imports there),
+    # so identical bytes in mod.py and __init__.py must not share a cache entry.
+    return key + "-init" if display.endswith("__init__.py") else key
+
+
+_STARTED = None  # in a worker: shared flags, one per file of the current round
+
+
+def _context():
+    return multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+
+
+def _set_started(flags) -> None:
+    global _STARTED
+    _STARTED = flags
+
+
+def _tracked_work(slot: int, source: bytes, display: str, options: Options) -> FileResult:
+    if _STARTED is not None:
+        _STARTED[slot] = 1
+    return _work(source, display, options)
+
+
+def _pool(jobs: int, started=None) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_set_started, initargs=(started,))
 
 
 def default_jobs() -> int:
@@ -53,7 +91,7 @@ def migrate_files(
             results[index] = FileResult(file.display, "error", error=f"cannot read: {error.strerror or error}")
             _report(on_result, results[index])
             continue
-        key = cache_key(source, options)
+        key = _key(source, file.display, options)
         cached = cache.get(key, source, file.display)
         if cached is not None:
             results[index] = cached
@@ -63,13 +101,13 @@ def migrate_files(
 
     def finish(index: int, key: str, result: FileResult) -> None:
         results[index] = result
-        if result.error != CRASH_MESSAGE:
+        if result.error != CRASH_MESSAGE and not (result.error or "").startswith(INTERNAL_ERROR):
             cache.put(key, result)
         _report(on_result, result)
 
     if jobs == 0:
         for index, source, key in pending:
-            finish(index, key, migrate_source(source, files[index].display, options))
+            finish(index, key, _work(source, files[index].display, options))
     elif pending:
         _run_isolated(pending, files, options, jobs or default_jobs(), finish)
     return [r for r in results if r is not None]
@@ -78,25 +116,39 @@ def migrate_files(
 def _run_isolated(pending, files, options, jobs, finish) -> None:
     remaining = list(pending)
     suspects: list[tuple[int, bytes, str]] = []
-    with _pool(min(jobs, len(remaining))) as pool:
-        futures: dict[Future, tuple[int, bytes, str]] = {
-            pool.submit(_work, source, files[index].display, options): (index, source, key)
-            for index, source, key in remaining
-        }
-        while futures:
-            done, _ = wait(futures, return_when=FIRST_COMPLETED)
-            for future in done:
-                item = futures.pop(future)
-                try:
-                    finish(item[0], item[2], future.result())
-                except BrokenProcessPool:
-                    suspects.append(item)
+    while remaining:  # each round ends when its pool finishes or breaks
+        started = _context().RawArray("b", len(remaining))
+        not_started: list[tuple[int, bytes, str]] = []
+        with _pool(min(jobs, len(remaining)), started) as pool:
+            futures: dict[Future, tuple[int, tuple[int, bytes, str]]] = {
+                pool.submit(_tracked_work, slot, item[1], files[item[0]].display, options): (slot, item)
+                for slot, item in enumerate(remaining)
+            }
+            while futures:
+                done, _ = wait(futures, return_when=FIRST_COMPLETED)
+                for future in done:
+                    slot, item = futures.pop(future)
+                    try:
+                        result = future.result()
+                    except BrokenProcessPool:
+                        # A worker died: the culprit is among the files already started.
+                        (suspects if started[slot] else not_started).append(item)
+                        continue
+                    except Exception as error:  # noqa: BLE001 - e.g. a result that cannot be sent back
+                        result = _internal_error(files[item[0]].display, item[1], error)
+                    finish(item[0], item[2], result)
+        if len(not_started) == len(remaining):  # the pool broke before any file started
+            suspects.extend(not_started)
+            break
+        remaining = not_started  # shorter each round: the crashing file was started
     for index, source, key in suspects:  # one at a time, each in a fresh process
         with _pool(1) as pool:
             try:
                 result = pool.submit(_work, source, files[index].display, options).result()
             except BrokenProcessPool:
                 result = FileResult(files[index].display, "error", source, source, error=CRASH_MESSAGE)
+            except Exception as error:  # noqa: BLE001
+                result = _internal_error(files[index].display, source, error)
         finish(index, key, result)
 
 

@@ -324,6 +324,16 @@ class Walker(cst.CSTTransformer):
                 return replacement
         return updated
 
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
+        if not self.traced or len(original.body) != 1:
+            return updated
+        for rule in self.rules:
+            lines = rule.rewrite_line(original, updated, self.ctx)
+            if lines is not None:
+                self.statement_rewrites += 1
+                return cst.FlattenSentinel(lines)
+        return updated
+
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.BaseSmallStatement:
         return self._rewrite_statement(original, updated)
 

@@ -134,12 +134,49 @@ class FunctionAliasing:
         self.scope = scope
         self.resolver = resolver
         self._cache: dict[str, str | None] = {}
+        self._statement_of: dict[cst.CSTNode, int] | None = None
 
-    def blocker(self, name: str) -> str | None:
-        """None when writes to ``name`` can become ``.at[]`` updates, else the reason why not."""
+    def blocker(self, name: str, write: cst.CSTNode | None = None) -> str | None:
+        """None when the write ``write`` to ``name`` can become an ``.at[]`` update, else the reason why not."""
         if name not in self._cache:
             self._cache[name] = self._blocker(name)
-        return self._cache[name]
+        reason = self._cache[name]
+        if reason is _PARAMETER:
+            rebound_at = self._parameter_rebound_at(name)
+            if rebound_at is None or write is None or self._statement_index(write) <= rebound_at:
+                return f"`{name}` is a parameter: NumPy mutates the caller's array, JAX cannot"
+            return None
+        return reason
+
+    def _parameter_rebound_at(self, name: str) -> int | None:
+        """Index of the first top-level statement that rebinds parameter ``name`` to a fresh array."""
+        body = self.function.body
+        if not isinstance(body, cst.IndentedBlock):
+            return None
+        for index, statement in enumerate(body.body):
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if (
+                        isinstance(small, cst.Assign)
+                        and len(small.targets) == 1
+                        and isinstance(small.targets[0].target, cst.Name)
+                        and small.targets[0].target.value == name
+                        and is_fresh_array(small.value, self.resolver, self.scope)
+                    ):
+                        return index
+        return None
+
+    def _statement_index(self, node: cst.CSTNode) -> int:
+        if self._statement_of is None:
+            self._statement_of = {}
+            body = self.function.body
+            statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
+            for index, statement in enumerate(statements):
+                collector = _Descendants()
+                statement.visit(collector)
+                for descendant in collector.nodes:
+                    self._statement_of[descendant] = index
+        return self._statement_of.get(node, -1)
 
     def is_container(self, name: str) -> bool:
         """Bound (somewhere in this function) to a list, dict or other Python container: not an array."""
@@ -156,14 +193,29 @@ class FunctionAliasing:
             return f"`{name}` is not a local variable: the write mutates state outside the function"
         if self.is_container(name):
             return None
+        is_parameter = False
         for binding in bindings:
             if isinstance(binding, ParamBinding):
-                return f"`{name}` is a parameter: NumPy mutates the caller's array, JAX cannot"
-            if not isinstance(binding, ValueBinding) or not is_fresh_array(binding.value, self.resolver, self.scope):
+                is_parameter = True
+            elif not isinstance(binding, ValueBinding) or not is_fresh_array(binding.value, self.resolver, self.scope):
                 return f"`{name}` may share memory with another array (it is not always bound to a fresh array)"
         checker = _AliasChecker(name, self.resolver, self.scope)
         self.function.body.visit(checker)
+        if checker.reason is None and is_parameter:
+            return _PARAMETER
         return checker.reason
+
+
+_PARAMETER = "parameter"  # decided per write: safe only after the parameter is rebound to a fresh array
+
+
+class _Descendants(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.nodes: list[cst.CSTNode] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.nodes.append(node)
+        return True
 
 
 class _AliasChecker(cst.CSTVisitor):
@@ -190,9 +242,22 @@ class _AliasChecker(cst.CSTVisitor):
     def _check_value(self, targets: list[cst.BaseExpression], value: cst.BaseExpression | None) -> None:
         if value is None or not may_alias(value, self.name, self.resolver, self.scope):
             return
-        if all(isinstance(t, cst.Name) and t.value == self.name for t in targets):
-            return  # x = x[...] rebinds x itself
+        if all(self._copies_or_rebinds(t) for t in targets):
+            return
         self._flag(f"`{self.name}` (or a view of it) is also reachable through another name or container")
+
+    def _copies_or_rebinds(self, target: cst.BaseExpression) -> bool:
+        """``x = x[...]`` rebinds x itself; ``arr[i] = x`` copies values into another local array."""
+        if isinstance(target, cst.Name):
+            return target.value == self.name
+        if isinstance(target, (cst.Tuple, cst.List)):
+            return all(self._copies_or_rebinds(e.value) for e in target.elements)
+        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+            bindings = self.scope.bindings.get(target.value.value, ())
+            return bool(bindings) and all(
+                isinstance(b, ValueBinding) and is_fresh_array(b.value, self.resolver, self.scope) for b in bindings
+            )
+        return False
 
     def visit_Assign(self, node: cst.Assign) -> None:
         targets = [t.target for t in node.targets]

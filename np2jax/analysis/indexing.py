@@ -65,7 +65,7 @@ class IndexClassifier:
                     if not self.is_int(binding.value):
                         return False
                 elif isinstance(binding, LoopBinding):
-                    if not self._loop_yields_ints(binding.iterable, name):
+                    if not self._loop_yields_ints(binding.iterable, binding.position):
                         return False
                 else:
                     return False
@@ -73,12 +73,22 @@ class IndexClassifier:
         finally:
             self._visiting.discard(name)
 
-    def _loop_yields_ints(self, iterable: cst.BaseExpression, name: str) -> bool:
+    def _loop_yields_ints(self, iterable: cst.BaseExpression, position: tuple[int, ...]) -> bool:
+        """Does iterating ``iterable`` put an int at ``position`` of the loop target?"""
         if not isinstance(iterable, cst.Call):
             return False
         qualname = self.resolver.qualname(iterable.func, self.scope)
+        args = [arg.value for arg in iterable.args if arg.keyword is None and not arg.star]
         if qualname == "builtins.range":
-            return True
+            return position == ()
+        if qualname == "builtins.reversed" and len(args) == 1:
+            return self._loop_yields_ints(args[0], position)
+        if qualname == "builtins.enumerate" and position[:1] == (0,):
+            return len(position) == 1
+        if qualname == "builtins.enumerate" and position[:1] == (1,) and args:
+            return self._loop_yields_ints(args[0], position[1:])
+        if qualname == "builtins.zip" and position and 0 <= position[0] < len(args):
+            return self._loop_yields_ints(args[position[0]], position[1:])
         return False
 
     def is_basic(self, elements: Sequence[cst.SubscriptElement]) -> bool:

@@ -34,6 +34,7 @@ class ValueBinding:
 @dataclass(frozen=True)
 class LoopBinding:
     iterable: cst.BaseExpression
+    position: tuple[int, ...] = ()  # where in the target: `for i, (a, b) in ...` binds b at (1, 1)
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,18 @@ def attribute_chain(node: cst.BaseExpression) -> list[str] | None:
 def dotted_name(node: cst.BaseExpression) -> str | None:
     parts = attribute_chain(node)
     return ".".join(parts) if parts else None
+
+
+def target_positions(target: cst.BaseExpression, position: tuple[int, ...] = ()) -> Iterator[tuple[cst.Name, tuple[int, ...]]]:
+    if isinstance(target, cst.Name):
+        yield target, position
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for index, element in enumerate(target.elements):
+            value = element.value
+            if isinstance(value, cst.StarredElement):
+                yield from target_positions(value.value, (*position, -1))
+            else:
+                yield from target_positions(value, (*position, index))
 
 
 def target_names(target: cst.BaseExpression) -> Iterator[cst.Name]:
@@ -212,7 +225,8 @@ class ScopeCollector(cst.CSTVisitor):
         while level is not None:
             if not first:
                 level.iter.visit(self)
-            self._bind_target(level.target, LoopBinding(level.iter))
+            for name, position in target_positions(level.target):
+                self.scope.bind(name.value, LoopBinding(level.iter, position))
             level.target.visit(self)
             for condition in level.ifs:
                 condition.visit(self)
@@ -249,7 +263,8 @@ class ScopeCollector(cst.CSTVisitor):
             self.scope.bind(node.target.value, ValueBinding(node.value))
 
     def visit_For(self, node: cst.For) -> None:
-        self._bind_target(node.target, LoopBinding(node.iter))
+        for name, position in target_positions(node.target):
+            self.scope.bind(name.value, LoopBinding(node.iter, position))
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:

@@ -44,27 +44,67 @@ def subscript_write(node: cst.BaseSmallStatement) -> tuple[cst.Subscript, cst.Ba
     return None
 
 
+def tuple_subscript_targets(node: cst.BaseSmallStatement) -> list[cst.BaseExpression] | None:
+    """The elements of ``a[i], b[i] = ...`` when at least one of them is a subscript, else None."""
+    if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
+        return None
+    target = node.targets[0].target
+    if not isinstance(target, (cst.Tuple, cst.List)):
+        return None
+    elements = [element.value for element in target.elements]
+    if not any(isinstance(e, cst.Subscript) for e in elements):
+        return None
+    return elements
+
+
+def plan_tuple_write(node: cst.BaseSmallStatement, aliasing: FunctionAliasing, classifier: IndexClassifier) -> list[WritePlan | None] | None:
+    """One plan per element of ``a[i], b = ...`` (None for plain names); None if it is no such statement."""
+    elements = tuple_subscript_targets(node)
+    if elements is None:
+        return None
+    plans: list[WritePlan | None] = []
+    for element in elements:
+        if isinstance(element, cst.Name):
+            plans.append(None)
+        elif isinstance(element, cst.Subscript):
+            plans.append(_plan(element, None, "set", aliasing, classifier) or WritePlan("", "at", "set", "a container element is written"))
+        else:
+            plans.append(WritePlan("", "at", "set", "nested or starred targets are not supported"))
+    return plans
+
+
 def plan_write(node: cst.BaseSmallStatement, aliasing: FunctionAliasing, classifier: IndexClassifier) -> WritePlan | None:
     found = subscript_write(node)
     if found is None:
         return None
     target, value = found
+    method = "set" if isinstance(node, cst.Assign) else AT_METHODS.get(type(node.operator), "set")
+    return _plan(target, value, method, aliasing, classifier, augmented=isinstance(node, cst.AugAssign))
+
+
+def _plan(
+    target: cst.Subscript,
+    value: cst.BaseExpression | None,
+    method: str,
+    aliasing: FunctionAliasing,
+    classifier: IndexClassifier,
+    augmented: bool = False,
+) -> WritePlan | None:
     if not isinstance(target.value, cst.Name):
         return WritePlan("", "at", "set", "the written array is not a plain local name (an attribute, a container or an expression)")
     name = target.value.value
     if aliasing.is_container(name):
         return None  # a list or dict: Python mutation is fine
-    method = "set" if isinstance(node, cst.Assign) else AT_METHODS.get(type(node.operator), "set")
-    blocker = aliasing.blocker(name)
+    blocker = aliasing.blocker(name, target)
     if blocker is not None:
         return WritePlan(name, "at", method, blocker)
     if classifier.is_basic(target.slice):
         return WritePlan(name, "at", method)
     if classifier.is_mask_of(target.slice, name):
-        if isinstance(node, cst.Assign) and _is_number(value):
+        if not augmented and value is not None and _is_number(value):
             return WritePlan(name, "where", "set")
         return WritePlan(name, "where", method, "a boolean-mask write whose value is not a plain number: jnp.where needs a value that broadcasts to the array")
-    if isinstance(node, cst.Assign) and _is_number(value):
+    if not augmented and value is not None and _is_number(value):
         return WritePlan(name, "at", "set")  # one value everywhere: repeated indices cannot disagree
     return WritePlan(
         name, "at", method,

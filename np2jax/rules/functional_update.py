@@ -17,6 +17,14 @@ def _parenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
     return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
+def _fresh_name(base: str, taken: set[str]) -> str:
+    name, suffix = base, 1
+    while name in taken:
+        suffix += 1
+        name = f"{base}{suffix}"
+    return name
+
+
 class FunctionalUpdate(Rule):
     CODE = "NPJ200"
     NAME = "functional-update"
@@ -89,6 +97,31 @@ class FunctionalUpdate(Rule):
             """,
         ),
         Example(
+            title="several arrays written by one unpacking assignment",
+            before="""
+            import numpy as np
+
+            def filter_step(step, n):
+                means = np.zeros((n, 2))
+                covs = np.zeros((n, 2, 2))
+                for t in range(n):
+                    means[t], covs[t] = step(t)  # predict
+                return means, covs
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def filter_step(step, n):
+                means = jnp.zeros((n, 2))
+                covs = jnp.zeros((n, 2, 2))
+                for t in range(n):
+                    new_means, new_covs = step(t)  # predict
+                    means = means.at[t].set(new_means)
+                    covs = covs.at[t].set(new_covs)
+                return means, covs
+            """,
+        ),
+        Example(
             title="other augmented operators keep their exact meaning",
             before="""
             import numpy as np
@@ -108,6 +141,29 @@ class FunctionalUpdate(Rule):
             """,
         ),
     )
+
+    def rewrite_line(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine, ctx: FileContext):
+        statement = original.body[0]
+        plans = ctx.tuple_write_plans(statement)
+        if not plans or statement in ctx.blocked_statements or any(p is not None and p.blocker for p in plans):
+            return None
+        assign = updated.body[0]
+        elements = list(assign.targets[0].target.elements)
+        taken = set(ctx.scope.bindings) | set(ctx.scope.module.bindings)
+        updates = []
+        for index, (element, plan) in enumerate(zip(elements, plans)):
+            if plan is None:
+                continue
+            temporary = _fresh_name(f"new_{plan.name}", taken)
+            taken.add(temporary)
+            subscript = element.value
+            elements[index] = element.with_changes(value=cst.Name(temporary))
+            at = cst.Subscript(value=cst.Attribute(value=cst.Name(plan.name), attr=cst.Name("at")), slice=subscript.slice)
+            value = cst.Call(func=cst.Attribute(value=at, attr=cst.Name("set")), args=[cst.Arg(cst.Name(temporary))])
+            updates.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(plan.name))], value)]))
+        target = assign.targets[0].target.with_changes(elements=elements)
+        unpack = updated.with_changes(body=[assign.with_changes(targets=[assign.targets[0].with_changes(target=target)])])
+        return [unpack, *updates]
 
     def rewrite_statement(self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement, ctx: FileContext):
         plan = ctx.write_plan(original)

@@ -97,6 +97,14 @@ class UnsafeInplaceWrite(Rule):
         ),
     )
 
+    def rewrite_line(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine, ctx: FileContext):
+        plans = ctx.tuple_write_plans(original.body[0])
+        blocked = [plan for plan in plans or () if plan is not None and plan.blocker is not None]
+        if blocked:
+            ctx.blocked_statements.add(original.body[0])
+            self.report(ctx, original.body[0], self.MESSAGE.format(name=blocked[0].name or "this target", why=blocked[0].blocker))
+        return None
+
     def rewrite_statement(self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement, ctx: FileContext):
         plan = ctx.write_plan(original)
         if plan is None or plan.blocker is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import io
+import re
 import tokenize
 
 RESET, BOLD, RED, GREEN, CYAN = "\x1b[0m", "\x1b[1m", "\x1b[31m", "\x1b[32m", "\x1b[36m"
@@ -17,30 +18,51 @@ def decode(source: bytes) -> str:
         return source.decode("utf-8", errors="replace")
 
 
+# Python's newlines only (\r\n, \n, lone \r): ``str.splitlines`` also breaks at form
+# feeds, \x1c-\x1e, \x85 and \u2028/\u2029, which are ordinary characters in a source
+# line, and would cut a line in two in the diff.
+_LINE_END = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+
+
+def source_lines(text: str) -> list[str]:
+    """``text`` split after each newline Python recognises, newlines kept."""
+    lines = _LINE_END.split(text)
+    if lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
 def unified_diff(path: str, before: bytes, after: bytes) -> str:
     lines = difflib.unified_diff(
-        decode(before).splitlines(keepends=True),
-        decode(after).splitlines(keepends=True),
+        source_lines(decode(before)),
+        source_lines(decode(after)),
         fromfile=f"{path}\t(original)",
         tofile=f"{path}\t(migrated)",
     )
     text = []
     for line in lines:
-        text.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+        if line.endswith("\n"):
+            text.append(line)
+        elif line.endswith("\r"):  # a lone-CR line ending: keep it, end the diff line
+            text.append(line + "\n")
+        else:
+            text.append(line + "\n\\ No newline at end of file\n")
     return "".join(text)
 
 
 def colorize(diff: str) -> str:
+    """Colour one file's diff (as made by ``unified_diff``) for a terminal."""
     out = []
-    for line in diff.splitlines(keepends=True):
-        if line.startswith(("+++", "---")):
-            out.append(f"{BOLD}{line.rstrip(chr(10))}{RESET}\n")
+    # Diff lines end at \n (see unified_diff); a \r or a form feed inside one is content.
+    for index, line in enumerate(diff.split("\n")):
+        if index < 2 and line.startswith(("+++ ", "--- ")):  # a removed "-- x" line is not a header
+            out.append(f"{BOLD}{line}{RESET}")
         elif line.startswith("@@"):
-            out.append(f"{CYAN}{line.rstrip(chr(10))}{RESET}\n")
+            out.append(f"{CYAN}{line}{RESET}")
         elif line.startswith("+"):
-            out.append(f"{GREEN}{line.rstrip(chr(10))}{RESET}\n")
+            out.append(f"{GREEN}{line}{RESET}")
         elif line.startswith("-"):
-            out.append(f"{RED}{line.rstrip(chr(10))}{RESET}\n")
+            out.append(f"{RED}{line}{RESET}")
         else:
             out.append(line)
-    return "".join(out)
+    return "\n".join(out)

@@ -1,0 +1,77 @@
+"""Linear algebra helpers: least squares, orthonormalisation, eigenvalues."""
+
+import numpy as np
+import jax.numpy as jnp
+
+# Iterations of the power method; fixed so the loop length is static.
+POWER_STEPS = 50
+
+
+def least_squares(A, b):
+    """Minimum-norm solution of ``A x = b`` in the least-squares sense."""
+    x, residuals, rank, sv = jnp.linalg.lstsq(A, b, rcond=None)
+    return x
+
+
+def ridge(A, b, lam=1e-2):
+    """Ridge regression through the normal equations."""
+    n = A.shape[1]
+    gram = A.T @ A + lam * jnp.eye(n)
+    return jnp.linalg.solve(gram, A.T @ b)
+
+
+def gram_schmidt(V):
+    """Orthonormalise the columns of ``V`` (classical Gram-Schmidt)."""
+    n, k = V.shape
+    basis = []
+    for j in range(k):
+        v = V[:, j]
+        for q in basis:
+            v = v - jnp.dot(q, v) * q
+        basis.append(v / jnp.linalg.norm(v))
+    return jnp.stack(basis, axis=1)
+
+
+def modified_gram_schmidt(V):
+    """Modified Gram-Schmidt: numerically kinder, filling ``Q`` column by column."""
+    n, k = V.shape
+    Q = jnp.zeros((n, k), dtype=V.dtype)
+    for j in range(k):
+        v = V[:, j].copy()
+        for i in range(j):
+            v -= jnp.dot(Q[:, i], v) * Q[:, i]
+        Q = Q.at[:, j].set(v / jnp.linalg.norm(v))
+    return Q
+
+
+def power_iteration(A, steps=POWER_STEPS):
+    """Dominant eigenvalue and eigenvector of a symmetric matrix."""
+    v = jnp.ones(A.shape[0]) / np.sqrt(A.shape[0])
+    for _ in range(steps):
+        w = A @ v
+        v = w / jnp.linalg.norm(w)
+    return v @ A @ v, v
+
+
+def projection_matrix(A):
+    """Orthogonal projector onto the column space of ``A``."""
+    return A @ jnp.linalg.inv(A.T @ A) @ A.T
+
+
+def condition_number(A):
+    s = jnp.linalg.svd(A, compute_uv=False)
+    return s[0] / s[-1]
+
+
+def cosine_similarity(u, v):
+    return jnp.dot(u, v) / (jnp.linalg.norm(u) * jnp.linalg.norm(v))
+
+
+def outer_product_sum(vectors):
+    """``sum_i v_i v_i^T`` for the rows of ``vectors``."""
+    return jnp.einsum("ni,nj->ij", vectors, vectors)
+
+
+def log_det(A):
+    sign, logabsdet = jnp.linalg.slogdet(A)
+    return sign * logabsdet

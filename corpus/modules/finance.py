@@ -1,0 +1,90 @@
+"""Portfolio statistics on daily price series.
+
+Prices are arrays of shape ``(n_days,)`` or ``(n_days, n_assets)``.
+"""
+
+from __future__ import annotations
+
+from numpy import (
+    asarray,
+    cumprod,
+    diff,
+    empty_like,
+    float32,
+    log,
+    maximum,
+    mean,
+    sqrt,
+    std,  # always called with ddof=1 below: sample statistics
+)
+
+TRADING_DAYS = 252
+
+
+def simple_returns(prices):
+    """Day-over-day relative change."""
+    return diff(prices, axis=0) / prices[:-1]
+
+
+def log_returns(prices):
+    return diff(log(prices), axis=0)
+
+
+def annualized_volatility(prices, periods=TRADING_DAYS):
+    """Standard deviation of log returns, scaled to a year."""
+    return std(log_returns(prices), axis=0, ddof=1) * sqrt(periods)
+
+
+def sharpe_ratio(returns, risk_free=0.0, periods=TRADING_DAYS):
+    """Annualised Sharpe ratio of a series of periodic returns."""
+    excess = returns - risk_free / periods
+    return mean(excess, axis=0) / std(excess, axis=0, ddof=1) * sqrt(periods)
+
+
+def wealth_index(returns, start=1.0):
+    # Compound the returns into the value of an initial investment.
+    return start * cumprod(1.0 + returns, axis=0)
+
+
+def ewma(returns, alpha=0.06):
+    """Exponentially weighted moving average, filled in one day at a time."""
+    out = empty_like(returns)
+    out[0] = returns[0]
+    for t in range(1, returns.shape[0]):
+        out[t] = alpha * returns[t] + (1.0 - alpha) * out[t - 1]
+    return out
+
+
+def drawdown(prices):
+    """Relative distance from the running peak (0 at a new high, negative below)."""
+    running_peak = maximum.accumulate(prices, axis=0)
+    return prices / running_peak - 1.0
+
+
+def max_drawdown(prices):
+    """The worst peak-to-trough loss, as a negative fraction."""
+    return drawdown(prices).min(axis=0)
+
+
+def portfolio_returns(asset_returns, weights):
+    """Daily returns of a fixed-weight portfolio (weights are renormalised)."""
+    weights = asarray(weights, dtype=float32)
+    weights = weights / weights.sum()
+    return asset_returns @ weights
+
+
+class Portfolio:
+    """A fixed-weight portfolio over a price matrix."""
+
+    def __init__(self, prices, weights):
+        self.prices = prices
+        self.weights = weights
+
+    def returns(self):
+        return portfolio_returns(simple_returns(self.prices), self.weights)
+
+    def summary(self):
+        """Mean daily return, annualised volatility and Sharpe ratio."""
+        r = self.returns()
+        vol = std(r, ddof=1) * sqrt(TRADING_DAYS)
+        return mean(r), vol, sharpe_ratio(r)

@@ -1,0 +1,61 @@
+"""One Lloyd iteration of k-means, vectorised with broadcasting.
+
+``points`` is ``(n, d)``, ``centroids`` is ``(k, d)``.
+"""
+
+import numpy as np
+from numpy.linalg import norm
+
+
+def pairwise_sq_distances(points, centroids):
+    """Squared Euclidean distance from every point to every centroid, ``(n, k)``."""
+    diff = points[:, None, :] - centroids[None, :, :]
+    return np.sum(diff * diff, axis=-1)
+
+
+def assign(points, centroids):
+    """Index of the nearest centroid for each point."""
+    return np.argmin(pairwise_sq_distances(points, centroids), axis=1)
+
+
+def update_centroids(points, labels, k):
+    """Mean of the points assigned to each cluster.
+
+    Empty clusters would divide by zero, so their count is clamped to one
+    (the centroid then collapses to the origin, which the caller re-seeds).
+    """
+    new = []
+    for j in range(k):
+        mask = (labels == j).astype(points.dtype)
+        count = np.maximum(mask.sum(), 1.0)
+        new.append((mask[:, None] * points).sum(axis=0) / count)
+    return np.stack(new)
+
+
+def kmeans_step(points, centroids):
+    """Assign, then move every centroid to the mean of its points."""
+    k = centroids.shape[0]
+    labels = assign(points, centroids)
+    return update_centroids(points, labels, k), labels
+
+
+def inertia(points, centroids, labels):
+    """Sum of squared distances of the points to their own centroid."""
+    return np.sum((points - centroids[labels]) ** 2)
+
+
+def centroid_shift(old, new):
+    # Largest distance any centroid moved in this iteration.
+    return np.max(norm(new - old, axis=1))
+
+
+def one_hot(labels, k):
+    """``(n, k)`` indicator matrix of the assignments."""
+    return (labels[:, None] == np.arange(k)[None, :]).astype(np.float32)
+
+
+def kmeans(points, init_centroids, n_iter=10):
+    centroids = init_centroids
+    for _ in range(n_iter):
+        centroids, labels = kmeans_step(points, centroids)
+    return centroids, labels

@@ -1,0 +1,76 @@
+"""Linear regression trained with plain gradient descent.
+
+The training step is written out by hand: prediction, mean squared error, its
+gradient and an SGD update.  ``onp`` is how older JAX examples spelled NumPy.
+"""
+
+import numpy as onp
+
+LEARNING_RATE = 0.05
+N_STEPS = 100
+
+
+def init_params(n_features):
+    """Zero weights and bias for ``n_features`` inputs."""
+    w = onp.zeros(n_features, dtype=onp.float32)
+    b = onp.float32(0.0)
+    return w, b
+
+
+def predict(w, b, X):
+    return onp.dot(X, w) + b
+
+
+def mse_loss(w, b, X, y):
+    """Mean squared error of the linear model."""
+    residual = predict(w, b, X) - y
+    return onp.mean(residual ** 2)
+
+
+def mse_grad(w, b, X, y):
+    """Gradient of :func:`mse_loss` with respect to ``(w, b)``."""
+    n = X.shape[0]
+    residual = predict(w, b, X) - y
+    grad_w = 2.0 / n * onp.dot(X.T, residual)
+    grad_b = 2.0 * onp.mean(residual)
+    return grad_w, grad_b
+
+
+def sgd_update(w, b, X, y, lr=LEARNING_RATE):
+    """One step of gradient descent; returns the new parameters."""
+    grad_w, grad_b = mse_grad(w, b, X, y)
+    return w - lr * grad_w, b - lr * grad_b
+
+
+def fit(X, y, n_steps=N_STEPS, lr=LEARNING_RATE):
+    """Run ``n_steps`` of full-batch gradient descent from zero."""
+    w, b = init_params(X.shape[1])
+    for _ in range(n_steps):
+        w, b = sgd_update(w, b, X, y, lr)
+    return w, b
+
+
+def make_loss(X, y):
+    """Close over the data so the loss is a function of the parameters only."""
+
+    def loss(w, b):
+        return mse_loss(w, b, X, y)
+
+    return loss
+
+
+def r_squared(w, b, X, y):
+    """Coefficient of determination of the fitted model."""
+    ss_res = onp.sum((y - predict(w, b, X)) ** 2)
+    ss_tot = onp.sum((y - onp.mean(y)) ** 2)
+    return 1.0 - ss_res / ss_tot
+
+
+if __name__ == "__main__":
+    # Quick demo on synthetic data: y = 3 x0 - 2 x1 + 1 + noise.
+    gen = onp.random.default_rng(0)
+    X = gen.normal(size=(200, 2)).astype(onp.float32)
+    y = X @ onp.array([3.0, -2.0], dtype=onp.float32) + 1.0 + 0.1 * gen.normal(size=200)
+    w, b = fit(X, y)
+    print("weights", onp.round(w, 3), "bias", round(float(b), 3))
+    print("R^2", r_squared(w, b, X, y))

@@ -1,0 +1,60 @@
+"""Warm-up exercises from the classic introductory JAX material, in plain NumPy.
+
+Each function is small on purpose: these are the snippets people paste into a
+notebook before they discover ``jax.grad`` and ``jax.jit``.
+"""
+
+import numpy as np
+
+# Default constants of the scaled exponential linear unit (Klambauer et al.).
+SELU_ALPHA = 1.6732632423543772
+SELU_LAMBDA = 1.0507009873554805
+
+
+def sum_of_squares(x):
+    """Sum of the squared entries of ``x``."""
+    return np.sum(x ** 2)
+
+
+def sum_of_squares_dx(x):
+    """Gradient of :func:`sum_of_squares`, worked out by hand."""
+    return 2.0 * x
+
+
+def selu(x, alpha=SELU_ALPHA, lmbda=SELU_LAMBDA):
+    """Scaled exponential linear unit, element-wise."""
+    return lmbda * np.where(x > 0, x, alpha * np.exp(x) - alpha)
+
+
+def normalize_rows(X):
+    # Standardise every column: zero mean, unit variance.
+    return (X - X.mean(0)) / X.std(0)
+
+
+def negate_if(x, neg):
+    """``-x`` when the flag is set, ``x`` otherwise (``neg`` is a Python bool)."""
+    return -x if neg else x
+
+
+def flatten(x):
+    """A 1-D view of ``x``; the length is computed from the static shape."""
+    return x.reshape((np.prod(x.shape),))
+
+
+def reset_first(x):
+    """Overwrite the first entry in place (NumPy style) and return the array."""
+    x[0] = 10
+    return x
+
+
+def with_first_set(x):
+    """A copy of ``x`` with the first entry set to 10; the caller's array is untouched."""
+    y = x.copy()
+    y[0] = 10
+    return y
+
+
+def log_sum_exp(x):
+    """Numerically stable ``log(sum(exp(x)))``."""
+    m = np.max(x)
+    return m + np.log(np.sum(np.exp(x - m)))
