@@ -35,6 +35,8 @@ class NumpyRef:
     blocked: bool = False
     rewrite: str | None = None
     wrap_args: set[int] = field(default_factory=set)
+    # keyword -> (new keyword, new value or None to keep it), or None to drop the argument
+    keyword_changes: dict[str, tuple[str, cst.BaseExpression | None] | None] = field(default_factory=dict)
 
     def block(self) -> None:
         self.blocked = True
@@ -67,7 +69,7 @@ class FileContext:
         self.line = 1  # kept current by the walker
         self.scope: Scope = resolver.scopes[module]
         self.jnp_alias = "jnp"
-        self.jnp_used = False
+        self.jnp_uses = 0  # rewrites that need the jax.numpy import
         self._positions = None
         self.function: FunctionInfo | None = None  # innermost function being walked
         self.blocked_statements: set[cst.CSTNode] = set()
@@ -82,18 +84,28 @@ class FileContext:
         """Plans for each element of ``a[i], b[i] = ...``; None if ``node`` is not such a statement."""
         return self._planned(node, plan_tuple_write)
 
+    def aliasing(self) -> FunctionAliasing | None:
+        """Aliasing facts for the innermost function, when the walker is directly in its scope."""
+        function = self.function
+        if function is None or self.scope is not self.resolver.scopes.get(function.node):
+            return None
+        aliasing = self._aliasing.get(function.node)
+        if aliasing is None:
+            aliasing = self._aliasing[function.node] = FunctionAliasing(function.node, self.scope, self.resolver)
+        return aliasing
+
     def _planned(self, node, planner):
         key = (planner, node)
         if key not in self._write_plans:
-            plan = None
-            function = self.function
-            if function is not None and self.scope is self.resolver.scopes.get(function.node):
-                aliasing = self._aliasing.get(function.node)
-                if aliasing is None:
-                    aliasing = self._aliasing[function.node] = FunctionAliasing(function.node, self.scope, self.resolver)
-                plan = planner(node, aliasing, IndexClassifier(self.resolver, self.scope))
+            aliasing = self.aliasing()
+            plan = None if aliasing is None else planner(node, aliasing, IndexClassifier(self.resolver, self.scope))
             self._write_plans[key] = plan
         return self._write_plans[key]
+
+    def use_jnp(self) -> str:
+        """Record that a rewrite refers to jax.numpy; returns the alias to write."""
+        self.jnp_uses += 1
+        return self.jnp_alias
 
     # --- helpers for rules -------------------------------------------------
     def is_static(self, node: cst.BaseExpression) -> bool:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import re
+import sys
 from dataclasses import dataclass, field, replace
 from itertools import accumulate
 
@@ -27,6 +29,7 @@ from np2jax.walker import Walker
 
 MAX_NESTING = 900  # libcst's native parser overflows its stack far beyond this
 _BRACKETS = bytes(range(256)).translate(None, b"()[]{}")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what Python (and libcst) count as a new line; not \f or U+2028
 
 
 @dataclass(frozen=True)
@@ -73,8 +76,10 @@ class MigrationError(Exception):
     """A file cannot be migrated; the message is one line meant for users."""
 
 
-def cache_key(source: bytes, options: Options) -> str:
-    return hashlib.sha256(options.key().encode() + b"\0" + source).hexdigest()
+def cache_key(source: bytes, options: Options, path: str = "") -> str:
+    """Content + tool version + options, and whether the file is a package ``__init__``."""
+    role = "init" if path.endswith("__init__.py") else "module"
+    return hashlib.sha256(f"{options.key()}|{role}".encode() + b"\0" + source).hexdigest()
 
 
 def migrate_source(source: bytes, path: str = "<string>", options: Options = Options()) -> FileResult:
@@ -84,10 +89,13 @@ def migrate_source(source: bytes, path: str = "<string>", options: Options = Opt
             functions = _functions_without_numpy(source)
             if functions is not None:
                 return FileResult(path, "unchanged", source, source, functions=functions)
+        _check_python_syntax(source, path)
         module = _parse(source)
         new_module, diagnostics, functions = _transform(module, path, source, options)
-        output = new_module.bytes
+        output = source if new_module is module else new_module.bytes
         if output != source:
+            if module.bytes != source:
+                raise MigrationError("libcst cannot reproduce this file byte for byte (unusual line endings?); left unchanged")
             _check_safety(output, path, options)
     except MigrationError as error:
         return FileResult(path, "error", source, source, error=str(error))
@@ -98,6 +106,25 @@ def migrate_source(source: bytes, path: str = "<string>", options: Options = Opt
     return FileResult(
         path, "changed" if output != source else "unchanged", source, output, None, diagnostics, functions
     )
+
+
+def _check_python_syntax(source: bytes, path: str) -> None:
+    """Reject what this Python cannot compile, with Python's own message and position."""
+    try:
+        compile(source, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as error:
+        message = (error.msg or "invalid syntax").split("\n")[0]
+        where = f" at line {error.lineno}" + (f", column {error.offset}" if error.offset else "") if error.lineno else ""
+        if message.startswith("(unicode error)"):
+            raise MigrationError(f"cannot decode the file{where}: {message[len('(unicode error) '):]}")
+        raise MigrationError(f"syntax error{where}: {message} (as Python {_PYTHON} parses it)")
+    except ValueError as error:
+        raise MigrationError(f"cannot compile: {error}")
+    except (RecursionError, MemoryError):
+        raise MigrationError("code is nested too deeply to process")
+
+
+_PYTHON = ".".join(map(str, sys.version_info[:2]))
 
 
 def _parse(source: bytes) -> cst.Module:
@@ -120,7 +147,7 @@ def _transform(module: cst.Module, path: str, source: bytes, options: Options):
         text = source.decode(module.encoding)
     except (UnicodeError, LookupError):
         text = module.code
-    ctx = FileContext(path, module, resolver, text.lstrip("\ufeff").splitlines())
+    ctx = FileContext(path, module, resolver, _LINE_BREAK.split(text.lstrip("\ufeff")))
     module_scope = collector.module_scope
     ctx.jnp_alias, already_imported = choose_jnp_alias(module_scope, list(collector.scopes.values()))
     walker = Walker(ctx, instantiate(set(options.select) or None, set(options.ignore) or None))
@@ -129,7 +156,7 @@ def _transform(module: cst.Module, path: str, source: bytes, options: Options):
         new_module = finalize_imports(
             new_module,
             unused=walker.rewritten_import_names - walker.used_import_names,
-            add_jnp_as=None if already_imported or not ctx.jnp_used else ctx.jnp_alias,
+            add_jnp_as=None if already_imported or not ctx.jnp_uses else ctx.jnp_alias,
             is_package_init=path.endswith("__init__.py"),
         )
     functions = [_function_record(info, ctx.diagnostics) for info in walker.functions]

@@ -40,10 +40,7 @@ def _internal_error(display: str, source: bytes, error: BaseException) -> FileRe
 
 def _key(source: bytes, display: str, options: Options) -> str:
     """The cache key: what the engine's output depends on, the file name's role included."""
-    key = cache_key(source, options)
-    # The engine treats a package's __init__.py differently (it keeps NumPy imports there),
-    # so identical bytes in mod.py and __init__.py must not share a cache entry.
-    return key + "-init" if display.endswith("__init__.py") else key
+    return cache_key(source, options, display)
 
 
 _STARTED = None  # in a worker: shared flags, one per file of the current round

@@ -17,9 +17,30 @@ import libcst as cst
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import ImportBinding, Scope, attribute_chain
 from np2jax.context import FileContext, FunctionInfo, NumpyRef
+from np2jax.analysis.aliasing import mentions
 from np2jax.cstutil import dotted
+from np2jax.diagnostics import Severity
 from np2jax.rule import Rule
 from np2jax.tables import lookup_numpy
+
+
+def _change_keywords(args, changes) -> list[cst.Arg]:
+    result = []
+    for arg in args:
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if keyword not in changes:
+            result.append(arg)
+            continue
+        change = changes[keyword]
+        if change is None:
+            continue
+        new_keyword, new_value = change
+        arg = arg.with_changes(keyword=cst.Name(new_keyword))
+        result.append(arg if new_value is None else arg.with_changes(value=new_value))
+    if result and len(result) < len(args):
+        last = args[-1].comma
+        result[-1] = result[-1].with_changes(comma=last)
+    return result
 
 
 def trailing_comment_lines(body: cst.BaseSuite) -> int:
@@ -49,9 +70,11 @@ class Walker(cst.CSTTransformer):
         self.import_time_depth = 0  # > 0 in decorators, defaults, annotations
         self.replacements: dict[cst.CSTNode, cst.BaseExpression] = {}
         self.wraps: dict[cst.CSTNode, set[int]] = {}
+        self.keyword_changes: dict[cst.CSTNode, dict] = {}
         self.functions: list[FunctionInfo] = []
         self._open_functions: list[FunctionInfo] = []
         self._qualname_stack: list[str] = []
+        self._frames: list[tuple[int, int]] = []
         self.import_depth = 0
         self._pending_def_names: dict[cst.Name, FunctionInfo] = {}
         module_scope = ctx.scope
@@ -104,8 +127,15 @@ class Walker(cst.CSTTransformer):
         self.functions.append(info)
         self._enter(node)
         self.ctx.function = info
+        self._frames.append((len(self.ctx.diagnostics), self.ctx.jnp_uses))
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        first_diagnostic, jnp_uses = self._frames.pop()
+        if any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:]):
+            # Cannot be migrated faithfully: leave the whole function as it was, still working NumPy code.
+            updated = original
+            self.ctx.jnp_uses = jnp_uses
+            self.used_import_names |= {name for name in self.numpy_import_names if mentions(original, name)}
         info = self._open_functions.pop()
         self.ctx.function = self._open_functions[-1] if self._open_functions else None
         self._qualname_stack.pop()
@@ -122,10 +152,13 @@ class Walker(cst.CSTTransformer):
         self._leave(original)
         return updated
 
+    # A lambda's body runs when it is called, wherever it is defined.
     def visit_Lambda(self, node: cst.Lambda) -> None:
         self._enter(node)
+        self.function_depth += 1
 
     def leave_Lambda(self, original: cst.Lambda, updated: cst.Lambda) -> cst.Lambda:
+        self.function_depth -= 1
         self._leave(original)
         return updated
 
@@ -247,9 +280,11 @@ class Walker(cst.CSTTransformer):
                 found, _ = ref.scope.lookup(base)
                 if found is not None and found.kind == "module":
                     self.rewritten_import_names.add(base)
-            self.ctx.jnp_used = True
+            self.ctx.use_jnp()
             if ref.call is not None and ref.wrap_args:
                 self.wraps[ref.call] = set(ref.wrap_args)
+            if ref.call is not None and ref.keyword_changes:
+                self.keyword_changes[ref.call] = dict(ref.keyword_changes)
 
     def _claim_chain(self, node: cst.BaseExpression) -> None:
         """Mark the inner parts of ``a.b.c`` so only the whole chain is a reference."""
@@ -341,6 +376,9 @@ class Walker(cst.CSTTransformer):
         return self._rewrite_statement(original, updated)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        changes = self.keyword_changes.get(original)
+        if changes:
+            updated = updated.with_changes(args=_change_keywords(updated.args, changes))
         positions = self.wraps.get(original)
         if not positions:
             return updated

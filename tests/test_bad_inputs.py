@@ -81,7 +81,7 @@ CASES = [
     Case(
         "syntax-error",
         {"broken.py": b"import numpy as np\n\ndef f(x:\n    return np.sum(x)\n"},
-        ["broken.py"], 3, 3, bad="broken.py", reason=r"syntax error.*line \d+",
+        ["broken.py"], 3, 3, bad="broken.py", reason=r"syntax error at line 3, column \d+",
         after_write={"broken.py": None},
     ),
     Case(

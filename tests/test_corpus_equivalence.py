@@ -40,20 +40,7 @@ NOT_CHECKED = {
 
 # Known gaps and bugs of the tool: strict xfails, so that a fix is noticed
 # (then delete the entry and regenerate the goldens).
-KNOWN_FAILURES = {
-    ("hazards", "center_first_column"): (
-        "tool bug: `col = X[:, 0]; col -= col.mean()` updates X through a view in NumPy; "
-        "no diagnostic, and the migrated function returns X unchanged"
-    ),
-    ("descriptive_stats", "summary"): (
-        "tool bug: np.quantile(x, QUANTILES) with a tuple constant is rewritten to "
-        "jnp.quantile(x, QUANTILES) without jnp.asarray; jax rejects tuples"
-    ),
-    ("descriptive_stats", "ranks"): (
-        "tool bug: np.argsort(x, kind=\"stable\") is rewritten to jnp.argsort(x, kind=\"stable\"), "
-        "which raises TypeError (jax only accepts stable=True/False)"
-    ),
-}
+KNOWN_FAILURES: dict[tuple[str, str], str] = {}
 
 pytestmark = [
     # mean_float64 asks for float64 on purpose; jax (x64 off) warns and uses float32 (NPJ107).

@@ -26,6 +26,7 @@ EXAMPLES = {
     "sharpen": [(IMG_8,), (RAMP, 2.0)],
     "normalize": [(IMG_8 * 3.0 - 1.0,), (RAMP,)],
     "adjust_contrast": [(IMG_8, 1.5), (RAMP, 0.5, 0.1)],
+    "saturate": [(IMG_8 * 2.0 - 0.5,), (RAMP,)],
     "to_uint8": [(IMG_8,), (RAMP,)],
     "threshold": [(IMG_8,), (RAMP, 0.25)],
     "laplacian": [(IMG_8,), (RAMP,)],

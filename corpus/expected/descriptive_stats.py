@@ -11,7 +11,7 @@ EPS = np.finfo(np.float32).eps
 QUANTILES = (0.25, 0.5, 0.75)
 
 # Log-odds of a probability, kept as a one-liner.
-logit = lambda p: np.log(p / (1.0 - p))
+logit = lambda p: jnp.log(p / (1.0 - p))
 
 
 def zscore(x, axis=0):
@@ -23,7 +23,7 @@ def zscore(x, axis=0):
 
 def summary(x):
     """Per-column minimum, quartiles and maximum, stacked as rows."""
-    qs = jnp.quantile(x, QUANTILES, axis=0)
+    qs = jnp.quantile(x, jnp.asarray(QUANTILES), axis=0)
     return jnp.vstack([x.min(axis=0), qs, x.max(axis=0)])
 
 
@@ -76,8 +76,8 @@ def histogram_density(x, bins=10):
 
 def ranks(x):
     """0-based rank of every entry of a 1-D array (ties by position)."""
-    order = jnp.argsort(x, kind="stable")
-    return jnp.argsort(order, kind="stable")
+    order = jnp.argsort(x, stable=True)
+    return jnp.argsort(order, stable=True)
 
 
 def standardized_moments(x):

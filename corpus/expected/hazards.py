@@ -40,7 +40,7 @@ def scaled_into(x, factor, buffer):
 
 
 def histogram_counts(indices, n_bins):
-    counts = jnp.zeros(n_bins)
+    counts = np.zeros(n_bins)
     np.add.at(counts, indices, 1)
     return counts
 

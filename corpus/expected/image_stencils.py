@@ -60,7 +60,7 @@ def adjust_contrast(image, gain, bias=0.0):
 
 def saturate(image):
     """Clamp to the displayable range (keyword style, as in older code)."""
-    return np.clip(image, a_min=0.0, a_max=1.0)
+    return jnp.clip(image, min=0.0, max=1.0)
 
 
 def to_uint8(image):

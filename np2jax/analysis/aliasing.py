@@ -13,7 +13,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.resolve import Resolver, is_numpy
-from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
+from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.tables import lookup_numpy
 
 # NumPy functions that may return their argument or a view of it.
@@ -148,6 +148,26 @@ class FunctionAliasing:
             return None
         return reason
 
+    def augmented_blocker(self, name: str, write: cst.CSTNode) -> str | None:
+        """Why ``name += v`` (an in-place update of the array in NumPy) cannot become a rebinding, if it cannot."""
+        bindings = self.scope.bindings.get(name, ())
+        if not bindings or self.is_container(name):
+            return None
+        for binding in bindings:
+            if isinstance(binding, ParamBinding) and self._looks_like_array(name):
+                if self.blocker(name, write) is not None:
+                    return f"`{name}` is a parameter: `{name} {{op}}= ...` mutates the caller's array in NumPy, JAX rebinds the name"
+            if isinstance(binding, ValueBinding) and not binding.augmented and is_view(binding.value, self.resolver, self.scope):
+                return f"`{name}` is a view of another array: NumPy updates that array too, JAX does not"
+            if isinstance(binding, LoopBinding) and self._looks_like_array(name):
+                return f"`{name}` iterates over an array's rows, which are views: NumPy updates the array"
+        return None
+
+    def _looks_like_array(self, name: str) -> bool:
+        finder = _ArrayEvidence(name, self.resolver, self.scope)
+        self.function.visit(finder)
+        return finder.found
+
     def _parameter_rebound_at(self, name: str) -> int | None:
         """Index of the first top-level statement that rebinds parameter ``name`` to a fresh array."""
         body = self.function.body
@@ -197,6 +217,8 @@ class FunctionAliasing:
         for binding in bindings:
             if isinstance(binding, ParamBinding):
                 is_parameter = True
+            elif isinstance(binding, ValueBinding) and binding.augmented:
+                continue  # x += v keeps x's own buffer (NumPy) or rebinds it to a new array (JAX)
             elif not isinstance(binding, ValueBinding) or not is_fresh_array(binding.value, self.resolver, self.scope):
                 return f"`{name}` may share memory with another array (it is not always bound to a fresh array)"
         checker = _AliasChecker(name, self.resolver, self.scope)
@@ -207,6 +229,58 @@ class FunctionAliasing:
 
 
 _PARAMETER = "parameter"  # decided per write: safe only after the parameter is rebound to a fresh array
+
+
+def is_view(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
+    """``b``, ``a[1:]``, ``a.T``, ``a.reshape(...)``, ``np.ravel(a)`` ...: may share memory with a named array.
+
+    ``a[i]`` with integer indices only is not counted: it is a view only when ``a``
+    has more dimensions than indices, which is not known here.
+    """
+    if isinstance(expr, cst.Subscript) and all(
+        isinstance(e.slice, cst.Index) and not isinstance(e.slice.value, cst.Ellipsis)
+        and not (isinstance(e.slice.value, cst.Name) and e.slice.value.value == "None")
+        for e in expr.slice
+    ):
+        return False
+    return any(may_alias(expr, node.value, resolver, scope) for node in _names_in(expr))
+
+
+def _names_in(node: cst.CSTNode):
+    if isinstance(node, cst.Name):
+        yield node
+    for child in node.children:
+        yield from _names_in(child)
+
+
+class _ArrayEvidence(cst.CSTVisitor):
+    ARRAY_ATTRIBUTES = frozenset("shape ndim dtype size T reshape ravel sum mean std dot astype copy fill sort".split())
+
+    def __init__(self, name: str, resolver: Resolver, scope: Scope) -> None:
+        self.name = name
+        self.resolver = resolver
+        self.scope = scope
+        self.found = False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if any(isinstance(a.value, cst.Name) and a.value.value == self.name for a in node.args):
+            qualname = self.resolver.qualname(node.func, self.scope) or ""
+            if is_numpy(qualname) or qualname.startswith("jax.numpy."):
+                self.found = True
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if isinstance(node.value, cst.Name) and node.value.value == self.name:
+            self.found = True
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Name) and node.value.value == self.name and node.attr.value in self.ARRAY_ATTRIBUTES:
+            self.found = True
+
+    def visit_Param(self, node: cst.Param) -> bool:
+        if node.name.value == self.name and node.annotation is not None:
+            if any(n.value in ("ndarray", "Array", "NDArray") for n in _names_in(node.annotation.annotation)):
+                self.found = True
+        return True
 
 
 class _Descendants(cst.CSTVisitor):

@@ -29,6 +29,7 @@ class ImportBinding:
 @dataclass(frozen=True)
 class ValueBinding:
     value: cst.BaseExpression  # the name is this value or derived from it
+    augmented: bool = False  # `name op= value`: derived from value and the previous binding
 
 
 @dataclass(frozen=True)
@@ -260,7 +261,7 @@ class ScopeCollector(cst.CSTVisitor):
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.target, cst.Name):
-            self.scope.bind(node.target.value, ValueBinding(node.value))
+            self.scope.bind(node.target.value, ValueBinding(node.value, augmented=True))
 
     def visit_For(self, node: cst.For) -> None:
         for name, position in target_positions(node.target):

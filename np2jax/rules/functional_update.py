@@ -175,8 +175,7 @@ class FunctionalUpdate(Rule):
             mask = target.slice[0].slice.value
             if isinstance(value, cst.Float) or (isinstance(value, cst.UnaryOperation) and isinstance(value.expression, cst.Float)):
                 value = call(f"{ctx.jnp_alias}.asarray", value, cst.Attribute(value=name, attr=cst.Name("dtype")))
-            ctx.jnp_used = True
-            new_value = call(f"{ctx.jnp_alias}.where", mask, value, name)
+            new_value = call(f"{ctx.use_jnp()}.where", mask, value, name)
         else:
             at = cst.Subscript(
                 value=cst.Attribute(value=name, attr=cst.Name("at")),

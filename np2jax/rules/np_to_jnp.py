@@ -2,10 +2,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.scope import ValueBinding
 from np2jax.context import FileContext, NumpyRef
 from np2jax.diagnostics import FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
 from np2jax.tables.jax_signatures import SIGNATURES, UFUNCS
+from np2jax.tables.numpy_api import KEYWORD_RENAMES, STABLE_SORT_KINDS
 
 UFUNC_METHODS = frozenset({"reduce", "accumulate", "outer", "reduceat"})
 # Never wrap these in jnp.asarray: they are shapes, axes or counts, not data.
@@ -13,6 +15,19 @@ STATIC_PARAMETERS = frozenset(
     {"shape", "newshape", "new_shape", "axis", "axes", "reps", "pad_width", "indices_or_sections",
      "source", "destination", "s", "ord", "dims", "subscripts", "dtype", "kth", "k", "deg", "N", "M"}
 )
+
+
+SEQUENCES = (cst.List, cst.ListComp, cst.Tuple)
+
+
+def _is_python_sequence(value: cst.BaseExpression, ctx: FileContext, ref: NumpyRef) -> bool:
+    """A list or tuple literal, or a name only ever bound to one (``QS = (0.25, 0.75)``)."""
+    if isinstance(value, SEQUENCES):
+        return True
+    if isinstance(value, cst.Name):
+        _, bindings = ref.scope.lookup(value.value)
+        return bool(bindings) and all(isinstance(b, ValueBinding) and isinstance(b.value, SEQUENCES) for b in bindings)
+    return False
 
 
 class NumpyToJaxNumpy(Rule):
@@ -137,20 +152,32 @@ class NumpyToJaxNumpy(Rule):
             return
         ref.rewrite = target
         if ref.call is not None and not ref.member:
-            ref.wrap_args |= self._list_arguments(ref.call, row.jax)
+            ref.wrap_args |= self._list_arguments(ref.call, row.jax, ctx, ref)
+            self._rename_keywords(ref)
 
     @staticmethod
-    def _list_arguments(call: cst.Call, target: str) -> set[int]:
+    def _rename_keywords(ref: NumpyRef) -> None:
+        renames = KEYWORD_RENAMES.get(ref.row.numpy, {})
+        for arg in ref.call.args:
+            keyword = arg.keyword.value if arg.keyword is not None else None
+            if keyword in renames:
+                ref.keyword_changes[keyword] = (renames[keyword], None)
+            elif keyword == "kind" and ref.name in ("sort", "argsort") and isinstance(arg.value, cst.SimpleString):
+                stable = arg.value.evaluated_value in STABLE_SORT_KINDS
+                ref.keyword_changes["kind"] = ("stable", cst.Name("True")) if stable else None
+
+    @staticmethod
+    def _list_arguments(call: cst.Call, target: str, ctx: FileContext, ref: NumpyRef) -> set[int]:
         signature = SIGNATURES.get(target)
         if signature is None:
             return set()
-        _, names, rejects_list = signature
+        _, names, rejects_list, _ = signature
         positions = set()
         for index, arg in enumerate(call.args):
             if arg.keyword is not None or arg.star:
                 continue
             name = names[index] if index < len(names) else ""
             if index in rejects_list and name not in STATIC_PARAMETERS:
-                if isinstance(arg.value, (cst.List, cst.ListComp, cst.Tuple)):
+                if _is_python_sequence(arg.value, ctx, ref):
                     positions.add(index)
         return positions

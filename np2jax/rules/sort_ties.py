@@ -18,7 +18,7 @@ class SortTies(Rule):
             "NumPy's default quicksort does not keep ties in input order and its partitions are in no "
             "particular order; JAX sorts stably and partitions differently. Values agree; indices of ties may not."
         ),
-        use_instead='np.argsort(x, kind="stable") in the original, which both libraries honour identically.',
+        use_instead='np.argsort(x, kind="stable") in the original; it becomes jnp.argsort(x, stable=True), identical in both.',
     )
     EXAMPLES = (
         Example(
@@ -47,7 +47,7 @@ class SortTies(Rule):
             import jax.numpy as jnp
 
             def ranks(x):
-                return jnp.argsort(x, kind="stable")
+                return jnp.argsort(x, stable=True)
             """,
         ),
     )

@@ -27,7 +27,7 @@ class UnsafeInplaceWrite(Rule):
             "return the updated array (x = x.at[i].set(v); return x) and rebind it at the call site; "
             "use np.add.at semantics explicitly with x.at[idx].add(v) when repeats must accumulate"
         ),
-        known_problems="Views are detected syntactically (`y = x`, slices, `.T`, `reshape` ...); a view made inside another function is not seen.",
+        known_problems="A function with such a write is left untouched as a whole (see the report's `unsupported` status). Views are detected syntactically (`y = x`, slices, `.T`, `reshape` ...); a view made inside another function is not seen.",
     )
     EXAMPLES = (
         Example(
@@ -51,16 +51,57 @@ class UnsafeInplaceWrite(Rule):
                 x[1] = 5.0
                 return tail
             """,
+            diagnostics=("NPJ201",),
+        ),
+        Example(
+            title="augmented assignment updates a view's base array in NumPy",
+            before="""
+            import numpy as np
+
+            def center_first_column(X):
+                col = X[:, 0]
+                col -= np.mean(col)
+                return X
+            """,
+            diagnostics=("NPJ201",),
+        ),
+        Example(
+            title="augmented assignment on an array parameter mutates the caller's array",
+            before="""
+            import numpy as np
+
+            def scale(x, k):
+                x *= k
+                return np.sum(x)
+            """,
+            diagnostics=("NPJ201",),
+        ),
+        Example(
+            title="scalars, fresh local arrays and rebound parameters are fine",
+            before="""
+            import numpy as np
+
+            def total(x, k):
+                acc = 0.0
+                acc += k
+                y = np.abs(x)
+                y *= 2
+                x = np.sqrt(x)
+                x += acc
+                return x, y
+            """,
             after="""
             import jax.numpy as jnp
 
-            def shifted(n):
-                x = jnp.zeros(n)
-                tail = x[1:]
-                x[1] = 5.0
-                return tail
+            def total(x, k):
+                acc = 0.0
+                acc += k
+                y = jnp.abs(x)
+                y *= 2
+                x = jnp.sqrt(x)
+                x += acc
+                return x, y
             """,
-            diagnostics=("NPJ201",),
         ),
         Example(
             title="lists and dicts are not arrays: not this rule's business",
@@ -85,14 +126,6 @@ class UnsafeInplaceWrite(Rule):
                 out[idx] += w
                 return out
             """,
-            after="""
-            import jax.numpy as jnp
-
-            def histogram(idx, w, n):
-                out = jnp.zeros(n)
-                out[idx] += w
-                return out
-            """,
             diagnostics=("NPJ201",),
         ),
     )
@@ -105,7 +138,21 @@ class UnsafeInplaceWrite(Rule):
             self.report(ctx, original.body[0], self.MESSAGE.format(name=blocked[0].name or "this target", why=blocked[0].blocker))
         return None
 
+    def on_augmented_name(self, original: cst.AugAssign, ctx: FileContext) -> None:
+        aliasing = ctx.aliasing()
+        if aliasing is None:
+            return
+        name = original.target.value
+        reason = aliasing.augmented_blocker(name, original.target)
+        if reason is not None:
+            operator = original.operator.__class__.__name__
+            symbol = {"AddAssign": "+", "SubtractAssign": "-", "MultiplyAssign": "*", "DivideAssign": "/"}.get(operator, "op")
+            self.report(ctx, original, self.MESSAGE.format(name=name, why=reason.replace("{op}", symbol)))
+
     def rewrite_statement(self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement, ctx: FileContext):
+        if isinstance(original, cst.AugAssign) and isinstance(original.target, cst.Name):
+            self.on_augmented_name(original, ctx)
+            return None
         plan = ctx.write_plan(original)
         if plan is None or plan.blocker is None:
             return None

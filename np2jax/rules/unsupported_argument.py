@@ -6,6 +6,7 @@ from np2jax.context import FileContext, NumpyRef
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
 from np2jax.tables.jax_signatures import SIGNATURES
+from np2jax.tables.numpy_api import KEYWORD_RENAMES, STABLE_SORT_KINDS
 
 ALWAYS_UNSUPPORTED = frozenset({"out", "casting", "subok", "like", "order"})
 ORDER_OK = frozenset({"jax.numpy.reshape", "jax.numpy.ravel"})
@@ -20,7 +21,11 @@ class UnsupportedArgument(Rule):
         what="Reports calls that pass `out=`, `order=`, `casting=`, `subok=`, `like=`, or any argument the jax.numpy twin does not accept.",
         why="JAX arrays are immutable and have no memory layout: `out=` cannot write in place, and the other options do not exist.",
         use_instead="assign the result: `y = jnp.add(a, b)` instead of `np.add(a, b, out=y)`; drop layout options.",
-        known_problems="`order=` is accepted for `reshape` and `ravel`, where it changes the element order and JAX supports it.",
+        known_problems=(
+            "`order=` is accepted for `reshape` and `ravel`, where it changes the element order and JAX supports it. "
+            "Keywords jax.numpy only spells differently are renamed instead (`clip(a_min=, a_max=)` -> `min=`, `max=`), "
+            "and `sort`/`argsort` `kind=` becomes `stable=True` for stable kinds."
+        ),
     )
     EXAMPLES = (
         Example(
@@ -52,14 +57,14 @@ class UnsupportedArgument(Rule):
     def on_numpy_ref(self, ref: NumpyRef, ctx: FileContext) -> None:
         if ref.call is None or ref.member or ref.row is None or ref.row.jax is None:
             return
-        problem = self._problem(ref.call, ref.row.jax)
+        problem = self._problem(ref.call, ref.row.jax, KEYWORD_RENAMES.get(ref.row.numpy, {}))
         if problem is None:
             return
         ref.block()
         self.report(ctx, ref.call, self.MESSAGE.format(name=ref.name, argument=problem))
 
     @staticmethod
-    def _problem(call: cst.Call, target: str) -> str | None:
+    def _problem(call: cst.Call, target: str, renames: dict[str, str]) -> str | None:
         signature = SIGNATURES.get(target)
         positional = sum(1 for arg in call.args if arg.keyword is None and not arg.star)
         if signature is not None and positional > signature[0]:
@@ -70,6 +75,12 @@ class UnsupportedArgument(Rule):
             keyword = arg.keyword.value
             if isinstance(arg.value, cst.Name) and arg.value.value == "None":
                 continue
+            if keyword in renames:
+                continue
+            if keyword == "kind" and target in ("jax.numpy.sort", "jax.numpy.argsort") and isinstance(arg.value, cst.SimpleString):
+                continue  # NPJ100 maps it to stable=True / the default
+            if signature is not None and keyword in signature[3]:
+                return f"`{keyword}=`"
             if keyword in ALWAYS_UNSUPPORTED and not (keyword == "order" and target in ORDER_OK):
                 return f"`{keyword}=`"
             if signature is not None and keyword not in signature[1] and "**" not in signature[1]:

@@ -41,13 +41,14 @@ def _rejects_list(func, index: int, positional: int) -> bool:
     return False
 
 
-def signature_of(qualname: str) -> tuple[int, tuple[str, ...], tuple[int, ...]] | None:
+def signature_of(qualname: str) -> tuple[int, tuple[str, ...], tuple[int, ...], tuple[str, ...]] | None:
+    """(max positional args, parameter names, positions that reject a list, parameters that accept only None)"""
     import jax.numpy as jnp
 
     func = _resolve(qualname)
     if isinstance(func, jnp.ufunc):
         names = tuple(f"x{i + 1}" for i in range(func.nin)) + ("out", "where")
-        return func.nin, names, tuple(i for i in range(func.nin) if _rejects_list(func, i, func.nin))
+        return func.nin, names, tuple(i for i in range(func.nin) if _rejects_list(func, i, func.nin)), ("out", "where")
     try:
         signature = inspect.signature(func)
     except (TypeError, ValueError):
@@ -69,7 +70,10 @@ def signature_of(qualname: str) -> tuple[int, tuple[str, ...], tuple[int, ...]] 
         if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
     )
     rejects = tuple(i for i in range(min(required, 3) or 1) if _rejects_list(func, i, required))
-    return positional, tuple(names), rejects
+    none_only = tuple(
+        name for name, p in signature.parameters.items() if str(p.annotation) in ("None", "'None'")
+    )
+    return positional, tuple(names), rejects, none_only
 
 
 def generate() -> str:
@@ -89,7 +93,7 @@ def generate() -> str:
         result = signature_of(row.jax)
         if result is not None:
             data[row.jax] = result
-    body = "SIGNATURES: dict[str, tuple[int, tuple[str, ...], tuple[int, ...]]] = " + pprint.pformat(data, width=100) + "\n"
+    body = "SIGNATURES: dict[str, tuple[int, tuple[str, ...], tuple[int, ...], tuple[str, ...]]] = " + pprint.pformat(data, width=100) + "\n"
     body += "\nUFUNCS: frozenset[str] = frozenset(" + pprint.pformat(sorted(ufuncs), width=100, compact=True) + ")\n"
     return HEADER.format(version=jax.__version__) + body
 

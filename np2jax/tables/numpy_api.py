@@ -35,6 +35,14 @@ class ApiRow:
     guideline: str = ""
 
 
+# Keywords jax.numpy spells differently, with the same meaning: numpy name -> {numpy keyword: jax keyword}.
+KEYWORD_RENAMES: dict[str, dict[str, str]] = {
+    "numpy.clip": {"a_min": "min", "a_max": "max"},
+}
+# Sort kinds: NumPy's stable kinds map to stable=True; the others only change the order of ties.
+STABLE_SORT_KINDS = ("stable", "mergesort")
+
+
 def _same(module: str, names: str, kind: str) -> list[ApiRow]:
     jax_module = "jax.numpy" + module[len("numpy"):]
     return [ApiRow(f"{module}.{name}", f"{jax_module}.{name}", kind) for name in names.split()]
