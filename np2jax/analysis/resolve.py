@@ -43,6 +43,14 @@ _LITERALS = (
 )
 
 
+# Parameters with these names hold shapes, axes or dimension counts: Python values, static under jit.
+SHAPE_PARAMETER_NAMES = frozenset({"shape", "dims", "axes", "axis", "ndim", "ndims", "newshape", "new_shape"})
+
+
+def is_shape_name(name: str) -> bool:
+    return name in SHAPE_PARAMETER_NAMES or name.endswith("_shape") or name.endswith("_axis") or name.endswith("_axes")
+
+
 def is_numpy(qualname: str | None) -> bool:
     return qualname is not None and (qualname == "numpy" or qualname.startswith("numpy."))
 
@@ -176,7 +184,8 @@ class Resolver:
                 if not self.is_static(binding.iterable, found):
                     return False
             elif isinstance(binding, ParamBinding):
-                return False
+                if not is_shape_name(name):
+                    return False
             else:
                 return False
         return True

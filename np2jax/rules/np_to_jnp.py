@@ -49,6 +49,8 @@ class NumpyToJaxNumpy(Rule):
         use_instead="`jnp.<name>` from `import jax.numpy as jnp`.",
         known_problems=(
             "jax.numpy computes in 32-bit unless `jax_enable_x64` is set (see NPJ107). "
+            "A NumPy function used as a value (`f = np.sum`) is kept: it may later be called on lists or static values. "
+            "Parameters named like shapes (`shape`, `axes`, `*_shape` ...) are taken to be static Python values. "
             "Names are resolved through imports and scopes; a NumPy module reached through another "
             "module's attribute or `getattr` is not seen."
         ),
@@ -142,11 +144,13 @@ class NumpyToJaxNumpy(Rule):
             if ref.member not in UFUNC_METHODS or row.jax not in UFUNCS:
                 return
             target = f"{row.jax}.{ref.member}"
+        if ref.call is None:
+            return  # a function passed around as a value may be called on lists or static values: keep it
         if row.kind == "dtype":
-            if ref.call is None or ctx.resolver.args_static(ref.call, ref.scope):
+            if ctx.resolver.args_static(ref.call, ref.scope):
                 return
         elif row.kind == "function":
-            if ref.call is not None and not ref.member and ctx.resolver.args_static(ref.call, ref.scope):
+            if not ref.member and ctx.resolver.args_static(ref.call, ref.scope):
                 return
         elif row.kind != "constructor":
             return
