@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from np2jax.rule import Rule
 from np2jax.rules.astype_narrowing import AstypeNarrowing
+from np2jax.rules.calls_unmigrated import CallsUnmigratedFunction
 from np2jax.rules.data_dependent_shape import DataDependentShape
+from np2jax.rules.foreign_array_library import ForeignArrayLibrary
 from np2jax.rules.functional_update import FunctionalUpdate
 from np2jax.rules.inplace_function import InplaceFunction
 from np2jax.rules.io_and_global_state import IoAndGlobalState
@@ -31,7 +33,9 @@ RULES: tuple[type[Rule], ...] = (
     NumpyRandom,
     InplaceFunction,
     IoAndGlobalState,
+    ForeignArrayLibrary,
     UnsafeInplaceWrite,
+    CallsUnmigratedFunction,
     NumpyToJaxNumpy,
     FunctionalUpdate,
 )

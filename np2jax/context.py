@@ -55,6 +55,15 @@ class FunctionInfo:
     end_line: int = 0
     jit: bool = False
     static_argnums: tuple[int, ...] = ()
+    class_name: str | None = None  # qualified name of the class, for methods
+    calls: dict[str, cst.Call] = field(default_factory=dict)  # same-module callee -> first call
+
+
+@dataclass(frozen=True)
+class ForcedUnsupported:
+    """A function to leave untouched because it calls one that is (found by the engine's second pass)."""
+
+    callee: str
 
 
 class FileContext:
@@ -72,6 +81,7 @@ class FileContext:
         self.jnp_uses = 0  # rewrites that need the jax.numpy import
         self._positions = None
         self.function: FunctionInfo | None = None  # innermost function being walked
+        self.forced_unsupported: dict[str, ForcedUnsupported] = {}
         self.blocked_statements: set[cst.CSTNode] = set()
         self._write_plans: dict[tuple, WritePlan | list | None] = {}
         self._aliasing: dict[cst.CSTNode, FunctionAliasing] = {}
@@ -117,8 +127,10 @@ class FileContext:
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
 
-    def report(self, code: str, severity: Severity, node: cst.CSTNode, message: str, use_instead: str) -> None:
-        line, col, end_line, end_col = self.span(node)
+    def report(
+        self, code: str, severity: Severity, node: cst.CSTNode, message: str, use_instead: str, exact: bool = False
+    ) -> None:
+        line, col, end_line, end_col = self.exact_span(node) if exact else self.span(node)
         self.diagnostics.append(
             Diagnostic(code, severity, message, self.path, line, col, end_line, end_col, use_instead)
         )
@@ -136,6 +148,10 @@ class FileContext:
             col = source_line.find(text)
             if col >= 0 and source_line.find(text, col + 1) < 0:
                 return self.line, col + 1, self.line, col + 1 + len(text)
+        return self.exact_span(node)
+
+    def exact_span(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
+        """Like ``span``, for any node of the original tree, wherever the walker is."""
         position = self._exact_positions()[node]
         return position.start.line, position.start.column + 1, position.end.line, position.end.column + 1
 

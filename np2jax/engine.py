@@ -22,7 +22,7 @@ from np2jax import __version__
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import collect_scopes
 from np2jax.codes import instantiate
-from np2jax.context import FileContext
+from np2jax.context import FileContext, ForcedUnsupported
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.imports import choose_jnp_alias, finalize_imports
 from np2jax.walker import Walker
@@ -141,15 +141,45 @@ def _parse(source: bytes) -> cst.Module:
 
 
 def _transform(module: cst.Module, path: str, source: bytes, options: Options):
+    """Walk the module; if a migrated function calls one left untouched, walk again leaving it untouched too."""
     collector = collect_scopes(module)
     resolver = Resolver(collector.scopes)
     try:
         text = source.decode(module.encoding)
     except (UnicodeError, LookupError):
         text = module.code
-    ctx = FileContext(path, module, resolver, _LINE_BREAK.split(text.lstrip("\ufeff")))
-    module_scope = collector.module_scope
-    ctx.jnp_alias, already_imported = choose_jnp_alias(module_scope, list(collector.scopes.values()))
+    lines = _LINE_BREAK.split(text.lstrip("\ufeff"))
+    forced: dict[str, ForcedUnsupported] = {}
+    while True:
+        new_module, diagnostics, functions, infos = _walk(module, path, collector, resolver, lines, options, forced)
+        more = _callers_of_unsupported(infos, functions, forced)
+        if not more:
+            return new_module, diagnostics, functions
+        forced.update(more)
+
+
+def _callers_of_unsupported(infos, functions, forced) -> dict[str, ForcedUnsupported]:
+    """Functions that call (transitively) a same-module function left untouched."""
+    unsupported = {record.qualname for record in functions if record.status == "unsupported"}
+    found: dict[str, ForcedUnsupported] = {}
+    changed = True
+    while changed:
+        changed = False
+        for info in infos:
+            if info.qualname in unsupported:
+                continue
+            callee = next((name for name in info.calls if name in unsupported), None)
+            if callee is not None:
+                found[info.qualname] = ForcedUnsupported(callee)
+                unsupported.add(info.qualname)
+                changed = True
+    return {name: why for name, why in found.items() if name not in forced}
+
+
+def _walk(module, path, collector, resolver, lines, options, forced):
+    ctx = FileContext(path, module, resolver, lines)
+    ctx.forced_unsupported = forced
+    ctx.jnp_alias, already_imported = choose_jnp_alias(collector.module_scope, list(collector.scopes.values()))
     walker = Walker(ctx, instantiate(set(options.select) or None, set(options.ignore) or None))
     new_module = module.visit(walker)
     if new_module is not module and (walker.replacements or walker.wraps or walker.statement_rewrites):
@@ -161,7 +191,7 @@ def _transform(module: cst.Module, path: str, source: bytes, options: Options):
         )
     functions = [_function_record(info, ctx.diagnostics) for info in walker.functions]
     ctx.diagnostics.sort(key=lambda d: (d.line, d.col, d.code))
-    return new_module, ctx.diagnostics, functions
+    return new_module, ctx.diagnostics, functions, walker.functions
 
 
 def _function_record(info, diagnostics: list[Diagnostic]) -> FunctionRecord:

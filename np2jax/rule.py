@@ -18,7 +18,7 @@ from np2jax.diagnostics import FixSafety, Severity
 if TYPE_CHECKING:
     import libcst as cst
 
-    from np2jax.context import FileContext, NumpyRef
+    from np2jax.context import FileContext, FunctionInfo, NumpyRef
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,9 @@ class Rule:
         """Called when leaving each one-statement line inside a function body; return replacement lines or None."""
         return None
 
+    def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
+        """Called when the walker leaves a function, before it decides whether to keep the rewrites."""
+
     def report(
         self,
         ctx: FileContext,
@@ -83,6 +86,7 @@ class Rule:
         message: str | None = None,
         use_instead: str | None = None,
         severity: Severity | None = None,
+        exact: bool = False,
     ) -> None:
         ctx.report(
             code=self.CODE,
@@ -90,4 +94,5 @@ class Rule:
             node=node,
             message=message or self.MESSAGE,
             use_instead=self.DOC.use_instead if use_instead is None else use_instead,
+            exact=exact,
         )

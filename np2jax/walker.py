@@ -15,7 +15,7 @@ from typing import Sequence
 import libcst as cst
 
 from np2jax.analysis.resolve import is_numpy
-from np2jax.analysis.scope import ImportBinding, Scope, attribute_chain
+from np2jax.analysis.scope import DefBinding, ImportBinding, Scope, attribute_chain
 from np2jax.context import FileContext, FunctionInfo, NumpyRef
 from np2jax.analysis.aliasing import mentions
 from np2jax.cstutil import dotted
@@ -121,6 +121,8 @@ class Walker(cst.CSTTransformer):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         info = FunctionInfo(self._qualified(node.name.value), node, self.ctx.line)
+        if self._qualname_stack and not self._qualname_stack[-1].endswith(".<locals>"):
+            info.class_name = self._qualname_stack[-1]
         self._qualname_stack.append(info.qualname + ".<locals>")
         self._pending_def_names[node.name] = info
         self._open_functions.append(info)
@@ -131,6 +133,8 @@ class Walker(cst.CSTTransformer):
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         first_diagnostic, jnp_uses = self._frames.pop()
+        for rule in self.rules:
+            rule.on_leave_function(self._open_functions[-1], self.ctx)
         if any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:]):
             # Cannot be migrated faithfully: leave the whole function as it was, still working NumPy code.
             updated = original
@@ -304,6 +308,24 @@ class Walker(cst.CSTTransformer):
                 self._run_rules(ref)
         for rule in self.rules:
             rule.on_call(node, self.ctx)
+        self._record_local_call(node)
+
+    def _record_local_call(self, node: cst.Call) -> None:
+        """Remember calls to functions and methods of this module, for the engine's propagation."""
+        info = self.ctx.function
+        if info is None:
+            return
+        func = node.func
+        callee = None
+        if isinstance(func, cst.Name):
+            found, bindings = self.ctx.scope.lookup(func.value)
+            if found is not None and found.kind == "module" and any(isinstance(b, DefBinding) for b in bindings):
+                callee = func.value
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and info.class_name:
+            if func.value.value in ("self", "cls"):
+                callee = f"{info.class_name}.{func.attr.value}"
+        if callee is not None and callee not in info.calls:
+            info.calls[callee] = node
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:

@@ -76,6 +76,23 @@ def signature_of(qualname: str) -> tuple[int, tuple[str, ...], tuple[int, ...], 
     return positional, tuple(names), rejects, none_only
 
 
+def jax_scipy_names() -> set[str]:
+    import importlib
+    import pkgutil
+
+    import jax.scipy
+
+    names = set()
+    for info in pkgutil.walk_packages(jax.scipy.__path__, "jax.scipy."):
+        if any(part.startswith("_") for part in info.name.split(".")):
+            continue
+        module = importlib.import_module(info.name)
+        for attr in dir(module):
+            if not attr.startswith("_") and callable(getattr(module, attr)):
+                names.add(info.name[len("jax."):] + "." + attr)
+    return names
+
+
 def generate() -> str:
     import jax
 
@@ -95,6 +112,8 @@ def generate() -> str:
             data[row.jax] = result
     body = "SIGNATURES: dict[str, tuple[int, tuple[str, ...], tuple[int, ...], tuple[str, ...]]] = " + pprint.pformat(data, width=100) + "\n"
     body += "\nUFUNCS: frozenset[str] = frozenset(" + pprint.pformat(sorted(ufuncs), width=100, compact=True) + ")\n"
+    body += "\n# scipy names that jax.scipy also provides\n"
+    body += "JAX_SCIPY: frozenset[str] = frozenset(" + pprint.pformat(sorted(jax_scipy_names()), width=100, compact=True) + ")\n"
     return HEADER.format(version=jax.__version__) + body
 
 

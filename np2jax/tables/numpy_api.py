@@ -39,6 +39,20 @@ class ApiRow:
 KEYWORD_RENAMES: dict[str, dict[str, str]] = {
     "numpy.clip": {"a_min": "min", "a_max": "max"},
 }
+# Array libraries that cannot take traced JAX values: top-level module -> what to say.
+FOREIGN_LIBRARIES: dict[str, str] = {
+    "scipy": "jax.scipy{twin}, or call SciPy outside the migrated function",
+    "sklearn": "call scikit-learn outside the migrated function",
+    "pandas": "convert to arrays before the migrated function",
+    "numba": "drop the numba kernel and write it with jnp (jax.jit compiles it)",
+    "numexpr": "write the expression with jnp directly",
+    "cv2": "call OpenCV outside the migrated function",
+    "skimage": "call scikit-image outside the migrated function",
+    "matplotlib": "plot outside the migrated function",
+    "torch": "convert at the boundary (jax.dlpack) outside the migrated function",
+    "tensorflow": "convert at the boundary outside the migrated function",
+    "statsmodels": "call statsmodels outside the migrated function",
+}
 # Sort kinds: NumPy's stable kinds map to stable=True; the others only change the order of ties.
 STABLE_SORT_KINDS = ("stable", "mergesort")
 
