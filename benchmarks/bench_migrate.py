@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_migrate.py [PATH] [--mode cli|api|both] [--jobs N] [--json FILE]
+    python benchmarks/bench_migrate.py [PATH] [--mode cli|api|both] [--jobs N] [--snapshot] [--json FILE]
 
 PATH defaults to the installed NumPy package's own source directory (about 490
 files, 260k lines).  Nothing is ever written to PATH: the migration is a dry
@@ -20,6 +20,14 @@ sent to /dev/null, so interpreter start-up, imports and diff rendering count.
 ``np2jax.cache.Cache``, and also checks that the warm results equal the cold
 ones.  The targets printed next to the figures: at least 5,000 lines/s cold
 and a warm run at least 10x faster than the cold one.
+
+Besides wall-clock lines/s the table shows CPU seconds (user + system of every
+process involved) and lines per CPU-second, which stay meaningful when other
+programs share the cores.  ``--snapshot`` measures a private copy of the
+np2jax package, so edits made to the tree during a run of several minutes do
+not change the code under test half-way.  Exit status 1 when a run crashed
+(traceback) or warm results differ from cold ones; files with status "error"
+are listed but are not a benchmark failure.
 """
 
 from __future__ import annotations
@@ -207,14 +215,17 @@ def code_identity() -> str:
     """Which np2jax is measured: its directory, and the git commit (+ whether the tree is dirty)."""
     import np2jax
 
-    package = Path(np2jax.__file__).parent
+    package = Path(np2jax.__file__).resolve().parent
     repo = Path(__file__).resolve().parent.parent
+    if SNAPSHOT is None and repo not in package.parents:
+        return f"{package} (not this repository's working tree)"
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain", "np2jax"], cwd=repo, capture_output=True, text=True).stdout.strip()
     except OSError:
         head, dirty = "?", ""
-    return f"{package} (git {head or '?'}{', uncommitted changes in np2jax/' if dirty else ''})"
+    state = f"git {head or '?'}{', uncommitted changes in np2jax/' if dirty else ''}"
+    return f"{package} (a copy of the working tree at {state})" if SNAPSHOT else f"{package} ({state})"
 
 
 
@@ -310,6 +321,8 @@ def main(argv: list[str] | None = None) -> int:
         SNAPSHOT = take_snapshot()
 
     path = args.path or default_tree()
+    if not os.path.exists(path):
+        parser.error(f"{path}: no such file or directory")
     files, lines = count_tree(path)
     print(f"np2jax: {code_identity()}")
     print(f"tree: {path}\n{files} files, {lines:,} lines; dry run (nothing is written)", flush=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import re
+
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
@@ -14,6 +16,10 @@ from np2jax.analysis.writes import WritePlan, plan_tuple_write, plan_write
 from np2jax.analysis.scope import Scope
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.tables import ApiRow
+
+
+def _split_lines(text: str) -> list[str]:
+    return re.split(r"\r\n|\r|\n", text)
 
 
 @dataclass(eq=False)
@@ -64,6 +70,7 @@ class ForcedUnsupported:
     """A function to leave untouched because it calls one that is (found by the engine's second pass)."""
 
     callee: str
+    via_class: bool = False  # True: a method of the same class stays NumPy (they share `self`)
 
 
 class FileContext:
@@ -80,6 +87,9 @@ class FileContext:
         self.jnp_alias = "jnp"
         self.jnp_uses = 0  # rewrites that need the jax.numpy import
         self._positions = None
+        self.precise_positions = True
+        self.statement: tuple[cst.SimpleStatementLine, int] | None = None  # innermost, with its first line
+        self._statement_positions: dict = {}
         self.function: FunctionInfo | None = None  # innermost function being walked
         self.forced_unsupported: dict[str, ForcedUnsupported] = {}
         self.blocked_statements: set[cst.CSTNode] = set()
@@ -139,16 +149,48 @@ class FileContext:
         """1-based (line, col, end_line, end_col) of ``node`` in the original source.
 
         The walker knows the line.  A one-line node whose text occurs once on
-        that line is located by searching; anything else falls back to libcst's
-        exact positions, computed once per file and only when needed.
+        that line is located by searching; anything else gets libcst's exact
+        positions, computed for the enclosing simple statement only (or, outside
+        one, for the whole file, once).  With ``precise_positions`` off (the
+        safety net's second pass, which only compares code) the line is enough.
         """
+        if not self.precise_positions:
+            return self.line, 1, self.line, 1
         text = self.code(node).strip()
         if "\n" not in text and 0 < self.line <= len(self.source_lines):
             source_line = self.source_lines[self.line - 1]
             col = source_line.find(text)
             if col >= 0 and source_line.find(text, col + 1) < 0:
                 return self.line, col + 1, self.line, col + 1 + len(text)
+        if self.statement is not None:
+            found = self._statement_span(node, *self.statement)
+            if found is not None:
+                return found
         return self.exact_span(node)
+
+    def _statement_span(self, node: cst.CSTNode, statement: cst.SimpleStatementLine, first_line: int):
+        positions = self._statement_positions.get(statement)
+        if positions is None:
+            mini = self.module.with_changes(body=[statement], header=[], footer=[])
+            positions = MetadataWrapper(mini, unsafe_skip_copy=True).resolve(PositionProvider)
+            lines = _split_lines(mini.code)
+            self._statement_positions = {statement: (positions, lines)}
+        else:
+            positions, lines = positions
+        position = positions.get(node)
+        if position is None:
+            return None
+
+        def locate(line: int, column: int) -> tuple[int, int]:
+            original_line = first_line + line - 1
+            rendered = lines[line - 1] if line - 1 < len(lines) else ""
+            source = self.source_lines[original_line - 1] if original_line - 1 < len(self.source_lines) else ""
+            shift = len(source) - len(rendered) if source.endswith(rendered) else 0
+            return original_line, column + shift + 1
+
+        start = locate(position.start.line, position.start.column)
+        end = locate(position.end.line, position.end.column)
+        return (*start, *end)
 
     def exact_span(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
         """Like ``span``, for any node of the original tree, wherever the walker is."""

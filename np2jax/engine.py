@@ -140,7 +140,7 @@ def _parse(source: bytes) -> cst.Module:
         raise MigrationError(f"cannot decode the file: {error}")
 
 
-def _transform(module: cst.Module, path: str, source: bytes, options: Options):
+def _transform(module: cst.Module, path: str, source: bytes, options: Options, precise: bool = True):
     """Walk the module; if a migrated function calls one left untouched, walk again leaving it untouched too."""
     collector = collect_scopes(module)
     resolver = Resolver(collector.scopes)
@@ -151,7 +151,7 @@ def _transform(module: cst.Module, path: str, source: bytes, options: Options):
     lines = _LINE_BREAK.split(text.lstrip("\ufeff"))
     forced: dict[str, ForcedUnsupported] = {}
     while True:
-        new_module, diagnostics, functions, infos = _walk(module, path, collector, resolver, lines, options, forced)
+        new_module, diagnostics, functions, infos = _walk(module, path, collector, resolver, lines, options, forced, precise)
         more = _callers_of_unsupported(infos, functions, forced)
         if not more:
             return new_module, diagnostics, functions
@@ -159,25 +159,34 @@ def _transform(module: cst.Module, path: str, source: bytes, options: Options):
 
 
 def _callers_of_unsupported(infos, functions, forced) -> dict[str, ForcedUnsupported]:
-    """Functions that call (transitively) a same-module function left untouched."""
+    """Functions that call (transitively) a same-module function left untouched, and the other
+    methods of a class with a method left untouched (methods share state through ``self``)."""
     unsupported = {record.qualname for record in functions if record.status == "unsupported"}
     found: dict[str, ForcedUnsupported] = {}
     changed = True
     while changed:
         changed = False
+        blocked_classes = {
+            info.class_name: info.qualname for info in infos if info.class_name and info.qualname in unsupported
+        }
         for info in infos:
             if info.qualname in unsupported:
                 continue
             callee = next((name for name in info.calls if name in unsupported), None)
             if callee is not None:
                 found[info.qualname] = ForcedUnsupported(callee)
-                unsupported.add(info.qualname)
-                changed = True
+            elif info.class_name in blocked_classes:
+                found[info.qualname] = ForcedUnsupported(blocked_classes[info.class_name], via_class=True)
+            else:
+                continue
+            unsupported.add(info.qualname)
+            changed = True
     return {name: why for name, why in found.items() if name not in forced}
 
 
-def _walk(module, path, collector, resolver, lines, options, forced):
+def _walk(module, path, collector, resolver, lines, options, forced, precise):
     ctx = FileContext(path, module, resolver, lines)
+    ctx.precise_positions = precise
     ctx.forced_unsupported = forced
     ctx.jnp_alias, already_imported = choose_jnp_alias(collector.module_scope, list(collector.scopes.values()))
     walker = Walker(ctx, instantiate(set(options.select) or None, set(options.ignore) or None))
@@ -207,10 +216,10 @@ def _function_record(info, diagnostics: list[Diagnostic]) -> FunctionRecord:
 def _check_safety(output: bytes, path: str, options: Options) -> None:
     try:
         module = cst.parse_module(output)
-        compile(module.code, path, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+        compile(output, path, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
     except (cst.ParserSyntaxError, SyntaxError, ValueError) as error:
         raise MigrationError(f"internal error: the migrated code does not parse ({error}); file left unchanged")
-    again, _, _ = _transform(module, path, output, options)
+    again, _, _ = _transform(module, path, output, options, precise=False)  # only the code matters here
     if again.bytes != output:
         raise MigrationError("internal error: a second migration pass would change the output again; file left unchanged")
 

@@ -111,7 +111,8 @@ def migrate_files(
 
 
 def _run_isolated(pending, files, options, jobs, finish) -> None:
-    remaining = list(pending)
+    # Largest files first, so that one big file does not finish last on an otherwise idle pool.
+    remaining = sorted(pending, key=lambda item: len(item[1]), reverse=True)
     suspects: list[tuple[int, bytes, str]] = []
     while remaining:  # each round ends when its pool finishes or breaks
         started = _context().RawArray("b", len(remaining))

@@ -381,7 +381,11 @@ class Walker(cst.CSTTransformer):
                 return replacement
         return updated
 
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.ctx.statement = (node, self.ctx.line)
+
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
+        self.ctx.statement = None
         if not self.traced or len(original.body) != 1:
             return updated
         for rule in self.rules:

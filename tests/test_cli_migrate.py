@@ -374,7 +374,10 @@ def test_report_version_1(tmp_path, run_cli, newline):
     ]
     assert by_path("proj/pkg/plain.py") == [("plain", 1, 2), ("C.m", 6, 7)]
     status = {f["qualname"]: f["status"] for f in report["functions"]}
-    assert status["Klass.shapes"] == "unsupported" and status["Klass.method"] == "migrated"
+    assert status["Klass.shapes"] == "unsupported" and status["decorated"] == "migrated"
+    # methods share `self`: one untouched method keeps its whole class untouched (NPJ202)
+    assert status["Klass.method"] == "unsupported"
+    assert any(d["code"] == "NPJ202" and "Klass.shapes" in d["message"] for d in report["diagnostics"])
 
     (diagnostic,) = [d for d in report["diagnostics"] if d["code"] == "NPJ102"]
     assert set(diagnostic) >= {"path", "line", "col", "code", "severity", "message"}

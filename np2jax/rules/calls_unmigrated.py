@@ -9,13 +9,18 @@ class CallsUnmigratedFunction(Rule):
     CODE = "NPJ202"
     NAME = "calls-unmigrated-function"
     MESSAGE = "calls `{callee}`, which stays NumPy code: this function stays NumPy too"
+    CLASS_MESSAGE = "`{callee}` stays NumPy code and shares `self` with this method: the class stays NumPy"
     SEVERITY = Severity.ERROR
     DOC = RuleDoc(
-        what="Reports functions that call a function or method of the same module that np2jax leaves untouched.",
+        what=(
+            "Reports functions that call a function or method of the same module that np2jax leaves untouched, "
+            "and the other methods of a class one of whose methods is left untouched."
+        ),
         why=(
             "A function that is left as NumPy code (because of an error-level diagnostic) may mutate its "
             "arguments or need NumPy arrays. A migrated caller would hand it immutable JAX arrays and rely on "
-            "writes that no longer happen. So the caller is left untouched too, transitively."
+            "writes that no longer happen. So the caller is left untouched too, transitively. Methods of one "
+            "class pass arrays to each other through `self`: a class migrates as a whole or not at all."
         ),
         use_instead="fix the callee first (see its own diagnostics); its callers then migrate on the next run",
         known_problems="Only direct calls by name and `self.`/`cls.` method calls within a module are followed.",
@@ -35,10 +40,31 @@ class CallsUnmigratedFunction(Rule):
             """,
             diagnostics=("NPJ201", "NPJ202"),
         ),
+        Example(
+            title="a class migrates as a whole",
+            before="""
+            import numpy as np
+
+            class Buffer:
+                def __init__(self, n):
+                    self.data = np.zeros(n)
+
+                def total(self):
+                    return np.sum(self.data)
+
+                def clear(self, i):
+                    self.data[i] = 0.0
+            """,
+            diagnostics=("NPJ201", "NPJ202", "NPJ202"),
+        ),
     )
 
     def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
         forced = ctx.forced_unsupported.get(info.qualname)
-        if forced is not None:
+        if forced is None:
+            return
+        if forced.via_class:
+            self.report(ctx, info.node.name, self.CLASS_MESSAGE.format(callee=forced.callee), exact=True)
+        else:
             call = info.calls.get(forced.callee, info.node.name)
             self.report(ctx, call, self.MESSAGE.format(callee=forced.callee), exact=True)

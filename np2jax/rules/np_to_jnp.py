@@ -20,13 +20,26 @@ STATIC_PARAMETERS = frozenset(
 SEQUENCES = (cst.List, cst.ListComp, cst.Tuple)
 
 
-def _is_python_sequence(value: cst.BaseExpression, ctx: FileContext, ref: NumpyRef) -> bool:
-    """A list or tuple literal, or a name only ever bound to one (``QS = (0.25, 0.75)``)."""
+def _builds_sequence(value: cst.BaseExpression, ctx: FileContext, scope) -> bool:
+    """``[...]``, ``(...)``, ``[0] * n``, ``list(...)``, ``tuple(...)``: a Python list or tuple."""
     if isinstance(value, SEQUENCES):
         return True
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Multiply)):
+        return _builds_sequence(value.left, ctx, scope) or _builds_sequence(value.right, ctx, scope)
+    if isinstance(value, cst.Call):
+        return ctx.resolver.qualname(value.func, scope) in ("builtins.list", "builtins.tuple")
+    return False
+
+
+def _is_python_sequence(value: cst.BaseExpression, ctx: FileContext, ref: NumpyRef) -> bool:
+    """A list or tuple built here, or a name only ever bound to one (``QS = (0.25, 0.75)``, ``rhs = [0] * n``)."""
+    if _builds_sequence(value, ctx, ref.scope):
+        return True
     if isinstance(value, cst.Name):
-        _, bindings = ref.scope.lookup(value.value)
-        return bool(bindings) and all(isinstance(b, ValueBinding) and isinstance(b.value, SEQUENCES) for b in bindings)
+        found, bindings = ref.scope.lookup(value.value)
+        return bool(bindings) and all(
+            isinstance(b, ValueBinding) and (b.augmented or _builds_sequence(b.value, ctx, found)) for b in bindings
+        )
     return False
 
 
