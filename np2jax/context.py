@@ -63,6 +63,7 @@ class FunctionInfo:
     static_argnums: tuple[int, ...] = ()
     class_name: str | None = None  # qualified name of the class, for methods
     calls: dict[str, cst.Call] = field(default_factory=dict)  # same-module callee -> first call
+    call_statements: dict[cst.Call, tuple | None] = field(default_factory=dict)  # call -> its statement, for positions
 
 
 @dataclass(frozen=True)
@@ -138,9 +139,10 @@ class FileContext:
         return self.module.code_for_node(node)
 
     def report(
-        self, code: str, severity: Severity, node: cst.CSTNode, message: str, use_instead: str, exact: bool = False
+        self, code: str, severity: Severity, node: cst.CSTNode, message: str, use_instead: str,
+        exact: bool = False, statement: tuple | None = None,
     ) -> None:
-        line, col, end_line, end_col = self.exact_span(node) if exact else self.span(node)
+        line, col, end_line, end_col = self.span_in_statement(node, statement) if exact else self.span(node)
         self.diagnostics.append(
             Diagnostic(code, severity, message, self.path, line, col, end_line, end_col, use_instead)
         )
@@ -192,8 +194,27 @@ class FileContext:
         end = locate(position.end.line, position.end.column)
         return (*start, *end)
 
+    def def_name_span(self, info: FunctionInfo) -> tuple[int, int, int, int]:
+        """Where the name of ``def`` ``info`` is, from the line the walker recorded for it."""
+        name = info.node.name.value
+        source_line = self.source_lines[info.line - 1] if 0 < info.line <= len(self.source_lines) else ""
+        match = re.search(rf"\bdef\s+({re.escape(name)})\b", source_line)
+        if match is None:
+            return self.exact_span(info.node.name)
+        return info.line, match.start(1) + 1, info.line, match.end(1) + 1
+
+    def span_in_statement(self, node: cst.CSTNode, statement: tuple | None) -> tuple[int, int, int, int]:
+        """The exact span of ``node``, found in ``statement`` (as kept in ``self.statement``) when given."""
+        if statement is not None and self.precise_positions:
+            found = self._statement_span(node, *statement)
+            if found is not None:
+                return found
+        return self.exact_span(node)
+
     def exact_span(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
         """Like ``span``, for any node of the original tree, wherever the walker is."""
+        if not self.precise_positions:
+            return self.line, 1, self.line, 1
         position = self._exact_positions()[node]
         return position.start.line, position.start.column + 1, position.end.line, position.end.column + 1
 

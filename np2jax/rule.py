@@ -87,6 +87,7 @@ class Rule:
         use_instead: str | None = None,
         severity: Severity | None = None,
         exact: bool = False,
+        statement: tuple | None = None,
     ) -> None:
         ctx.report(
             code=self.CODE,
@@ -95,4 +96,5 @@ class Rule:
             message=message or self.MESSAGE,
             use_instead=self.DOC.use_instead if use_instead is None else use_instead,
             exact=exact,
+            statement=statement,
         )

@@ -17,7 +17,6 @@ import libcst as cst
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import DefBinding, ImportBinding, Scope, attribute_chain
 from np2jax.context import FileContext, FunctionInfo, NumpyRef
-from np2jax.analysis.aliasing import mentions
 from np2jax.cstutil import dotted
 from np2jax.diagnostics import Severity
 from np2jax.rule import Rule
@@ -59,6 +58,10 @@ def trailing_comment_lines(body: cst.BaseSuite) -> int:
     return lines
 
 
+HEADER_STATEMENTS = (cst.If, cst.While, cst.For, cst.With)
+_PASS_BLOCK = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
+
+
 class Walker(cst.CSTTransformer):
     def __init__(self, ctx: FileContext, rules: Sequence[Rule]) -> None:
         super().__init__()
@@ -74,7 +77,8 @@ class Walker(cst.CSTTransformer):
         self.functions: list[FunctionInfo] = []
         self._open_functions: list[FunctionInfo] = []
         self._qualname_stack: list[str] = []
-        self._frames: list[tuple[int, int]] = []
+        self._frames: list[tuple[int, int, set[str]]] = []
+        self._statements: list[tuple[cst.CSTNode, int]] = []  # per open function: diagnostics, jnp uses, import names seen
         self.import_depth = 0
         self._pending_def_names: dict[cst.Name, FunctionInfo] = {}
         module_scope = ctx.scope
@@ -129,17 +133,19 @@ class Walker(cst.CSTTransformer):
         self.functions.append(info)
         self._enter(node)
         self.ctx.function = info
-        self._frames.append((len(self.ctx.diagnostics), self.ctx.jnp_uses))
+        self._frames.append((len(self.ctx.diagnostics), self.ctx.jnp_uses, set()))
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
-        first_diagnostic, jnp_uses = self._frames.pop()
+        first_diagnostic, jnp_uses, import_names = self._frames.pop()
+        if self._frames:
+            self._frames[-1][2].update(import_names)
         for rule in self.rules:
             rule.on_leave_function(self._open_functions[-1], self.ctx)
         if any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:]):
             # Cannot be migrated faithfully: leave the whole function as it was, still working NumPy code.
             updated = original
             self.ctx.jnp_uses = jnp_uses
-            self.used_import_names |= {name for name in self.numpy_import_names if mentions(original, name)}
+            self.used_import_names |= import_names
         info = self._open_functions.pop()
         self.ctx.function = self._open_functions[-1] if self._open_functions else None
         self._qualname_stack.pop()
@@ -284,6 +290,8 @@ class Walker(cst.CSTTransformer):
                 found, _ = ref.scope.lookup(base)
                 if found is not None and found.kind == "module":
                     self.rewritten_import_names.add(base)
+                    if self._frames:
+                        self._frames[-1][2].add(base)
             self.ctx.use_jnp()
             if ref.call is not None and ref.wrap_args:
                 self.wraps[ref.call] = set(ref.wrap_args)
@@ -326,6 +334,7 @@ class Walker(cst.CSTTransformer):
                 callee = f"{info.class_name}.{func.attr.value}"
         if callee is not None and callee not in info.calls:
             info.calls[callee] = node
+            info.call_statements[node] = self.ctx.statement
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
@@ -362,6 +371,8 @@ class Walker(cst.CSTTransformer):
             found, _ = self.lookup_scope.lookup(node.value)
             if found is not None and found.kind == "module":
                 self.used_import_names.add(node.value)
+                if self._frames:
+                    self._frames[-1][2].add(node.value)
         return self._visit_reference(node)
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.BaseExpression) -> cst.BaseExpression:
@@ -381,11 +392,31 @@ class Walker(cst.CSTTransformer):
                 return replacement
         return updated
 
+    # The statement being walked, so exact positions can be computed for it alone.
+    def _push_statement(self, node: cst.CSTNode) -> None:
+        self._statements.append((node, self.ctx.line))
+        self.ctx.statement = self._statements[-1]
+
+    def _pop_statement(self) -> None:
+        self._statements.pop()
+        self.ctx.statement = self._statements[-1] if self._statements else None
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, HEADER_STATEMENTS):
+            # Only the header: the body's statements are pushed themselves.
+            self._push_statement(node.with_changes(body=_PASS_BLOCK, **({"orelse": None} if hasattr(node, "orelse") else {})))
+        return super().on_visit(node)
+
+    def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
+        if isinstance(original, HEADER_STATEMENTS):
+            self._pop_statement()
+        return super().on_leave(original, updated)
+
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
-        self.ctx.statement = (node, self.ctx.line)
+        self._push_statement(node)
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
-        self.ctx.statement = None
+        self._pop_statement()
         if not self.traced or len(original.body) != 1:
             return updated
         for rule in self.rules:

@@ -8,6 +8,7 @@ import libcst as cst
 
 from np2jax.analysis.aliasing import FunctionAliasing
 from np2jax.analysis.indexing import IndexClassifier
+from np2jax.analysis.scope import dotted_name
 
 AT_METHODS = {
     cst.AddAssign: "add",
@@ -91,7 +92,8 @@ def _plan(
     augmented: bool = False,
 ) -> WritePlan | None:
     if not isinstance(target.value, cst.Name):
-        return WritePlan("", "at", "set", "the written array is not a plain local name (an attribute, a container or an expression)")
+        shown = dotted_name(target.value) or ""
+        return WritePlan(shown, "at", "set", "the written array is not a plain local name (an attribute, a container or an expression)")
     name = target.value.value
     if aliasing.is_container(name):
         return None  # a list or dict: Python mutation is fine

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from np2jax.context import FileContext, FunctionInfo
-from np2jax.diagnostics import Severity
+from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.rule import Example, Rule, RuleDoc
 
 
@@ -64,7 +64,11 @@ class CallsUnmigratedFunction(Rule):
         if forced is None:
             return
         if forced.via_class:
-            self.report(ctx, info.node.name, self.CLASS_MESSAGE.format(callee=forced.callee), exact=True)
+            line, col, end_line, end_col = ctx.def_name_span(info)
+            ctx.diagnostics.append(
+                Diagnostic(self.CODE, self.SEVERITY, self.CLASS_MESSAGE.format(callee=forced.callee), ctx.path,
+                           line, col, end_line, end_col, self.DOC.use_instead)
+            )
         else:
-            call = info.calls.get(forced.callee, info.node.name)
-            self.report(ctx, call, self.MESSAGE.format(callee=forced.callee), exact=True)
+            call = info.calls[forced.callee]
+            self.report(ctx, call, self.MESSAGE.format(callee=forced.callee), exact=True, statement=info.call_statements.get(call))
