@@ -91,12 +91,12 @@ def migrate_source(source: bytes, path: str = "<string>", options: Options = Opt
                 return FileResult(path, "unchanged", source, source, functions=functions)
         _check_python_syntax(source, path)
         module = _parse(source)
-        new_module, diagnostics, functions = _transform(module, path, source, options)
+        new_module, diagnostics, functions, forced = _transform(module, path, source, options)
         output = source if new_module is module else new_module.bytes
         if output != source:
             if module.bytes != source:
                 raise MigrationError("libcst cannot reproduce this file byte for byte (unusual line endings?); left unchanged")
-            _check_safety(output, path, options)
+            _check_safety(output, path, options, forced)
     except MigrationError as error:
         return FileResult(path, "error", source, source, error=str(error))
     except RecursionError:
@@ -140,8 +140,14 @@ def _parse(source: bytes) -> cst.Module:
         raise MigrationError(f"cannot decode the file: {error}")
 
 
-def _transform(module: cst.Module, path: str, source: bytes, options: Options, precise: bool = True):
-    """Walk the module; if a migrated function calls one left untouched, walk again leaving it untouched too."""
+def _transform(
+    module: cst.Module, path: str, source: bytes, options: Options, precise: bool = True, forced=None
+):
+    """Walk the module; if a migrated function calls one left untouched, walk again leaving it untouched too.
+
+    Returns the new module, the diagnostics, the function records and the functions left untouched
+    by propagation (``forced``), which a later pass over the output may start from.
+    """
     collector = collect_scopes(module)
     resolver = Resolver(collector.scopes)
     try:
@@ -149,12 +155,12 @@ def _transform(module: cst.Module, path: str, source: bytes, options: Options, p
     except (UnicodeError, LookupError):
         text = module.code
     lines = _LINE_BREAK.split(text.lstrip("\ufeff"))
-    forced: dict[str, ForcedUnsupported] = {}
+    forced = dict(forced or {})
     while True:
         new_module, diagnostics, functions, infos = _walk(module, path, collector, resolver, lines, options, forced, precise)
         more = _callers_of_unsupported(infos, functions, forced)
         if not more:
-            return new_module, diagnostics, functions
+            return new_module, diagnostics, functions, forced
         forced.update(more)
 
 
@@ -213,13 +219,15 @@ def _function_record(info, diagnostics: list[Diagnostic]) -> FunctionRecord:
     return FunctionRecord(info.qualname, info.line, info.end_line, info.jit, info.static_argnums, status)
 
 
-def _check_safety(output: bytes, path: str, options: Options) -> None:
+def _check_safety(output: bytes, path: str, options: Options, forced) -> None:
     try:
         module = cst.parse_module(output)
         compile(output, path, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
     except (cst.ParserSyntaxError, SyntaxError, ValueError) as error:
         raise MigrationError(f"internal error: the migrated code does not parse ({error}); file left unchanged")
-    again, _, _ = _transform(module, path, output, options, precise=False)  # only the code matters here
+    # Only the code matters here; starting from the first pass's propagation result reaches the same
+    # fixpoint a fresh run would (propagation only ever adds functions) without its extra walk.
+    again, _, _, _ = _transform(module, path, output, options, precise=False, forced=forced)
     if again.bytes != output:
         raise MigrationError("internal error: a second migration pass would change the output again; file left unchanged")
 

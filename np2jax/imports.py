@@ -94,8 +94,6 @@ def finalize_imports(
             statement = statement.with_changes(leading_lines=[*carried, *statement.leading_lines])
             carried = []
         result.append(statement)
-    if carried and result:
-        pass  # trailing comments of a removed last import: keep them in the footer
     footer = [*carried, *module.footer] if carried else module.footer
     return module.with_changes(body=result, footer=footer)
 
@@ -105,21 +103,31 @@ class _Removed:
         self.leading_lines = leading_lines
 
 
+def _has_comment(node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.Comment):
+        return True
+    return any(_has_comment(child) for child in node.children)
+
+
 def _without_names(statement: cst.SimpleStatementLine, unused: set[str]):
+    """The statement without the unused names; unchanged where that would drop a comment."""
     kept_smalls = []
     for small in statement.body:
         if _numpy_import(small) and not isinstance(small.names, cst.ImportStar):
             is_from = isinstance(small, cst.ImportFrom)
             aliases = [alias for alias in small.names if _bound_name(alias, is_from) not in unused]
+            removed = [alias for alias in small.names if _bound_name(alias, is_from) in unused]
+            if any(_has_comment(alias) for alias in removed):
+                return statement  # the comment explains a removed name: keep the import as written
             if not aliases:
                 continue
             if len(aliases) != len(small.names):
-                aliases[-1] = aliases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                aliases[-1] = aliases[-1].with_changes(comma=small.names[-1].comma)
                 small = small.with_changes(names=aliases)
-                if isinstance(small, cst.ImportFrom) and small.rpar is None:
-                    small = small.with_changes(lpar=None)
         kept_smalls.append(small)
     if not kept_smalls:
+        if statement.trailing_whitespace.comment is not None:
+            return statement  # `import numpy as np  # why`: keep the comment with its line
         return _Removed(statement.leading_lines)
     if len(kept_smalls) != len(statement.body):
         kept_smalls[-1] = kept_smalls[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)

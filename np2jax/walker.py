@@ -5,7 +5,8 @@ meets inside a function body into a ``NumpyRef``, hands it to the rules in
 order (reporting rules first, the rewriting rule last) and applies what they
 decided.  Code that runs when the module is imported (module level, class
 bodies, decorators, default values, annotations) is never rewritten: it is not
-traced by ``jax.jit``, and NumPy is the right tool there.
+traced by ``jax.jit``, and NumPy is the right tool there.  Lambda bodies are the
+exception: they run when called, wherever they are defined.
 """
 
 from __future__ import annotations

@@ -6,8 +6,17 @@ Prices are arrays of shape ``(n_days,)`` or ``(n_days, n_assets)``.
 from __future__ import annotations
 
 from numpy import (
+    asarray,
+    cumprod,
+    diff,
+    empty_like,
     float32,
-    sqrt)
+    log,
+    maximum,
+    mean,
+    sqrt,
+    std,  # always called with ddof=1 below: sample statistics
+)
 import jax.numpy as jnp
 
 TRADING_DAYS = 252

@@ -1,0 +1,164 @@
+"""Imports: added once, reused when present, removed only when migration took the last use, comments kept."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from np2jax.engine import migrate_source
+
+
+def migrate(source: str, path: str = "mod.py") -> str:
+    result = migrate_source(textwrap.dedent(source).lstrip("\n").encode(), path)
+    assert result.error is None
+    return result.output.decode()
+
+
+CASES = [
+    pytest.param(
+        """
+        from numpy import (
+            exp,  # elementwise
+            float32,
+        )
+        from numpy import log  # natural log
+        from numpy import (
+            sqrt,
+            float64,
+        )
+
+        def f(x):
+            return exp(x) + log(x) + sqrt(x) + float64(2) + float32(1)
+        """,
+        """
+        from numpy import (
+            exp,  # elementwise
+            float32,
+        )
+        import jax.numpy as jnp
+        from numpy import log  # natural log
+        from numpy import (
+            float64,
+        )
+
+        def f(x):
+            return jnp.exp(x) + jnp.log(x) + jnp.sqrt(x) + float64(2) + float32(1)
+        """,
+        id="comments-on-removed-names-keep-their-imports",
+    ),
+    pytest.param(
+        '''
+        """Docstring."""
+        from __future__ import annotations
+
+        import os
+
+
+        def f(x):
+            import numpy as np
+            return np.sum(x)
+        ''',
+        '''
+        """Docstring."""
+        from __future__ import annotations
+        import jax.numpy as jnp
+
+        import os
+
+
+        def f(x):
+            import numpy as np
+            return jnp.sum(x)
+        ''',
+        id="added-after-docstring-and-future-imports",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+        from jax import numpy as jn
+
+        def f(x):
+            return np.sum(x) + jn.mean(x)
+        """,
+        """
+        from jax import numpy as jn
+
+        def f(x):
+            return jn.sum(x) + jn.mean(x)
+        """,
+        id="existing-jax-numpy-alias-reused",
+    ),
+    pytest.param(
+        """
+        import numpy as np, os
+
+        def f(x):
+            return np.sum(x), os.sep
+        """,
+        """
+        import os
+        import jax.numpy as jnp
+
+        def f(x):
+            return jnp.sum(x), os.sep
+        """,
+        id="only-the-numpy-alias-leaves-a-shared-statement",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        __all__ = ["np", "f"]
+
+        def f(x):
+            return np.sum(x)
+        """,
+        """
+        import numpy as np
+        import jax.numpy as jnp
+
+        __all__ = ["np", "f"]
+
+        def f(x):
+            return jnp.sum(x)
+        """,
+        id="re-exported-name-kept",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        jnp = "taken"
+
+        def f(x):
+            return np.sum(x)
+        """,
+        """
+        import jax.numpy as jax_numpy
+
+        jnp = "taken"
+
+        def f(x):
+            return jax_numpy.sum(x)
+        """,
+        id="alias-avoids-a-taken-name",
+    ),
+]
+
+
+@pytest.mark.parametrize("before, after", CASES)
+def test_imports(before, after):
+    expected = textwrap.dedent(after).lstrip("\n")
+    assert migrate(before) == expected
+    assert migrate(expected) == expected
+
+
+def test_package_init_keeps_numpy_imports():
+    source = "import numpy as np\n\ndef f(x):\n    return np.sum(x)\n"
+    assert migrate(source, "pkg/__init__.py") == "import numpy as np\nimport jax.numpy as jnp\n\ndef f(x):\n    return jnp.sum(x)\n"
+
+
+def test_unused_numpy_import_in_untouched_file_is_not_removed():
+    source = "import numpy as np\n\ndef f(x):\n    return x + 1\n"
+    assert migrate(source) == source
