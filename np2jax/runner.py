@@ -82,6 +82,10 @@ def migrate_files(
     results: list[FileResult | None] = [None] * len(files)
     pending: list[tuple[int, bytes, str]] = []
     for index, file in enumerate(files):
+        if file.display.endswith(".ipynb"):
+            results[index] = FileResult(file.display, "error", error="notebooks are not supported yet; export the notebook to a .py file")
+            _report(on_result, results[index])
+            continue
         try:
             source = read_source(file.path)
         except OSError as error:

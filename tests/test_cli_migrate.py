@@ -574,3 +574,10 @@ def test_a_parser_crash_among_many_files(tmp_path, run_cli):
     assert len(run.error_lines("tree/m05_crash.py")) == 1, run
     assert sorted(re.findall(r"^--- (\S+)\t", run.stdout, re.M)) == [f"tree/m{index:02}.py" for index in range(12)]
     assert summary(run) == (12, "would be migrated", 0, 1)
+
+
+def test_notebook_is_reported_not_parsed_as_python(tmp_path, run_cli):
+    write(tmp_path / "nb.ipynb", '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n')
+    run = run_cli("migrate", "nb.ipynb", cwd=tmp_path)
+    assert run.returncode == 3, run
+    assert "nb.ipynb: error: notebooks are not supported yet" in run.stderr
