@@ -1,0 +1,15 @@
+"""Inputs for corpus/modules/grid_solvers.py (see corpus/README.md for the format)."""
+
+import numpy as np
+
+rng = np.random.default_rng(11)
+
+U9 = np.sin(np.linspace(0.0, np.pi, 9)).astype(np.float32)
+U16 = rng.normal(size=16).astype(np.float32)
+
+EXAMPLES = {
+    "grid_size": [((3, 4),), ((2, 5, 7),)],
+    "central_weights": [(1,), (2,)],
+    "laplacian": [(U9, 0.125), (U16, 0.5)],
+    "apply_stencil": [(U9, 0.125), (U16, 0.5)],
+}
