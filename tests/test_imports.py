@@ -154,6 +154,12 @@ def test_imports(before, after):
     assert migrate(expected) == expected
 
 
+def test_star_import_names_resolve_to_numpy_and_shadow_builtins():
+    source = "from numpy import *\n\ndef f(x):\n    return sum(exp(x)) + len(x)\n"
+    expected = "from numpy import *\nimport jax.numpy as jnp\n\ndef f(x):\n    return jnp.sum(jnp.exp(x)) + len(x)\n"
+    assert migrate(source) == expected
+
+
 def test_package_init_keeps_numpy_imports():
     source = "import numpy as np\n\ndef f(x):\n    return np.sum(x)\n"
     assert migrate(source, "pkg/__init__.py") == "import numpy as np\nimport jax.numpy as jnp\n\ndef f(x):\n    return jnp.sum(x)\n"
