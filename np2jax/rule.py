@@ -76,6 +76,10 @@ class Rule:
         """Called when leaving each one-statement line inside a function body; return replacement lines or None."""
         return None
 
+    def rewrite_subscript(self, original: cst.Subscript, updated: cst.Subscript, ctx: FileContext) -> cst.BaseExpression | None:
+        """Called when leaving each subscript inside a function body; return a replacement or None."""
+        return None
+
     def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
         """Called when the walker leaves a function, before it decides whether to keep the rewrites."""
 

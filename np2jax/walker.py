@@ -433,6 +433,16 @@ class Walker(cst.CSTTransformer):
     def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign) -> cst.BaseSmallStatement:
         return self._rewrite_statement(original, updated)
 
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        if not self.traced:
+            return updated
+        for rule in self.rules:
+            replacement = rule.rewrite_subscript(original, updated, self.ctx)
+            if replacement is not None:
+                self.statement_rewrites += 1
+                return replacement
+        return updated
+
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         changes = self.keyword_changes.get(original)
         if changes:

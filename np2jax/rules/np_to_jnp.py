@@ -4,6 +4,7 @@ import libcst as cst
 
 from np2jax.analysis.scope import ValueBinding
 from np2jax.context import FileContext, NumpyRef
+from np2jax.cstutil import call
 from np2jax.diagnostics import FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
 from np2jax.tables.jax_signatures import SIGNATURES, UFUNCS
@@ -120,6 +121,21 @@ class NumpyToJaxNumpy(Rule):
             """,
         ),
         Example(
+            title="a list used as an index: NumPy takes it as an index array, JAX refuses it",
+            before="""
+            import numpy as np
+
+            def corners(x):
+                return np.sum(x[[0, -1]]) + x[[i for i in range(2)]]
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def corners(x):
+                return jnp.sum(x[jnp.asarray([0, -1])]) + x[jnp.asarray([i for i in range(2)])]
+            """,
+        ),
+        Example(
             title="a local variable that shadows np is not NumPy",
             before="""
             import numpy as np
@@ -171,6 +187,17 @@ class NumpyToJaxNumpy(Rule):
         if ref.call is not None and not ref.member:
             ref.wrap_args |= self._list_arguments(ref.call, row.jax, ctx, ref)
             self._rename_keywords(ref)
+
+    def rewrite_subscript(self, original: cst.Subscript, updated: cst.Subscript, ctx: FileContext):
+        """``x[[0, 2]]``: NumPy indexes with the list as an array; JAX refuses a list index."""
+        if len(updated.slice) != 1 or not isinstance(updated.slice[0].slice, cst.Index):
+            return None
+        index = updated.slice[0].slice
+        if not isinstance(index.value, (cst.List, cst.ListComp)) or index.star is not None:
+            return None
+        wrapped = call(f"{ctx.use_jnp()}.asarray", index.value)
+        element = updated.slice[0].with_changes(slice=index.with_changes(value=wrapped))
+        return updated.with_changes(slice=[element])
 
     @staticmethod
     def _rename_keywords(ref: NumpyRef) -> None:
