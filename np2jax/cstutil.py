@@ -20,3 +20,39 @@ def call(func: str | cst.BaseExpression, *args: cst.BaseExpression) -> cst.Call:
     callee = dotted(func) if isinstance(func, str) else func
     arguments = [cst.Arg(arg, comma=_COMMA) for arg in args[:-1]] + [cst.Arg(arg) for arg in args[-1:]]
     return cst.Call(func=callee, args=arguments)
+
+
+def change_keywords(args, changes) -> list[cst.Arg]:
+    """Rename, replace (``(keyword, value)``) or drop (``None``) keyword arguments."""
+    result = []
+    for arg in args:
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if keyword not in changes:
+            result.append(arg)
+            continue
+        change = changes[keyword]
+        if change is None:
+            continue
+        new_keyword, new_value = change
+        arg = arg.with_changes(keyword=cst.Name(new_keyword))
+        result.append(arg if new_value is None else arg.with_changes(value=new_value))
+    if result and len(result) < len(args):
+        last = args[-1].comma
+        result[-1] = result[-1].with_changes(comma=last)
+    return result
+
+
+def trailing_comment_lines(body: cst.BaseSuite) -> int:
+    """Comment lines at the end of a block, which the block's last statement does not reach."""
+    lines = 0
+    node: cst.CSTNode | None = body
+    while node is not None:
+        if isinstance(node, cst.IndentedBlock):
+            lines += len(node.footer)
+            node = node.body[-1] if node.body else None
+        elif isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            break
+        else:
+            children = node.children
+            node = children[-1] if children else None
+    return lines

@@ -18,45 +18,10 @@ import libcst as cst
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import DefBinding, ImportBinding, Scope, attribute_chain
 from np2jax.context import FileContext, FunctionInfo, NumpyRef
-from np2jax.cstutil import dotted
+from np2jax.cstutil import change_keywords, dotted, trailing_comment_lines
 from np2jax.diagnostics import Severity
 from np2jax.rule import Rule
 from np2jax.tables import lookup_numpy
-
-
-def _change_keywords(args, changes) -> list[cst.Arg]:
-    result = []
-    for arg in args:
-        keyword = arg.keyword.value if arg.keyword is not None else None
-        if keyword not in changes:
-            result.append(arg)
-            continue
-        change = changes[keyword]
-        if change is None:
-            continue
-        new_keyword, new_value = change
-        arg = arg.with_changes(keyword=cst.Name(new_keyword))
-        result.append(arg if new_value is None else arg.with_changes(value=new_value))
-    if result and len(result) < len(args):
-        last = args[-1].comma
-        result[-1] = result[-1].with_changes(comma=last)
-    return result
-
-
-def trailing_comment_lines(body: cst.BaseSuite) -> int:
-    """Comment lines at the end of a block, which the block's last statement does not reach."""
-    lines = 0
-    node: cst.CSTNode | None = body
-    while node is not None:
-        if isinstance(node, cst.IndentedBlock):
-            lines += len(node.footer)
-            node = node.body[-1] if node.body else None
-        elif isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-            break
-        else:
-            children = node.children
-            node = children[-1] if children else None
-    return lines
 
 
 HEADER_STATEMENTS = (cst.If, cst.While, cst.For, cst.With)
@@ -78,8 +43,8 @@ class Walker(cst.CSTTransformer):
         self.functions: list[FunctionInfo] = []
         self._open_functions: list[FunctionInfo] = []
         self._qualname_stack: list[str] = []
-        self._frames: list[tuple[int, int, set[str]]] = []
-        self._statements: list[tuple[cst.CSTNode, int]] = []  # per open function: diagnostics, jnp uses, import names seen
+        self._frames: list[tuple[int, int, set[str]]] = []  # per open function: diagnostics, jnp uses, import names seen
+        self._statements: list[tuple[cst.CSTNode, int]] = []  # enclosing statements with their first lines
         self.import_depth = 0
         self._pending_def_names: dict[cst.Name, FunctionInfo] = {}
         module_scope = ctx.scope
@@ -109,7 +74,7 @@ class Walker(cst.CSTTransformer):
         if "\\" in node.value:
             self.ctx.line += node.value.count("\n")
 
-    # --- scopes --------------------------------------------------------------
+    # --- scopes (entered and left for every scope-creating node in on_visit / on_leave) ---
     def _enter(self, node: cst.CSTNode) -> None:
         scope = self.scopes.get(node)
         if scope is not None:
@@ -132,7 +97,6 @@ class Walker(cst.CSTTransformer):
         self._pending_def_names[node.name] = info
         self._open_functions.append(info)
         self.functions.append(info)
-        self._enter(node)
         self.ctx.function = info
         self._frames.append((len(self.ctx.diagnostics), self.ctx.jnp_uses, set()))
 
@@ -151,54 +115,21 @@ class Walker(cst.CSTTransformer):
         self.ctx.function = self._open_functions[-1] if self._open_functions else None
         self._qualname_stack.pop()
         info.end_line = self.ctx.line - 1 - trailing_comment_lines(original.body)
-        self._leave(original)
         return updated
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._qualname_stack.append(self._qualified(node.name.value))
-        self._enter(node)
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
         self._qualname_stack.pop()
-        self._leave(original)
         return updated
 
     # A lambda's body runs when it is called, wherever it is defined.
     def visit_Lambda(self, node: cst.Lambda) -> None:
-        self._enter(node)
         self.function_depth += 1
 
     def leave_Lambda(self, original: cst.Lambda, updated: cst.Lambda) -> cst.Lambda:
         self.function_depth -= 1
-        self._leave(original)
-        return updated
-
-    def visit_ListComp(self, node: cst.ListComp) -> None:
-        self._enter(node)
-
-    def leave_ListComp(self, original: cst.ListComp, updated: cst.BaseExpression) -> cst.BaseExpression:
-        self._leave(original)
-        return updated
-
-    def visit_SetComp(self, node: cst.SetComp) -> None:
-        self._enter(node)
-
-    def leave_SetComp(self, original: cst.SetComp, updated: cst.SetComp) -> cst.SetComp:
-        self._leave(original)
-        return updated
-
-    def visit_DictComp(self, node: cst.DictComp) -> None:
-        self._enter(node)
-
-    def leave_DictComp(self, original: cst.DictComp, updated: cst.DictComp) -> cst.DictComp:
-        self._leave(original)
-        return updated
-
-    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> None:
-        self._enter(node)
-
-    def leave_GeneratorExp(self, original: cst.GeneratorExp, updated: cst.GeneratorExp) -> cst.GeneratorExp:
-        self._leave(original)
         return updated
 
     # Function and lambda bodies are traced; everything around them is not.
@@ -403,6 +334,7 @@ class Walker(cst.CSTTransformer):
         self.ctx.statement = self._statements[-1] if self._statements else None
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        self._enter(node)
         if isinstance(node, HEADER_STATEMENTS):
             # Only the header: the body's statements are pushed themselves.
             self._push_statement(node.with_changes(body=_PASS_BLOCK, **({"orelse": None} if hasattr(node, "orelse") else {})))
@@ -411,7 +343,9 @@ class Walker(cst.CSTTransformer):
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
         if isinstance(original, HEADER_STATEMENTS):
             self._pop_statement()
-        return super().on_leave(original, updated)
+        result = super().on_leave(original, updated)
+        self._leave(original)
+        return result
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self._push_statement(node)
@@ -446,7 +380,7 @@ class Walker(cst.CSTTransformer):
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         changes = self.keyword_changes.get(original)
         if changes:
-            updated = updated.with_changes(args=_change_keywords(updated.args, changes))
+            updated = updated.with_changes(args=change_keywords(updated.args, changes))
         positions = self.wraps.get(original)
         if not positions:
             return updated

@@ -95,14 +95,6 @@ class Scope:
             scope = scope.parent
         return scope
 
-    @property
-    def function(self) -> Scope | None:
-        """The innermost enclosing function scope (lambdas count), if any."""
-        scope: Scope | None = self
-        while scope is not None and scope.kind not in ("function", "module"):
-            scope = scope.parent
-        return scope if scope is not None and scope.kind == "function" else None
-
 
 def attribute_chain(node: cst.BaseExpression) -> list[str] | None:
     """``a.b.c`` -> ["a", "b", "c"]; None when the base is not a plain name."""

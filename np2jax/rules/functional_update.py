@@ -31,7 +31,6 @@ class FunctionalUpdate(Rule):
     MESSAGE = "in-place write rewritten to a functional update"
     SEVERITY = Severity.INFO
     FIX_SAFETY = FixSafety.SAFE
-    ORDER = 100
     DOC = RuleDoc(
         what=(
             "Rewrites `x[idx] = v` to `x = x.at[idx].set(v)` and `x[idx] += v` (`-=`, `*=`, `/=`, `**=`) to "

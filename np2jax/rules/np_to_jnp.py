@@ -50,7 +50,6 @@ class NumpyToJaxNumpy(Rule):
     MESSAGE = "NumPy call on traced values rewritten to its jax.numpy twin"
     SEVERITY = Severity.INFO
     FIX_SAFETY = FixSafety.SAFE
-    ORDER = 100
     DOC = RuleDoc(
         what="Rewrites NumPy functions used on (possibly) traced values inside functions to `jax.numpy`.",
         why=(

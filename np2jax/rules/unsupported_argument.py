@@ -6,7 +6,7 @@ from np2jax.context import FileContext, NumpyRef
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
 from np2jax.tables.jax_signatures import SIGNATURES
-from np2jax.tables.numpy_api import KEYWORD_RENAMES, STABLE_SORT_KINDS
+from np2jax.tables.numpy_api import KEYWORD_RENAMES
 
 ALWAYS_UNSUPPORTED = frozenset({"out", "casting", "subok", "like", "order"})
 ORDER_OK = frozenset({"jax.numpy.reshape", "jax.numpy.ravel"})
