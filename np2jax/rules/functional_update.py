@@ -148,7 +148,11 @@ class FunctionalUpdate(Rule):
             return None
         assign = updated.body[0]
         elements = list(assign.targets[0].target.elements)
-        taken = set(ctx.scope.bindings) | set(ctx.scope.module.bindings)
+        taken: set[str] = set()
+        scope = ctx.scope
+        while scope is not None:  # a name of any enclosing scope could be read here as a free variable
+            taken |= set(scope.bindings)
+            scope = scope.parent
         updates = []
         for index, (element, plan) in enumerate(zip(elements, plans)):
             if plan is None:
