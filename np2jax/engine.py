@@ -39,9 +39,14 @@ class Options:
     jit: bool = True
     select: frozenset[str] = frozenset()
     ignore: frozenset[str] = frozenset()
+    unsafe_fixes: bool = False  # apply fixes that may change behaviour (always reported)
+    unroll_threshold: int = 8  # loops with at most this many iterations may be unrolled
 
     def key(self) -> str:
-        return f"{__version__}|jit={self.jit}|select={sorted(self.select)}|ignore={sorted(self.ignore)}"
+        return (
+            f"{__version__}|jit={self.jit}|select={sorted(self.select)}|ignore={sorted(self.ignore)}"
+            f"|unsafe={self.unsafe_fixes}|unroll={self.unroll_threshold}"
+        )
 
 
 @dataclass
