@@ -15,6 +15,7 @@ from pathlib import Path
 
 from np2jax import __version__
 from np2jax.cache import Cache, default_cache_dir
+from np2jax.check.command import add_check_arguments, run_check_command
 from np2jax.codes import BY_CODE, RULES, rule_for
 from np2jax.docs import render_rule
 from np2jax.engine import FileResult, Options
@@ -65,6 +66,9 @@ def build_parser() -> Parser:
     explain.add_argument("code", metavar="NPJxxx")
 
     commands.add_parser("rules", help="list every rule")
+
+    check = commands.add_parser("check", help="run original and migrated functions on the same inputs and compare")
+    add_check_arguments(check)
     review = commands.add_parser("review", help="review the migration hunk by hunk in a terminal and apply what you accept")
     review.add_argument("paths", nargs="+", metavar="PATH", help=".py files or directories")
     review.add_argument("--no-jit", action="store_true", help="do not add jax.jit decorators")
@@ -95,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_migrate(args)
         if args.command == "review":
             return run_review(args.paths, Options(jit=not args.no_jit, select=args.select, ignore=args.ignore), color=args.color, use_cache=not args.no_cache)
+        if args.command == "check":
+            return run_check_command(args)
         if args.command == "explain":
             return run_explain(args.code)
         if args.command == "rules":

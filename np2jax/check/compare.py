@@ -1,0 +1,187 @@
+"""Compare the migrated output with the original's, as pytrees.
+
+Structure, shapes and dtype *kinds* (bool / int / float / complex) must match;
+ints and bools exactly; floats within a tolerance (docs/check.md):
+
+    |actual - expected| <= R * eps * |expected| + A * eps * max|expected| + 8 * noise
+
+``eps`` is the machine epsilon of the expected dtype (never finer than float32's
+without --x64, since JAX then computes in float32); R = 32 and A = 4 when both
+sides have that precision, R = 64 and A = 8 for a float64 reference against a
+float32 computation. ``noise`` is, element by element, how far the original's own
+output moves when its float inputs are nudged by 4 units in the last place (at
+least the 90th percentile of that over the leaf): what the function amplifies
+rounding into (cancellation, long recurrences, argmin ties).
+NaN and inf must sit at the same positions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from np2jax.check.portable import Leaf, Node, Opaque, child_path, describe
+
+RELATIVE, ABSOLUTE, NOISE = 32, 4, 8
+LOOSE_RELATIVE, LOOSE_ABSOLUTE = 64, 8
+EPS32 = float(np.finfo(np.float32).eps)
+
+
+@dataclass
+class Outcome:
+    ok: bool = True
+    max_abs: float | None = None
+    max_rel: float | None = None
+    where: str = ""
+    index: tuple | None = None
+    message: str = ""
+
+    def fold(self, abs_err: float | None, rel_err: float | None) -> None:
+        if abs_err is not None and np.isfinite(abs_err):
+            self.max_abs = abs_err if self.max_abs is None else max(self.max_abs, abs_err)
+        if rel_err is not None and np.isfinite(rel_err):
+            self.max_rel = rel_err if self.max_rel is None else max(self.max_rel, rel_err)
+
+    def fail(self, where: str, message: str, index: tuple | None = None) -> None:
+        if self.ok:
+            self.ok, self.where, self.index, self.message = False, where, index, message
+
+
+def compare(expected: object, actual: object, perturbed: list, *, x64: bool) -> Outcome:
+    outcome = Outcome()
+    _walk(expected, actual, perturbed, "output", outcome, x64)
+    return outcome
+
+
+def _kind(dtype: np.dtype) -> str:
+    return {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}.get(dtype.kind, dtype.kind)
+
+
+def _walk(expected, actual, perturbed: list, where: str, outcome: Outcome, x64: bool) -> None:
+    if isinstance(expected, Leaf):
+        if not isinstance(actual, Leaf):
+            outcome.fail(where, f"{where}: expected {describe(expected)}, got {describe(actual)}")
+            return
+        _compare_leaf(expected, actual, [p for p in perturbed if isinstance(p, Leaf)], where, outcome, x64)
+        return
+    if isinstance(expected, Node):
+        problem = _structure_problem(expected, actual)
+        if problem:
+            outcome.fail(where, f"{where}: {problem}")
+            return
+        for position, key in enumerate(expected.keys):
+            child = actual.children[actual.keys.index(key)] if expected.kind in ("dict", "object") else actual.children[position]
+            twins = [p.children[position] for p in perturbed
+                     if isinstance(p, Node) and p.keys == expected.keys and len(p.children) == len(expected.children)]
+            _walk(expected.children[position], child, twins, where + child_path(expected, key), outcome, x64)
+        return
+    if isinstance(expected, Opaque):
+        if not (isinstance(actual, Opaque) and actual.type_name == expected.type_name):
+            outcome.fail(where, f"{where}: expected {expected.type_name}, got {describe(actual)}")
+        return
+    if type(expected) is not type(actual) or expected != actual:
+        outcome.fail(where, f"{where}: expected {describe(expected)}, got {describe(actual)}")
+
+
+def _structure_problem(expected: Node, actual: object) -> str:
+    if not isinstance(actual, Node):
+        return f"expected {describe(expected)}, got {describe(actual)}"
+    if expected.kind == "sequence":
+        if actual.kind not in ("sequence", "namedtuple"):
+            return f"expected a {expected.type_name}, got {actual.type_name}"
+        if len(actual.children) != len(expected.children):
+            return f"expected {len(expected.children)} items, got {len(actual.children)}"
+        return ""
+    if expected.kind == "namedtuple":
+        if actual.kind != "namedtuple" or actual.keys != expected.keys:
+            return f"expected {expected.type_name}{expected.keys}, got {describe(actual)}"
+        return ""
+    if expected.kind != actual.kind:
+        return f"expected {describe(expected)}, got {describe(actual)}"
+    missing = [k for k in expected.keys if k not in actual.keys]
+    extra = [k for k in actual.keys if k not in expected.keys] if expected.kind == "dict" else []
+    if missing or extra:
+        return f"keys differ: missing {missing}, unexpected {extra}"
+    return ""
+
+
+def _noise(expected: np.ndarray, perturbed: list[Leaf]) -> np.ndarray:
+    """Elementwise: the largest move of the original's output under nudged inputs (inf if it became NaN)."""
+    noise = np.zeros(expected.shape, dtype=np.float64)
+    base = _as_float(expected)
+    for leaf in perturbed:
+        if leaf.array.shape != expected.shape or leaf.array.dtype.kind not in "biufc":
+            continue
+        moved = np.abs(_as_float(leaf.array) - base)
+        noise = np.fmax(noise, np.where(np.isnan(moved) & ~np.isnan(base), np.inf, np.nan_to_num(moved, nan=0.0)))
+    return noise
+
+
+def _as_float(array: np.ndarray) -> np.ndarray:
+    if array.dtype.kind == "c":
+        return array.astype(np.complex128)
+    return array.astype(np.float64)
+
+
+def _compare_leaf(expected: Leaf, actual: Leaf, perturbed: list[Leaf], where: str, outcome: Outcome, x64: bool) -> None:
+    e, a = expected.array, actual.array
+    if e.dtype.kind not in "biufc" or a.dtype.kind not in "biufc":
+        same = e.shape == a.shape and bool(np.all(e == a)) if e.dtype == a.dtype or e.dtype.kind == a.dtype.kind else False
+        if not same:
+            outcome.fail(where, f"{where}: expected {describe(expected)}, got {describe(actual)}")
+        return
+    if _kind(e.dtype) != _kind(a.dtype):
+        outcome.fail(where, f"{where}: dtype kind differs: expected {e.dtype} ({_kind(e.dtype)}), got {a.dtype} ({_kind(a.dtype)})")
+        return
+    if e.shape != a.shape:
+        outcome.fail(where, f"{where}: shape differs: expected {e.shape}, got {a.shape}")
+        return
+    if e.size == 0:
+        return
+    noise = _noise(e, perturbed)
+    if e.dtype.kind in "fc" and noise.size:
+        # Elementwise noise misses elements whose nudges happened to cancel (log(p[t+1]) - log(p[t])
+        # with both nudged the same way); the 90th percentile of the leaf's noise covers them,
+        # while a few unstable elements (threshold flips) do not loosen the rest.
+        finite_noise = noise[np.isfinite(noise)]
+        if finite_noise.size:
+            noise = np.where(np.isfinite(noise), np.maximum(noise, np.percentile(finite_noise, 90)), noise)
+    ef, af = _as_float(e), _as_float(a)
+    with np.errstate(all="ignore"):
+        diff = np.abs(af - ef)
+        finite = np.isfinite(ef) & np.isfinite(af)
+        abs_err = float(np.max(diff[finite])) if finite.any() else None
+        nonzero = finite & (ef != 0)
+        rel_err = float(np.max(diff[nonzero] / np.abs(ef[nonzero]))) if nonzero.any() else None
+        outcome.fold(abs_err, rel_err)
+        if e.dtype.kind in "biu":
+            tolerance = noise
+            bad = (af != ef) & ~(diff <= noise)
+        else:
+            eps = float(np.finfo(e.dtype).eps)
+            loose = not x64 and eps < EPS32
+            if not x64:
+                eps = max(eps, EPS32)
+            relative, absolute = (LOOSE_RELATIVE, LOOSE_ABSOLUTE) if loose else (RELATIVE, ABSOLUTE)
+            scale = float(np.max(np.abs(ef[np.isfinite(ef)]))) if np.isfinite(ef).any() else 0.0
+            tolerance = absolute * eps * scale + relative * eps * np.abs(ef) + NOISE * noise
+            unstable = np.isinf(noise)
+            nan_e, nan_a = np.isnan(ef), np.isnan(af)
+            inf_e, inf_a = np.isinf(ef), np.isinf(af)
+            bad = (nan_e != nan_a) | ((inf_e | inf_a) & ~(nan_e | nan_a) & (af != ef)) | (finite & (diff > tolerance))
+            bad &= ~unstable
+    if not bad.any():
+        return
+    index = tuple(int(i) for i in np.argwhere(bad)[0]) if e.ndim else ()
+    got, want = a[index].item(), e[index].item()
+    allowed = np.broadcast_to(tolerance, e.shape)[index]
+    text = f"{where}{list(index) if index else ''}: got {_number(got)}, expected {_number(want)}"
+    text += f" (abs err {float(diff[index]):.3g}, tolerance {float(allowed):.3g})"
+    if a.dtype != e.dtype:
+        text += f"; dtype {a.dtype} vs {e.dtype}"
+    outcome.fail(where, text, index)
+
+
+def _number(value: object) -> str:
+    return f"{value:.7g}" if isinstance(value, float) else repr(value)

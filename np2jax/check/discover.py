@@ -1,0 +1,198 @@
+"""Pair ORIGINAL and MIGRATED files, work out how to import each, and list the functions to check.
+
+Nothing here runs user code: functions and methods are listed from the syntax tree.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from np2jax.files import UsageError, discover
+
+SKIPPED_DUNDERS_EXCEPT = frozenset({"__call__"})
+
+
+@dataclass(frozen=True)
+class ModuleSpec:
+    """How a worker imports one module: ``name`` found on ``sys_path``.
+
+    ``alias`` = (package name, real directory): the worker links the directory under
+    that name in a private import root, so a migrated tree imports under the original's
+    package name and its absolute self-imports resolve inside the migrated tree.
+    """
+
+    path: str
+    name: str
+    sys_path: str
+    alias: tuple[str, str] | None = None
+    package: bool = False
+
+
+@dataclass(frozen=True)
+class Target:
+    qualname: str
+    kind: str  # function | method | staticmethod | classmethod | property | closure
+    line: int | None
+    unchanged: bool = False  # the migrated definition is the original's, unchanged (still NumPy code)
+
+
+@dataclass
+class FilePair:
+    display: str  # ORIGINAL joined with the relative path
+    relative: Path
+    original: Path
+    migrated: Path | None
+    examples: Path | None = None
+    targets: list[Target] = field(default_factory=list)
+    missing: list[tuple[str, int | None]] = field(default_factory=list)  # in the original only
+    error: str | None = None  # the file cannot be checked at all (syntax error, unreadable)
+    original_spec: ModuleSpec | None = None
+    migrated_spec: ModuleSpec | None = None
+
+
+def pair_files(original: Path, migrated: Path, examples: Path | None = None) -> list[FilePair]:
+    """Every original .py file with its migrated twin (same relative path), targets listed."""
+    if not original.exists():
+        raise UsageError(f"{original}: no such file or directory")
+    if not migrated.exists():
+        raise UsageError(f"{migrated}: no such file or directory")
+    if original.is_dir() != migrated.is_dir():
+        raise UsageError(f"{original} and {migrated}: give two files or two directories")
+    if examples is not None and not examples.is_dir():
+        raise UsageError(f"--examples {examples}: not a directory")
+    if original.is_dir():
+        files, problems = discover([str(original)])
+        pairs = [FilePair(f.display, f.relative, f.path, migrated / f.relative) for f in files]
+        pairs.extend(FilePair(p, Path(p), Path(p), None, error=reason) for p, reason in problems)
+    else:
+        pairs = [FilePair(str(original), Path(original.name), original, migrated)]
+    for pair in pairs:
+        if pair.error is None:
+            _fill(pair, original if original.is_dir() else None, examples)
+    return pairs
+
+
+def _fill(pair: FilePair, root: Path | None, examples: Path | None) -> None:
+    if pair.migrated is None or not pair.migrated.is_file():
+        pair.error = f"no migrated file at {pair.migrated}"
+        return
+    if examples is not None:
+        candidate = examples / pair.relative
+        pair.examples = candidate if candidate.is_file() else None
+    try:
+        original_tree = _parse(pair.original)
+    except ValueError as error:
+        pair.error = f"original: {error}"
+        return
+    try:
+        migrated_tree = _parse(pair.migrated)
+    except ValueError as error:
+        pair.error = f"migrated: {error}"
+        return
+    original_defs = definitions(original_tree)
+    migrated_defs = definitions(migrated_tree)
+    for qualname, (kind, node) in original_defs.items():
+        twin = migrated_defs.get(qualname)
+        if twin is None:
+            pair.missing.append((qualname, node.lineno))
+            continue
+        unchanged = ast.dump(node) == ast.dump(twin[1])
+        pair.targets.append(Target(qualname, kind, node.lineno, unchanged))
+    keys = example_keys(original_tree, "__np2jax_examples__")
+    if pair.examples is not None:
+        try:
+            keys += example_keys(_parse(pair.examples), "EXAMPLES")
+        except ValueError:
+            pass  # the worker reports the broken examples file when it loads it
+    known = {t.qualname for t in pair.targets}
+    for key in dict.fromkeys(keys):
+        outer = key.split(".<locals>.")[0]
+        if ".<locals>." in key and key not in known and outer in original_defs and outer in migrated_defs:
+            unchanged = ast.dump(original_defs[outer][1]) == ast.dump(migrated_defs[outer][1])
+            pair.targets.append(Target(key, "closure", original_defs[outer][1].lineno, unchanged))
+    pair.original_spec = module_spec(pair.original)
+    spec = module_spec(pair.migrated)
+    if pair.original_spec.package and spec.package and spec.name.count(".") == pair.original_spec.name.count("."):
+        top = pair.original_spec.name.split(".")[0]
+        migrated_top = Path(spec.sys_path) / spec.name.split(".")[0]
+        if spec.alias is not None:
+            migrated_top = Path(spec.alias[1])
+        rest = spec.name.split(".", 1)[1] if "." in spec.name else ""
+        spec = ModuleSpec(spec.path, f"{top}.{rest}" if rest else top, spec.sys_path, (top, str(migrated_top)), True)
+    pair.migrated_spec = spec
+
+
+def example_keys(tree: ast.Module, variable: str) -> list[str]:
+    """The string keys of a module-level ``variable = {...}`` dict literal."""
+    keys: list[str] = []
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        if any(isinstance(t, ast.Name) and t.id == variable for t in targets) and isinstance(node.value, ast.Dict):
+            keys.extend(k.value for k in node.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str))
+    return keys
+
+
+def _parse(path: Path) -> ast.Module:
+    try:
+        source = path.read_bytes()
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        return ast.parse(source, filename=str(path))
+    except SyntaxError as error:
+        raise ValueError(f"syntax error at line {error.lineno}: {error.msg}") from None
+    except (ValueError, RecursionError, MemoryError) as error:
+        raise ValueError(f"cannot parse: {type(error).__name__}") from None
+
+
+def definitions(tree: ast.Module) -> dict[str, tuple[str, ast.AST]]:
+    """Top-level functions and the methods of top-level classes, by qualified name."""
+    found: dict[str, tuple[str, ast.AST]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            found[node.name] = ("function", node)
+        elif isinstance(node, ast.ClassDef):
+            for member in node.body:
+                if not isinstance(member, ast.FunctionDef):
+                    continue
+                if member.name.startswith("__") and member.name not in SKIPPED_DUNDERS_EXCEPT:
+                    continue
+                kind = _method_kind(member)
+                if kind is not None:
+                    found[f"{node.name}.{member.name}"] = (kind, member)
+    return found
+
+
+def _method_kind(node: ast.FunctionDef) -> str | None:
+    for decorator in node.decorator_list:
+        name = decorator.attr if isinstance(decorator, ast.Attribute) else getattr(decorator, "id", None)
+        if name in ("staticmethod", "classmethod"):
+            return name
+        if name in ("property", "cached_property"):
+            return "property"
+        if name in ("setter", "deleter", "overload", "abstractmethod"):
+            return None
+    return "method"
+
+
+def module_spec(path: Path) -> ModuleSpec:
+    """Package modules import by dotted name from above the package's top; loose files by name."""
+    path = path.resolve()
+    directory = path.parent
+    parts = [] if path.stem == "__init__" else [path.stem]
+    top = None
+    while (directory / "__init__.py").is_file():
+        top = directory
+        parts.insert(0, directory.name)
+        directory = directory.parent
+    if top is None:
+        return ModuleSpec(str(path), path.stem, str(path.parent))
+    name = ".".join(parts)
+    if not all(part.isidentifier() for part in parts):
+        safe = "_np2jax_pkg_" + "".join(c if c.isalnum() else "_" for c in top.name)
+        rest = name.split(".", 1)[1] if "." in name else ""
+        return ModuleSpec(str(path), f"{safe}.{rest}" if rest else safe, str(top.parent), (safe, str(top)), True)
+    return ModuleSpec(str(path), name, str(top.parent), None, True)
+

@@ -1,0 +1,567 @@
+"""Inside a worker: import a module, find the function, run it on inputs.
+
+The original side finds the inputs (examples, doctests, probing), runs the
+original on each (twice, for determinism, and on two slightly perturbed copies,
+which tells the comparison how much rounding noise the function amplifies) and
+says what the output is: the return value, the instance's state (a method
+returning None), or the arguments it mutated. The migrated side runs the
+migrated function on the same inputs as ``jax.numpy`` arrays.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import importlib
+import importlib.util
+import inspect
+import os
+import pickle
+import signal
+import sys
+import time
+import warnings
+from collections import Counter
+from contextlib import contextmanager
+
+import numpy as np
+
+from np2jax.check import inputs as inputs_module
+from np2jax.check.inputs import Call
+from np2jax.check.portable import Node, all_finite, describe, identical, to_portable
+
+PERTURBATIONS = 3
+VARIANT_TRIES = 8  # fresh-value variants of the user's own inputs
+PERTURBATION_ULPS = 4
+MAX_CANDIDATES = 160
+HYPOTHESIS_EXAMPLES = 60
+PROBE_SHARE = 0.5  # of the budget, for finding inputs
+
+
+class CallTimeout(BaseException):
+    """Raised by the alarm; a BaseException so that user ``except Exception`` lets it through."""
+
+
+class InputProblem(Exception):
+    """The inputs do not fit the target (a closure example whose outer call returns something else)."""
+
+
+@contextmanager
+def time_limit(seconds: float):
+    if seconds <= 0:
+        raise CallTimeout
+
+    def alarm(signum, frame):
+        raise CallTimeout
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@contextmanager
+def quiet_numerics():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            yield
+
+
+def one_line(error: BaseException) -> str:
+    if isinstance(error, SystemExit):
+        return f"called sys.exit({error.code!r})"
+    text = str(error).strip().splitlines()
+    message = f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+    return message if len(message) <= 300 else message[:297] + "..."
+
+
+# --- modules ------------------------------------------------------------------------
+_modules: dict[str, object] = {}
+
+
+def load_module(spec):
+    """Import ``spec`` (a discover.ModuleSpec) once per worker; raises on failure."""
+    if spec.path in _modules:
+        return _modules[spec.path]
+    if spec.alias is not None:
+        root = os.path.join(os.getcwd(), "import-root")
+        os.makedirs(root, exist_ok=True)
+        link = os.path.join(root, spec.alias[0])
+        if not os.path.lexists(link):
+            os.symlink(spec.alias[1], link)
+        _front_of_path(root)
+    else:
+        _front_of_path(spec.sys_path)
+    with quiet_numerics():
+        if spec.package:
+            module = importlib.import_module(spec.name)
+        else:
+            name = spec.name if spec.name not in sys.modules else f"_np2jax_checked_{len(_modules)}_{spec.name}"
+            module = _load_file(name, spec.path)
+    _modules[spec.path] = module
+    return module
+
+
+def _front_of_path(entry: str) -> None:
+    if entry in sys.path:
+        sys.path.remove(entry)
+    sys.path.insert(0, entry)
+
+
+def _load_file(name: str, path: str):
+    loader_spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(loader_spec)
+    sys.modules[name] = module  # dataclasses and pickling look modules up here
+    try:
+        loader_spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+_examples: dict[tuple, dict] = {}
+
+
+def load_examples(module, path: str | None) -> dict:
+    """EXAMPLES of the --examples file for this module, then the module's ``__np2jax_examples__``."""
+    key = (id(module), path)
+    if key not in _examples:
+        merged: dict = {}
+        if path is not None:
+            with quiet_numerics():
+                examples_module = _load_file(f"_np2jax_examples_{len(_examples)}", path)
+            for name, cases in dict(getattr(examples_module, "EXAMPLES", {}) or {}).items():
+                merged.setdefault(name, []).extend(cases)
+        for name, cases in dict(getattr(module, "__np2jax_examples__", {}) or {}).items():
+            merged.setdefault(name, []).extend(cases)
+        _examples[key] = merged
+    return _examples[key]
+
+
+# --- calling ------------------------------------------------------------------------
+def target_object(module, kind: str, qualname: str):
+    """The function object behind ``qualname`` (for signatures and the jit check)."""
+    if kind == "closure":
+        return getattr(module, qualname.split(".<locals>.")[0])
+    if "." in qualname:
+        class_name, member = qualname.split(".", 1)
+        static = inspect.getattr_static(getattr(module, class_name), member)
+        if isinstance(static, (staticmethod, classmethod)):
+            return static.__func__
+        if isinstance(static, property):
+            return static.fget
+        if isinstance(static, functools.cached_property):
+            return static.func
+        return static
+    return getattr(module, qualname)
+
+
+def is_jitted(function) -> bool:
+    """``jax.jit`` objects (also under ``functools.partial(jax.jit, ...)``) have ``.lower``."""
+    return callable(getattr(function, "lower", None))
+
+
+def invoke(module, kind: str, qualname: str, call: Call):
+    """Run one call; returns (result, instance or None)."""
+    if kind == "closure":
+        outer_name, inner_name = qualname.split(".<locals>.")
+        inner = getattr(module, outer_name)(*call.prefix, **call.prefix_kwargs)
+        if getattr(inner, "__name__", None) != inner_name.rsplit(".", 1)[-1]:
+            raise InputProblem(f"{outer_name} returned {type(inner).__name__}, not {inner_name}")
+        return inner(*call.args, **call.kwargs), None
+    if "." in qualname:
+        class_name, member = qualname.split(".", 1)
+        cls = getattr(module, class_name)
+        static = inspect.getattr_static(cls, member)
+        instance = None if call.prefix is None else cls(*call.prefix, **call.prefix_kwargs)
+        owner = cls if instance is None else instance
+        if isinstance(static, (property, functools.cached_property)):
+            return getattr(owner, member), instance
+        return getattr(owner, member)(*call.args, **call.kwargs), instance
+    return getattr(module, qualname)(*call.args, **call.kwargs), None
+
+
+def argument_values(call: Call) -> list[tuple[object, object]]:
+    """(position, value) of every argument: ("a", i) positional, ("k", name) keyword."""
+    return [(("a", i), v) for i, v in enumerate(call.args)] + [(("k", k), v) for k, v in call.kwargs.items()]
+
+
+def decide_output(kind: str, call: Call, before: list, result, instance):
+    """What the original's output is: (rule, mutated positions)."""
+    if kind in ("method", "property") and instance is not None and result is None:
+        return "state", ()
+    after = argument_values(call)
+    mutated = tuple(pos for (pos, old), (_, value) in zip(before, after) if not identical(old, to_portable(value)))
+    if not mutated:
+        return "return", ()
+    if result is None:
+        return "mutated", mutated
+    returned = result if isinstance(result, (tuple, list)) else (result,)
+    values = dict(after)
+    if all(any(values[pos] is r for r in returned) for pos in mutated):
+        return "return", ()
+    return "return+mutated", mutated
+
+
+def output_value(rule: str, positions, call: Call, result, instance, jax_side: bool):
+    if rule == "state":
+        return to_portable(instance)
+    if rule == "return" or jax_side:
+        return to_portable(result)
+    values = dict(argument_values(call))
+    mutated = [to_portable(values[pos]) for pos in positions]
+    if rule == "mutated":
+        return mutated[0] if len(mutated) == 1 else Node("sequence", "tuple", tuple(range(len(mutated))), tuple(mutated))
+    items = (to_portable(result), *mutated)
+    return Node("sequence", "tuple", tuple(range(len(items))), items)
+
+
+def position_names(positions, params: list | None) -> str:
+    names = []
+    for tag, key in positions:
+        if tag == "k":
+            names.append(str(key))
+        elif params is not None and key < len(params):
+            names.append(params[key].name)
+        else:
+            names.append(f"argument {key}")
+    return ", ".join(names)
+
+
+# --- the original side -------------------------------------------------------------
+class Prober:
+    """Finds accepted inputs for one target and records the original's outputs."""
+
+    def __init__(self, module, target, examples: dict, x64: bool, budget: float, min_inputs: int) -> None:
+        self.module, self.target = module, target
+        self.kind, self.qualname = target.kind, target.qualname
+        self.x64 = x64
+        self.start = time.monotonic()
+        self.deadline = self.start + budget
+        self.probe_deadline = self.start + budget * PROBE_SHARE
+        self.min_inputs = min_inputs
+        self.examples = examples
+        self.accepted: list[dict] = []
+        self.signatures: set[str] = set()
+        self.candidates = 0
+        self.failures: Counter[str] = Counter()
+        self.timed_out: str | None = None
+        self.nondeterministic: str | None = None
+        self.params = None
+
+    # Each accepted input: {"call", "rule", "positions", "expected", "perturbed", "description", "source"}
+    def run_once(self, call: Call):
+        work = copy.deepcopy(call)
+        before = [(pos, to_portable(v)) for pos, v in argument_values(work)]
+        with quiet_numerics(), time_limit(self.deadline - time.monotonic()):
+            result, instance = invoke(self.module, self.kind, self.qualname, work)
+        return work, before, result, instance
+
+    def try_call(self, call: Call, probing: bool, distinct_shapes: bool | None = None) -> bool:
+        """Run the original on ``call``; keep it when it runs (and, for probes, gives finite values
+        and, unless told otherwise, has shapes no accepted input has)."""
+        distinct_shapes = probing if distinct_shapes is None else distinct_shapes
+        self.candidates += 1
+        try:
+            work, before, result, instance = self.run_once(call)
+            rule, positions = decide_output(self.kind, work, before, result, instance)
+            expected = output_value(rule, positions, work, result, instance, jax_side=False)
+        except CallTimeout:
+            self.timed_out = f"the original timed out on {self.describe(call)}"
+            return False
+        except BaseException as error:  # user code may raise anything, SystemExit included
+            self.failures[one_line(error)] += 1
+            return False
+        if probing and not all_finite(expected):
+            self.failures["non-finite output"] += 1
+            return False
+        if inspect.isgenerator(result) or inspect.iscoroutine(result):
+            self.failures["returns a generator"] += 1
+            return False
+        signature = self.describe(call)
+        if distinct_shapes and signature in self.signatures:
+            return False
+        try:
+            work2, _, result2, instance2 = self.run_once(call)
+            again = output_value(rule, positions, work2, result2, instance2, jax_side=False)
+        except CallTimeout:
+            self.timed_out = f"the original timed out on {signature}"
+            return False
+        except BaseException as error:
+            self.nondeterministic = f"the original raised on a second run with the same input ({one_line(error)})"
+            return False
+        if not identical(expected, again):
+            self.nondeterministic = f"the original is not deterministic: two runs on {signature} differ"
+            return False
+        self.signatures.add(signature)
+        self.accepted.append({
+            "call": call, "rule": rule, "positions": positions, "expected": expected,
+            "perturbed": self.perturbed_outputs(call, rule, positions), "description": signature,
+            "source": call.source, "mutated": position_names(positions, self.params) if positions else "",
+        })
+        return True
+
+    def perturbed_outputs(self, call: Call, rule, positions) -> list:
+        eps = np.finfo(np.float64 if self.x64 else np.float32).eps * PERTURBATION_ULPS
+        outputs = []
+        for k in range(PERTURBATIONS):
+            rng = np.random.default_rng(inputs_module.stable_seed(self.qualname, k))
+            nudged = perturb(copy.deepcopy(call), rng, eps)
+            try:
+                work, _, result, instance = self.run_once(nudged)
+                outputs.append(output_value(rule, positions, work, result, instance, jax_side=False))
+            except BaseException:
+                continue
+        return outputs
+
+    def describe(self, call: Call) -> str:
+        parts = [describe(to_portable(a)) for a in call.args]
+        parts += [f"{k}={describe(to_portable(v))}" for k, v in call.kwargs.items()]
+        text = f"({', '.join(parts)})"
+        if call.prefix is not None:
+            ctor = [describe(to_portable(a)) for a in call.prefix]
+            ctor += [f"{k}={describe(to_portable(v))}" for k, v in call.prefix_kwargs.items()]
+            text = f"[{', '.join(ctor)}]{text}"
+        return text
+
+    def stopped(self) -> bool:
+        return bool(self.timed_out or self.nondeterministic)
+
+    # -- sources, in order ----------------------------------------------------------
+    def from_examples(self) -> None:
+        for case in self.examples.get(self.qualname, []):
+            if self.stopped():
+                return
+            try:
+                call = example_call(self.kind, case)
+            except InputProblem as problem:
+                self.failures[f"bad example: {problem}"] += 1
+                continue
+            self.try_call(call, probing=False)
+
+    def from_variants(self) -> None:
+        """More inputs like the user's own: the same structure, shapes and dtypes, fresh values."""
+        given = [entry["call"] for entry in self.accepted]
+        rng = np.random.default_rng(inputs_module.stable_seed(self.qualname, "variants"))
+        for attempt in range(VARIANT_TRIES):
+            if self.stopped() or len(self.accepted) >= self.min_inputs or time.monotonic() > self.probe_deadline:
+                return
+            variant = resample(copy.deepcopy(given[attempt % len(given)]), rng)
+            variant.source = "variant"
+            self.try_call(variant, probing=True, distinct_shapes=False)
+
+    def from_doctests(self, function) -> None:
+        if self.kind != "function":
+            return
+        try:
+            calls = inputs_module.doctest_calls(function, self.qualname, vars(self.module))
+        except BaseException:
+            return
+        for call in calls:
+            if self.stopped() or len(self.accepted) >= self.min_inputs:
+                return
+            self.try_call(call, probing=True)
+
+    def probe(self, function) -> None:
+        split, params = self.probe_parameters(function)
+        if params is None:
+            return
+        self.params = params if split is None else params[split:]
+        float_dtype = np.float64 if self.x64 else np.float32
+        seed = inputs_module.stable_seed(self.qualname)
+        per_structure: Counter[str] = Counter()
+        per_assignment: Counter[str] = Counter()
+        for structure, call in inputs_module.systematic_candidates(params, seed, float_dtype, split):
+            if self.enough() or self.stopped():
+                return
+            variant, assignment, plan, _ = structure.split("/")
+            # First sizes: one input per shape plan and two per kind assignment, so that the
+            # accepted inputs differ in shapes and in non-default arguments.
+            if variant == "0" and (per_structure[assignment, plan] or per_assignment[assignment] >= 2):
+                continue
+            if self.try_call(call, probing=True):
+                per_structure[assignment, plan] += 1
+                per_assignment[assignment] += 1
+        if not self.enough() and not self.stopped():
+            inputs_module.hypothesis_candidates(params, float_dtype, split, self.accept_hypothesis, HYPOTHESIS_EXAMPLES)
+
+    def accept_hypothesis(self, call: Call) -> bool:
+        if self.enough() or self.stopped():
+            return True
+        self.try_call(call, probing=True)
+        return self.enough() or self.stopped()
+
+    def enough(self) -> bool:
+        return (len(self.accepted) >= self.min_inputs or self.candidates >= MAX_CANDIDATES
+                or time.monotonic() > self.probe_deadline)
+
+    def probe_parameters(self, function):
+        """(split, params): constructor parameters first for methods, then the method's."""
+        if self.kind == "closure":
+            return None, None
+        if self.kind in ("method", "property"):
+            cls = getattr(self.module, self.qualname.split(".")[0])
+            ctor = inputs_module.parameters(cls)
+            if ctor is None:
+                ctor = []
+            own = inputs_module.parameters(function, skip_first=True)
+            if own is None:
+                return None, None
+            return len(ctor), ctor + own
+        own = inputs_module.parameters(function, skip_first=self.kind == "classmethod")
+        return None, own
+
+
+def example_call(kind: str, case) -> Call:
+    if kind in ("method", "property", "closure", "staticmethod", "classmethod"):
+        if not (isinstance(case, (tuple, list)) and len(case) == 2):
+            raise InputProblem("a method or closure example is a pair (constructor or outer args, call args)")
+        prefix, args = case
+        return Call(tuple(prefix), tuple(args), {}, "example")
+    return Call(None, tuple(case) if isinstance(case, (tuple, list)) else (case,), {}, "example")
+
+
+def resample(value, rng: np.random.Generator):
+    """The same structure with fresh array values of the same shape, dtype and range."""
+    if isinstance(value, Call):
+        return Call(resample(value.prefix, rng), resample(value.args, rng), resample(value.kwargs, rng),
+                    value.source, resample(value.prefix_kwargs, rng))
+    if isinstance(value, np.ndarray) and value.size > 1:
+        if value.dtype.kind in "biu":
+            return rng.permutation(value.reshape(-1)).reshape(value.shape)
+        if value.dtype.kind == "f" and np.all(np.isfinite(value)):
+            low, high = float(value.min()), float(value.max())
+            if low >= 0:
+                return rng.uniform(low, high, size=value.shape).astype(value.dtype)
+            return (value.mean() + value.std() * rng.standard_normal(value.shape)).astype(value.dtype)
+        return value
+    if isinstance(value, tuple) and not hasattr(type(value), "_fields"):
+        return tuple(resample(v, rng) for v in value)
+    if isinstance(value, list):
+        return [resample(v, rng) for v in value]
+    if isinstance(value, dict):
+        return {k: resample(v, rng) for k, v in value.items()}
+    return value
+
+
+def perturb(value, rng: np.random.Generator, eps: float):
+    """The same structure with every float nudged by a few units in the last place."""
+    if isinstance(value, Call):
+        return Call(perturb(value.prefix, rng, eps), perturb(value.args, rng, eps),
+                    perturb(value.kwargs, rng, eps), value.source, perturb(value.prefix_kwargs, rng, eps))
+    if isinstance(value, np.ndarray) and value.dtype.kind in "fc":
+        signs = rng.choice(np.array([-1.0, 1.0]), size=value.shape)
+        return (value * (1.0 + eps * signs)).astype(value.dtype)
+    if isinstance(value, float) and not isinstance(value, bool):
+        return value * (1.0 + eps * rng.choice([-1.0, 1.0]))
+    if isinstance(value, tuple) and not hasattr(type(value), "_fields"):
+        return tuple(perturb(v, rng, eps) for v in value)
+    if isinstance(value, list):
+        return [perturb(v, rng, eps) for v in value]
+    if isinstance(value, dict):
+        return {k: perturb(v, rng, eps) for k, v in value.items()}
+    return value
+
+
+def run_original(message: dict) -> dict:
+    try:
+        module = load_module(message["spec"])
+    except BaseException as error:
+        return {"status": "error", "original_ran": False, "message": f"cannot import the original: {one_line(error)}"}
+    target = message["target"]
+    try:
+        examples = load_examples(module, message.get("examples"))
+    except BaseException as error:
+        return {"status": "error", "original_ran": False, "message": f"cannot load the examples: {one_line(error)}"}
+    try:
+        function = target_object(module, target.kind, target.qualname)
+    except BaseException as error:
+        return {"status": "error", "original_ran": False, "message": f"cannot find it in the original: {one_line(error)}"}
+    prober = Prober(module, target, examples, message["x64"], message["budget"], message["min_inputs"])
+    prober.from_examples()
+    if not prober.stopped() and len(prober.accepted) < prober.min_inputs:
+        prober.from_doctests(function)
+    if prober.accepted and not prober.stopped() and len(prober.accepted) < prober.min_inputs:
+        prober.from_variants()  # the user's inputs say what valid input looks like: stay close to them
+    elif not prober.stopped() and len(prober.accepted) < prober.min_inputs:
+        prober.probe(function)
+    return _original_reply(prober)
+
+
+def _original_reply(prober: Prober) -> dict:
+    reply = {"candidates": prober.candidates, "original_ran": bool(prober.accepted)}
+    if prober.nondeterministic:
+        return {**reply, "status": "skipped", "message": prober.nondeterministic}
+    if prober.timed_out and not prober.accepted:
+        return {**reply, "status": "error", "message": prober.timed_out}
+    if not prober.accepted:
+        common = "; ".join(f"{reason} (x{count})" for reason, count in prober.failures.most_common(2))
+        if prober.kind == "closure":
+            what = "no example given (closures need EXAMPLES['outer.<locals>.inner'])"
+        else:
+            what = f"no accepted input among {prober.candidates} candidate(s)"
+        return {**reply, "status": "skipped", "message": what + (f"; {common}" if common else "")}
+    calls = [entry["call"] for entry in prober.accepted]
+    try:
+        blob = pickle.dumps(calls, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as error:
+        return {**reply, "status": "skipped", "message": f"the inputs cannot be sent to the migrated side: {one_line(error)}"}
+    fields = ("rule", "positions", "expected", "perturbed", "description", "source", "mutated")
+    return {**reply, "status": "ok", "message": "", "calls": blob,
+            "inputs": [{k: entry[k] for k in fields} for entry in prober.accepted]}
+
+
+# --- the migrated side -----------------------------------------------------------
+def to_jax(value):
+    import jax.numpy as jnp
+
+    if isinstance(value, Call):
+        return Call(to_jax(value.prefix), to_jax(value.args), to_jax(value.kwargs), value.source,
+                    to_jax(value.prefix_kwargs))
+    if isinstance(value, np.ndarray):
+        return jnp.asarray(value)
+    if isinstance(value, tuple) and not hasattr(type(value), "_fields"):
+        return tuple(to_jax(v) for v in value)
+    if isinstance(value, list):
+        return [to_jax(v) for v in value]
+    if isinstance(value, dict):
+        return {k: to_jax(v) for k, v in value.items()}
+    return value
+
+
+def run_migrated(message: dict) -> dict:
+    try:
+        module = load_module(message["spec"])
+    except BaseException as error:
+        return {"status": "error", "message": f"cannot import the migrated module: {one_line(error)}"}
+    target = message["target"]
+    try:
+        jitted = is_jitted(target_object(module, target.kind, target.qualname))
+    except BaseException as error:
+        return {"status": "error", "message": f"cannot find it in the migrated module: {one_line(error)}"}
+    numpy_inputs = message["numpy_inputs"]
+    try:
+        calls = pickle.loads(message["calls"])
+    except BaseException as error:
+        return {"status": "error", "message": f"cannot read the inputs: {one_line(error)}"}
+    deadline = time.monotonic() + message["budget"]
+    results = []
+    for call, (rule, positions) in zip(calls, message["rules"]):
+        try:
+            with quiet_numerics():
+                work = copy.deepcopy(call) if numpy_inputs else to_jax(copy.deepcopy(call))
+                with time_limit(deadline - time.monotonic()):
+                    result, instance = invoke(module, target.kind, target.qualname, work)
+                    value = output_value(rule, positions, work, result, instance, jax_side=not numpy_inputs)
+            results.append(("ok", value))
+        except CallTimeout:
+            results.append(("error", f"timed out after {message['budget']:.0f} s"))
+            break
+        except BaseException as error:
+            results.append(("error", one_line(error)))
+    return {"status": "ok", "jitted": jitted, "results": results}

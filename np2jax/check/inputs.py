@@ -1,0 +1,401 @@
+"""Where inputs come from: explicit examples, doctests, and probing candidates built
+from type hints, defaults and parameter names (runs in the original-side worker).
+
+Probing is systematic first (kind assignments x shape plans, seeded values), then
+hypothesis-driven (``derandomize=True``) when that finds too few accepted inputs.
+"""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import inspect
+import itertools
+import re
+import typing
+import zlib
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+import numpy as np
+
+
+@dataclass
+class Call:
+    """One input: ``prefix`` is the constructor's (methods) or the outer function's
+    (closures) arguments, ``None`` for plain functions."""
+
+    prefix: tuple | None
+    args: tuple
+    kwargs: dict = field(default_factory=dict)
+    source: str = "probe"  # example | doctest | probe | hypothesis
+    prefix_kwargs: dict = field(default_factory=dict)
+
+
+# --- what a parameter may be ------------------------------------------------------
+COUNT_NAMES = frozenset("n k m steps n_steps num count size length iters n_iter n_iters max_iter iterations "
+                        "order degree window width height depth bins n_bins repeats times dim ndim rank "
+                        "period periods n_clusters n_components n_samples n_features epochs".split())
+INDEX_SCALAR_NAMES = frozenset("i j idx index start stop pos position row col column lag shift offset "
+                               "step_index t_index".split())
+SEED_NAMES = frozenset({"seed", "random_state", "rng_seed"})
+AXIS_NAMES = frozenset({"axis", "dim_axis"})
+PROB_NAMES = frozenset("alpha beta gamma p prob probability momentum decay rho frac fraction q quantile "
+                       "ratio mix weight_decay dropout keep_prob smoothing".split())
+PERCENT_NAMES = frozenset({"percentile", "pct", "percent"})
+STEP_NAMES = frozenset("dt dx dy h lr learning_rate eps epsilon tol rtol atol delta tau step_size "
+                       "rate reg l2 l1 lam lambda_ mu nu".split())
+FLOAT_NAMES = frozenset("scale sigma factor gain temperature temp threshold level amount bias_value "
+                        "risk_free c const constant value fill fill_value start_value"
+                        " strength radius margin damping".split())
+MASK_NAMES = frozenset({"mask", "where", "valid", "keep", "selected", "condition", "cond"})
+INDEX_ARRAY_NAMES = frozenset("indices idxs labels label classes ids positions targets cluster_ids "
+                              "assignments bins_idx perm permutation".split())
+POSITIVE_NAMES = frozenset("prices price variance var std stds sigmas weights probs probabilities counts "
+                           "rates lengths radii volumes intensity intensities image images img".split())
+BOOL_PREFIXES = ("is_", "use_", "has_", "with_", "return_", "do_", "allow_", "normalize", "center")
+BOOL_NAMES = frozenset({"keepdims", "reverse", "inplace", "periodic", "closed", "normalized", "cumulative"})
+SHAPE_NAMES = frozenset({"shape", "size_tuple", "dims", "axes"})
+
+FLOAT_VALUES = {"prob": (0.3, 0.7, 0.1), "percent": (25.0, 50.0, 90.0), "step": (0.1, 0.01, 0.05),
+                "float": (1.5, 0.5, 2.0)}
+INT_VALUES = {"count": (3, 2, 5), "index": (1, 2, 0), "seed": (0, 1, 2), "axis": (0, -1, 1), "int": (2, 3, 1)}
+
+Kind = tuple  # ("default",) ("array", role) ("int", values) ("float", values) ("bool", values) ("value", values)
+
+
+@dataclass
+class Param:
+    name: str
+    kinds: list[Kind]
+    keyword_only: bool = False
+
+
+def _name_kinds(name: str) -> list[Kind]:
+    lower = name.lower()
+    if lower in AXIS_NAMES:
+        return [("int", INT_VALUES["axis"])]
+    if lower in SEED_NAMES:
+        return [("int", INT_VALUES["seed"])]
+    if lower in COUNT_NAMES or lower.startswith(("n_", "num_")) or lower.endswith(("_size", "_len", "_count", "_steps", "_iters")):
+        return [("int", INT_VALUES["count"]), ("array", "float")]
+    if lower in INDEX_SCALAR_NAMES:
+        return [("int", INT_VALUES["index"]), ("array", "index")]
+    if lower in MASK_NAMES or lower.endswith("_mask"):
+        return [("array", "mask"), ("array", "float")]
+    if lower in INDEX_ARRAY_NAMES or lower.endswith(("_idx", "_ids", "_labels", "_indices")):
+        return [("array", "index"), ("array", "float")]
+    if lower in PROB_NAMES:
+        return [("float", FLOAT_VALUES["prob"]), ("array", "float")]
+    if lower in PERCENT_NAMES:
+        return [("float", FLOAT_VALUES["percent"])]
+    if lower in STEP_NAMES:
+        return [("float", FLOAT_VALUES["step"]), ("array", "float")]
+    if lower in FLOAT_NAMES:
+        return [("float", FLOAT_VALUES["float"]), ("array", "float")]
+    if lower in BOOL_NAMES or lower.startswith(BOOL_PREFIXES):
+        return [("bool", (True, False))]
+    if lower in SHAPE_NAMES or lower.endswith("_shape"):
+        return [("value", ((3, 4), (5,), (2, 3, 2)))]
+    role = "positive" if lower in POSITIVE_NAMES else "float"
+    return [("array", role), ("float", FLOAT_VALUES["float"]), ("int", INT_VALUES["int"])]
+
+
+def _hint_kinds(hint: object, name: str) -> list[Kind] | None:
+    """Kinds from a resolved type hint, or None when the hint says nothing useful."""
+    if hint is inspect.Parameter.empty or hint is None:
+        return None
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return [("value", typing.get_args(hint))]
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        kinds: list[Kind] = []
+        for option in typing.get_args(hint):
+            if option is type(None):
+                continue
+            kinds.extend(_hint_kinds(option, name) or [])
+        if type(None) in typing.get_args(hint):
+            kinds.append(("value", (None,)))
+        return kinds or None
+    if hint is bool:
+        return [("bool", (True, False))]
+    if hint is int:
+        named = _name_kinds(name)
+        return [k for k in named if k[0] == "int"] or [("int", INT_VALUES["int"])]
+    if hint is float:
+        named = [k for k in _name_kinds(name) if k[0] == "float"]
+        return named or [("float", FLOAT_VALUES["float"])]
+    text = repr(hint)
+    if "ndarray" in text or "NDArray" in text or "ArrayLike" in text or "Array" in text:
+        if re.search(r"int|bool", text.split("[", 1)[-1]) and "[" in text:
+            return [("array", "mask" if "bool" in text.split("[", 1)[-1] else "index")]
+        named = [k for k in _name_kinds(name) if k[0] == "array"]
+        return named or [("array", "float")]
+    if origin in (tuple, list) or hint in (tuple, list):
+        return [("value", ((3, 4), (5,)))] if "shape" in name else None
+    return None
+
+
+def _default_kinds(default: object, name: str) -> list[Kind]:
+    alternatives: list[Kind]
+    if isinstance(default, bool):
+        alternatives = [("bool", (not default,))]
+    elif isinstance(default, int):
+        if name.lower() in AXIS_NAMES:
+            alternatives = [("int", tuple(v for v in (1, -1, 0) if v != default))]
+        else:
+            alternatives = [("int", tuple(v for v in (default + 1, default * 2, max(default - 1, 0)) if v != default))]
+    elif isinstance(default, float):
+        alternatives = [("float", (default * 0.5 if default else 0.5, default * 2.0 if default else 1.5))]
+    elif default is None:
+        alternatives = [k for k in _name_kinds(name)]
+    else:
+        alternatives = []
+    return [("default",)] + alternatives
+
+
+def parameters(function: Callable, skip_first: bool = False) -> list[Param] | None:
+    """The parameters to fill, or None when the signature cannot be read."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return None
+    try:
+        hints = typing.get_type_hints(function)
+    except Exception:
+        hints = {}
+    params = []
+    items = list(signature.parameters.values())
+    if skip_first and items and items[0].kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
+        items = items[1:]
+    for p in items:
+        if p.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+            continue
+        kinds = _hint_kinds(hints.get(p.name, inspect.Parameter.empty), p.name)
+        if p.default is not inspect.Parameter.empty:
+            kinds = _default_kinds(p.default, p.name) + [k for k in (kinds or []) if k[0] != "default"]
+        elif kinds is None:
+            kinds = _name_kinds(p.name)
+        params.append(Param(p.name, _dedupe(kinds), p.kind is inspect.Parameter.KEYWORD_ONLY))
+    return params
+
+
+def _dedupe(kinds: list[Kind]) -> list[Kind]:
+    seen, result = set(), []
+    for kind in kinds:
+        key = repr(kind)
+        if key not in seen:
+            seen.add(key)
+            result.append(kind)
+    return result
+
+
+# --- shape plans --------------------------------------------------------------------
+SIZES_1D = (8, 5, 13)
+SIZES_2D = ((6, 4), (5, 3), (9, 2))
+SQUARE = (4, 5, 3)
+SIZES_3D = ((3, 4, 5), (2, 3, 4), (4, 2, 3))
+CENTRES = (3, 2, 4)
+
+Plan = tuple[str, Callable[[int, int], list[tuple[int, ...]]]]
+
+
+def plans(count: int) -> list[Plan]:
+    """Shape plans for ``count`` array parameters (deduplicated by the shapes they give)."""
+    options: list[Plan] = [
+        ("1-D", lambda v, c: [(SIZES_1D[v],)] * c),
+        ("2-D", lambda v, c: [SIZES_2D[v]] * c),
+        ("matrix, row vectors", lambda v, c: [SIZES_2D[v]] + [(SIZES_2D[v][1],)] * (c - 1)),
+        ("matrix, column vectors", lambda v, c: [SIZES_2D[v]] + [(SIZES_2D[v][0],)] * (c - 1)),
+        ("points, centres", lambda v, c: [SIZES_2D[v], (CENTRES[v], SIZES_2D[v][1])] + [(SIZES_2D[v][0],)] * (c - 2)),
+        ("matmul chain", lambda v, c: [SIZES_2D[v], SIZES_2D[v][::-1]] + [(SIZES_2D[v][0],)] * (c - 2)),
+        ("square", lambda v, c: [(SQUARE[v], SQUARE[v])] * c),
+        ("square, vectors", lambda v, c: [(SQUARE[v], SQUARE[v])] + [(SQUARE[v],)] * (c - 1)),
+        ("vectors, matrix", lambda v, c: [(SIZES_2D[v][1],)] * (c - 1) + [SIZES_2D[v]]),
+        ("3-D", lambda v, c: [SIZES_3D[v]] * c),
+        ("0-D", lambda v, c: [()] * c),
+    ]
+    unique, seen = [], set()
+    for name, shapes in options:
+        key = tuple(tuple(s) for s in shapes(0, count))
+        if count and key not in seen:
+            seen.add(key)
+            unique.append((name, shapes))
+    return unique or [("scalars", lambda v, c: [])]
+
+
+def assignments(params: list[Param], limit: int = 12) -> list[tuple[Kind, ...]]:
+    """Kind choices for all parameters, the most likely first (lowest total rank)."""
+    ranges = [range(len(p.kinds)) for p in params]
+    chosen = sorted(itertools.product(*ranges), key=lambda idx: (sum(idx), idx))[:limit] if params else [()]
+    return [tuple(p.kinds[i] for p, i in zip(params, idx)) for idx in chosen]
+
+
+def stable_seed(*parts: object) -> int:
+    return zlib.crc32(repr(parts).encode())
+
+
+def make_array(role: str, shape: tuple[int, ...], rng: np.random.Generator, float_dtype, flavor: str,
+               index_bound: int) -> np.ndarray:
+    if role == "mask":
+        return rng.random(shape) < 0.5
+    if role == "index":
+        return rng.integers(0, max(index_bound, 1), size=shape)
+    if role == "int":
+        return rng.integers(-3, 4, size=shape)
+    if flavor == "positive" or role == "positive":
+        return rng.uniform(0.5, 2.0, size=shape).astype(float_dtype)
+    return rng.standard_normal(size=shape).astype(float_dtype)
+
+
+def build_call(params: list[Param], kinds: tuple[Kind, ...], shapes: list[tuple[int, ...]], variant: int,
+               flavor: str, rng: np.random.Generator, float_dtype, split: int | None) -> Call:
+    """Arguments for ``params`` from ``kinds``; the first ``split`` go to the prefix (constructor)."""
+    array_shapes = iter(shapes)
+    firsts = [s[0] for s in shapes if s]
+    index_bound = min([3, *firsts])
+    values: list[tuple[Param, object]] = []
+    for param, kind in zip(params, kinds):
+        tag = kind[0]
+        if tag == "default":
+            values.append((param, _OMIT))
+        elif tag == "array":
+            values.append((param, make_array(kind[1], next(array_shapes), rng, float_dtype, flavor, index_bound)))
+        else:
+            options = kind[1]
+            values.append((param, options[variant % len(options)]))
+    if split is None:
+        args, kwargs = _arrange(values)
+        return Call(None, args, kwargs)
+    prefix_args, prefix_kwargs = _arrange(values[:split])
+    args, kwargs = _arrange(values[split:])
+    return Call(prefix_args, args, kwargs, prefix_kwargs=prefix_kwargs)
+
+
+_OMIT = object()
+
+
+def _arrange(values: list[tuple[Param, object]]) -> tuple[tuple, dict]:
+    """Positional while nothing is omitted, keywords after the first omitted parameter."""
+    args, kwargs, positional = [], {}, True
+    for param, value in values:
+        if value is _OMIT:
+            positional = False
+            continue
+        if positional and not param.keyword_only:
+            args.append(value)
+        else:
+            kwargs[param.name] = value
+    return tuple(args), kwargs
+
+
+def array_count(kinds: tuple[Kind, ...]) -> int:
+    return sum(1 for kind in kinds if kind[0] == "array")
+
+
+def flavors(params: list[Param]) -> tuple[str, ...]:
+    if any(p.name.lower() in POSITIVE_NAMES for p in params):
+        return ("positive", "normal")
+    return ("normal", "positive")
+
+
+def systematic_candidates(params: list[Param], seed: int, float_dtype, split: int | None) -> Iterator[tuple[str, Call]]:
+    """(structure key, call): every kind assignment x shape plan, normal then positive values;
+    then other sizes of the same structures."""
+    rng = np.random.default_rng(seed)
+    order = flavors(params)
+    for variant in range(3):
+        for a_index, kinds in enumerate(assignments(params)):
+            for plan_name, shapes in plans(array_count(kinds)):
+                for flavor in order:
+                    call = build_call(params, kinds, shapes(variant, array_count(kinds)), variant, flavor, rng,
+                                      float_dtype, split)
+                    yield f"{variant}/{a_index}/{plan_name}/{flavor}", call
+
+
+def hypothesis_candidates(params: list[Param], float_dtype, split: int | None, accept: Callable[[Call], bool],
+                          max_examples: int) -> None:
+    """Broader random structures drawn by hypothesis (derandomized: the same every run);
+    ``accept`` is called on each and returns True once enough inputs were found."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import strategies as st
+
+    done = [False]
+    kind_pool: list[Kind] = [("array", "float"), ("array", "positive"), ("array", "index"), ("array", "mask"),
+                             ("float", FLOAT_VALUES["float"]), ("int", INT_VALUES["count"]), ("bool", (True, False))]
+
+    @st.composite
+    def calls(draw):
+        # A parameter whose every candidate is a scalar (a count, an axis, a flag) stays a scalar:
+        # a 0-d array there is not how the function is called, and jit's static arguments refuse it.
+        kinds = tuple(draw(st.sampled_from(p.kinds + kind_pool if any(k[0] == "array" for k in p.kinds) else p.kinds))
+                      for p in params)
+        count = array_count(kinds)
+        ndim = draw(st.integers(0, 3))
+        shared = tuple(draw(st.integers(1, 6)) for _ in range(ndim))
+        shapes = [shared if draw(st.booleans()) else tuple(draw(st.integers(1, 6)) for _ in range(draw(st.integers(0, 3))))
+                  for _ in range(count)]
+        variant = draw(st.integers(0, 2))
+        seed = draw(st.integers(0, 2**31 - 1))
+        flavor = draw(st.sampled_from(("normal", "positive")))
+        return build_call(params, kinds, shapes, variant, flavor, np.random.default_rng(seed), float_dtype, split)
+
+    @settings(max_examples=max_examples, derandomize=True, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck), print_blob=False)
+    @given(calls())
+    def explore(call):
+        if not done[0]:
+            call.source = "hypothesis"
+            done[0] = accept(call)
+
+    explore()
+
+
+# --- doctests -----------------------------------------------------------------------
+def doctest_calls(function: Callable, name: str, namespace: dict) -> list[Call]:
+    """``>>> name(args)`` lines of the docstring, with the setup lines before them run."""
+    doc = inspect.getdoc(function) or ""
+    if ">>>" not in doc:
+        return []
+    try:
+        examples = doctest.DocTestParser().get_examples(doc)
+    except ValueError:
+        return []
+    scope = dict(namespace)
+    found: list[Call] = []
+
+    def capture(*args, **kwargs):
+        found.append(Call(None, args, kwargs, "doctest"))
+
+    scope["__np2jax_capture__"] = capture
+    for example in examples:
+        try:
+            tree = ast.parse(example.source)
+        except SyntaxError:
+            continue
+        calls_target = _rewrite_target_calls(tree, name)
+        try:
+            if calls_target:
+                exec(compile(tree, "<doctest>", "exec"), scope)
+            elif not _mentions(tree, name):
+                exec(compile(tree, "<doctest>", "exec"), scope)
+        except Exception:
+            continue
+    return found
+
+
+def _mentions(tree: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(tree))
+
+
+def _rewrite_target_calls(tree: ast.Module, name: str) -> bool:
+    """Replace the outermost ``name(...)`` call of each statement by a capture of its arguments."""
+    changed = False
+    for statement in tree.body:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
+                node.func = ast.Name("__np2jax_capture__", ast.Load())
+                changed = True
+                break
+    ast.fix_missing_locations(tree)
+    return changed

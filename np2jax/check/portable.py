@@ -1,0 +1,146 @@
+"""Function outputs as plain data the parent can compare without importing user code.
+
+A portable value is ``None``, ``str``, ``bytes``, a :class:`Leaf` (a NumPy array, with
+the Python type it came from), a :class:`Node` (tuple, list, NamedTuple, dict or
+an object's attributes) or an :class:`Opaque` (anything else: described, not compared).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+MAX_DEPTH = 12
+
+
+@dataclass(frozen=True)
+class Leaf:
+    array: np.ndarray
+    origin: str  # "bool" | "int" | "float" | "complex" | "numpy" | "jax"
+
+
+@dataclass(frozen=True)
+class Node:
+    kind: str  # "sequence" | "namedtuple" | "dict" | "object"
+    type_name: str  # tuple, list, the NamedTuple's or the object's class name
+    keys: tuple  # field names, dict keys (as repr strings) or indices
+    children: tuple
+
+
+@dataclass(frozen=True)
+class Opaque:
+    type_name: str
+    description: str
+
+
+def _is_jax_array(value: object) -> bool:
+    module = type(value).__module__ or ""
+    return module.startswith(("jax", "jaxlib")) and hasattr(value, "__array__")
+
+
+def to_portable(value: object, depth: int = 0) -> object:
+    if value is None or isinstance(value, (str, bytes)):
+        return value
+    if isinstance(value, bool):
+        return Leaf(np.asarray(value), "bool")
+    if isinstance(value, int):
+        try:
+            return Leaf(np.asarray(value, dtype=np.int64), "int")
+        except OverflowError:
+            return Leaf(np.asarray(value, dtype=object), "int")
+    if isinstance(value, (float, complex)):
+        return Leaf(np.asarray(value), type(value).__name__)
+    if isinstance(value, (np.ndarray, np.generic)):
+        return Leaf(np.array(value, copy=True), "numpy")
+    if _is_jax_array(value):
+        try:
+            return Leaf(np.array(value, copy=True), "jax")
+        except Exception as error:  # PRNG keys and other extended dtypes
+            return Opaque(type(value).__name__, f"cannot be read as an array: {error}")
+    if depth >= MAX_DEPTH:
+        return Opaque(type(value).__name__, "nested too deeply")
+    if isinstance(value, tuple) and hasattr(type(value), "_fields"):
+        fields = tuple(type(value)._fields)
+        return Node("namedtuple", type(value).__name__, fields, tuple(to_portable(v, depth + 1) for v in value))
+    if isinstance(value, (tuple, list)):
+        return Node("sequence", type(value).__name__, tuple(range(len(value))),
+                    tuple(to_portable(v, depth + 1) for v in value))
+    if isinstance(value, dict):
+        keys = tuple(sorted(value, key=repr))
+        return Node("dict", "dict", tuple(repr(k) for k in keys), tuple(to_portable(value[k], depth + 1) for k in keys))
+    if callable(value):
+        return Opaque("function", getattr(value, "__qualname__", type(value).__name__))
+    attributes = getattr(value, "__dict__", None)
+    if isinstance(attributes, dict):
+        names = tuple(sorted(n for n in attributes if not n.startswith("__")))
+        return Node("object", type(value).__name__, names, tuple(to_portable(attributes[n], depth + 1) for n in names))
+    try:
+        text = repr(value)
+    except Exception:
+        text = "?"
+    return Opaque(type(value).__name__, text[:80])
+
+
+def leaves(value: object, path: str = "") -> list[tuple[str, Leaf]]:
+    """Every leaf with its path (``[0]``, ``['key']``, ``.field``)."""
+    if isinstance(value, Leaf):
+        return [(path, value)]
+    if isinstance(value, Node):
+        found = []
+        for key, child in zip(value.keys, value.children):
+            found.extend(leaves(child, path + child_path(value, key)))
+        return found
+    return []
+
+
+def child_path(node: Node, key: object) -> str:
+    if node.kind in ("namedtuple", "object"):
+        return f".{key}"
+    return f"[{key}]"
+
+
+def all_finite(value: object) -> bool:
+    for _, leaf in leaves(value):
+        if leaf.array.dtype.kind in "fc" and not np.all(np.isfinite(leaf.array)):
+            return False
+    return True
+
+
+def identical(a: object, b: object) -> bool:
+    """Bit-for-bit equal (NaN equals NaN): for determinism and mutation checks."""
+    if isinstance(a, Leaf) and isinstance(b, Leaf):
+        x, y = a.array, b.array
+        if x.shape != y.shape or x.dtype != y.dtype:
+            return False
+        if x.dtype.kind in "fc":
+            return bool(np.array_equal(x, y, equal_nan=True))
+        try:
+            return bool(np.array_equal(x, y))
+        except Exception:
+            return False
+    if isinstance(a, Node) and isinstance(b, Node):
+        return (a.kind, a.type_name, a.keys) == (b.kind, b.type_name, b.keys) and all(
+            identical(x, y) for x, y in zip(a.children, b.children))
+    if isinstance(a, Opaque) and isinstance(b, Opaque):
+        return a.type_name == b.type_name
+    return type(a) is type(b) and a == b
+
+
+def describe(value: object) -> str:
+    """A short description of an argument or output: ``float32[5,3]``, ``3``, ``(…, …)``."""
+    if isinstance(value, Leaf):
+        array = value.array
+        if array.ndim == 0 and value.origin in ("bool", "int", "float", "complex"):
+            text = repr(array.item())
+            return text if len(text) <= 12 else f"{value.origin}"
+        return f"{array.dtype}[{','.join(map(str, array.shape))}]"
+    if isinstance(value, Node):
+        inner = ", ".join(describe(c) for c in value.children[:4])
+        more = ", …" if len(value.children) > 4 else ""
+        if value.kind == "sequence":
+            return f"[{inner}{more}]" if value.type_name == "list" else f"({inner}{more})"
+        return f"{value.type_name}({inner}{more})"
+    if isinstance(value, Opaque):
+        return value.type_name
+    return repr(value)[:20]
