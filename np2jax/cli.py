@@ -19,6 +19,7 @@ from np2jax.check.command import add_check_arguments, run_check_command
 from np2jax.codes import BY_CODE, RULES, rule_for
 from np2jax.docs import render_rule
 from np2jax.engine import FileResult, Options
+from np2jax.gate import run_gate
 from np2jax.files import SourceFile, UsageError, discover, is_read_only, write_atomic
 from np2jax.report import migrate_report, write_json
 from np2jax.runner import migrate_files
@@ -76,6 +77,18 @@ def build_parser() -> Parser:
     review.add_argument("--ignore", type=_codes, default=frozenset(), metavar="CODES", help="skip these rules")
     review.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     review.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+
+    gate = commands.add_parser("gate", help="CI: fail when NumPy usage or diagnostics grow beyond a baseline")
+    gate.add_argument("paths", nargs="+", metavar="PATH", help=".py files or directories")
+    gate.add_argument("--baseline", metavar="FILE", help="fail only on findings that FILE does not record")
+    gate.add_argument("--update-baseline", action="store_true", help="write the current findings to --baseline FILE")
+    gate.add_argument("--format", choices=("text", "json", "junit", "sarif", "github"), default="text")
+    gate.add_argument("--output", metavar="FILE", help="write the formatted output to FILE instead of stdout")
+    gate.add_argument("--no-jit", action="store_true", help="do not add jax.jit decorators")
+    gate.add_argument("--select", type=_codes, default=frozenset(), metavar="CODES", help="only these rules")
+    gate.add_argument("--ignore", type=_codes, default=frozenset(), metavar="CODES", help="skip these rules")
+    gate.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: cores)")
+    gate.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     return parser
 
 
@@ -101,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_review(args.paths, Options(jit=not args.no_jit, select=args.select, ignore=args.ignore), color=args.color, use_cache=not args.no_cache)
         if args.command == "check":
             return run_check_command(args)
+        if args.command == "gate":
+            return run_gate(args.paths, Options(jit=not args.no_jit, select=args.select, ignore=args.ignore), baseline=args.baseline, update_baseline=args.update_baseline, output_format=args.format, output=args.output, use_cache=not args.no_cache, jobs=args.jobs)
         if args.command == "explain":
             return run_explain(args.code)
         if args.command == "rules":
