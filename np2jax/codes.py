@@ -11,11 +11,16 @@ from np2jax.rules.functional_update import FunctionalUpdate
 from np2jax.rules.inplace_function import InplaceFunction
 from np2jax.rules.io_and_global_state import IoAndGlobalState
 from np2jax.rules.isinstance_ndarray import IsinstanceNdarray
+from np2jax.rules.jit import Jit
+from np2jax.rules.jit_side_effect import JitSideEffect
+from np2jax.rules.jit_traced_value import JitTracedValue
 from np2jax.rules.no_jax_equivalent import NoJaxEquivalent
+from np2jax.rules.not_jitted import NotJitted
 from np2jax.rules.np_to_jnp import NumpyToJaxNumpy
 from np2jax.rules.numpy_random import NumpyRandom
 from np2jax.rules.round_decimals import RoundDecimals
 from np2jax.rules.sort_ties import SortTies
+from np2jax.rules.unrolled_loop import UnrolledLoop
 from np2jax.rules.unsafe_inplace_write import UnsafeInplaceWrite
 from np2jax.rules.unsupported_argument import UnsupportedArgument
 from np2jax.rules.x64_precision import X64Precision
@@ -38,6 +43,12 @@ RULES: tuple[type[Rule], ...] = (
     CallsUnmigratedFunction,
     NumpyToJaxNumpy,
     FunctionalUpdate,
+    # The jit rules decide last, once a function's own diagnostics are known.
+    Jit,
+    JitTracedValue,
+    JitSideEffect,
+    UnrolledLoop,
+    NotJitted,
 )
 
 BY_CODE: dict[str, type[Rule]] = {rule.CODE: rule for rule in RULES}

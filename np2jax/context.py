@@ -13,7 +13,8 @@ from np2jax.analysis.aliasing import FunctionAliasing
 from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.writes import WritePlan, plan_tuple_write, plan_write
-from np2jax.analysis.scope import Scope
+from np2jax.analysis.scope import ImportBinding, Scope
+from np2jax.analysis.tracing import JitPlan, ModuleTracing
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.tables import ApiRow
 
@@ -64,6 +65,16 @@ class FunctionInfo:
     class_name: str | None = None  # qualified name of the class, for methods
     calls: dict[str, cst.Call] = field(default_factory=dict)  # same-module callee -> first call
     call_statements: dict[cst.Call, tuple | None] = field(default_factory=dict)  # call -> its statement, for positions
+    first_diagnostic: int = 0  # index of its first diagnostic in FileContext.diagnostics
+    changed: bool = False  # the walker rewrote something in it (set before on_leave_function)
+    decorator: str | None = None  # a decorator to add (the jit rule's), applied by the walker
+
+    @property
+    def is_module_level(self) -> bool:
+        return self.class_name is None and ".<locals>." not in self.qualname
+
+    def has_errors(self, ctx: FileContext) -> bool:
+        return any(d.severity is Severity.ERROR for d in ctx.diagnostics[self.first_diagnostic:])
 
 
 @dataclass(frozen=True)
@@ -96,6 +107,16 @@ class FileContext:
         self.blocked_statements: set[cst.CSTNode] = set()
         self._write_plans: dict[tuple, WritePlan | list | None] = {}
         self._aliasing: dict[cst.CSTNode, FunctionAliasing] = {}
+        self.tracing: ModuleTracing | None = None  # jit plans; None when jit is off
+        self.jit_uses: set[str] = set()  # modules the added decorators refer to ("jax", "functools")
+        self._jit_states: dict[str, JitState] = {}
+
+    def jit_state(self, info: FunctionInfo) -> JitState:
+        """Whether and how the jit rules decorate ``info`` (shared by NPJ300-NPJ304), once per function."""
+        state = self._jit_states.get(info.qualname)
+        if state is None:
+            state = self._jit_states[info.qualname] = _jit_state(info, self)
+        return state
 
     def write_plan(self, node: cst.BaseSmallStatement) -> WritePlan | None:
         """How (or why not) the subscript write ``node`` becomes functional; None if it is not one."""
@@ -223,3 +244,46 @@ class FileContext:
             wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
             self._positions = wrapper.resolve(PositionProvider)
         return self._positions
+
+
+@dataclass
+class JitState:
+    """``plan`` when the function is a jit candidate; ``skip`` says why a changed function is not one."""
+
+    plan: JitPlan | None = None
+    skip: str | None = None
+    already_jitted: bool = False
+
+
+def _jit_state(info: FunctionInfo, ctx: FileContext) -> JitState:
+    if ctx.tracing is None or not info.changed or info.has_errors(ctx):
+        return JitState()
+    node = info.node
+    if node.decorators:
+        if all(_is_jit(d.decorator, ctx) for d in node.decorators):
+            return JitState(already_jitted=True)
+        names = ", ".join(f"`@{ctx.code(d.decorator).strip()}`" for d in node.decorators)
+        return JitState(skip=f"decorated with {names}: np2jax does not know how jax.jit combines with it")
+    if info.class_name is not None:
+        return JitState(skip="a method: jax.jit would take `self` as a fixed argument and miss later changes to its state")
+    if not info.is_module_level:
+        return JitState()  # a nested function: traced as part of the function that calls it
+    if isinstance(node.asynchronous, cst.Asynchronous):
+        return JitState(skip="an `async` function")
+    for module_name in ("jax", "functools"):
+        bindings = ctx.scope.module.bindings.get(module_name, [])
+        if bindings and not all(isinstance(b, ImportBinding) and b.qualname == module_name for b in bindings):
+            return JitState(skip=f"the name `{module_name}` means something else in this module")
+    plan = ctx.tracing.plan(node.name.value)
+    if plan is None:
+        return JitState(skip="np2jax could not analyse it")
+    return JitState(plan=plan)
+
+
+def _is_jit(expr: cst.BaseExpression, ctx: FileContext) -> bool:
+    scope = ctx.scope.module
+    if isinstance(expr, cst.Call):
+        if ctx.resolver.qualname(expr.func, scope) == "functools.partial" and expr.args:
+            return ctx.resolver.qualname(expr.args[0].value, scope) == "jax.jit"
+        return ctx.resolver.qualname(expr.func, scope) == "jax.jit"
+    return ctx.resolver.qualname(expr, scope) == "jax.jit"

@@ -31,6 +31,8 @@ def render_rule(rule: type[Rule]) -> str:
         doc.why,
         "## Example",
     ]
+    if not rule.EXAMPLES_JIT:
+        parts.append("(Shown as `np2jax migrate --no-jit` writes it; without `--no-jit`, functions that can be traced also get `@jax.jit`, see NPJ300.)")
     for example in rule.EXAMPLES:
         if example.title:
             parts.append(f"*{example.title}*")

@@ -21,6 +21,7 @@ import libcst as cst
 from np2jax import __version__
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import collect_scopes
+from np2jax.analysis.tracing import ModuleTracing
 from np2jax.codes import instantiate
 from np2jax.context import FileContext, ForcedUnsupported
 from np2jax.diagnostics import Diagnostic, Severity
@@ -161,8 +162,9 @@ def _transform(
         text = module.code
     lines = _LINE_BREAK.split(text.lstrip("\ufeff"))
     forced = dict(forced or {})
+    tracing = ModuleTracing(module, resolver, text, options.unroll_threshold) if options.jit else None
     while True:
-        new_module, diagnostics, functions, infos = _walk(module, path, collector, resolver, lines, options, forced, precise)
+        new_module, diagnostics, functions, infos = _walk(module, path, collector, resolver, lines, options, forced, precise, tracing)
         more = _callers_of_unsupported(infos, functions, forced)
         if not more:
             return new_module, diagnostics, functions, forced
@@ -195,10 +197,11 @@ def _callers_of_unsupported(infos, functions, forced) -> dict[str, ForcedUnsuppo
     return {name: why for name, why in found.items() if name not in forced}
 
 
-def _walk(module, path, collector, resolver, lines, options, forced, precise):
+def _walk(module, path, collector, resolver, lines, options, forced, precise, tracing):
     ctx = FileContext(path, module, resolver, lines)
     ctx.precise_positions = precise
     ctx.forced_unsupported = forced
+    ctx.tracing = tracing
     ctx.jnp_alias, already_imported = choose_jnp_alias(collector.module_scope, list(collector.scopes.values()))
     walker = Walker(ctx, instantiate(set(options.select) or None, set(options.ignore) or None))
     new_module = module.visit(walker)
@@ -207,6 +210,7 @@ def _walk(module, path, collector, resolver, lines, options, forced, precise):
             new_module,
             unused=walker.rewritten_import_names - walker.used_import_names,
             add_jnp_as=None if already_imported or not ctx.jnp_uses else ctx.jnp_alias,
+            add_modules=sorted(name for name in ctx.jit_uses if name not in collector.module_scope.bindings),
             is_package_init=path.endswith("__init__.py"),
         )
     functions = [_function_record(info, ctx.diagnostics) for info in walker.functions]

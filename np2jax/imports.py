@@ -56,9 +56,11 @@ def _numpy_import(small: cst.BaseSmallStatement) -> bool:
 
 
 def finalize_imports(
-    module: cst.Module, *, unused: set[str], add_jnp_as: str | None, is_package_init: bool
+    module: cst.Module, *, unused: set[str], add_jnp_as: str | None, is_package_init: bool,
+    add_modules: list[str] = (),
 ) -> cst.Module:
-    """Drop module-level NumPy imports whose names the rewrite left unused; add jax.numpy once."""
+    """Drop module-level NumPy imports whose names the rewrite left unused; add jax.numpy (and the
+    modules jit decorators need, ``add_modules``) once, after the first NumPy import."""
     if is_package_init:
         unused = set()
     unused -= _exported_names(module)
@@ -73,14 +75,13 @@ def finalize_imports(
             insert_at = index + 1
         if unused:
             body[index] = _without_names(statement, unused)
+    new_imports = [f"import {name}\n" for name in add_modules]
     if add_jnp_as is not None:
-        new_import = cst.parse_statement(
-            f"import jax.numpy as {add_jnp_as}\n" if add_jnp_as != "numpy" else "import jax.numpy\n",
-            config=module.config_for_parsing,
-        )
+        new_imports.append(f"import jax.numpy as {add_jnp_as}\n" if add_jnp_as != "numpy" else "import jax.numpy\n")
+    if new_imports:
         if insert_at is None:
             insert_at = _after_header(body)
-        body.insert(insert_at, new_import)
+        body[insert_at:insert_at] = [cst.parse_statement(text, config=module.config_for_parsing) for text in new_imports]
     # A removed statement's leading comments stay with the line that now follows.
     result: list[cst.BaseStatement] = []
     carried: list[cst.EmptyLine] = []

@@ -57,6 +57,8 @@ class Rule:
     FIX_SAFETY: ClassVar[FixSafety] = FixSafety.NONE
     DOC: ClassVar[RuleDoc]
     EXAMPLES: ClassVar[tuple[Example, ...]] = ()
+    # Examples run with `jax.jit` decoration only for the jit rules; the others show their own rewrite.
+    EXAMPLES_JIT: ClassVar[bool] = False
 
     def on_numpy_ref(self, ref: NumpyRef, ctx: FileContext) -> None:
         """Called for each NumPy name used inside a function body."""

@@ -98,19 +98,29 @@ class Walker(cst.CSTTransformer):
         self._open_functions.append(info)
         self.functions.append(info)
         self.ctx.function = info
-        self._frames.append((len(self.ctx.diagnostics), self.ctx.jnp_uses, set()))
+        info.first_diagnostic = len(self.ctx.diagnostics)
+        self._frames.append((len(self.ctx.diagnostics), self.ctx.jnp_uses, set(), self._changes()))
+
+    def _changes(self) -> int:
+        return self.ctx.jnp_uses + self.statement_rewrites + len(self.replacements)
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
-        first_diagnostic, jnp_uses, import_names = self._frames.pop()
+        first_diagnostic, jnp_uses, import_names, changes = self._frames.pop()
         if self._frames:
             self._frames[-1][2].update(import_names)
+        info = self._open_functions[-1]
+        info.changed = self._changes() > changes
         for rule in self.rules:
-            rule.on_leave_function(self._open_functions[-1], self.ctx)
+            rule.on_leave_function(info, self.ctx)
         if any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:]):
             # Cannot be migrated faithfully: leave the whole function as it was, still working NumPy code.
             updated = original
             self.ctx.jnp_uses = jnp_uses
             self.used_import_names |= import_names
+            info.jit, info.static_argnums, info.decorator = False, (), None
+        elif info.decorator is not None:
+            decorator = cst.Decorator(decorator=cst.parse_expression(info.decorator))
+            updated = updated.with_changes(decorators=[decorator, *updated.decorators])
         info = self._open_functions.pop()
         self.ctx.function = self._open_functions[-1] if self._open_functions else None
         self._qualname_stack.pop()

@@ -11,7 +11,7 @@ import pytest
 
 # A small realistic module and what `np2jax migrate` makes of it.
 SIMPLE = "import numpy as np\n\ndef f(x):\n    return np.sum(x ** 2)\n"
-SIMPLE_MIGRATED = "import jax.numpy as jnp\n\ndef f(x):\n    return jnp.sum(x ** 2)\n"
+SIMPLE_MIGRATED = "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n    return jnp.sum(x ** 2)\n"
 
 CLI_TIMEOUT_S = 120  # a hang (a FIFO read, a deadlocked pool) fails the test instead of blocking it
 

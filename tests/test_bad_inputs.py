@@ -38,7 +38,11 @@ def _big_module(functions: int = 1000) -> tuple[bytes, bytes]:
         ]
     assert len(lines) == 24_002
     source = "\n".join(lines) + "\n"
-    migrated = source.replace("np.", "jnp.").replace("import numpy as np", "import jax.numpy as jnp")
+    migrated = (
+        source.replace("np.", "jnp.")
+        .replace("import numpy as np", "import jax\nimport jax.numpy as jnp")
+        .replace("\ndef stat_", "\n@jax.jit\ndef stat_")
+    )
     return source.encode(), migrated.encode()
 
 
@@ -127,7 +131,7 @@ CASES = [
         "form-feed-and-no-final-newline",
         {"ff.py": b"import numpy as np\n\x0c\ndef f(x):\n    return np.sum(x)  # \xe2\x80\xa8 sep"},
         ["ff.py"], 0, 0,
-        after_write={"ff.py": b"import jax.numpy as jnp\n\x0c\ndef f(x):\n    return jnp.sum(x)  # \xe2\x80\xa8 sep"},
+        after_write={"ff.py": b"import jax\nimport jax.numpy as jnp\n\x0c\n@jax.jit\ndef f(x):\n    return jnp.sum(x)  # \xe2\x80\xa8 sep"},
         # a form feed or U+2028 is part of its line, not a line break, in the diff too
         dry_stdout=(" \x0c\n", "-    return np.sum(x)  # \u2028 sep\n\\ No newline at end of file\n"),
     ),
@@ -260,7 +264,8 @@ def test_bad_input(case: Case, tmp_path: Path, run_cli) -> None:
     if case.id == "nested-500":  # either migrated correctly or left exactly as it was
         data = (tmp_path / "deep500.py").read_bytes()
         if written.returncode == 0:
-            assert data == _nested(500).replace(b"np.sum", b"jnp.sum").replace(b"numpy as np", b"jax.numpy as jnp")
+            migrated = _nested(500).replace(b"np.sum", b"jnp.sum").replace(b"import numpy as np", b"import jax\nimport jax.numpy as jnp")
+            assert data == migrated.replace(b"\ndef f", b"\n@jax.jit\ndef f")
         else:
             assert data == _nested(500)
     leftovers = [p.name for p in tmp_path.rglob("*np2jax-tmp*")]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import textwrap
 
-from np2jax.engine import migrate_source
+from np2jax.engine import Options, migrate_source
+
+NO_JIT = Options(jit=False)  # these tests are about other rewrites; jit has its own tests
 
 
 def test_unpacking_temporaries_never_shadow_an_enclosing_name():
@@ -24,7 +26,7 @@ def test_unpacking_temporaries_never_shadow_an_enclosing_name():
             return inner()
         """
     ).lstrip()
-    output = migrate_source(source.encode(), "m.py").output.decode()
+    output = migrate_source(source.encode(), "m.py", NO_JIT).output.decode()
     assert "new_means2, scale = step(t)" in output
     assert "means = means.at[t].set(new_means2)" in output
     assert "return means * new_means\n" in output

@@ -6,11 +6,13 @@ import textwrap
 
 import pytest
 
-from np2jax.engine import migrate_source
+from np2jax.engine import Options, migrate_source
+
+NO_JIT = Options(jit=False)  # these tests are about other rewrites; jit has its own tests
 
 
 def migrate(source: str, path: str = "mod.py") -> str:
-    result = migrate_source(textwrap.dedent(source).lstrip("\n").encode(), path)
+    result = migrate_source(textwrap.dedent(source).lstrip("\n").encode(), path, NO_JIT)
     assert result.error is None
     return result.output.decode()
 
@@ -168,3 +170,79 @@ def test_package_init_keeps_numpy_imports():
 def test_unused_numpy_import_in_untouched_file_is_not_removed():
     source = "import numpy as np\n\ndef f(x):\n    return x + 1\n"
     assert migrate(source) == source
+
+
+JIT_CASES = [
+    pytest.param(
+        """
+        import jax
+        import numpy as np
+
+        def f(x):
+            return np.sum(x)
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x):
+            return jnp.sum(x)
+        """,
+        (),
+        id="jax-already-imported-is-reused",
+    ),
+    pytest.param(
+        '''
+        """Docstring."""
+        from __future__ import annotations
+        from numpy import exp
+
+        def f(x, n):
+            return exp(x)[:n]
+        ''',
+        '''
+        """Docstring."""
+        from __future__ import annotations
+        import functools
+        import jax
+        import jax.numpy as jnp
+
+        @functools.partial(jax.jit, static_argnums=(1,))
+        def f(x, n):
+            return jnp.exp(x)[:n]
+        ''',
+        (),
+        id="from-import-then-jit-imports",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        jax = "not the library"
+
+        def f(x):
+            return np.sum(x)
+        """,
+        """
+        import jax.numpy as jnp
+
+        jax = "not the library"
+
+        def f(x):
+            return jnp.sum(x)
+        """,
+        ("NPJ304",),
+        id="name-jax-taken-no-decorator",
+    ),
+]
+
+
+@pytest.mark.parametrize("before, after, codes", JIT_CASES)
+def test_jit_imports(before, after, codes):
+    source = textwrap.dedent(before).lstrip("\n").encode()
+    expected = textwrap.dedent(after).lstrip("\n")
+    result = migrate_source(source, "mod.py")
+    assert result.output.decode() == expected
+    assert sorted(d.code for d in result.diagnostics) == sorted(codes)
+    assert migrate_source(expected.encode(), "mod.py").output.decode() == expected

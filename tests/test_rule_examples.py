@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from np2jax.codes import RULES
-from np2jax.engine import migrate_source
+from np2jax.engine import Options, migrate_source
 
 EXAMPLES = [
     pytest.param(rule, example, id=f"{rule.CODE}-{index}")
@@ -21,7 +21,7 @@ def test_every_rule_has_examples():
 
 @pytest.mark.parametrize("rule, example", EXAMPLES)
 def test_example(rule, example):
-    result = migrate_source(example.source.encode(), "example.py")
+    result = migrate_source(example.source.encode(), "example.py", Options(jit=rule.EXAMPLES_JIT))
     assert result.error is None
     assert result.output.decode() == example.expected
     codes = sorted(d.code for d in result.diagnostics)
@@ -30,5 +30,6 @@ def test_example(rule, example):
 
 @pytest.mark.parametrize("rule, example", EXAMPLES)
 def test_example_is_idempotent(rule, example):
-    once = migrate_source(example.source.encode(), "example.py").output
-    assert migrate_source(once, "example.py").output == once
+    options = Options(jit=rule.EXAMPLES_JIT)
+    once = migrate_source(example.source.encode(), "example.py", options).output
+    assert migrate_source(once, "example.py", options).output == once

@@ -5,6 +5,8 @@ module.  Some use ``numpy.linalg`` under a short alias.
 """
 
 import numpy as np
+import functools
+import jax
 import jax.numpy as jnp
 
 EPS = np.finfo(np.float32).eps
@@ -14,6 +16,7 @@ QUANTILES = (0.25, 0.5, 0.75)
 logit = lambda p: jnp.log(p / (1.0 - p))
 
 
+@functools.partial(jax.jit, static_argnums=(1,))
 def zscore(x, axis=0):
     """Standard scores along ``axis``; constant columns map to zero."""
     mu = jnp.mean(x, axis=axis, keepdims=True)
@@ -21,32 +24,38 @@ def zscore(x, axis=0):
     return (x - mu) / jnp.maximum(sigma, EPS)
 
 
+@jax.jit
 def summary(x):
     """Per-column minimum, quartiles and maximum, stacked as rows."""
     qs = jnp.quantile(x, jnp.asarray(QUANTILES), axis=0)
     return jnp.vstack([x.min(axis=0), qs, x.max(axis=0)])
 
 
+@jax.jit
 def iqr(x):
     q75, q25 = jnp.percentile(x, jnp.asarray([75, 25]), axis=0)
     return q75 - q25
 
 
+@jax.jit
 def robust_scale(x):
     """Centre on the median and divide by the interquartile range."""
     med = jnp.median(x, axis=0)
     return (x - med) / (iqr(x) + EPS)
 
 
+@jax.jit
 def covariance(x):
     """Sample covariance of the columns (``rowvar=False``)."""
     return jnp.cov(x, rowvar=False)
 
 
+@jax.jit
 def correlation(x):
     return jnp.corrcoef(x, rowvar=False)
 
 
+@jax.jit
 def mahalanobis(x, mean, cov):
     """Mahalanobis distance of every row of ``x`` to ``mean``."""
     delta = x - mean[np.newaxis, :]
@@ -54,14 +63,17 @@ def mahalanobis(x, mean, cov):
     return jnp.sqrt(jnp.einsum("ni,ij,nj->n", delta, inv, delta))
 
 
+@jax.jit
 def weighted_mean(x, weights):
     return jnp.average(x, axis=0, weights=weights)
 
 
+@jax.jit
 def to_float32(x):
     return jnp.float32(x)
 
 
+@jax.jit
 def mean_float64(x):
     """Mean accumulated in double precision."""
     return jnp.mean(x, dtype=np.float64)
@@ -74,12 +86,14 @@ def histogram_density(x, bins=10):
     return counts / (counts.sum() * widths)
 
 
+@jax.jit
 def ranks(x):
     """0-based rank of every entry of a 1-D array (ties by position)."""
     order = jnp.argsort(x, stable=True)
     return jnp.argsort(order, stable=True)
 
 
+@jax.jit
 def standardized_moments(x):
     """Skewness and excess kurtosis of each column."""
     centred = x - x.mean(axis=0)
@@ -89,6 +103,7 @@ def standardized_moments(x):
     return skew, kurt
 
 
+@jax.jit
 def pairwise_corr_matrix(columns):
     """Correlation matrix from a list of 1-D columns."""
     return jnp.corrcoef(jnp.stack([c - c.mean() for c in columns]))

@@ -17,31 +17,37 @@ from numpy import (
     sqrt,
     std,  # always called with ddof=1 below: sample statistics
 )
+import jax
 import jax.numpy as jnp
 
 TRADING_DAYS = 252
 
 
+@jax.jit
 def simple_returns(prices):
     """Day-over-day relative change."""
     return jnp.diff(prices, axis=0) / prices[:-1]
 
 
+@jax.jit
 def log_returns(prices):
     return jnp.diff(jnp.log(prices), axis=0)
 
 
+@jax.jit
 def annualized_volatility(prices, periods=TRADING_DAYS):
     """Standard deviation of log returns, scaled to a year."""
     return jnp.std(log_returns(prices), axis=0, ddof=1) * jnp.sqrt(periods)
 
 
+@jax.jit
 def sharpe_ratio(returns, risk_free=0.0, periods=TRADING_DAYS):
     """Annualised Sharpe ratio of a series of periodic returns."""
     excess = returns - risk_free / periods
     return jnp.mean(excess, axis=0) / jnp.std(excess, axis=0, ddof=1) * jnp.sqrt(periods)
 
 
+@jax.jit
 def wealth_index(returns, start=1.0):
     # Compound the returns into the value of an initial investment.
     return start * jnp.cumprod(1.0 + returns, axis=0)
@@ -56,6 +62,7 @@ def ewma(returns, alpha=0.06):
     return out
 
 
+@jax.jit
 def drawdown(prices):
     """Relative distance from the running peak (0 at a new high, negative below)."""
     running_peak = jnp.maximum.accumulate(prices, axis=0)
@@ -67,6 +74,7 @@ def max_drawdown(prices):
     return drawdown(prices).min(axis=0)
 
 
+@jax.jit
 def portfolio_returns(asset_returns, weights):
     """Daily returns of a fixed-weight portfolio (weights are renormalised)."""
     weights = jnp.asarray(weights, dtype=float32)

@@ -6,6 +6,8 @@ share arrays through ``self``.
 """
 
 import numpy as np
+import functools
+import jax
 import jax.numpy as jnp
 from scipy import linalg
 
@@ -17,6 +19,7 @@ def grid_size(shape):
     return int(np.prod(shape))
 
 
+@functools.partial(jax.jit, static_argnums=(0,))
 def central_weights(order):
     """Central-difference weights for d/dx (order 1) or d2/dx2 (order 2), solved from Taylor conditions."""
     offsets = jnp.arange(-1, 2)
@@ -26,6 +29,7 @@ def central_weights(order):
     return jnp.linalg.solve(matrix.astype(np.float32), jnp.asarray(rhs))
 
 
+@jax.jit
 def laplacian(u, dx):
     """Second derivative in the interior, zero at both ends."""
     out = jnp.zeros(u.shape)
@@ -33,6 +37,7 @@ def laplacian(u, dx):
     return out
 
 
+@jax.jit
 def apply_stencil(u, dx):
     """The same interior second derivative, through a weight tuple constant."""
     w = jnp.asarray(COEFS_2ND)

@@ -7,6 +7,7 @@ them and leave them as they are.
 """
 
 import numpy as np
+import jax
 import jax.numpy as jnp
 
 DATA_DTYPE = np.float32
@@ -62,6 +63,7 @@ def load_matrix(path):
     return np.loadtxt(path, delimiter=",", dtype=DATA_DTYPE)
 
 
+@jax.jit
 def ensure_array(x):
     """Accept lists as well as arrays."""
     if isinstance(x, np.ndarray):
@@ -74,10 +76,12 @@ def round_prices(prices):
     return np.round(prices, decimals=2)
 
 
+@jax.jit
 def round_to_units(x):
     return jnp.round(x)
 
 
+@jax.jit
 def clean_and_rank(x):
     """Replace NaNs by the column mean, then rank every column."""
     col_mean = jnp.nanmean(x, axis=0)

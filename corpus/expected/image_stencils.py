@@ -5,15 +5,19 @@ edge padding so outputs keep the input's shape.
 """
 
 import numpy as np
+import functools
+import jax
 import jax.numpy as jnp
 
 SOBEL_SCALE = 1.0 / 8.0
 
 
+@functools.partial(jax.jit, static_argnums=(1,))
 def pad_edges(image, width=1):
     return jnp.pad(image, width, mode="edge")
 
 
+@jax.jit
 def box_blur(image):
     """3x3 mean filter."""
     p = pad_edges(image)
@@ -33,11 +37,13 @@ def sobel(image):
     return gx * SOBEL_SCALE, gy * SOBEL_SCALE
 
 
+@jax.jit
 def gradient_magnitude(image):
     gx, gy = sobel(image)
     return jnp.hypot(gx, gy)
 
 
+@jax.jit
 def sharpen(image, amount=0.5):
     """Unsharp masking with the Laplacian on the interior, clamped to [0, 1]."""
     out = image.copy()
@@ -54,10 +60,12 @@ def normalize(image, eps=1e-8):
     return (image - lo) / (hi - lo + eps)
 
 
+@jax.jit
 def adjust_contrast(image, gain, bias=0.0):
     return jnp.clip(gain * (image - 0.5) + 0.5 + bias, 0.0, 1.0)
 
 
+@jax.jit
 def saturate(image):
     """Clamp to the displayable range (keyword style, as in older code)."""
     return jnp.clip(image, min=0.0, max=1.0)
@@ -68,6 +76,7 @@ def to_uint8(image):
     return (image * 255.0).astype(np.uint8)
 
 
+@jax.jit
 def threshold(image, level=0.5):
     return jnp.where(image > level, 1.0, 0.0)
 

@@ -4,15 +4,19 @@
 """
 
 import numpy as np
+import functools
+import jax
 import jax.numpy as jnp
 
 
+@jax.jit
 def pairwise_sq_distances(points, centroids):
     """Squared Euclidean distance from every point to every centroid, ``(n, k)``."""
     diff = points[:, None, :] - centroids[None, :, :]
     return jnp.sum(diff * diff, axis=-1)
 
 
+@jax.jit
 def assign(points, centroids):
     """Index of the nearest centroid for each point."""
     return jnp.argmin(pairwise_sq_distances(points, centroids), axis=1)
@@ -39,16 +43,19 @@ def kmeans_step(points, centroids):
     return update_centroids(points, labels, k), labels
 
 
+@jax.jit
 def inertia(points, centroids, labels):
     """Sum of squared distances of the points to their own centroid."""
     return jnp.sum((points - centroids[labels]) ** 2)
 
 
+@jax.jit
 def centroid_shift(old, new):
     # Largest distance any centroid moved in this iteration.
     return jnp.max(jnp.linalg.norm(new - old, axis=1))
 
 
+@functools.partial(jax.jit, static_argnums=(1,))
 def one_hot(labels, k):
     """``(n, k)`` indicator matrix of the assignments."""
     return (labels[:, None] == jnp.arange(k)[None, :]).astype(np.float32)

@@ -1,18 +1,21 @@
 """Linear algebra helpers: least squares, orthonormalisation, eigenvalues."""
 
 import numpy as np
+import jax
 import jax.numpy as jnp
 
 # Iterations of the power method; fixed so the loop length is static.
 POWER_STEPS = 50
 
 
+@jax.jit
 def least_squares(A, b):
     """Minimum-norm solution of ``A x = b`` in the least-squares sense."""
     x, residuals, rank, sv = jnp.linalg.lstsq(A, b, rcond=None)
     return x
 
 
+@jax.jit
 def ridge(A, b, lam=1e-2):
     """Ridge regression through the normal equations."""
     n = A.shape[1]
@@ -53,25 +56,30 @@ def power_iteration(A, steps=POWER_STEPS):
     return v @ A @ v, v
 
 
+@jax.jit
 def projection_matrix(A):
     """Orthogonal projector onto the column space of ``A``."""
     return A @ jnp.linalg.inv(A.T @ A) @ A.T
 
 
+@jax.jit
 def condition_number(A):
     s = jnp.linalg.svd(A, compute_uv=False)
     return s[0] / s[-1]
 
 
+@jax.jit
 def cosine_similarity(u, v):
     return jnp.dot(u, v) / (jnp.linalg.norm(u) * jnp.linalg.norm(v))
 
 
+@jax.jit
 def outer_product_sum(vectors):
     """``sum_i v_i v_i^T`` for the rows of ``vectors``."""
     return jnp.einsum("ni,nj->ij", vectors, vectors)
 
 
+@jax.jit
 def log_det(A):
     sign, logabsdet = jnp.linalg.slogdet(A)
     return sign * logabsdet

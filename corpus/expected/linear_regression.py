@@ -5,12 +5,15 @@ gradient and an SGD update.  ``onp`` is how older JAX examples spelled NumPy.
 """
 
 import numpy as onp
+import functools
+import jax
 import jax.numpy as jnp
 
 LEARNING_RATE = 0.05
 N_STEPS = 100
 
 
+@functools.partial(jax.jit, static_argnums=(0,))
 def init_params(n_features):
     """Zero weights and bias for ``n_features`` inputs."""
     w = jnp.zeros(n_features, dtype=onp.float32)
@@ -18,16 +21,19 @@ def init_params(n_features):
     return w, b
 
 
+@jax.jit
 def predict(w, b, X):
     return jnp.dot(X, w) + b
 
 
+@jax.jit
 def mse_loss(w, b, X, y):
     """Mean squared error of the linear model."""
     residual = predict(w, b, X) - y
     return jnp.mean(residual ** 2)
 
 
+@jax.jit
 def mse_grad(w, b, X, y):
     """Gradient of :func:`mse_loss` with respect to ``(w, b)``."""
     n = X.shape[0]
@@ -60,6 +66,7 @@ def make_loss(X, y):
     return loss
 
 
+@jax.jit
 def r_squared(w, b, X, y):
     """Coefficient of determination of the fitted model."""
     ss_res = jnp.sum((y - predict(w, b, X)) ** 2)

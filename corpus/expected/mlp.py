@@ -4,6 +4,8 @@ The activations were already moved to ``jax.numpy``; the rest is still NumPy.
 Parameters are a list of ``(W, b)`` pairs.
 """
 
+import functools
+import jax
 import jax.numpy as jnp
 
 
@@ -11,10 +13,12 @@ def relu(x):
     return jnp.maximum(x, 0.0)
 
 
+@jax.jit
 def tanh(x):
     return jnp.tanh(x)
 
 
+@functools.partial(jax.jit, static_argnums=(1,))
 def softmax(logits, axis=-1):
     """Softmax along ``axis``, shifted by the max for stability."""
     shifted = logits - jnp.max(logits, axis=axis, keepdims=True)
@@ -22,11 +26,13 @@ def softmax(logits, axis=-1):
     return e / jnp.sum(e, axis=axis, keepdims=True)
 
 
+@functools.partial(jax.jit, static_argnums=(1,))
 def log_softmax(logits, axis=-1):
     shifted = logits - logits.max(axis=axis, keepdims=True)
     return shifted - jnp.log(jnp.sum(jnp.exp(shifted), axis=axis, keepdims=True))
 
 
+@jax.jit
 def cross_entropy(logits, labels):
     """Mean negative log-likelihood of integer ``labels`` under ``logits``."""
     logp = log_softmax(logits)
@@ -34,15 +40,18 @@ def cross_entropy(logits, labels):
     return -jnp.mean(logp[jnp.arange(n), labels])
 
 
+@jax.jit
 def accuracy(logits, labels):
     return jnp.mean(jnp.argmax(logits, axis=-1) == labels)
 
 
+@jax.jit
 def glorot_scale(fan_in, fan_out):
     # Standard deviation of Glorot-normal initialisation for a dense layer.
     return jnp.sqrt(2.0 / (fan_in + fan_out))
 
 
+@jax.jit
 def dense(params, x):
     W, b = params
     return jnp.dot(x, W) + b

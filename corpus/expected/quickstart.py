@@ -5,6 +5,7 @@ notebook before they discover ``jax.grad`` and ``jax.jit``.
 """
 
 import numpy as np
+import jax
 import jax.numpy as jnp
 
 # Default constants of the scaled exponential linear unit (Klambauer et al.).
@@ -12,6 +13,7 @@ SELU_ALPHA = 1.6732632423543772
 SELU_LAMBDA = 1.0507009873554805
 
 
+@jax.jit
 def sum_of_squares(x):
     """Sum of the squared entries of ``x``."""
     return jnp.sum(x ** 2)
@@ -22,6 +24,7 @@ def sum_of_squares_dx(x):
     return 2.0 * x
 
 
+@jax.jit
 def selu(x, alpha=SELU_ALPHA, lmbda=SELU_LAMBDA):
     """Scaled exponential linear unit, element-wise."""
     return lmbda * jnp.where(x > 0, x, alpha * jnp.exp(x) - alpha)
@@ -48,6 +51,7 @@ def reset_first(x):
     return x
 
 
+@jax.jit
 def with_first_set(x):
     """A copy of ``x`` with the first entry set to 10; the caller's array is untouched."""
     y = x.copy()
@@ -55,6 +59,7 @@ def with_first_set(x):
     return y
 
 
+@jax.jit
 def log_sum_exp(x):
     """Numerically stable ``log(sum(exp(x)))``."""
     m = jnp.max(x)

@@ -3,24 +3,29 @@
 Written against the plain ``numpy`` namespace, the way a lot of lab code is.
 """
 import numpy
+import functools
+import jax
 import jax.numpy as jnp
 
 #: Five-tap low-pass FIR kernel (a binomial window, already normalised).
 LOWPASS_TAPS = numpy.array([1.0, 4.0, 6.0, 4.0, 1.0]) / 16.0
 
 
+@functools.partial(jax.jit, static_argnums=(1,))
 def moving_average(signal, window):
     """Mean over a sliding window of ``window`` samples ('valid' part only)."""
     kernel = jnp.ones(window) / window
     return jnp.convolve(signal, kernel, mode="valid")
 
 
+@jax.jit
 def cumulative_moving_average(signal):
     # Running mean: cumsum divided by the number of samples seen so far.
     counts = jnp.arange(1, signal.shape[0] + 1)
     return jnp.cumsum(signal) / counts
 
 
+@jax.jit
 def exponential_smoothing(signal, alpha):
     """Simple exponential smoothing, ``s[t] = alpha * x[t] + (1 - alpha) * s[t-1]``."""
     smoothed = [signal[0]]
@@ -29,26 +34,31 @@ def exponential_smoothing(signal, alpha):
     return jnp.stack(smoothed)
 
 
+@jax.jit
 def fir_filter(signal: numpy.ndarray, taps: numpy.ndarray = LOWPASS_TAPS) -> numpy.ndarray:
     """Apply an FIR filter; output has the same length as the input."""
     return jnp.convolve(signal, taps, mode="same")
 
 
+@jax.jit
 def remove_dc(signal):
     """Subtract the mean so the signal is centred on zero."""
     return signal - jnp.mean(signal)
 
 
+@jax.jit
 def rms(signal: numpy.ndarray) -> float:
     return jnp.sqrt(jnp.mean(jnp.square(signal)))
 
 
+@functools.partial(jax.jit, static_argnums=(0,))
 def hann_window(n):
     """A Hann window of ``n`` points (``n`` is a Python int)."""
     k = jnp.arange(n)
     return 0.5 - 0.5 * jnp.cos(2.0 * numpy.pi * k / (n - 1))
 
 
+@functools.partial(jax.jit, static_argnums=(1,))
 def windowed_energy(signal, n_fft=16):
     """Energy of the Hann-windowed first ``n_fft`` samples in the frequency domain."""
     frame = signal[:n_fft] * hann_window(n_fft)
@@ -56,6 +66,7 @@ def windowed_energy(signal, n_fft=16):
     return jnp.sum(jnp.abs(spectrum) ** 2)
 
 
+@jax.jit
 def zero_crossings(signal):
     """How many times the signal changes sign."""
     signs = jnp.sign(signal)

@@ -1,0 +1,796 @@
+"""Static or traced? What ``jax.jit`` needs to know about a module-level function.
+
+``jax.jit`` runs a function's Python once per combination of static arguments,
+with abstract values for every other argument.  So every value that Python
+itself looks at -- an ``if`` or ``while`` test, ``range()`` bounds, a slice
+bound, a shape, an ``axis``, ``int()``/``float()``/``.item()`` -- must be known
+at trace time.  For each module-level function this module works out
+
+* which parameters must be static (they reach such a place and look like
+  Python values: hinted ``int``/``bool``/``str``..., a literal default, or
+  never used as array data), which become ``static_argnums``; and
+* the *blockers*: places where a traced value would reach such a place, or
+  where tracing would change behaviour (``print``, ``global``, reading module
+  state that functions mutate, ``try``, iterators, calls we cannot see into,
+  long Python loops that jit would unroll).
+
+Every expression gets a set of *tokens*: the parameters it is computed from,
+plus ``ARRAY`` when it comes out of an array computation (a NumPy or
+jax.numpy call, an ndarray method).  Shapes (``x.shape``, ``len(x)``,
+``x.ndim``) carry no tokens: they are static whatever ``x`` is.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import libcst as cst
+
+from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver, is_numpy, is_shape_name
+from np2jax.analysis.scope import (
+    DefBinding,
+    ImportBinding,
+    LoopBinding,
+    ParamBinding,
+    Scope,
+    ValueBinding,
+)
+from np2jax.tables import lookup_numpy
+from np2jax.tables.jax_signatures import SIGNATURES
+
+ARRAY = "<array>"
+BRANCH_INSTEAD = "jnp.where(cond, a, b) to choose values, jax.lax.cond to choose computations"
+WHILE_INSTEAD = "jax.lax.while_loop(cond_fun, body_fun, init)"
+STATIC_INSTEAD = "compute shapes and sizes from `x.shape` or pass them as Python ints"
+VALUE_INSTEAD = "keep the value as an array; jax.lax.dynamic_slice / dynamic_update_slice for slices at traced offsets"
+DEFAULT_UNROLL_THRESHOLD = 8
+
+# Parameters of jax.numpy functions that must be Python values when jit traces the call.
+STATIC_PARAMETERS = frozenset(
+    """shape newshape axis axes axis1 axis2 keepdims ord k n num N M deg bins dtype indices_or_sections
+    sections mode side repeats reps order endpoint retstep kind source destination size decimals norm
+    sparse indexing copy full_matrices compute_uv UPLO hermitian ndmin ddof return_index return_inverse
+    return_counts rowvar bias increasing total_repeat_length stable descending offset s method
+    interpolation edge_order pad_width range density subscripts correction""".split()
+)
+# ... and whole calls whose arguments all must be (arange's bounds are its shape).
+ALL_STATIC_FUNCTIONS = frozenset({"jax.numpy.arange", "jax.numpy.eye", "jax.numpy.identity", "jax.numpy.tri"})
+# ndarray methods: which positional arguments are static (None: all of them).
+METHOD_STATIC_POSITIONS: dict[str, tuple[int, ...] | None] = {
+    **{name: None for name in "reshape transpose swapaxes squeeze astype repeat view ravel flatten resize diagonal trace".split()},
+    **{name: (0,) for name in "sum mean std var min max argmin argmax prod cumsum cumprod any all ptp sort argsort".split()},
+    "round": (0,),
+}
+# Methods that only exist on arrays (not on lists, tuples, str, dict).
+ARRAY_METHODS = frozenset(
+    """sum mean std var min max argmin argmax prod cumsum cumprod any all ptp sort argsort round reshape
+    transpose swapaxes squeeze astype repeat view ravel flatten resize diagonal trace dot clip conj
+    conjugate nonzero take fill item tolist at""".split()
+)
+ARRAY_ATTRIBUTES = frozenset({*SHAPE_ATTRIBUTES, "T", "mT", "real", "imag", "flat", "at"})
+# Builtins whose arguments Python looks at (they need concrete values).
+CONCRETE_BUILTINS = frozenset(
+    "int float bool complex round range min max sorted any all str repr format hash chr ord bin hex oct slice".split()
+)
+SIDE_EFFECT_BUILTINS = frozenset("print input open exec eval breakpoint setattr delattr globals locals vars id exit quit".split())
+ITERATOR_BUILTINS = frozenset({"iter", "next"})
+MUTATING_METHODS = frozenset(
+    "append extend insert pop remove clear update setdefault add discard popitem sort reverse fill put itemset resize setflags".split()
+)
+# Modules whose functions may be called from traced code.
+TRACEABLE_MODULES = ("numpy", "jax", "builtins", "functools", "operator", "itertools", "typing", "collections")
+NAMEDTUPLE_BASES = frozenset({"typing.NamedTuple", "collections.namedtuple", "NamedTuple"})
+
+SCALAR_HINTS = frozenset({"int", "float", "bool", "str", "complex", "tuple", "Callable", "Literal", "Sequence", "None"})
+ARRAY_HINTS = frozenset({"ndarray", "NDArray", "ArrayLike", "Array", "array"})
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """Why a function cannot be jitted: the node Python would need a concrete value for, and what to say."""
+
+    node: cst.CSTNode
+    kind: str  # "traced-value" | "side-effect" | "loop"
+    message: str
+    use_instead: str
+
+
+@dataclass
+class JitPlan:
+    """What ``jax.jit`` needs for one function, or why it cannot have it."""
+
+    static: list[str] = field(default_factory=list)  # parameter names, in signature order
+    static_argnums: tuple[int, ...] = ()
+    static_argnames: tuple[str, ...] = ()  # keyword-only static parameters
+    blockers: list[Blocker] = field(default_factory=list)
+    returns_array: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.blockers
+
+
+class ModuleTracing:
+    """Jit plans for the module-level functions of one module, computed on demand."""
+
+    def __init__(self, module: cst.Module, resolver: Resolver, source: str, unroll_threshold: int = DEFAULT_UNROLL_THRESHOLD) -> None:
+        self.module = module
+        self.resolver = resolver
+        self.module_scope = resolver.scopes[module]
+        self.unroll_threshold = unroll_threshold
+        self._source = source
+        self._mutated: set[str] | None = None
+        self._plans: dict[str, JitPlan] = {}
+        self._in_progress: set[str] = set()
+
+    def function_node(self, name: str) -> cst.FunctionDef | None:
+        bindings = self.module_scope.bindings.get(name, [])
+        if len(bindings) == 1 and isinstance(bindings[0], DefBinding) and isinstance(bindings[0].node, cst.FunctionDef):
+            return bindings[0].node
+        return None
+
+    def class_node(self, name: str) -> cst.ClassDef | None:
+        bindings = self.module_scope.bindings.get(name, [])
+        if len(bindings) == 1 and isinstance(bindings[0], DefBinding) and isinstance(bindings[0].node, cst.ClassDef):
+            return bindings[0].node
+        return None
+
+    def plan(self, name: str) -> JitPlan | None:
+        """The plan for module-level function ``name``; None while it is being computed (recursion)."""
+        if name in self._plans:
+            return self._plans[name]
+        node = self.function_node(name)
+        if node is None or name in self._in_progress:
+            return None
+        self._in_progress.add(name)
+        try:
+            plan = _FunctionTracing(self, node).run()
+        finally:
+            self._in_progress.discard(name)
+        self._plans[name] = plan
+        return plan
+
+    @property
+    def mutated_globals(self) -> set[str]:
+        """Module-level names that functions rebind (``global``) or mutate in place."""
+        if self._mutated is None:
+            self._mutated = _mutated_globals(self._source)
+        return self._mutated
+
+
+def _mutated_globals(source: str) -> set[str]:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    module_names = set()
+    for statement in tree.body:
+        for node in ast.walk(statement) if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else ():
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                module_names.add(node.id)
+    mutated: set[str] = set()
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        local = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+        body = function.body if isinstance(function.body, list) else [function.body]
+        for statement in body:
+            for node in ast.walk(statement):
+                if isinstance(node, ast.Global):
+                    mutated.update(node.names)
+                elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                    base = node.value
+                    while isinstance(base, (ast.Subscript, ast.Attribute)):
+                        base = base.value
+                    if isinstance(base, ast.Name) and base.id not in local:
+                        mutated.add(base.id)
+                elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                    pass  # a local unless declared global (caught above)
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATING_METHODS:
+                    base = node.func.value
+                    if isinstance(base, ast.Name) and base.id not in local:
+                        mutated.add(base.id)
+    return mutated & module_names
+
+
+def _hint_names(annotation: cst.Annotation | None) -> set[str]:
+    if annotation is None:
+        return set()
+    names = set()
+    stack: list[cst.CSTNode] = [annotation.annotation]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            names.add(node.value)
+        elif isinstance(node, cst.Attribute):
+            names.add(node.attr.value)
+        elif isinstance(node, cst.SimpleString):
+            names.update(part.strip("'\" []") for part in node.value.replace("[", " ").replace("|", " ").split())
+        if isinstance(node, (cst.Subscript, cst.BinaryOperation)):
+            stack.extend(node.children)
+        elif isinstance(node, (cst.SubscriptElement, cst.Index)):
+            stack.extend(node.children)
+    return names
+
+
+def _literal_default(node: cst.BaseExpression | None) -> bool:
+    if node is None:
+        return False
+    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.Imaginary)):
+        return True
+    if isinstance(node, cst.Name):
+        return node.value in ("True", "False")
+    if isinstance(node, cst.UnaryOperation):
+        return _literal_default(node.expression)
+    if isinstance(node, cst.Tuple):
+        return all(_literal_default(e.value) or (isinstance(e.value, cst.Name) and e.value.value == "None") for e in node.elements)
+    return False
+
+
+class _FunctionTracing(cst.CSTVisitor):
+    """One pass over a function body, collecting static requirements, array evidence and blockers."""
+
+    def __init__(self, module: ModuleTracing, node: cst.FunctionDef) -> None:
+        super().__init__()
+        self.module = module
+        self.resolver = module.resolver
+        self.node = node
+        self.function_scope = self.resolver.scopes[node]
+        self.scope_stack = [self.function_scope]
+        self.params: dict[str, cst.Param] = {}
+        self.positions: dict[str, int] = {}
+        self.kwonly: set[str] = set()
+        self.variadic: set[str] = set()
+        params = node.params
+        for index, param in enumerate([*params.posonly_params, *params.params]):
+            self.params[param.name.value] = param
+            self.positions[param.name.value] = index
+        for param in params.kwonly_params:
+            self.params[param.name.value] = param
+            self.kwonly.add(param.name.value)
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                self.params[star.name.value] = star
+                self.variadic.add(star.name.value)
+        self.data_uses: set[str] = set()  # parameters used as array data
+        self.requirements: list[tuple[cst.CSTNode, str, frozenset[str]]] = []  # (node, what, tokens)
+        self.blockers: list[Blocker] = []
+        self.returns: list[cst.BaseExpression] = []
+        self._tokens: dict[tuple[int, int], frozenset[str]] = {}
+        self.while_loops: list[cst.While] = []
+        self.handled_names: set[cst.Name] = set()
+
+    # --- driver --------------------------------------------------------------------
+    def run(self) -> JitPlan:
+        self.node.body.visit(self)
+        plan = JitPlan()
+        static: set[str] = set()
+        for node, what, tokens, use_instead in self.requirements:
+            if ARRAY in tokens:
+                self._block(node, "traced-value", f"{what} depends on traced array values", use_instead)
+                continue
+            for name in sorted(tokens):
+                if name in self.variadic:
+                    self._block(node, "traced-value", f"{what} depends on `*{name}`", "pass it as a separate argument")
+                elif self._may_be_static(name):
+                    static.add(name)
+                else:
+                    self._block(node, "traced-value", f"{what} depends on the values of array argument `{name}`", use_instead)
+        blocked = {b.node for b in self.blockers}
+        for loop in self.while_loops:
+            if loop.test not in blocked:  # a traced test is reported as such, with the while_loop advice
+                self._block(loop, "loop", "`while` loop: jax.jit would unroll it, one copy per iteration", WHILE_INSTEAD)
+        plan.blockers = self.blockers
+        plan.static = [name for name in self.params if name in static]
+        plan.static_argnums = tuple(self.positions[name] for name in plan.static if name in self.positions)
+        plan.static_argnames = tuple(name for name in plan.static if name in self.kwonly)
+        plan.returns_array = any(ARRAY in self.tokens(value) or self.tokens(value) - static for value in self.returns)
+        return plan
+
+    def _may_be_static(self, name: str) -> bool:
+        param = self.params[name]
+        hints = _hint_names(param.annotation)
+        if hints & ARRAY_HINTS:
+            return False
+        if hints & SCALAR_HINTS or is_shape_name(name) or _literal_default(param.default):
+            return True
+        return name not in self.data_uses
+
+    def _block(self, node: cst.CSTNode, kind: str, message: str, use_instead: str) -> None:
+        if all(b.node is not node for b in self.blockers):
+            self.blockers.append(Blocker(node, kind, message, use_instead))
+
+    def _require(self, node: cst.BaseExpression, what: str, use_instead: str = BRANCH_INSTEAD) -> None:
+        self.requirements.append((node, what, self.tokens(node), use_instead))
+
+    @property
+    def scope(self) -> Scope:
+        return self.scope_stack[-1]
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        scope = self.resolver.scopes.get(node)
+        if scope is not None:
+            self.scope_stack.append(scope)
+        return super().on_visit(node)
+
+    def on_leave(self, original: cst.CSTNode) -> None:
+        super().on_leave(original)
+        if original in self.resolver.scopes:
+            self.scope_stack.pop()
+
+    # --- tokens ------------------------------------------------------------------
+    def tokens(self, node: cst.BaseExpression, scope: Scope | None = None) -> frozenset[str]:
+        scope = scope or self.scope
+        key = (id(node), id(scope))
+        found = self._tokens.get(key)
+        if found is not None:
+            return found
+        self._tokens[key] = frozenset()  # a cycle alone adds nothing
+        result = frozenset(self._compute(node, scope))
+        self._tokens[key] = result
+        return result
+
+    def _union(self, nodes: Iterable[cst.BaseExpression | None], scope: Scope) -> set[str]:
+        result: set[str] = set()
+        for node in nodes:
+            if node is not None:
+                result |= self.tokens(node, scope)
+        return result
+
+    def _compute(self, node: cst.BaseExpression, scope: Scope) -> set[str]:
+        if isinstance(node, cst.Name):
+            return self._name_tokens(node.value, scope)
+        if isinstance(node, cst.Attribute):
+            if node.attr.value in SHAPE_ATTRIBUTES:
+                return set()
+            if self.resolver.qualname(node, scope) is not None:
+                return set()  # an attribute of an imported module
+            return set(self.tokens(node.value, scope))
+        if isinstance(node, cst.Subscript):
+            result = set(self.tokens(node.value, scope))
+            for element in node.slice:
+                index = element.slice
+                if isinstance(index, cst.Index):
+                    result |= self.tokens(index.value, scope)
+                else:
+                    result |= self._union((index.lower, index.upper, index.step), scope)
+            return result
+        if isinstance(node, (cst.BinaryOperation, cst.BooleanOperation)):
+            return self._union((node.left, node.right), scope)
+        if isinstance(node, cst.UnaryOperation):
+            return set(self.tokens(node.expression, scope))
+        if isinstance(node, cst.Comparison):
+            if all(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in node.comparisons):
+                return set()  # identity: a Python bool even for traced values
+            return self._union([node.left, *(c.comparator for c in node.comparisons)], scope)
+        if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+            return self._union((e.value for e in node.elements), scope)
+        if isinstance(node, cst.Dict):
+            return self._union((e.value for e in node.elements), scope)
+        if isinstance(node, cst.IfExp):
+            return self._union((node.test, node.body, node.orelse), scope)
+        if isinstance(node, cst.Call):
+            return self._call_tokens(node, scope)
+        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            inner = self.resolver.scopes.get(node, scope)
+            parts = [node.key, node.value] if isinstance(node, cst.DictComp) else [node.elt]
+            result = self._union(parts, inner)
+            level = node.for_in
+            while level is not None:
+                result |= self.tokens(level.iter, inner if level is not node.for_in else scope)
+                level = level.inner_for_in
+            return result
+        if isinstance(node, cst.NamedExpr):
+            return set(self.tokens(node.value, scope))
+        if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis, cst.Lambda)):
+            return set()
+        if isinstance(node, cst.FormattedString):
+            return self._union((p.expression for p in node.parts if isinstance(p, cst.FormattedStringExpression)), scope)
+        return {ARRAY}
+
+    def _name_tokens(self, name: str, scope: Scope) -> set[str]:
+        if name in ("True", "False", "None"):
+            return set()
+        found, bindings = scope.lookup(name)
+        if found is None or found.kind in ("module", "class"):
+            return set()
+        result: set[str] = set()
+        for binding in bindings:
+            if isinstance(binding, ParamBinding):
+                if found is self.function_scope:
+                    result.add(name)
+                else:
+                    result.add(ARRAY)  # a parameter of a nested function or lambda: unknown
+            elif isinstance(binding, ValueBinding):
+                result |= self.tokens(binding.value, found)
+            elif isinstance(binding, LoopBinding):
+                result |= self._loop_tokens(binding, found)
+            elif isinstance(binding, (ImportBinding, DefBinding)):
+                continue
+            else:
+                result.add(ARRAY)
+        return result
+
+    def _loop_tokens(self, binding: LoopBinding, scope: Scope) -> set[str]:
+        iterable = binding.iterable
+        position = binding.position
+        if isinstance(iterable, cst.Call):
+            qualname = self.resolver.qualname(iterable.func, scope)
+            args = [a.value for a in iterable.args if a.keyword is None and not a.star]
+            if qualname == "builtins.range":
+                return self._union(args, scope)
+            if qualname == "builtins.enumerate" and position and args:
+                return set() if position[0] == 0 else set(self.tokens(args[0], scope))
+            if qualname == "builtins.zip" and position and 0 <= position[0] < len(args):
+                return set(self.tokens(args[position[0]], scope))
+        return set(self.tokens(iterable, scope))
+
+    def _call_tokens(self, node: cst.Call, scope: Scope) -> set[str]:
+        args = self._union((a.value for a in node.args), scope)
+        func = node.func
+        qualname = self.resolver.qualname(func, scope)
+        if qualname is not None:
+            if qualname in ("builtins.len", "builtins.isinstance", "builtins.type", "builtins.hasattr", "builtins.callable"):
+                return set()
+            if is_numpy(qualname) or qualname.startswith("jax."):
+                if self.resolver.is_static(node, scope):
+                    return set()
+                row = lookup_numpy(qualname) if is_numpy(qualname) else None
+                if row is not None and row.kind in ("dtype", "static", "type", "constant"):
+                    return args
+                return args | {ARRAY}
+            if qualname.startswith(("builtins.", "math.")):
+                return args
+        if isinstance(func, cst.Name):
+            found, _ = scope.lookup(func.value)
+            if found is self.module.module_scope and self.module.function_node(func.value) is not None:
+                plan = self.module.plan(func.value)
+                return args | ({ARRAY} if plan is None or plan.returns_array else set())
+            return args | self.tokens(func, scope)
+        if isinstance(func, cst.Attribute):
+            base = self.tokens(func.value, scope)
+            if func.attr.value in ARRAY_METHODS and (base or args):
+                return base | args | {ARRAY}
+            return base | args
+        return args | {ARRAY}
+
+    # --- array evidence ------------------------------------------------------------
+    def _mark_data(self, node: cst.BaseExpression) -> None:
+        """``node`` is used as array data: parameters it is directly are array arguments."""
+        if isinstance(node, cst.Name):
+            found, _ = self.scope.lookup(node.value)
+            if found is self.function_scope and node.value in self.params:
+                self.data_uses.add(node.value)
+
+    # --- visitors: where values must be concrete ------------------------------------
+    def visit_If(self, node: cst.If) -> None:
+        self._require(node.test, "`if` test")
+
+    def visit_While(self, node: cst.While) -> None:
+        self._require(node.test, "`while` test", WHILE_INSTEAD)
+        self.while_loops.append(node)
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self._require(node.test, "conditional expression test")
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        self._require(node.test, "`assert`")
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        self._require(node.left, "`and`/`or` operand")
+        self._require(node.right, "`and`/`or` operand")
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        if isinstance(node.operator, cst.Not):
+            self._require(node.expression, "`not` operand")
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        if len(node.comparisons) > 1:
+            self._require(node, "chained comparison")
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        base_is_list = self._is_python_sequence(node.value)
+        multi = len(node.slice) > 1
+        for element in node.slice:
+            index = element.slice
+            if isinstance(index, cst.Slice):
+                for part in (index.lower, index.upper, index.step):
+                    if part is not None:
+                        self._require(part, "slice bound", VALUE_INSTEAD)
+            elif base_is_list:
+                self._require(index.value, "index into a Python list", VALUE_INSTEAD)
+        if multi or any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, (cst.Ellipsis,)) for e in node.slice):
+            self._mark_data(node.value)
+
+    def _is_python_sequence(self, node: cst.BaseExpression) -> bool:
+        if isinstance(node, (cst.List, cst.Tuple)):
+            return True
+        if isinstance(node, cst.Name):
+            found, bindings = self.scope.lookup(node.value)
+            if found is None or found.kind != "function" or not bindings:
+                return False
+            return all(
+                isinstance(b, ValueBinding) and (isinstance(b.value, (cst.List, cst.Tuple, cst.ListComp))
+                                                 or (isinstance(b.value, cst.BinaryOperation) and isinstance(b.value.left, cst.List)))
+                for b in bindings
+            )
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value in ARRAY_ATTRIBUTES:
+            self._mark_data(node.value)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        name = node.value
+        if name not in self.module.mutated_globals or node in self.handled_names:
+            return
+        found, _ = self.scope.lookup(name)
+        if found is self.module.module_scope:
+            self._block(node, "side-effect", f"reads module-level `{name}`, which functions of this module change; "
+                        "jax.jit would keep the value it saw when tracing", "pass it as an argument")
+
+    def visit_For(self, node: cst.For) -> None:
+        iterable = node.iter
+        steps = self._trip_count(iterable)
+        if steps is not None and steps <= self.module.unroll_threshold:
+            return
+        if steps is None and not self._iterates_array(iterable):
+            return  # a Python container (a list of layers, a tuple of names): unrolling is what is meant
+        count = f"{steps} steps" if steps is not None else "a trip count known only at run time"
+        self._block(node, "loop", f"Python `for` loop with {count}: jax.jit would unroll it, one copy per step",
+                    "jax.lax.fori_loop(lower, upper, body, init) or jax.lax.scan")
+
+    def _trip_count(self, iterable: cst.BaseExpression) -> int | None:
+        if isinstance(iterable, (cst.Tuple, cst.List)):
+            return len(iterable.elements)
+        if isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) == "builtins.range":
+            values = []
+            for arg in iterable.args:
+                if isinstance(arg.value, cst.Integer):
+                    values.append(int(arg.value.evaluated_value))
+                elif isinstance(arg.value, cst.UnaryOperation) and isinstance(arg.value.expression, cst.Integer) and isinstance(arg.value.operator, cst.Minus):
+                    values.append(-int(arg.value.expression.evaluated_value))
+                else:
+                    return None
+            if not values or arg.keyword is not None:
+                return None
+            try:
+                return len(range(*values))
+            except (TypeError, ValueError):
+                return None
+        return None
+
+    def _iterates_array(self, iterable: cst.BaseExpression) -> bool:
+        if isinstance(iterable, cst.Call):
+            qualname = self.resolver.qualname(iterable.func, self.scope)
+            if qualname == "builtins.range":
+                return True
+            if qualname in ("builtins.enumerate", "builtins.zip", "builtins.reversed"):
+                return any(self._iterates_array(a.value) for a in iterable.args)
+        tokens = self.tokens(iterable)
+        if ARRAY in tokens:
+            return True
+        return any(
+            name in self.data_uses or _hint_names(self.params[name].annotation) & ARRAY_HINTS
+            for name in tokens if name in self.params
+        )
+
+    def visit_Global(self, node: cst.Global) -> None:
+        self._block(node, "side-effect", "`global` statement: jax.jit runs the function body once, at trace time",
+                    "return the new value instead of assigning a global")
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        self._block(node, "side-effect", "`nonlocal` statement: jax.jit runs the function body once, at trace time",
+                    "return the new value instead")
+
+    def visit_Try(self, node: cst.Try) -> None:
+        self._block(node, "side-effect", "`try` statement: JAX does not raise NumPy's errors (it returns inf/nan or clamps)",
+                    "check inputs before calling, or handle inf/nan with jnp.where")
+
+    def visit_TryStar(self, node: cst.CSTNode) -> None:
+        self.visit_Try(node)  # type: ignore[arg-type]
+
+    def visit_With(self, node: cst.With) -> None:
+        self._block(node, "side-effect", "`with` statement: its context manager runs once, at trace time",
+                    "move it out of the function")
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        self._block(node, "side-effect", "generator function: jax.jit cannot trace `yield`", "return an array")
+
+    def visit_Await(self, node: cst.Await) -> None:
+        self._block(node, "side-effect", "`await`: jax.jit cannot trace coroutines", "call it outside")
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is None:
+            return
+        if self.scope is self.function_scope:
+            self.returns.append(node.value)
+            if self._returns_function(node.value):
+                self._block(node.value, "side-effect", "returns a function: jax.jit can only return arrays",
+                            "jit the returned function instead")
+
+    def _returns_function(self, value: cst.BaseExpression) -> bool:
+        if isinstance(value, cst.Lambda):
+            return True
+        if isinstance(value, cst.Name):
+            found, bindings = self.scope.lookup(value.value)
+            return found is self.function_scope and any(isinstance(b, DefBinding) for b in bindings)
+        return False
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        pass
+
+    def visit_FormattedString(self, node: cst.FormattedString) -> None:
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringExpression):
+                self._require(part.expression, "f-string field")
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._check_store(target.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._check_store(node.target)
+
+    def _check_store(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._check_store(element.value)
+            return
+        if isinstance(target, cst.Attribute):
+            base = target.value
+            while isinstance(base, (cst.Attribute, cst.Subscript)):
+                base = base.value
+            if isinstance(base, cst.Name):
+                found, _ = self.scope.lookup(base.value)
+                if found is not None and (found.kind == "module" or base.value in self.params):
+                    self._block(target, "side-effect", f"sets an attribute of `{base.value}`: jax.jit runs this once, at trace time",
+                                "return the new value instead")
+
+    # --- calls ---------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        qualname = self.resolver.qualname(func, self.scope)
+        if qualname is not None and qualname.startswith("builtins."):
+            self._builtin_call(node, qualname[len("builtins."):])
+        elif qualname is not None and (is_numpy(qualname) or qualname.startswith("jax.")):
+            self._array_call(node, qualname)
+        elif qualname is not None and qualname.startswith("math."):
+            for arg in node.args:
+                self._require(arg.value, f"argument of `{qualname}`", VALUE_INSTEAD)
+        elif isinstance(func, cst.Name):
+            self._name_call(node, func.value, qualname)
+        elif isinstance(func, cst.Attribute):
+            if qualname is not None and not qualname.startswith(TRACEABLE_MODULES):
+                self._block(node, "side-effect", f"calls `{qualname}` from another module, which np2jax cannot see into",
+                            "jit the function by hand once its callees are traceable")
+            else:
+                self._method_call(node, func)
+
+    def _builtin_call(self, node: cst.Call, name: str) -> None:
+        if name in SIDE_EFFECT_BUILTINS:
+            self._block(node, "side-effect", f"`{name}()` runs once, at trace time, under jax.jit", "jax.debug.print for printing; move I/O out of the function")
+        elif name in ITERATOR_BUILTINS:
+            self._block(node, "side-effect", f"`{name}()` consumes a Python iterator, once, at trace time", "index the array or use jax.lax.scan")
+        elif name in CONCRETE_BUILTINS:
+            for arg in node.args:
+                self._require(arg.value, f"argument of `{name}()`", VALUE_INSTEAD)
+
+    def _array_call(self, node: cst.Call, qualname: str) -> None:
+        name = qualname
+        if is_numpy(qualname):
+            row = lookup_numpy(qualname)
+            if row is None or row.jax is None:
+                return
+            name = row.jax + qualname[len(row.numpy):]
+        if name in ALL_STATIC_FUNCTIONS:
+            for arg in node.args:
+                if arg.keyword is None or arg.keyword.value != "dtype":
+                    self._require(arg.value, f"argument of `{name.rsplit('.', 1)[-1]}`", STATIC_INSTEAD)
+            return
+        signature = SIGNATURES.get(name)
+        names = signature[1] if signature else ()
+        for index, arg in enumerate(node.args):
+            if arg.keyword is not None:
+                param = arg.keyword.value
+            elif arg.star:
+                continue
+            elif index < len(names) and not names[index].startswith("*"):
+                param = names[index]
+            else:
+                param = ""
+            if param in STATIC_PARAMETERS:
+                self._require(arg.value, f"`{param}` of `{name.rsplit('.', 1)[-1]}`", STATIC_INSTEAD)
+            else:
+                self._mark_data(arg.value)
+
+    def _name_call(self, node: cst.Call, name: str, qualname: str | None) -> None:
+        found, bindings = self.scope.lookup(name)
+        if found is self.function_scope and name in self.params:
+            self._require(node.func, f"called function `{name}`")
+            return
+        if found is None or found.kind not in ("module",):
+            return  # a nested function or lambda of this function: traced with it
+        if qualname is not None and not qualname.startswith(TRACEABLE_MODULES) and not qualname.startswith("."):
+            if qualname.startswith("math."):
+                return
+            self._block(node, "side-effect", f"calls `{qualname}` from another module, which np2jax cannot see into",
+                        "jit the function by hand once its callees are traceable")
+            return
+        if qualname is not None:
+            if qualname.startswith("."):
+                self._block(node, "side-effect", f"calls `{name}` from another module, which np2jax cannot see into",
+                            "jit the function by hand once its callees are traceable")
+            return
+        callee = self.module.function_node(name)
+        if callee is not None:
+            plan = self.module.plan(name)
+            if plan is None:
+                self._block(node, "side-effect", f"calls `{name}` recursively", "write the recursion as a loop")
+                return
+            if not plan.ok:
+                self._block(node, "side-effect", f"calls `{name}`, which cannot be jitted", "fix `" + name + "` first (see its own diagnostics)")
+                return
+            callee_positions = {index for index in plan.static_argnums}
+            for index, arg in enumerate(node.args):
+                if arg.star:
+                    if callee_positions:
+                        self._block(node, "traced-value", f"unpacks arguments into `{name}`, which has static arguments", "pass them one by one")
+                    continue
+                keyword = arg.keyword.value if arg.keyword is not None else None
+                static = (keyword in plan.static) if keyword is not None else index in callee_positions
+                if static:
+                    self._require(arg.value, f"static argument of `{name}`", STATIC_INSTEAD)
+            return
+        classdef = self.module.class_node(name)
+        if classdef is not None and not self._is_namedtuple(classdef):
+            self._block(node, "side-effect", f"creates a `{name}` object: jax.jit can only return arrays and containers of arrays",
+                        "return a tuple or a NamedTuple, or register the class as a pytree")
+        elif classdef is None and any(not isinstance(b, (DefBinding, ImportBinding)) for b in bindings):
+            self._block(node, "side-effect", f"calls `{name}`, a module-level value np2jax cannot see into", "pass the function as an argument")
+
+    def _is_namedtuple(self, node: cst.ClassDef) -> bool:
+        for base in node.bases:
+            qualname = self.resolver.qualname(base.value, self.module.module_scope)
+            if qualname in NAMEDTUPLE_BASES or (isinstance(base.value, cst.Name) and base.value.value == "NamedTuple"):
+                return True
+        return False
+
+    def _method_call(self, node: cst.Call, func: cst.Attribute) -> None:
+        method = func.attr.value
+        base = func.value
+        if method in ("item", "tolist"):
+            self._require(base, f"`.{method}()`", VALUE_INSTEAD)
+            return
+        if method in ARRAY_METHODS:
+            self._mark_data(base)
+        if method in MUTATING_METHODS and isinstance(base, cst.Name):
+            found, _ = self.scope.lookup(base.value)
+            if found is not None and (found.kind == "module" or (found is self.function_scope and base.value in self.params)):
+                self.handled_names.add(base)
+                if method not in ("sort", "fill", "put", "resize"):  # array methods: the in-place rules handle these
+                    self._block(node, "side-effect", f"`.{method}()` changes `{base.value}`, which outlives the call; jax.jit runs it once, at trace time",
+                                "build a new value and return it")
+        positions = METHOD_STATIC_POSITIONS.get(method, ())
+        for index, arg in enumerate(node.args):
+            if arg.keyword is not None:
+                if arg.keyword.value in STATIC_PARAMETERS:
+                    self._require(arg.value, f"`{arg.keyword.value}` of `.{method}()`", STATIC_INSTEAD)
+            elif positions is None or index in positions:
+                if method in METHOD_STATIC_POSITIONS:
+                    self._require(arg.value, f"argument of `.{method}()`", STATIC_INSTEAD)
+
+
+def jit_decorator(plan: JitPlan) -> str:
+    """The decorator expression (without ``@``) for ``plan``."""
+    if not plan.static_argnums and not plan.static_argnames:
+        return "jax.jit"
+    parts = ["jax.jit"]
+    if plan.static_argnums:
+        parts.append(f"static_argnums=({', '.join(map(str, plan.static_argnums))}{',' if len(plan.static_argnums) == 1 else ''})")
+    if plan.static_argnames:
+        names = ", ".join(repr(n).replace("'", '"') for n in plan.static_argnames)
+        parts.append(f"static_argnames=({names}{',' if len(plan.static_argnames) == 1 else ''})")
+    return f"functools.partial({', '.join(parts)})"

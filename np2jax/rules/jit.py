@@ -1,0 +1,138 @@
+from __future__ import annotations
+
+from np2jax.analysis.tracing import jit_decorator
+from np2jax.context import FileContext, FunctionInfo
+from np2jax.diagnostics import FixSafety, Severity
+from np2jax.rule import Example, Rule, RuleDoc
+
+
+class Jit(Rule):
+    CODE = "NPJ300"
+    NAME = "jit"
+    MESSAGE = "decorated with `jax.jit`"
+    SEVERITY = Severity.INFO
+    FIX_SAFETY = FixSafety.SAFE
+    EXAMPLES_JIT = True
+    DOC = RuleDoc(
+        what=(
+            "Decorates every migrated module-level function that can be traced with `@jax.jit`, or with "
+            "`@functools.partial(jax.jit, static_argnums=(...))` when some parameters must be Python values at trace "
+            "time: flags tested by `if`, sizes passed to `range`/`zeros`/`reshape`, `axis`/`ord`/`mode` arguments, "
+            "indices into Python lists, callables. A parameter is made static only if it looks like a Python value "
+            "(hinted `int`/`float`/`bool`/`str`/`tuple`, a literal default, a shape-like name, or never used as array "
+            "data); the report lists the indices in `static_argnums`."
+        ),
+        why=(
+            "Under `jax.jit` a function is compiled once per combination of static arguments and runs as one XLA "
+            "program. Tracing only works when everything Python itself looks at is known at trace time; np2jax "
+            "checks that before it adds the decorator, and otherwise leaves the function un-jitted with a "
+            "diagnostic naming the line (NPJ301, NPJ302, NPJ303, NPJ304)."
+        ),
+        use_instead="nothing to do: the decorator is added for you (`--no-jit` leaves functions undecorated)",
+        known_problems=(
+            "A static argument must be hashable: passing a NumPy array where np2jax chose static raises an error at "
+            "call time (never a silent difference). Each new value of a static argument compiles the function again."
+        ),
+    )
+    EXAMPLES = (
+        Example(
+            title="traced arguments only",
+            before="""
+            import numpy as np
+
+            def normalize(x):
+                return (x - np.mean(x)) / np.std(x)
+            """,
+            after="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def normalize(x):
+                return (x - jnp.mean(x)) / jnp.std(x)
+            """,
+        ),
+        Example(
+            title="a flag and a size are static",
+            before="""
+            import numpy as np
+
+            def smooth(x, width, center=True):
+                kernel = np.ones(width) / width
+                y = np.convolve(x, kernel, mode="same")
+                if center:
+                    y = y - y.mean()
+                return y
+            """,
+            after="""
+            import functools
+            import jax
+            import jax.numpy as jnp
+
+            @functools.partial(jax.jit, static_argnums=(1, 2))
+            def smooth(x, width, center=True):
+                kernel = jnp.ones(width) / width
+                y = jnp.convolve(x, kernel, mode="same")
+                if center:
+                    y = y - y.mean()
+                return y
+            """,
+        ),
+        Example(
+            title="a helper's static argument makes the caller's static too",
+            before="""
+            import numpy as np
+
+            def window(n):
+                return np.hanning(n)
+
+            def taper(x, n):
+                return np.sum(x[:n] * window(n))
+            """,
+            after="""
+            import functools
+            import jax
+            import jax.numpy as jnp
+
+            @functools.partial(jax.jit, static_argnums=(0,))
+            def window(n):
+                return jnp.hanning(n)
+
+            @functools.partial(jax.jit, static_argnums=(1,))
+            def taper(x, n):
+                return jnp.sum(x[:n] * window(n))
+            """,
+        ),
+    )
+
+    def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
+        state = ctx.jit_state(info)
+        if state.already_jitted:
+            info.jit = True
+            return
+        plan = state.plan
+        if plan is None or not plan.ok:
+            return
+        info.jit = True
+        info.static_argnums = plan.static_argnums
+        info.decorator = jit_decorator(plan)
+        ctx.jit_uses.add("jax")
+        if info.decorator.startswith("functools."):
+            ctx.jit_uses.add("functools")
+
+
+class JitBlocker(Rule):
+    """Base of NPJ301-NPJ303: reports the analysis's blockers of one kind for a function left un-jitted."""
+
+    MESSAGE = "not jitted: {reason}"
+    SEVERITY = Severity.WARNING
+    EXAMPLES_JIT = True
+    KIND = ""
+
+    def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
+        plan = ctx.jit_state(info).plan
+        if plan is None:
+            return
+        for blocker in plan.blockers:
+            if blocker.kind == self.KIND:
+                self.report(ctx, blocker.node, self.MESSAGE.format(reason=blocker.message), use_instead=blocker.use_instead, exact=True)

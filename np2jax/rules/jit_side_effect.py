@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+from np2jax.rule import Example, RuleDoc
+from np2jax.rules.jit import JitBlocker
+
+
+class JitSideEffect(JitBlocker):
+    CODE = "NPJ302"
+    NAME = "trace-side-effect"
+    KIND = "side-effect"
+    DOC = RuleDoc(
+        what="Reports migrated functions that are not jitted because tracing would change what they do: `print` and other I/O, `global`/`nonlocal`, reading module-level state that functions of the module change, mutating an argument's list or dict, `try`/`with`, generators, `iter`/`next`, returning a function or a custom object, and calls into other modules np2jax cannot see.",
+        why='Under `jax.jit` the Python body runs once, at trace time, with abstract values: side effects happen once (on tracers), module state is frozen at its first value, and JAX never raises the errors NumPy raises. The function is still migrated and works without jit.',
+        use_instead='`jax.debug.print` for printing; pass state in and return it; check inputs before the call',
+        known_problems='Calls to functions of other modules of the same package block jit, even when those are traceable.',
+    )
+    EXAMPLES = (
+        Example(
+            before="""
+            import numpy as np
+
+            def scale(x, factor):
+                print("scaling", factor)
+                return np.multiply(x, factor)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def scale(x, factor):
+                print("scaling", factor)
+                return jnp.multiply(x, factor)
+            """,
+            diagnostics=("NPJ302",),
+        ),
+        Example(
+            title="mutating module state",
+            before="""
+            import numpy as np
+
+            calls = []
+
+            def log_norm(x):
+                calls.append(1)
+                return np.linalg.norm(x)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            calls = []
+
+            def log_norm(x):
+                calls.append(1)
+                return jnp.linalg.norm(x)
+            """,
+            diagnostics=("NPJ302",),
+        ),
+    )

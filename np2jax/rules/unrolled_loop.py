@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+from np2jax.rule import Example, RuleDoc
+from np2jax.rules.jit import JitBlocker
+
+
+class UnrolledLoop(JitBlocker):
+    CODE = "NPJ303"
+    NAME = "unrolled-loop"
+    KIND = "loop"
+    DOC = RuleDoc(
+        what='Reports migrated functions that are not jitted because they contain a Python `for` loop over an array or a `range` longer than the unroll threshold (8 steps; or unknown until run time), or a `while` loop.',
+        why='`jax.jit` unrolls Python loops: a 1000-step loop compiles for tens of seconds, where `jax.lax.fori_loop` compiles in milliseconds and runs faster. Loops over short literal ranges and over Python containers (a list of layers) stay as they are.',
+        use_instead='`jax.lax.fori_loop(lower, upper, body, carry)`, `jax.lax.scan` to collect per-step outputs, `jax.lax.while_loop` for convergence loops',
+        known_problems='The function is left un-jitted (it still works, eagerly).',
+    )
+    EXAMPLES = (
+        Example(
+            before="""
+            import numpy as np
+
+            def cumulative(x):
+                out = np.zeros_like(x)
+                total = 0.0
+                for i in range(x.shape[0]):
+                    total = total + x[i]
+                    out[i] = total
+                return out
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def cumulative(x):
+                out = jnp.zeros_like(x)
+                total = 0.0
+                for i in range(x.shape[0]):
+                    total = total + x[i]
+                    out = out.at[i].set(total)
+                return out
+            """,
+            diagnostics=("NPJ303",),
+        ),
+        Example(
+            title="a while loop on a static value",
+            before="""
+            import numpy as np
+
+            def repeated_sqrt(x, n):
+                while n > 1:
+                    x = np.sqrt(x)
+                    n = n // 2
+                return x
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def repeated_sqrt(x, n):
+                while n > 1:
+                    x = jnp.sqrt(x)
+                    n = n // 2
+                return x
+            """,
+            diagnostics=("NPJ303",),
+        ),
+    )

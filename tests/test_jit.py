@@ -1,0 +1,461 @@
+"""jax.jit decoration: which functions are jitted, with which static arguments, and why others are not.
+
+Each case is a module; the expectation maps function names to ``static_argnums``
+(jitted) or to the diagnostic code that explains why it is not jitted.  The
+runtime tests execute the migrated module with real JAX and compare with NumPy.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pytest
+
+from np2jax.engine import migrate_source
+
+PLAIN = "not decorated, no diagnostic"
+
+
+def migrate(source: str):
+    result = migrate_source(textwrap.dedent(source).lstrip("\n").encode(), "m.py")
+    assert result.error is None, result.error
+    again = migrate_source(result.output, "m.py")
+    assert again.output == result.output, "not idempotent"
+    return result
+
+
+def outcome(result) -> dict[str, object]:
+    """name -> ("jit", static_argnums) when jitted, else the sorted codes of the NPJ30x diagnostics in
+    its span, or PLAIN when there are none."""
+    found = {}
+    for record in result.functions:
+        if record.jit:
+            found[record.qualname] = ("jit", record.static_argnums)
+            continue
+        codes = sorted({d.code for d in result.diagnostics if record.line <= d.line <= record.end_line and d.code.startswith("NPJ30")})
+        found[record.qualname] = tuple(codes) or PLAIN
+    return found
+
+
+def jit(*static: int):
+    return ("jit", static)
+
+
+CASES = [
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, n, mode="same", *, axis=0):
+            k = np.ones(n) / n
+            if mode == "same":
+                x = x - np.mean(x, axis=axis)
+            return np.convolve(x, k, mode=mode)
+        """,
+        {"f": jit(1, 2)},
+        id="size-mode-and-kwonly-axis-are-static",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, i):
+            return x[i] * np.sum(x)
+        """,
+        {"f": jit()},
+        id="integer-index-stays-traced",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, k):
+            return np.sort(x)[:k]
+        """,
+        {"f": jit(1)},
+        id="slice-bound-is-static",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            if x.ndim == 1:
+                x = x[:, None]
+            if x.shape[0] > 3 and len(x) < 100:
+                return np.sum(x, axis=0)
+            return np.mean(x, axis=0)
+        """,
+        {"f": jit()},
+        id="shape-tests-are-static",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, w=None):
+            if w is None:
+                w = np.ones_like(x)
+            return np.sum(x * w)
+        """,
+        {"f": jit()},
+        id="is-none-test-needs-no-static",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            s = np.sum(x)
+            if s > 0:
+                return s
+            return -s
+        """,
+        {"f": ("NPJ301",)},
+        id="if-on-array-result",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, threshold):
+            y = np.abs(x)
+            if threshold > 0:
+                y = np.minimum(y, threshold)
+            return y + threshold * np.exp(threshold)
+        """,
+        {"f": ("NPJ301",)},
+        id="param-tested-and-used-as-array-data",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, threshold: float):
+            y = np.abs(x)
+            if threshold > 0:
+                y = np.minimum(y, threshold)
+            return y + np.exp(threshold)
+        """,
+        {"f": jit(1)},
+        id="float-hint-allows-static",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x: np.ndarray):
+            if x > 0:
+                return np.sqrt(x)
+            return np.zeros_like(x)
+        """,
+        {"f": ("NPJ301",)},
+        id="array-hint-never-static",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            return float(np.max(x)) + np.sum(x).item()
+        """,
+        {"f": ("NPJ301",)},
+        id="float-and-item-of-traced",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, order):
+            rhs = [0.0] * 3
+            rhs[order] = 1.0
+            return np.asarray(rhs) * x
+        """,
+        {"f": jit(1)},
+        id="python-list-index-is-static",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, func):
+            return func(np.asarray(x))
+        """,
+        {"f": jit(1)},
+        id="callable-parameter-is-static",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def helper(x, n):
+            return np.pad(x, n)
+
+        def caller(x, width):
+            return helper(np.abs(x), width + 1)
+        """,
+        {"helper": jit(1), "caller": jit(1)},
+        id="helper-static-propagates-to-caller",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def caller(x):
+            return helper(x, np.argmax(x))
+
+        def helper(x, n):
+            return np.pad(x, n)
+        """,
+        {"caller": ("NPJ301",), "helper": jit(1)},
+        id="traced-value-into-static-helper-argument",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def caller(x):
+            return np.abs(noisy(x))
+
+        def noisy(x):
+            print(x)
+            return np.sum(x)
+        """,
+        {"caller": ("NPJ302",), "noisy": ("NPJ302",)},
+        id="caller-of-untraceable-helper",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        SCALE = 2.0
+        state = {"calls": 0}
+
+        def bump():
+            state["calls"] += 1
+
+        def f(x):
+            return np.multiply(x, SCALE)
+
+        def g(x):
+            return np.multiply(x, state["calls"])
+        """,
+        {"bump": PLAIN, "f": jit(), "g": ("NPJ302",)},
+        id="mutated-global-blocks-constant-does-not",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            try:
+                return np.linalg.inv(x)
+            except np.linalg.LinAlgError:
+                return np.zeros_like(x)
+        """,
+        {"f": ("NPJ302",)},
+        id="try-except",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            total = np.zeros(3)
+            for i in range(3):
+                total = total + x[i]
+            return total
+        """,
+        {"f": jit()},
+        id="short-literal-loop-unrolls",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, n):
+            total = np.zeros_like(x)
+            for i in range(n):
+                total = total + x * i
+            return total
+        """,
+        {"f": ("NPJ303",)},
+        id="loop-with-run-time-trip-count",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, weights):
+            for w, b in weights:
+                x = np.tanh(x @ w + b)
+            return x
+        """,
+        {"f": jit()},
+        id="loop-over-python-container-unrolls",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            def inner(y):
+                return np.exp(y)
+            return inner
+        """,
+        {"f": ("NPJ302",), "f.<locals>.inner": PLAIN},
+        id="returning-a-function",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+        from mypkg.helpers import smooth
+
+        def f(x):
+            return smooth(np.abs(x))
+        """,
+        {"f": ("NPJ302",)},
+        id="call-into-another-module",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        class Model:
+            def predict(self, x):
+                return np.tanh(x)
+
+        def f(x):
+            return np.abs(x)
+        """,
+        {"Model.predict": ("NPJ304",), "f": jit()},
+        id="methods-are-not-jitted",
+    ),
+    pytest.param(
+        """
+        import functools
+        import numpy as np
+
+        @functools.lru_cache
+        def f(n):
+            return np.arange(n)
+        """,
+        {"f": ("NPJ304",)},
+        id="other-decorators-are-kept-alone",
+    ),
+    pytest.param(
+        """
+        def pure_python(a, b):
+            return max(a, b)
+        """,
+        {"pure_python": PLAIN},
+        id="no-numpy-no-decorator-no-diagnostic",
+    ),
+]
+
+
+@pytest.mark.parametrize("source, expected", CASES)
+def test_jit_decisions(source, expected):
+    result = migrate(source)
+    found = outcome(result)
+    assert set(found) == set(expected)
+    for name, want in expected.items():
+        assert found[name] == want, (name, found[name], [d.format() for d in result.diagnostics])
+
+
+def test_no_numpy_function_is_not_decorated():
+    result = migrate("def pure_python(a, b):\n    return max(a, b)\n")
+    assert result.status == "unchanged"
+    assert not result.functions[0].jit
+
+
+def test_decorator_text_and_report_fields():
+    result = migrate(
+        """
+        import numpy as np
+
+        def f(x, n, *, axis=0):
+            return np.sum(x[:n], axis=axis)
+        """
+    )
+    assert "@functools.partial(jax.jit, static_argnums=(1,), static_argnames=(\"axis\",))\n" in result.output.decode()
+    record = result.functions[0]
+    assert record.jit and record.static_argnums == (1,) and record.status == "migrated"
+
+
+def test_not_jitted_function_is_needs_review_with_the_blocking_line():
+    result = migrate(
+        """
+        import numpy as np
+
+        def f(x):
+            s = np.sum(x)
+            if s > 0:
+                return s
+            return -s
+        """
+    )
+    (diagnostic,) = result.diagnostics
+    assert (diagnostic.code, diagnostic.line, diagnostic.col) == ("NPJ301", 5, 8)
+    assert result.functions[0].status == "needs-review" and not result.functions[0].jit
+
+
+def test_no_jit_option_adds_nothing_and_reports_nothing():
+    from np2jax.engine import Options
+
+    source = b"import numpy as np\n\ndef f(x):\n    if np.sum(x) > 0:\n        return x\n    return -x\n"
+    result = migrate_source(source, "m.py", Options(jit=False))
+    assert b"jax.jit" not in result.output and not result.diagnostics
+
+
+RUNTIME_SOURCE = """
+import numpy as np
+
+def smooth(x, width, center=True):
+    kernel = np.ones(width) / width
+    y = np.convolve(x, kernel, mode="same")
+    if center:
+        y = y - y.mean()
+    return y
+
+def head(x, k, *, axis=0):
+    return np.sort(x, axis=axis)[:k]
+
+def pick(x, order):
+    rhs = [0.0] * 3
+    rhs[order] = 1.0
+    return np.asarray(rhs) * np.sum(x)
+
+def apply(x, func):
+    return func(np.asarray(x)) * 2.0
+
+def taper(x, n):
+    return np.sum(x[:n] * np.hanning(n))
+"""
+
+
+def test_jitted_functions_run_and_match_numpy():
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    result = migrate(RUNTIME_SOURCE)
+    assert all(record.jit for record in result.functions), [(r.qualname, r.jit) for r in result.functions]
+    original, migrated = {}, {}
+    exec(compile(RUNTIME_SOURCE, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    x = np.linspace(-1.0, 2.0, 12).astype(np.float32)
+    calls = [
+        ("smooth", (x, 3), {}),
+        ("smooth", (x, 5, False), {}),
+        ("head", (x, 4), {}),
+        ("head", (x.reshape(3, 4), 2), {"axis": 1}),
+        ("pick", (x, 2), {}),
+        ("apply", (x, np.cumsum), {}),
+        ("taper", (x, 6), {}),
+    ]
+    for name, args, kwargs in calls:
+        assert isinstance(migrated[name], jax.stages.Wrapped) or hasattr(migrated[name], "lower"), name
+        want = original[name](*args, **kwargs)
+        jax_args = tuple(jnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args)
+        got = migrated[name](*jax_args, **kwargs)
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5, err_msg=name)
