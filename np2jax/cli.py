@@ -17,13 +17,14 @@ from np2jax import __version__
 from np2jax.cache import Cache, default_cache_dir
 from np2jax.check.command import add_check_arguments, run_check_command
 from np2jax.codes import BY_CODE, RULES, rule_for
+from np2jax.config import ConfigError, load_config
 from np2jax.docs import render_rule
 from np2jax.engine import FileResult, Options
 from np2jax.gate import run_gate
 from np2jax.files import SourceFile, UsageError, discover, is_read_only, write_atomic
 from np2jax.report import migrate_report, write_json
 from np2jax.runner import migrate_files
-from np2jax.ui.diff import colorize, unified_diff
+from np2jax.ui.diff import colorize, file_diffs
 from np2jax.ui.progress import progress_callback
 from np2jax.ui.review import run_review
 
@@ -49,15 +50,20 @@ def build_parser() -> Parser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     migrate = commands.add_parser("migrate", help="rewrite NumPy code to jax.numpy (dry run by default)")
-    migrate.add_argument("paths", nargs="+", metavar="PATH", help=".py files or directories")
+    migrate.add_argument("paths", nargs="+", metavar="PATH", help=".py files, notebooks (.ipynb) or directories")
     mode = migrate.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="rewrite files in place (atomically)")
     mode.add_argument("--out", metavar="DIR", help="write the migrated tree under DIR")
     mode.add_argument("--check", action="store_true", help="exit 1 if any file would change; write nothing")
     migrate.add_argument("--report", metavar="FILE", help="write the JSON report (version 1) to FILE")
-    migrate.add_argument("--no-jit", action="store_true", help="do not add jax.jit decorators")
-    migrate.add_argument("--select", type=_codes, default=frozenset(), metavar="CODES", help="only these rules")
-    migrate.add_argument("--ignore", type=_codes, default=frozenset(), metavar="CODES", help="skip these rules")
+    migrate.add_argument("--jit", action=argparse.BooleanOptionalAction, default=None, help="add jax.jit decorators (default: on)")
+    migrate.add_argument("--unsafe-fixes", action=argparse.BooleanOptionalAction, default=None,
+                         help="also apply fixes that may change behaviour (default: off)")
+    migrate.add_argument("--select", type=_codes, default=None, metavar="CODES", help="only these rules")
+    migrate.add_argument("--ignore", type=_codes, default=None, metavar="CODES", help="skip these rules")
+    source = migrate.add_mutually_exclusive_group()
+    source.add_argument("--config", metavar="FILE", help="read [tool.np2jax] from FILE instead of searching for pyproject.toml")
+    source.add_argument("--isolated", "--no-config", action="store_true", help="ignore every configuration file")
     migrate.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: cores)")
     migrate.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     migrate.add_argument("--color", choices=("auto", "always", "never"), default="auto")
@@ -148,19 +154,33 @@ def run_migrate(args: argparse.Namespace) -> int:
         raise UsageError(f"--out {args.out}: exists and is not a directory")
     if args.report and os.path.isdir(args.report):
         raise UsageError(f"--report {args.report}: is a directory")
-    files, walk_problems = discover(args.paths, exclude=[out_dir] if out_dir else [])
+    try:
+        config = load_config(args.paths, config_file=args.config, isolated=args.isolated)
+    except ConfigError as error:
+        for problem in error.problems:
+            print(f"np2jax: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    found, walk_problems = discover(args.paths, exclude=[out_dir] if out_dir else [])
+    files = [file for file in found if config.is_selected(file.path)]
+    passed_over = [file for file in found if not config.is_selected(file.path)]
     if out_dir is not None:
-        _check_out_targets(files, out_dir)
-    options = Options(jit=not args.no_jit, select=args.select, ignore=args.ignore)
+        _check_out_targets(found, out_dir)
+    base = config.base_options(jit=args.jit, select=args.select, ignore=args.ignore, unsafe_fixes=args.unsafe_fixes)
     cache = Cache(None if args.no_cache else default_cache_dir())
+    notes: list[str] = []
     with progress_callback(len(files)) as on_result:
-        results = migrate_files(files, options, jobs=args.jobs, cache=cache, on_result=on_result)
+        results = migrate_files(
+            files, lambda file: config.options_for(file.path, base), jobs=args.jobs, cache=cache,
+            on_result=on_result, on_note=notes.append,
+        )
 
     write_errors: dict[str, str] = {}
     if args.write:
         write_errors = _write_in_place(files, results)
     elif out_dir is not None:
-        write_errors = _write_out_tree(files, results, out_dir)
+        # Files the configuration excludes are copied as they are, so the tree stays importable.
+        untouched = [FileResult(file.display, "unchanged") for file in passed_over]
+        write_errors = _write_out_tree(files + passed_over, results + untouched, out_dir)
     elif not args.check:
         _print_diffs(results, args.color)
     for result in results:
@@ -175,6 +195,12 @@ def run_migrate(args: argparse.Namespace) -> int:
             print(f"np2jax: error: cannot write the report {args.report}: {error.strerror or error}", file=sys.stderr)
             report_failed = True
     _print_diagnostics(results, args.quiet)
+    if not args.quiet:
+        for note in notes:
+            print(note, file=sys.stderr)
+    for file in passed_over:
+        if file.display in args.paths:  # named explicitly: say why nothing happened
+            print(f"{file.display}: excluded by {config.name}; not migrated (--isolated migrates it)", file=sys.stderr)
     for path, reason in walk_problems:
         print(f"{path}: error: {reason}", file=sys.stderr)
     changed = [r for r in results if r.status == "changed"]
@@ -244,8 +270,8 @@ def _print_diffs(results: list[FileResult], color: str) -> None:
     try:
         for result in results:
             if result.status == "changed":
-                diff = unified_diff(result.path, result.source, result.output)
-                sys.stdout.write(colorize(diff) if use_color else diff)
+                for diff in file_diffs(result):
+                    sys.stdout.write(colorize(diff) if use_color else diff)
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader went away (`np2jax migrate . | head`): stop printing diffs, finish the run.

@@ -12,7 +12,8 @@ SKIPPED_DIRS = frozenset({"build", "dist", "__pycache__", "node_modules", "site-
 # Names that are *usually* virtual environments; skipped only when they look like one, so a
 # package named ``env`` (common for RL environments) is still migrated.
 VENV_NAMES = frozenset({"venv", "env", "virtualenv"})
-SOURCE_SUFFIXES = (".py",)
+NOTEBOOK_SUFFIX = ".ipynb"
+SOURCE_SUFFIXES = (".py", NOTEBOOK_SUFFIX)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ def migrate_report(results: list[FileResult]) -> dict:
                 "jit": f.jit,
                 "static_argnums": list(f.static_argnums),
                 "status": f.status,
+                **({"cell": f.cell} if hasattr(f, "cell") else {}),  # notebooks: lines count within the cell
             }
             for r in results
             for f in r.functions

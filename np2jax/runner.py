@@ -14,11 +14,14 @@ import multiprocessing
 import os
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Callable
 
 from np2jax.cache import Cache
 from np2jax.engine import FileResult, Options, cache_key, migrate_source
-from np2jax.files import SourceFile, read_source
+from np2jax.files import NOTEBOOK_SUFFIX, SourceFile, read_source
+from np2jax.notebook import Extraction, NotebookError, NotebookResult, extract, locate, rebuild
+from np2jax.suppressions import Directives, scan, suppress
 
 CRASH_MESSAGE = "the parser crashed on this file (pathologically deep nesting?); file left unchanged"
 INTERNAL_ERROR = "internal error ("  # how the results of an unexpected exception begin; never cached
@@ -71,59 +74,125 @@ def default_jobs() -> int:
 
 def migrate_files(
     files: list[SourceFile],
-    options: Options,
+    options: Options | Callable[[SourceFile], Options],
     *,
     jobs: int | None = None,
     cache: Cache | None = None,
     on_result: Callable[[FileResult], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> list[FileResult]:
-    """Results in the order of ``files``; ``jobs=0`` runs in this process (no crash isolation)."""
-    cache = cache or Cache(None)
-    results: list[FileResult | None] = [None] * len(files)
-    pending: list[tuple[int, bytes, str]] = []
-    for index, file in enumerate(files):
-        if file.display.endswith(".ipynb"):
-            results[index] = FileResult(file.display, "error", error="notebooks are not supported yet; export the notebook to a .py file")
-            _report(on_result, results[index])
-            continue
-        try:
-            source = read_source(file.path)
-        except OSError as error:
-            results[index] = FileResult(file.display, "error", error=f"cannot read: {error.strerror or error}")
-            _report(on_result, results[index])
-            continue
-        key = _key(source, file.display, options)
-        cached = cache.get(key, source, file.display)
-        if cached is not None:
-            results[index] = cached
-            _report(on_result, cached)
-        else:
-            pending.append((index, source, key))
+    """Results in the order of ``files``; ``jobs=0`` runs in this process (no crash isolation).
 
-    def finish(index: int, key: str, result: FileResult) -> None:
+    ``options`` may differ per file (a function of the file).  Inline suppression comments are
+    applied to each result here, after the cache, so cached results stay the engine's own.
+    ``on_note`` receives one-line warnings meant for users (``path:line: warning: ...``).
+    """
+    cache = cache or Cache(None)
+    options_for = options if callable(options) else (lambda _file: options)
+    results: list[FileResult | None] = [None] * len(files)
+    inputs: dict[int, _Input] = {}
+    pending: list[tuple[int, bytes, str, Options]] = []
+
+    def done(index: int, result: FileResult) -> None:
         results[index] = result
-        if result.error != CRASH_MESSAGE and not (result.error or "").startswith(INTERNAL_ERROR):
-            cache.put(key, result)
         _report(on_result, result)
 
+    for index, file in enumerate(files):
+        try:
+            raw = read_source(file.path)
+        except OSError as error:
+            done(index, FileResult(file.display, "error", error=f"cannot read: {error.strerror or error}"))
+            continue
+        prepared = _prepare(file.display, raw, on_note)
+        if isinstance(prepared, FileResult):
+            done(index, prepared)
+            continue
+        inputs[index] = prepared
+        file_options = options_for(file)
+        key = _key(prepared.module, file.display, file_options)
+        cached = cache.get(key, prepared.module, file.display)
+        if cached is not None:
+            done(index, prepared.finish(cached, on_note))
+        else:
+            pending.append((index, prepared.module, key, file_options))
+
+    def finish(index: int, key: str, result: FileResult) -> None:
+        if result.error != CRASH_MESSAGE and not (result.error or "").startswith(INTERNAL_ERROR):
+            cache.put(key, result)
+        done(index, inputs[index].finish(result, on_note))
+
     if jobs == 0:
-        for index, source, key in pending:
-            finish(index, key, _work(source, files[index].display, options))
+        for index, source, key, file_options in pending:
+            finish(index, key, _work(source, files[index].display, file_options))
     elif pending:
-        _run_isolated(pending, files, options, jobs or default_jobs(), finish)
+        _run_isolated(pending, files, jobs or default_jobs(), finish)
     return [r for r in results if r is not None]
 
 
-def _run_isolated(pending, files, options, jobs, finish) -> None:
+@dataclass
+class _Input:
+    """One file as the engine sees it: a module, plus what turns the module's result into the file's."""
+
+    display: str
+    raw: bytes  # the file's bytes
+    module: bytes  # what the engine migrates (the file itself, or a notebook's code cells)
+    directives: Directives
+    notebook: Extraction | None = None
+
+    def finish(self, result: FileResult, on_note) -> FileResult:
+        result = suppress(result, self.directives)
+        origin = self.notebook.origin if self.notebook is not None else None
+        for line, message in self.directives.warnings:
+            _note(on_note, self.display, message, line, origin)
+        if self.notebook is None:
+            return result
+        result, notes = rebuild(self.notebook, self.raw, result)
+        for message in notes:
+            _note(on_note, self.display, message)
+        return result
+
+
+def _prepare(display: str, raw: bytes, on_note) -> _Input | FileResult:
+    """The engine's input for one file, or the file's final result when the engine is not needed."""
+    extraction = None
+    module = raw
+    if display.endswith(NOTEBOOK_SUFFIX):
+        try:
+            extraction = extract(raw)
+        except NotebookError as error:
+            return NotebookResult(display, "error", raw, raw, error=str(error))
+        if extraction.language is not None:
+            _note(on_note, display, f"not a Python notebook (kernel language {extraction.language!r}); left unchanged")
+            return NotebookResult(display, "unchanged", raw, raw)
+        module = extraction.module
+    directives = scan(module)
+    if directives.skip_file:
+        return (NotebookResult if extraction else FileResult)(display, "unchanged", raw, raw)
+    return _Input(display, raw, module, directives, extraction)
+
+
+def _note(on_note, display: str, message: str, line: int | None = None, origin=None) -> None:
+    if on_note is None:
+        return
+    where = display
+    if line is not None:
+        if origin is not None:
+            cell, line = locate(origin, line)
+            where += f":cell {cell}"
+        where += f":{line}"
+    on_note(f"{where}: warning: {message}")
+
+
+def _run_isolated(pending, files, jobs, finish) -> None:
     # Largest files first, so that one big file does not finish last on an otherwise idle pool.
     remaining = sorted(pending, key=lambda item: len(item[1]), reverse=True)
-    suspects: list[tuple[int, bytes, str]] = []
+    suspects: list[tuple[int, bytes, str, Options]] = []
     while remaining:  # each round ends when its pool finishes or breaks
         started = _context().RawArray("b", len(remaining))
-        not_started: list[tuple[int, bytes, str]] = []
+        not_started: list[tuple[int, bytes, str, Options]] = []
         with _pool(min(jobs, len(remaining)), started) as pool:
-            futures: dict[Future, tuple[int, tuple[int, bytes, str]]] = {
-                pool.submit(_tracked_work, slot, item[1], files[item[0]].display, options): (slot, item)
+            futures: dict[Future, tuple[int, tuple[int, bytes, str, Options]]] = {
+                pool.submit(_tracked_work, slot, item[1], files[item[0]].display, item[3]): (slot, item)
                 for slot, item in enumerate(remaining)
             }
             while futures:
@@ -143,7 +212,7 @@ def _run_isolated(pending, files, options, jobs, finish) -> None:
             suspects.extend(not_started)
             break
         remaining = not_started  # shorter each round: the crashing file was started
-    for index, source, key in suspects:  # one at a time, each in a fresh process
+    for index, source, key, options in suspects:  # one at a time, each in a fresh process
         with _pool(1) as pool:
             try:
                 result = pool.submit(_work, source, files[index].display, options).result()

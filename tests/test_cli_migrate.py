@@ -579,8 +579,12 @@ def test_a_parser_crash_among_many_files(tmp_path, run_cli):
     assert summary(run) == (12, "would be migrated", 0, 1)
 
 
-def test_notebook_is_reported_not_parsed_as_python(tmp_path, run_cli):
+def test_notebook_is_read_as_json_not_parsed_as_python(tmp_path, run_cli):
+    # Notebooks are migrated cell by cell (tests/test_notebooks.py); Python source named .ipynb is bad input.
     write(tmp_path / "nb.ipynb", '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n')
-    run = run_cli("migrate", "nb.ipynb", cwd=tmp_path)
+    write(tmp_path / "script.ipynb", SIMPLE)
+    run = run_cli("migrate", "nb.ipynb", "script.ipynb", cwd=tmp_path)
     assert run.returncode == 3, run
-    assert "nb.ipynb: error: notebooks are not supported yet" in run.stderr
+    assert run.error_lines("script.ipynb") == ["script.ipynb: error: not valid JSON (Expecting value at line 1, column 1): not a notebook"]
+    assert run.error_lines("nb.ipynb") == []
+    assert summary(run) == (0, "would be migrated", 1, 1)

@@ -7,6 +7,9 @@ import io
 import re
 import tokenize
 
+from np2jax.engine import FileResult
+from np2jax.notebook import NotebookResult
+
 RESET, BOLD, RED, GREEN, CYAN = "\x1b[0m", "\x1b[1m", "\x1b[31m", "\x1b[32m", "\x1b[36m"
 
 
@@ -32,13 +35,27 @@ def source_lines(text: str) -> list[str]:
     return lines
 
 
+def file_diffs(result: FileResult) -> list[str]:
+    """A changed file's diff; for a notebook, one diff per changed cell (``--- nb.ipynb [cell 3]``)."""
+    if isinstance(result, NotebookResult):
+        return [
+            _diff(_cell_lines(change.before), _cell_lines(change.after), f"{result.path} [cell {change.cell}]")
+            for change in result.changes
+        ]
+    return [unified_diff(result.path, result.source, result.output)]
+
+
+def _cell_lines(text: str) -> list[str]:
+    # A cell's last line has no newline as a rule (nbformat strips it): not worth a diff marker.
+    return source_lines(text + "\n" if text and not text.endswith("\n") else text)
+
+
 def unified_diff(path: str, before: bytes, after: bytes) -> str:
-    lines = difflib.unified_diff(
-        source_lines(decode(before)),
-        source_lines(decode(after)),
-        fromfile=f"{path}\t(original)",
-        tofile=f"{path}\t(migrated)",
-    )
+    return _diff(source_lines(decode(before)), source_lines(decode(after)), path)
+
+
+def _diff(before: list[str], after: list[str], name: str) -> str:
+    lines = difflib.unified_diff(before, after, fromfile=f"{name}\t(original)", tofile=f"{name}\t(migrated)")
     text = []
     for line in lines:
         if line.endswith("\n"):
