@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 PENDING, FILE_ERROR, REFERENCE_MISMATCH = "pending-migration", "file-error", "reference-mismatch"
-MODULE = "<module>"
 
 
 @dataclass(frozen=True)
@@ -77,8 +76,13 @@ class GateOutcome:
         return [f for f in self.findings if f.state == "new"]
 
     @property
+    def failed_checks(self) -> list:
+        """Functions that differ from the reference, or fail where the reference ran."""
+        return [check for check in self.checks if check.failed]
+
+    @property
     def passed(self) -> bool:
-        return not self.new
+        return not self.new and not self.failed_checks
 
 
 def relative_key(file: Path, root: Path) -> str:

@@ -44,7 +44,7 @@ def uri(path: Path) -> str:
 def summary(outcome: GateOutcome) -> str:
     """The one line that ends every gate run (on stderr)."""
     baselined = len(outcome.findings) - len(outcome.new)
-    mismatches = [c for c in outcome.checks if c.status in ("mismatch", "error")]
+    mismatches = outcome.failed_checks
     if outcome.baseline is None:
         where = "no baseline, so every finding counts"
     else:
@@ -70,7 +70,7 @@ def summary(outcome: GateOutcome) -> str:
 
 def text(outcome: GateOutcome) -> str:
     lines = [f.format() for f in outcome.new]
-    lines += [f"{c.path}: {c.qualname}: {c.status} against the reference: {c.message}" for c in _failed_checks(outcome)]
+    lines += [f"{c.path}: {c.qualname}: {c.status} against the reference: {c.message}" for c in outcome.failed_checks]
     lines += [f"fixed: {e['path']}: {e['code']} in {e.get('qualname', '?')} (was line {e.get('line', '?')})" for e in outcome.fixed]
     return "".join(line + "\n" for line in lines)
 
@@ -78,7 +78,7 @@ def text(outcome: GateOutcome) -> str:
 def to_json(outcome: GateOutcome) -> str:
     data = {
         "version": 1,
-        "passed": outcome.passed and not _failed_checks(outcome),
+        "passed": outcome.passed,
         "baseline": outcome.baseline,
         "files": outcome.scanned,
         "findings": [
@@ -91,10 +91,6 @@ def to_json(outcome: GateOutcome) -> str:
         "reference": [c.to_json() for c in outcome.checks],
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-
-
-def _failed_checks(outcome: GateOutcome) -> list:
-    return [c for c in outcome.checks if c.status in ("mismatch", "error")]
 
 
 # -- JUnit ----------------------------------------------------------------------------------
@@ -118,7 +114,7 @@ def junit(outcome: GateOutcome) -> str:
         cases.append(("np2jax.gate", path, f"{len(failures)} new finding(s)" if failures else None,
                       "\n".join(f.format() for f in failures)))
     for check in outcome.checks:
-        failed = check.status in ("mismatch", "error")
+        failed = check.failed
         cases.append(("np2jax.gate.reference", f"{check.path}::{check.qualname}",
                       f"{check.status} against the reference" if failed else None, check.message or ""))
     failures = sum(1 for case in cases if case[2])
@@ -188,13 +184,13 @@ def sarif(outcome: GateOutcome) -> dict:
         if outcome.baseline is not None:
             result["baselineState"] = "new" if finding.state == "new" else "unchanged"
         results.append(result)
-    for check in _failed_checks(outcome):
+    for check in outcome.failed_checks:
         results.append({
             "ruleId": REFERENCE_MISMATCH,
             "ruleIndex": index[REFERENCE_MISMATCH],
             "level": "error",
             "message": {"text": f"`{check.qualname}` {check.status} against the reference: {check.message}"},
-            "locations": [_location(Path(check.path), 1, 1, 1, 1)],
+            "locations": [_location(Path(check.path), check.line or 1, 1, check.line or 1, 1)],
             "partialFingerprints": {FINGERPRINT_KEY: f"{REFERENCE_MISMATCH}/{check.qualname}"},
         })
     run = {
@@ -242,8 +238,8 @@ def github(outcome: GateOutcome) -> str:
             "endLine": finding.end_line, "endColumn": finding.end_col, "title": finding.code,
         }
         lines.append(_command(GITHUB_COMMAND.get(finding.severity, "warning"), properties, finding.message))
-    for check in _failed_checks(outcome):
-        properties = {"file": uri(Path(check.path)), "line": 1, "title": REFERENCE_MISMATCH}
+    for check in outcome.failed_checks:
+        properties = {"file": uri(Path(check.path)), "line": check.line or 1, "title": REFERENCE_MISMATCH}
         lines.append(_command("error", properties, f"{check.qualname}: {check.status} against the reference: {check.message}"))
     return "".join(line + "\n" for line in lines)
 

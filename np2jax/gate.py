@@ -15,7 +15,6 @@ Editing code above a finding, or elsewhere in the same function, leaves it alone
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import os
@@ -26,11 +25,12 @@ from pathlib import Path
 
 from np2jax import __version__
 from np2jax.cache import Cache, default_cache_dir
-from np2jax.engine import FileResult, FunctionRecord, Options
+from np2jax.engine import FileResult, Options
 from np2jax.files import SourceFile, UsageError, discover, write_atomic
-from np2jax.findings import FILE_ERROR, MODULE, PENDING, Finding, GateOutcome, relative_key
+from np2jax.findings import FILE_ERROR, PENDING, Finding, GateOutcome, relative_key
 from np2jax.formats import FORMATS, render, summary
-from np2jax.hunks import split_hunks
+from np2jax.hunks import MODULE, FunctionSpans, split_hunks
+from np2jax.reference import Reference, check_against
 from np2jax.runner import migrate_files
 from np2jax.ui.diff import decode, source_lines
 
@@ -45,10 +45,11 @@ def findings_for(file: SourceFile, result: FileResult) -> list[Finding]:
         return [_finding(file, result.path, FILE_ERROR, "error", result.error or "cannot be processed",
                          (1, 1, 1, 1), MODULE, FILE_ERROR, 0)]
     lines = split_lines_text(result.source)
+    spans = FunctionSpans(result.functions, result.source)
     occurrences: Counter = Counter()
     findings = []
     for diagnostic in result.diagnostics:
-        qualname = _enclosing(result.functions, diagnostic.line)
+        qualname = spans.enclosing(diagnostic.line)
         basis = f"{diagnostic.code}\0{qualname}\0{_span_text(lines, diagnostic)}"
         findings.append(_finding(
             file, result.path, diagnostic.code, diagnostic.severity.value, diagnostic.message,
@@ -94,71 +95,21 @@ def _span_text(lines: list[str], diagnostic) -> str:
     return "".join("".join(chunk).split())
 
 
-def _enclosing(functions: list[FunctionRecord], line: int, starts: dict[int, int] | None = None) -> str:
-    """The innermost function whose lines (its decorators included, when ``starts`` knows them) hold ``line``."""
-    starts = starts or {}
-    inside = [f for f in functions if starts.get(f.line, f.line) <= line <= f.end_line]
-    if not inside:
-        return MODULE
-    return min(inside, key=lambda f: f.end_line - f.line).qualname
-
-
 def _pending_functions(result: FileResult) -> list[tuple[str, int, int]]:
     """(qualname, first, last changed original line) of every function the migration changes.
 
-    A line inserted between two original lines belongs to the function holding the line
-    before it, else to the one holding the line after it (an added decorator belongs to
-    the function below), else to the top-level line before it (an added import).  Changes at the top level count as ``<module>`` unless they
-    are only the imports that the functions' changes need.
+    Changes at the top level count as ``<module>`` unless they are only the imports
+    that the functions' changes need.
     """
-    tree = _parse(result.source)
-    starts = _decorated_starts(tree)
+    spans = FunctionSpans(result.functions, result.source)
     touched: dict[str, list[int]] = {}
-
-    def touch(line: int) -> None:
-        touched.setdefault(_enclosing(result.functions, line, starts), []).append(line)
-
     for hunk in split_hunks(result.source, result.output).hunks:
-        for tag, i1, i2, _, _ in hunk.opcodes:
-            if tag in ("replace", "delete"):
-                for line in range(i1 + 1, i2 + 1):
-                    touch(line)
-            elif tag == "insert":
-                after = _enclosing(result.functions, i1 + 1, starts)
-                if i1 and _enclosing(result.functions, i1, starts) == MODULE and after != MODULE:
-                    touch(i1 + 1)
-                else:
-                    touch(max(i1, 1))
+        for name, lines in spans.touched_by(hunk).items():
+            touched.setdefault(name, []).extend(lines)
     module_lines = touched.pop(MODULE, [])
-    if module_lines and (not touched or not set(module_lines) <= _import_lines(tree)):
+    if module_lines and (not touched or not set(module_lines) <= spans.import_lines()):
         touched[MODULE] = module_lines
     return sorted(((name, min(lines), max(lines)) for name, lines in touched.items()), key=lambda t: (t[1], t[0]))
-
-
-def _parse(source: bytes) -> ast.Module | None:
-    try:
-        return ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-
-
-def _decorated_starts(tree: ast.Module | None) -> dict[int, int]:
-    """``def`` line -> first decorator line, for every decorated function."""
-    if tree is None:
-        return {}
-    return {
-        node.lineno: min(d.lineno for d in node.decorator_list) for node in ast.walk(tree)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.decorator_list
-    }
-
-
-def _import_lines(tree: ast.Module | None) -> set[int]:
-    if tree is None:
-        return set()
-    return {
-        line for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
-        for line in range(node.lineno, node.end_lineno + 1)
-    }
 
 
 # -- the baseline ---------------------------------------------------------------------------
@@ -229,7 +180,7 @@ EXIT_PASS, EXIT_REGRESSION, EXIT_USAGE = 0, 1, 2
 
 def run_gate(
     paths: list[str], options: Options, *, baseline: str | None, update_baseline: bool, output_format: str,
-    output: str | None, use_cache: bool, jobs: int | None = None,
+    output: str | None, use_cache: bool, jobs: int | None = None, reference: str | None = None,
 ) -> int:
     """The ``np2jax gate`` command; returns the exit status."""
     if output_format not in FORMATS:
@@ -242,6 +193,7 @@ def run_gate(
         if value and os.path.isdir(value):
             raise UsageError(f"{option} {value}: is a directory")
     entries = read_baseline(baseline) if baseline and not update_baseline else None
+    versions = Reference(reference) if reference and not update_baseline else None
     files, walk_problems = discover(paths)
     cache = Cache(default_cache_dir() if use_cache else None)
     results = migrate_files(files, options, jobs=jobs, cache=cache)
@@ -260,6 +212,12 @@ def run_gate(
         outcome = GateOutcome(findings, [f.display for f in files])
     else:
         outcome = compare(findings, entries, baseline, files)
+    if versions is not None:
+        checks, notes = check_against(versions, files, jobs)
+        current_lines = {(r.path, f.qualname): f.line for r in results for f in r.functions}
+        outcome.checks = [replace(c, line=current_lines.get((c.path, c.qualname), c.line)) for c in checks]
+        for note in notes:
+            print(f"gate: {note}", file=sys.stderr)
     emit(render(outcome, output_format), output)
     print(summary(outcome), file=sys.stderr)
     return EXIT_PASS if outcome.passed else EXIT_REGRESSION

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 CONTEXT_LINES = 3
+MODULE = "<module>"  # the qualname of what lies outside every function
 _LINE_END = re.compile(rb"(?<=\n)|(?<=\r)(?!\n)")  # Python's newlines: \r\n, \n, lone \r
 _MODULE_GLOBALS = frozenset({"__file__", "__name__", "__doc__", "__spec__", "__loader__", "__package__",
                              "__builtins__", "__path__", "__cached__", "__annotations__", "__dict__"})
@@ -55,12 +56,6 @@ class Hunk:
     def removed_lines(self) -> set[int]:
         """1-based lines of the original that this hunk removes or changes."""
         return {i + 1 for tag, i1, i2, _, _ in self.opcodes if tag != "equal" for i in range(i1, i2)}
-
-    def touched_lines(self) -> set[int]:
-        """1-based lines of the original that this hunk changes; an insertion touches the line before it."""
-        touched = self.removed_lines()
-        touched.update(max(i1, 1) for tag, i1, _, _, _ in self.opcodes if tag == "insert")
-        return touched
 
 
 def _range(start: int, end: int) -> str:
@@ -242,3 +237,55 @@ def _blame(diff: FileDiff, name: str) -> str:
     if droppers:
         return f" (hunk {droppers[0]} removes its import)"
     return ""
+
+
+class FunctionSpans:
+    """Which function each original line belongs to (decorators included), for hunks and diagnostics.
+
+    ``functions`` are records with ``qualname``, ``line`` (the ``def`` line) and ``end_line``,
+    as ``FileResult.functions`` holds them.
+    """
+
+    def __init__(self, functions, source: bytes) -> None:
+        self.functions = list(functions)
+        self.tree = _parse(source)
+        self.starts = {
+            node.lineno: min(d.lineno for d in node.decorator_list)
+            for node in (ast.walk(self.tree) if self.tree is not None else ())
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.decorator_list
+        }
+
+    def enclosing(self, line: int) -> str:
+        """The qualname of the innermost function holding ``line``, or ``<module>``."""
+        inside = [f for f in self.functions if self.starts.get(f.line, f.line) <= line <= f.end_line]
+        if not inside:
+            return MODULE
+        return min(inside, key=lambda f: f.end_line - f.line).qualname
+
+    def touched_by(self, hunk: Hunk) -> dict[str, list[int]]:
+        """Qualname -> the original lines of it that ``hunk`` changes.
+
+        A line inserted between two original lines belongs to the function holding the
+        line before it, else to the one holding the line after it (an added decorator
+        belongs to the function below), else to the top-level line before it (an import).
+        """
+        touched: dict[str, list[int]] = {}
+        for tag, i1, i2, _, _ in hunk.opcodes:
+            if tag in ("replace", "delete"):
+                lines = range(i1 + 1, i2 + 1)
+            elif tag == "insert":
+                below = i1 and self.enclosing(i1) == MODULE and self.enclosing(i1 + 1) != MODULE
+                lines = [i1 + 1 if below else max(i1, 1)]
+            else:
+                continue
+            for line in lines:
+                touched.setdefault(self.enclosing(line), []).append(line)
+        return touched
+
+    def import_lines(self) -> set[int]:
+        if self.tree is None:
+            return set()
+        return {
+            line for node in ast.walk(self.tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+            for line in range(node.lineno, node.end_lineno + 1)
+        }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 import textwrap
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
@@ -371,3 +372,69 @@ def test_the_documented_workflow_uses_valid_commands():
     for command in commands:
         build_parser().parse_args(command)
     assert (REPO / "docs" / "github-workflow.yml").read_text() in (REPO / "docs" / "ci.md").read_text()
+
+
+# -- --reference ----------------------------------------------------------------------------
+
+ORIGINAL = "import numpy as np\n\n\ndef total(x):\n    return np.sum(x * 2)\n\n\ndef mean(x):\n    return np.mean(x)\n"
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args], cwd=cwd, check=True,
+                   capture_output=True)
+
+
+@pytest.fixture
+def migrated_repo(run_cli, tmp_path):
+    """A git repository whose HEAD has a NumPy module; the working tree holds its migration."""
+    write(tmp_path / "pkg" / "m.py", ORIGINAL)
+    write(tmp_path / "pkg" / "same.py", NO_NUMPY)
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-q", "-m", "numpy")
+    assert run_cli("migrate", "--no-jit", "--write", "pkg", cwd=tmp_path).returncode == 0
+    assert "jnp.mean(x)" in (tmp_path / "pkg" / "m.py").read_text()
+    return tmp_path
+
+
+def test_reference_git_revision_passes_an_equivalent_migration(run_cli, migrated_repo):
+    result = gate(run_cli, migrated_repo, "pkg", "--reference", "HEAD", "--format", "json")
+    assert result.returncode == 0, result
+    checks = json.loads(result.stdout)["reference"]
+    assert sorted((c["path"], c["qualname"], c["status"]) for c in checks) == [
+        ("pkg/m.py", "mean", "equivalent"), ("pkg/m.py", "total", "equivalent"),
+    ]  # pkg/same.py did not change, so it is not checked
+    assert "2 function(s) checked against the reference" in result.stderr_lines[-1]
+    assert (migrated_repo / "pkg" / "m.py").read_text().startswith("import jax.numpy")  # nothing checked out
+
+
+def test_reference_mismatch_fails_and_is_annotated(run_cli, migrated_repo):
+    module = migrated_repo / "pkg" / "m.py"
+    module.write_text(module.read_text().replace("jnp.mean(x)", "jnp.mean(x) + 1"))
+    write(migrated_repo / "pkg" / "new.py", NO_NUMPY)
+    result = gate(run_cli, migrated_repo, "pkg", "--reference", "HEAD", "--format", "github")
+    assert result.returncode == 1, result
+    [annotation] = result.stdout.splitlines()
+    assert annotation.startswith("::error file=pkg/m.py,line=8,title=reference-mismatch::mean: mismatch against the reference")
+    assert "gate: pkg/new.py: not in the reference HEAD (a new file); not checked" in result.stderr_lines
+    assert result.stderr_lines[-1] == "gate: FAILED: 1 function(s) differ from the reference"
+    sarif = json.loads(gate(run_cli, migrated_repo, "pkg", "--reference", "HEAD", "--format", "sarif").stdout)
+    validate_sarif(sarif)
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["reference-mismatch"]
+
+
+def test_reference_directory(run_cli, tmp_path):
+    write(tmp_path / "old" / "pkg" / "m.py", ORIGINAL)
+    write(tmp_path / "pkg" / "m.py", ORIGINAL.replace("np.", "jnp.").replace("import numpy as np", "import jax.numpy as jnp")
+          .replace("jnp.sum(x * 2)", "jnp.sum(x * 3)"))
+    result = gate(run_cli, tmp_path, "pkg", "--reference", "old", "--format", "junit")
+    assert result.returncode == 1, result
+    cases = {c.get("name"): c for c in ElementTree.fromstring(result.stdout).iter("testcase")}
+    assert cases["pkg/m.py::total"].find("failure") is not None
+    assert cases["pkg/m.py::mean"].find("failure") is None
+
+
+def test_reference_that_is_neither_a_folder_nor_a_revision(run_cli, project):
+    result = gate(run_cli, project, "pkg", "--reference", "no-such-ref")
+    assert result.returncode == 2
+    assert result.stderr_lines == ["np2jax: error: --reference no-such-ref: neither a directory nor a git revision of the repository here"]

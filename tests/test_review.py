@@ -56,7 +56,7 @@ class Review:
     """A running `np2jax review` in a pseudo-terminal."""
 
     def __init__(self, cwd: Path, *args: str, env: dict[str, str] | None = None) -> None:
-        environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "VISUAL", "EDITOR")}
+        environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "VISUAL", "EDITOR", "COLUMNS", "LINES")}
         environment.update(env or {})
         self.transcript = io.StringIO()
         self.child = pexpect.spawn(
@@ -324,3 +324,44 @@ def test_a_missing_path_is_a_usage_error(review, tmp_path):
     session = review("missing.py")
     session.expect("np2jax: error: missing.py: no such file or directory")
     assert session.finish() == 2
+
+
+def test_verify_shows_the_check_verdict_of_the_functions_a_hunk_touches(review, tmp_path):
+    write(tmp_path / "mod.py", KEEPS_NUMPY)
+    session = review("mod.py", "--verify")
+    session.expect("Checking the migration of 1 file\\(s\\) with np2jax check")
+    assert session.prompt() == ("mod.py", "1/4")
+    assert "check " not in session.child.before  # the import hunk touches no function
+    session.child.sendline("n")
+    assert session.prompt() == ("mod.py", "2/4")
+    hunk = session.child.before.replace("\r\n", "\n")
+    assert "  check total: equivalent (" in hunk and "check spread" not in hunk
+    session.child.sendline("n")
+    assert session.prompt() == ("mod.py", "3/4")
+    assert "  check spread: equivalent (" in session.child.before
+    session.child.sendline("q")
+    assert session.finish() == 0
+
+
+def test_ctrl_c_writes_nothing_for_the_file_under_review(review, tmp_path):
+    first = write(tmp_path / "a.py", KEEPS_NUMPY)
+    second = write(tmp_path / "b.py", KEEPS_NUMPY)
+    session = review("a.py", "b.py")
+    session.answer("a")  # a.py: everything, written when its review ends
+    session.answer("y")  # b.py: the first hunk, then Ctrl-C
+    session.prompt()
+    session.child.sendintr()
+    session.expect("np2jax: interrupted")
+    assert session.finish() == 130
+    assert first.read_text() != KEEPS_NUMPY
+    assert second.read_text() == KEEPS_NUMPY
+
+
+def test_a_file_that_cannot_be_migrated_is_named_and_the_others_reviewed(review, tmp_path):
+    write(tmp_path / "broken.py", "import numpy as np\ndef f(:\n")
+    source = write(tmp_path / "mod.py", KEEPS_NUMPY)
+    session = review(".")
+    session.expect("broken.py: error: syntax error at line 2")
+    session.answer("a")
+    assert session.finish() == 3
+    assert source.read_text() != KEEPS_NUMPY

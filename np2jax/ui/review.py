@@ -28,7 +28,8 @@ from np2jax.cache import Cache, default_cache_dir
 from np2jax.diagnostics import Diagnostic
 from np2jax.engine import FileResult, Options
 from np2jax.files import SourceFile, discover, is_read_only, read_source, write_atomic
-from np2jax.hunks import FileDiff, Hunk, combination_problems, split_hunks
+from np2jax.hunks import MODULE, FileDiff, FunctionSpans, Hunk, combination_problems, split_hunks
+from np2jax.reference import check_versions
 from np2jax.runner import migrate_files
 
 EXIT_OK, EXIT_USAGE, EXIT_FAILED, EXIT_INTERRUPTED = 0, 2, 3, 130
@@ -64,7 +65,7 @@ class Reviewer:
     def __init__(self, console: Console, verifier=None) -> None:
         self.console = console
         self.syntax = Syntax("", "python", theme="ansi_dark")
-        self.verifier = verifier  # file, hunk -> list of Text lines (``--verify``), or None
+        self.verifier = verifier  # ``Verdicts`` with ``--verify``, else None
 
     # -- the whole run ---------------------------------------------------------------------
 
@@ -242,7 +243,7 @@ class Reviewer:
             if _in_hunk(diagnostic, hunk):
                 self.console.print(_diagnostic_line(diagnostic))
         if self.verifier is not None:
-            for line in self.verifier(file, result, hunk):
+            for line in self.verifier.lines(result, hunk):
                 self.console.print(line)
 
     def _highlight(self, lines: list[bytes], encoding: str) -> list[Text]:
@@ -295,6 +296,54 @@ def _newline_of(data: bytes) -> bytes:
     return b"\n"
 
 
+class Verdicts:
+    """``--verify``: the ``np2jax check`` verdict of every function a hunk touches.
+
+    Each changed file is checked once, before the review starts: the original run with
+    NumPy against the full migration, so a verdict says whether the function as
+    migrated (all of its hunks applied) computes what it computed before.
+    """
+
+    STYLE = {"equivalent": "green", "mismatch": "bold red", "error": "red", "skipped": "dim"}
+
+    def __init__(self, records: list) -> None:
+        self.records = {(r.path, r.qualname): r for r in records}
+        self.spans: dict[str, FunctionSpans] = {}
+
+    @classmethod
+    def run(cls, console: Console, files: list[SourceFile], results: list[FileResult]) -> Verdicts:
+        changed = [(f, r.source, r.output) for f, r in zip(files, results) if r.status == "changed"]
+        if changed:
+            console.print(f"Checking the migration of {len(changed)} file(s) with np2jax check ...", markup=False)
+        records, notes = check_versions(changed)
+        for note in notes:
+            console.print(f"check: {note}", markup=False)
+        return cls(records)
+
+    def lines(self, result: FileResult, hunk: Hunk) -> list[Text]:
+        spans = self.spans.get(result.path)
+        if spans is None:
+            spans = self.spans[result.path] = FunctionSpans(result.functions, result.source)
+        out = []
+        for name in spans.touched_by(hunk):
+            if name == MODULE:
+                continue
+            record = self.records.get((result.path, name))
+            text = Text(f"  check {name}: ")
+            if record is None:
+                text.append("not checked", style="dim")
+            else:
+                text.append(record.status, style=self.STYLE.get(record.status, ""))
+                details = [f"{record.inputs_tried} input(s)"]
+                if record.max_abs_err is not None:
+                    details.append(f"max abs err {record.max_abs_err:.3g}")
+                if record.message and record.status != "equivalent":
+                    details.append(record.message)
+                text.append(f" ({'; '.join(details)})")
+            out.append(text)
+        return out
+
+
 def print_summary(console: Console, reviews: list[FileReview]) -> None:
     if not reviews:
         return
@@ -313,8 +362,9 @@ def print_summary(console: Console, reviews: list[FileReview]) -> None:
 
 def make_console(color: str) -> Console:
     if color == "never" or (color == "auto" and os.environ.get("NO_COLOR")):
-        return Console(color_system=None, highlight=False, emoji=False)
-    return Console(force_terminal=True if color == "always" else None, highlight=False, emoji=False)
+        return Console(color_system=None, highlight=False, emoji=False, soft_wrap=True)
+    # soft_wrap: long lines are left to the terminal to wrap, so they stay whole when copied
+    return Console(force_terminal=True if color == "always" else None, highlight=False, emoji=False, soft_wrap=True)
 
 
 def stdin_is_terminal() -> bool:
@@ -337,7 +387,8 @@ def run_review(paths: list[str], options: Options, *, color: str, use_cache: boo
     for result in results:
         if result.status == "error":
             print(f"{result.path}: error: {result.error}", file=sys.stderr)
-    reviewer = Reviewer(console)
+    verifier = Verdicts.run(console, files, results) if verify else None
+    reviewer = Reviewer(console, verifier)
     try:
         reviews = reviewer.review_all(files, results)
     finally:
