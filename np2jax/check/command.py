@@ -76,7 +76,10 @@ def run_check_command(args: argparse.Namespace) -> int:
     if not args.quiet:
         from rich.console import Console
 
-        render_table(report, Console(soft_wrap=False))
+        console = Console(soft_wrap=False)
+        if not console.is_terminal:
+            console = Console(soft_wrap=False, width=160)  # logs and pipes: room for the messages
+        render_table(report, console)
     for note in report.notes:
         print(f"note: {note}", file=sys.stderr)
     print(report.summary_line(), file=sys.stderr)

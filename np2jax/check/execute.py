@@ -277,8 +277,14 @@ class Prober:
         except BaseException as error:  # user code may raise anything, SystemExit included
             self.failures[one_line(error)] += 1
             return False
+        if probing and expected is None:
+            self.failures["returns None and updates no argument"] += 1
+            return False
         if probing and not all_finite(expected):
             self.failures["non-finite output"] += 1
+            return False
+        if rule == "return" and callable(result) and not isinstance(result, type):
+            self.failures[f"returns a function: check it through EXAMPLES['{self.qualname}.<locals>.<name>']"] += 1
             return False
         if inspect.isgenerator(result) or inspect.iscoroutine(result):
             self.failures["returns a generator"] += 1

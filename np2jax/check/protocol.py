@@ -41,8 +41,10 @@ def _read_exactly(fd: int, size: int, deadline: float | None) -> bytes:
     chunks: list[bytes] = []
     while size:
         if deadline is not None:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+            # Past the deadline, a reply that is already there still counts (the caller may
+            # have been busy elsewhere while the worker answered in time).
+            remaining = max(0.0, deadline - time.monotonic())
+            if not select.select([fd], [], [], remaining)[0]:
                 raise WorkerTimeout
         chunk = os.read(fd, min(size, 1 << 20))
         if not chunk:

@@ -94,6 +94,14 @@ class Checker:
             self._give_lane(lane)
         return records
 
+    def check_target(self, pair: FilePair, target: Target) -> FunctionCheck:
+        """One function (the pytest plugin's test item)."""
+        lane = self._take_lane()
+        try:
+            return self._check_targets(lane, pair, [target], None)[0]
+        finally:
+            self._give_lane(lane)
+
     def _check_targets(self, lane: Lane, pair: FilePair, targets: list[Target], on_result) -> list[FunctionCheck]:
         records = []
         started = time.monotonic()
@@ -132,7 +140,7 @@ class Checker:
     def _finish(self, lane: Lane, pair: FilePair, target: Target, original: dict | WorkerFailure) -> FunctionCheck:
         record = FunctionCheck(pair.display, target.qualname, "error", line=target.line, unchanged=target.unchanged)
         if isinstance(original, WorkerFailure):
-            record.message = f"the original {original}"
+            record.message = f"the original {original}"  # crashed (SIGSEGV) / timed out ... / exited ...
             return record
         record.candidates_tried = original.get("candidates", 0)
         record.original_ran = original.get("original_ran", False)
@@ -161,7 +169,7 @@ class Checker:
         for number, (entry, (state, value)) in enumerate(zip(inputs, results), start=1):
             record.inputs_tried += 1
             if state != "ok":
-                first_error = first_error or f"input {number} {entry['description']}: the migrated function raised {value}"
+                first_error = first_error or f"input {number} {entry['description']}: the migrated function failed: {value}"
                 continue
             outcome = compare(entry["expected"], value, entry["perturbed"], x64=self.x64)
             for attribute, found in (("max_abs_err", outcome.max_abs), ("max_rel_err", outcome.max_rel)):

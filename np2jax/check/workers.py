@@ -17,7 +17,7 @@ from pathlib import Path
 from np2jax.check.protocol import WorkerGone, WorkerTimeout, read_frame, write_frame
 
 STARTUP_S = 120.0  # importing JAX on a loaded machine can take a while
-GRACE_S = 5.0  # beyond the worker's own alarm, for code that ignores signals
+GRACE_S = 3.0  # beyond the worker's own alarm, for code that ignores signals
 
 
 class WorkerFailure(Exception):
@@ -105,7 +105,7 @@ class Worker:
                 name = f"signal {-code}"
             what = f"crashed ({name})"
         else:
-            what = f"the process exited with status {code} (os._exit or a fatal error)"
+            what = f"exited with status {code} (os._exit or a fatal error)"
         return what + (f": {tail}" if tail else "")
 
     def stop(self) -> None:

@@ -1,0 +1,309 @@
+"""`np2jax check` through the real command line (shared/CLI_CONTRACT.md), on real NumPy and JAX.
+
+Each check run is shared by the tests of one case (module-scoped fixtures): the
+machine has two cores, and a run starts JAX in a worker.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = Path(__file__).resolve().parent / "check_cases"
+TIMEOUT_S = 300
+
+
+class Run:
+    def __init__(self, completed: subprocess.CompletedProcess, report_path: Path | None) -> None:
+        self.returncode = completed.returncode
+        self.stdout, self.stderr = completed.stdout, completed.stderr
+        self.report = json.loads(report_path.read_text()) if report_path and report_path.exists() else None
+
+    @property
+    def functions(self) -> dict[str, dict]:
+        return {f"{Path(f['path']).stem}.{f['qualname']}": f for f in self.report["functions"]}
+
+    def __repr__(self) -> str:
+        return f"<Run exit={self.returncode}\n{self.stdout[-4000:]}\n{self.stderr[-2000:]}>"
+
+
+def check(*args: object, tmp: Path, cwd: Path = ROOT) -> Run:
+    report = tmp / f"report-{len(list(tmp.glob('report-*.json')))}.json"
+    completed = subprocess.run(
+        [sys.executable, "-m", "np2jax", "check", *map(str, args), "--report", str(report)],
+        cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL,
+    )
+    run = Run(completed, report)
+    assert "Traceback" not in run.stderr, run
+    return run
+
+
+def names_in(directory: Path) -> set[str]:
+    found = set()
+    for path in directory.rglob("*.py"):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef):
+                found.add(f"{path.stem}.{node.name}")
+            elif isinstance(node, ast.ClassDef):
+                found.update(f"{path.stem}.{node.name}.{m.name}" for m in node.body
+                             if isinstance(m, ast.FunctionDef) and not m.name.startswith("__"))
+    return found
+
+
+# --- the failure classes: correct migrations pass, subtly wrong ones are caught ------------
+TRIPLES = CASES / "triples"
+TRIPLE_FUNCTIONS = sorted(names_in(TRIPLES / "original"))
+assert len(TRIPLE_FUNCTIONS) == 14
+
+
+@pytest.fixture(scope="module")
+def correct(tmp_path_factory) -> Run:
+    return check(TRIPLES / "original", TRIPLES / "correct", tmp=tmp_path_factory.mktemp("correct"))
+
+
+@pytest.fixture(scope="module")
+def wrong(tmp_path_factory) -> Run:
+    tmp = tmp_path_factory.mktemp("wrong")
+    run = check(TRIPLES / "original", TRIPLES / "wrong", "--junit", tmp / "junit.xml", tmp=tmp)
+    run.junit = ElementTree.parse(tmp / "junit.xml")
+    return run
+
+
+# One test per check run: under pytest-xdist, tests sharing a module fixture on two
+# workers would run the check twice.
+def test_correct_migrations_are_equivalent(correct):
+    assert correct.returncode == 0, correct
+    assert sorted(correct.functions) == TRIPLE_FUNCTIONS
+    assert "14 function(s) checked: 14 equivalent, 0 mismatch, 0 error, 0 skipped" in correct.stderr
+    for name, record in correct.functions.items():
+        assert record["status"] == "equivalent", record
+        assert record["inputs_tried"] >= 3, record  # found on its own: no examples given
+        assert record["max_abs_err"] is not None and record["max_abs_err"] < 1e-4, record
+    report = correct.report
+    assert report["version"] == 1 and report["device"] == "cpu:0"
+    for record in report["functions"]:
+        assert {"path", "qualname", "status", "inputs_tried", "max_abs_err", "message"} <= set(record)
+        assert record["path"].startswith(str(TRIPLES / "original"))
+
+
+def test_wrong_migrations_are_mismatches(wrong):
+    assert wrong.returncode == 1, wrong
+    assert sorted(wrong.functions) == TRIPLE_FUNCTIONS
+    for name, record in wrong.functions.items():
+        assert record["status"] == "mismatch", record
+        assert record["message"].startswith(f"input {record['first_diff_input']} "), record
+    functions = wrong.functions
+    assert functions["off_by_one.zero_first"]["first_diff_index"] == [0]
+    assert functions["off_by_one.zero_first"]["max_abs_err"] > 0.01
+    assert "shape differs: expected (4,), got (6,)" in functions["wrong_axis.column_norms"]["message"]
+    assert "got None (the original updates X in place)" in functions["lost_mutation.normalize_rows_"]["message"]
+    assert "(the original updates x in place)" in functions["lost_mutation.clip_negative_"]["message"]
+    assert "output.counts" in functions["dropped_update.Tally.add"]["message"]  # the instance's state
+    assert "bfloat16" in functions["precision_loss.running_mean"]["message"]
+    assert functions["set_vs_add.bump_third"]["jitted"] is True
+    assert functions["off_by_one.zero_first"]["jitted"] is False
+    assert "mismatch" in wrong.stdout and "running_pair_sum" in wrong.stdout  # the table
+    cases = wrong.junit.getroot().findall("./testsuite/testcase")
+    assert sorted(f"{Path(c.get('classname')).stem}.{c.get('name')}" for c in cases) == TRIPLE_FUNCTIONS
+    assert all(c.find("failure") is not None for c in cases)
+    assert wrong.junit.getroot().find("testsuite").get("failures") == str(len(TRIPLE_FUNCTIONS))
+
+
+X64 = CASES / "x64"
+
+
+def test_x64_precision_loss_and_determinism(tmp_path):
+    """float32 where float64 was computed is caught with --x64; the same command gives the same report."""
+    first = check(X64 / "original", X64 / "correct", "--x64", tmp=tmp_path)
+    assert first.returncode == 0, first
+    assert {f["status"] for f in first.report["functions"]} == {"equivalent"}
+    assert all(f["max_abs_err"] < 1e-12 and f["inputs_tried"] >= 3 for f in first.report["functions"])
+    again = check(X64 / "original", X64 / "correct", "--x64", tmp=tmp_path)
+
+    def stable(report):
+        return [{k: v for k, v in f.items() if k != "seconds"} for f in report["functions"]]
+
+    assert stable(again.report) == stable(first.report)
+    wrong_run = check(X64 / "original", X64 / "wrong", "--x64", tmp=tmp_path)
+    assert wrong_run.returncode == 1, wrong_run
+    assert {f["status"] for f in wrong_run.report["functions"]} == {"mismatch"}
+    assert "dtype float32 vs float64" in wrong_run.report["functions"][0]["message"]
+
+
+# --- isolation ---------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def isolation(tmp_path_factory) -> Run:
+    return check(CASES / "isolation/original", CASES / "isolation/migrated", "--timeout", "2",
+                 "--memory-limit", "2048", tmp=tmp_path_factory.mktemp("isolation"))
+
+
+ISOLATION_EXPECTED = [
+    ("hangs", "error", True, "timed out after 2 s"),
+    ("hangs_with_alarm_blocked", "error", True, "timed out after 2 s (worker killed)"),
+    ("segfaults", "error", True, "crashed (SIGSEGV)"),
+    ("aborts", "error", True, "crashed (SIGABRT)"),
+    ("calls_sys_exit", "error", True, "called sys.exit(3)"),
+    ("calls_os_exit", "error", True, "exited with status 7"),
+    ("allocates_too_much", "error", True, "MemoryError"),
+    ("original_segfaults", "error", False, "the original crashed (SIGSEGV)"),
+    ("not_deterministic", "skipped", False, "not deterministic"),
+    ("fine", "equivalent", True, "3 probes"),
+]
+
+
+def test_isolation(isolation):
+    assert [name.split(".", 1)[1] for name in isolation.functions] == [row[0] for row in ISOLATION_EXPECTED]
+    for name, status, original_ran, fragment in ISOLATION_EXPECTED:
+        record = isolation.functions[f"hazards.{name}"]
+        assert (record["status"], record["original_ran"]) == (status, original_ran), record
+        assert fragment in record["message"], record
+    assert isolation.returncode == 1, isolation  # migrated failures where the original ran
+
+
+# --- discovery: packages, examples, closures, methods ---------------------------------
+@pytest.fixture(scope="module")
+def package(tmp_path_factory) -> Run:
+    return check(CASES / "package/original", CASES / "package/migrated", tmp=tmp_path_factory.mktemp("package"))
+
+
+def test_package_with_relative_imports(package):
+    statuses = {name: f["status"] for name, f in package.functions.items()}
+    assert statuses == {"core.smooth": "equivalent", "core.differs_on_purpose": "mismatch",
+                        "helpers.scale": "equivalent", "stats.centred": "equivalent"}
+    # The migrated tree is the one imported on the migrated side: its deliberate difference shows.
+    assert package.returncode == 1
+
+
+def test_package_root_given_directly_with_another_name(tmp_path):
+    shutil.copytree(CASES / "package/migrated/pkg", tmp_path / "pkg_migrated")
+    run = check(CASES / "package/original/pkg", tmp_path / "pkg_migrated", tmp=tmp_path)
+    statuses = {name: f["status"] for name, f in run.functions.items()}
+    assert statuses["stats.centred"] == "equivalent" and statuses["core.differs_on_purpose"] == "mismatch", run
+
+
+EXAMPLES_ORIGINAL = '''\
+import numpy as np
+
+__np2jax_examples__ = {"pick": [(np.arange(6.0), 2)]}
+
+
+def pick(x, i):
+    return x[i] * 2.0
+
+
+def make_scaler(factor):
+    def scale(x):
+        return x * factor
+    return scale
+
+
+class Buffer:
+    def __init__(self, data):
+        self.data = np.asarray(data, dtype=np.float64)
+
+    @property
+    def total(self):
+        return self.data.sum()
+
+    def head(self, k):
+        return self.data[:k]
+'''
+EXAMPLES_MIGRATED = EXAMPLES_ORIGINAL.replace("import numpy as np", "import jax.numpy as jnp\nimport numpy as np").replace(
+    "np.asarray(data, dtype=np.float64)", "jnp.asarray(data)").replace("return scale", "return scale\n\n\n").replace(
+    "self.data[:k]", "self.data[:k] + 0.5")
+EXAMPLES_FILE = '''\
+import numpy as np
+
+EXAMPLES = {
+    "pick": [(np.arange(5.0), 1), (np.ones(3), 0)],
+    "make_scaler.<locals>.scale": [((2.0,), (np.arange(4.0),)), ((0.5,), (np.ones((2, 2)),))],
+    "Buffer.total": [(([1.0, 2.0, 3.0],), ())],
+    "Buffer.head": [(([1.0, 2.0, 3.0],), (2,))],
+}
+'''
+
+
+def test_examples_sidecar_module_dict_closures_and_properties(tmp_path):
+    (tmp_path / "orig").mkdir()
+    (tmp_path / "mig").mkdir()
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "orig/mod.py").write_text(EXAMPLES_ORIGINAL)
+    (tmp_path / "mig/mod.py").write_text(EXAMPLES_MIGRATED)
+    (tmp_path / "examples/mod.py").write_text(EXAMPLES_FILE)
+    run = check(tmp_path / "orig", tmp_path / "mig", "--examples", tmp_path / "examples", tmp=tmp_path)
+    functions = run.functions
+    assert functions["mod.pick"]["status"] == "equivalent"
+    assert functions["mod.pick"]["input_sources"][:3] == ["example", "example", "example"]  # file, then module
+    closure = functions["mod.make_scaler.<locals>.scale"]
+    assert closure["status"] == "equivalent" and closure["input_sources"][:2] == ["example", "example"], closure
+    assert functions["mod.Buffer.total"]["status"] == "equivalent"
+    assert functions["mod.Buffer.head"]["status"] == "mismatch"  # + 0.5 in the migration
+    assert functions["mod.make_scaler"]["status"] == "skipped"  # returns a function
+    assert run.returncode == 1
+
+
+# --- bad input -------------------------------------------------------------------------
+def test_bad_usage_exits_2_with_one_line(tmp_path):
+    (tmp_path / "a.py").write_text("def f(x):\n    return x\n")
+    (tmp_path / "d").mkdir()
+    for args in (["missing.py", "a.py"], ["a.py", "missing.py"], ["a.py", "d"], ["a.py", "a.py", "--timeout", "0"],
+                 ["a.py", "a.py", "--examples", "a.py"], ["a.py", "a.py", "--junit", "d"]):
+        completed = subprocess.run([sys.executable, "-m", "np2jax", "check", *args], cwd=tmp_path,
+                                   capture_output=True, text=True, timeout=TIMEOUT_S)
+        assert completed.returncode == 2, (args, completed.stderr)
+        assert "Traceback" not in completed.stderr and completed.stderr.count("\n") == 1, completed.stderr
+
+
+def test_syntax_errors_are_reported_per_file(tmp_path):
+    for side in ("orig", "mig"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "good.py").write_text("import numpy as np\n\ndef f(x):\n    return np.sin(x)\n")
+    (tmp_path / "orig/broken_original.py").write_text("def f(:\n")
+    (tmp_path / "mig/broken_original.py").write_text("def f(:\n")
+    (tmp_path / "orig/broken_migration.py").write_text("def g(x):\n    return x\n")
+    (tmp_path / "mig/broken_migration.py").write_text("def g(x)\n    return x\n")
+    run = check(tmp_path / "orig", tmp_path / "mig", tmp=tmp_path)
+    functions = run.functions
+    assert functions["good.f"]["status"] == "equivalent"
+    assert functions["broken_original.<module>"]["message"].startswith("original: syntax error at line 1")
+    assert functions["broken_migration.<module>"]["message"].startswith("migrated: syntax error at line 1")
+    assert run.returncode == 1  # the migration is broken where the original is fine
+
+
+def test_broken_original_alone_is_not_a_failure(tmp_path):
+    (tmp_path / "a.py").write_text("import numpy as np\nraise RuntimeError('import-time failure')\n\ndef f(x):\n    return x\n")
+    run = check(tmp_path / "a.py", tmp_path / "a.py", tmp=tmp_path)
+    record = run.functions["a.f"]
+    assert record["status"] == "error" and "cannot import the original: RuntimeError" in record["message"]
+    assert run.returncode == 0
+
+
+# --- the corpus: migrate, then check ----------------------------------------------------
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Run:
+    tmp = tmp_path_factory.mktemp("corpus")
+    migrated = tmp / "migrated"
+    completed = subprocess.run([sys.executable, "-m", "np2jax", "migrate", "corpus/modules", "--out", str(migrated)],
+                               cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT_S,
+                               env=dict(os.environ, NP2JAX_CACHE_DIR=str(tmp / "cache")))
+    assert completed.returncode in (0, 3), completed.stderr
+    return check("corpus/modules", migrated, "--examples", "corpus/examples", tmp=tmp)
+
+
+def test_corpus_migration_checks_out(corpus):
+    assert corpus.returncode == 0, corpus
+    statuses = {f["status"] for f in corpus.report["functions"]}
+    assert statuses <= {"equivalent", "skipped"}, [f for f in corpus.report["functions"] if f["status"] not in ("equivalent", "skipped")]
+    equivalent = [f for f in corpus.report["functions"] if f["status"] == "equivalent"]
+    assert len(equivalent) >= 100
+    assert all(f["inputs_tried"] >= 2 for f in equivalent)
+    assert any(f["jitted"] for f in equivalent) == any("jax.jit" in p.read_text() for p in Path(ROOT / "corpus/expected").glob("*.py"))
