@@ -74,9 +74,11 @@ class _JsonStyle:
     ensure_ascii: bool
     trailer: str  # what follows the JSON value: usually "\n"
     bom: bool
+    newline: str = "\n"  # "\r\n" for a notebook saved with Windows line ends
 
     def dump(self, data: object) -> bytes:
         text = json.dumps(data, indent=self.indent, separators=self.separators, ensure_ascii=self.ensure_ascii)
+        text = text.replace("\n", self.newline)  # JSON strings hold no raw newline: only layout changes
         return ("\ufeff" if self.bom else "").encode() + (text + self.trailer).encode()
 
 
@@ -117,7 +119,7 @@ def extract(raw: bytes) -> Extraction:
     cells = _code_cells(data)
     language = _language(data)
     module, origin, magics = _module(cells) if language is None else ("", [], [])
-    return Extraction(data, _detect_style(text, data, bom), cells, module.encode(), origin, magics, language)
+    return Extraction(data, _detect_style(raw, text, data, bom), cells, module.encode(), origin, magics, language)
 
 
 def _code_cells(data: object) -> list[_Cell]:
@@ -383,13 +385,12 @@ def _in_cell(item, origin: list[tuple[int, int]]) -> dict:
     return values
 
 
-def _detect_style(text: str, data: object, bom: bool) -> _JsonStyle | None:
-    """The json.dumps settings that reproduce ``text`` exactly, if any."""
-    if bom:
-        text = text[1:] if text.startswith("\ufeff") else text
+def _detect_style(raw: bytes, text: str, data: object, bom: bool) -> _JsonStyle | None:
+    """The json.dumps settings that reproduce the file (``raw``, decoded: ``text``) exactly, if any."""
     body = text.rstrip()
     trailer = text[len(body):]
-    lines = body.split("\n", 2)
+    newline = "\r\n" if "\r\n" in body else "\n"
+    lines = body.split(newline, 2)
     if len(lines) > 1:
         second = lines[1]
         whitespace = second[: len(second) - len(second.lstrip())]
@@ -400,7 +401,7 @@ def _detect_style(text: str, data: object, bom: bool) -> _JsonStyle | None:
         separator_choices = ((", ", ": "), (",", ":"))
     for ensure_ascii in (False, True):
         for separators in separator_choices:
-            style = _JsonStyle(indent, separators, ensure_ascii, trailer, bom)
-            if json.dumps(data, indent=indent, separators=separators, ensure_ascii=ensure_ascii) == body:
+            style = _JsonStyle(indent, separators, ensure_ascii, trailer, bom, newline)
+            if style.dump(data) == raw:
                 return style
     return None

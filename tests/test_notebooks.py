@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SIMPLE, SIMPLE_MIGRATED, write
+from conftest import SIMPLE, write
 
 DATA = Path(__file__).parent / "data" / "notebooks"
+SIMPLE_NO_JIT = "import jax.numpy as jnp\n\ndef f(x):\n    return jnp.sum(x ** 2)\n"  # SIMPLE migrated with --no-jit
 SUMMARY = re.compile(r"^(\d+) file\(s\) (migrated|would be migrated), (\d+) unchanged, (\d+) failed", re.M)
 
 
@@ -100,7 +101,7 @@ def test_check_out_and_directories(tmp_path, run_cli):
     assert sources(tmp_path / "migrated" / "nb.ipynb") == [
         "import jax.numpy as jnp\n", "def f(x):\n    return jnp.sum(x)"
     ]
-    assert (tmp_path / "migrated" / "mod.py").read_text() == SIMPLE_MIGRATED
+    assert (tmp_path / "migrated" / "mod.py").read_text() == SIMPLE_NO_JIT
     assert (tmp_path / "proj" / "nb.ipynb").read_text() == notebook("import numpy as np\n", "def f(x):\n    return np.sum(x)")
 
 
@@ -162,7 +163,7 @@ def test_bad_notebooks_are_reported_and_other_files_still_migrated(tmp_path, run
         assert run.returncode == 3, run
         [line] = run.error_lines("bad.ipynb")
         assert re.fullmatch(r"bad\.ipynb: error: " + reason, line), line
-    assert (tmp_path / "good.py").read_text() == SIMPLE_MIGRATED
+    assert (tmp_path / "good.py").read_text() == SIMPLE_NO_JIT
     assert (tmp_path / "bad.ipynb").read_bytes() == (content.encode() if isinstance(content, str) else content)
 
 
@@ -218,3 +219,31 @@ def test_a_module_whose_cell_structure_was_lost_makes_the_notebook_an_error(dama
     result, _ = rebuild(extraction, raw, FileResult("nb.ipynb", "changed", extraction.module, damage(module).encode()))
     assert (result.status, result.output) == ("error", raw)
     assert result.error.startswith(reason)
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda text: text.replace("\n", "\r\n").encode(),  # saved on Windows
+        lambda text: b"\xef\xbb\xbf" + text.encode(),  # with a UTF-8 BOM
+        lambda text: json.dumps(json.loads(text), indent="\t").encode(),  # tabs, no final newline
+        lambda text: json.dumps(json.loads(text)).encode() + b"\n",  # one line
+    ],
+    ids=["crlf", "bom", "tabs", "one-line"],
+)
+def test_other_json_layouts_are_written_back_as_they_were(tmp_path, run_cli, encode):
+    before = notebook("import numpy as np\n", "def f(x):\n    return np.sum(x)  # é")
+    after = notebook("import jax.numpy as jnp\n", "def f(x):\n    return jnp.sum(x)  # é")
+    write(tmp_path / "nb.ipynb", encode(before))
+    run = run_cli("migrate", "nb.ipynb", "--write", "--no-jit", cwd=tmp_path)
+    assert run.returncode == 0 and "warning" not in run.stderr.replace("warning(s)", ""), run
+    assert (tmp_path / "nb.ipynb").read_bytes() == encode(after)
+
+
+def test_jit_decorators_land_in_the_cell_of_their_function(tmp_path, run_cli):
+    write(tmp_path / "nb.ipynb", notebook("import numpy as np\n", "x = 1\n", "def f(x):\n    return np.sum(x)"))
+    run = run_cli("migrate", "nb.ipynb", "--write", cwd=tmp_path)
+    assert run.returncode == 0, run
+    assert sources(tmp_path / "nb.ipynb") == [
+        "import jax\nimport jax.numpy as jnp\n", "x = 1\n", "@jax.jit\ndef f(x):\n    return jnp.sum(x)"
+    ]
