@@ -18,6 +18,7 @@ from np2jax.cache import Cache, default_cache_dir
 from np2jax.check.command import add_check_arguments, run_check_command
 from np2jax.codes import BY_CODE, RULES, rule_for
 from np2jax.config import ConfigError, load_config
+from np2jax.configured import add_migration_arguments
 from np2jax.docs import render_rule
 from np2jax.engine import FileResult, Options
 from np2jax.gate import run_gate
@@ -78,25 +79,18 @@ def build_parser() -> Parser:
     add_check_arguments(check)
     review = commands.add_parser("review", help="review the migration hunk by hunk in a terminal and apply what you accept")
     review.add_argument("paths", nargs="+", metavar="PATH", help=".py files or directories")
-    review.add_argument("--no-jit", action="store_true", help="do not add jax.jit decorators")
-    review.add_argument("--select", type=_codes, default=frozenset(), metavar="CODES", help="only these rules")
-    review.add_argument("--ignore", type=_codes, default=frozenset(), metavar="CODES", help="skip these rules")
-    review.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
+    add_migration_arguments(review, _codes)
     review.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     review.add_argument("--verify", action="store_true", help="show the np2jax check verdict of the functions each hunk touches")
 
     gate = commands.add_parser("gate", help="CI: fail when NumPy usage or diagnostics grow beyond a baseline")
-    gate.add_argument("paths", nargs="+", metavar="PATH", help=".py files or directories")
+    gate.add_argument("paths", nargs="+", metavar="PATH", help=".py files, notebooks (.ipynb) or directories")
     gate.add_argument("--baseline", metavar="FILE", help="fail only on findings that FILE does not record")
     gate.add_argument("--update-baseline", action="store_true", help="write the current findings to --baseline FILE")
     gate.add_argument("--reference", metavar="DIR|GIT_REF", help="also check every changed function against this version of the tree")
     gate.add_argument("--format", choices=("text", "json", "junit", "sarif", "github"), default="text")
     gate.add_argument("--output", metavar="FILE", help="write the formatted output to FILE instead of stdout")
-    gate.add_argument("--no-jit", action="store_true", help="do not add jax.jit decorators")
-    gate.add_argument("--select", type=_codes, default=frozenset(), metavar="CODES", help="only these rules")
-    gate.add_argument("--ignore", type=_codes, default=frozenset(), metavar="CODES", help="skip these rules")
-    gate.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: cores)")
-    gate.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
+    add_migration_arguments(gate, _codes)
     return parser
 
 
@@ -119,11 +113,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "migrate":
             return run_migrate(args)
         if args.command == "review":
-            return run_review(args.paths, Options(jit=not args.no_jit, select=args.select, ignore=args.ignore), color=args.color, use_cache=not args.no_cache, verify=args.verify)
+            return run_review(args)
         if args.command == "check":
             return run_check_command(args)
         if args.command == "gate":
-            return run_gate(args.paths, Options(jit=not args.no_jit, select=args.select, ignore=args.ignore), baseline=args.baseline, update_baseline=args.update_baseline, output_format=args.format, output=args.output, use_cache=not args.no_cache, jobs=args.jobs, reference=args.reference)
+            return run_gate(args)
         if args.command == "explain":
             return run_explain(args.code)
         if args.command == "rules":

@@ -24,14 +24,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from np2jax import __version__
-from np2jax.cache import Cache, default_cache_dir
-from np2jax.engine import FileResult, Options
-from np2jax.files import SourceFile, UsageError, discover, write_atomic
+from np2jax.configured import check_options, migrate_configured
+from np2jax.engine import FileResult
+from np2jax.files import SourceFile, UsageError, write_atomic
 from np2jax.findings import FILE_ERROR, PENDING, Finding, GateOutcome, relative_key
 from np2jax.formats import FORMATS, render, summary
 from np2jax.hunks import MODULE, FunctionSpans, split_hunks
+from np2jax.notebook import NotebookResult
 from np2jax.reference import Reference, check_against
-from np2jax.runner import migrate_files
 from np2jax.ui.diff import decode, source_lines
 
 BASELINE_VERSION = 1
@@ -44,6 +44,8 @@ def findings_for(file: SourceFile, result: FileResult) -> list[Finding]:
     if result.status == "error":
         return [_finding(file, result.path, FILE_ERROR, "error", result.error or "cannot be processed",
                          (1, 1, 1, 1), MODULE, FILE_ERROR, 0)]
+    if isinstance(result, NotebookResult):
+        return _notebook_findings(file, result)
     lines = split_lines_text(result.source)
     spans = FunctionSpans(result.functions, result.source)
     occurrences: Counter = Counter()
@@ -66,6 +68,51 @@ def findings_for(file: SourceFile, result: FileResult) -> list[Finding]:
                 _next(occurrences, basis),
             ))
     return findings
+
+
+def _notebook_findings(file: SourceFile, result: NotebookResult) -> list[Finding]:
+    """A notebook's findings: lines count within cells, so each is placed at the file's
+    first line and its message says the cell and the line."""
+    cells = _cell_texts(result.source)
+    occurrences: Counter = Counter()
+    findings = []
+    for diagnostic in result.diagnostics:
+        cell = getattr(diagnostic, "cell", 0)
+        text = cells.get(cell, "")
+        spans = FunctionSpans([f for f in result.functions if getattr(f, "cell", None) == cell], text.encode())
+        qualname = spans.enclosing(diagnostic.line)
+        lines = [line.rstrip("\r\n") for line in source_lines(text)]
+        basis = f"{diagnostic.code}\0{qualname}\0{_span_text(lines, diagnostic)}"
+        findings.append(_finding(
+            file, result.path, diagnostic.code, diagnostic.severity.value,
+            f"cell {cell}, line {diagnostic.line}: {diagnostic.message}", (1, 1, 1, 1), qualname, basis,
+            _next(occurrences, basis),
+        ))
+    for change in result.changes:
+        before, after = change.before.encode(), change.after.encode()
+        spans = FunctionSpans([f for f in result.functions if getattr(f, "cell", None) == change.cell], before)
+        touched: set[str] = set()
+        for hunk in split_hunks(before, after).hunks:
+            touched.update(spans.touched_by(hunk))
+        for name in sorted(touched - {MODULE}) or [MODULE]:
+            where = f"`{name}` in cell {change.cell}" if name != MODULE else f"cell {change.cell}"
+            basis = f"{PENDING}\0{name}"
+            findings.append(_finding(file, result.path, PENDING, "warning", f"`np2jax migrate` would still change {where}",
+                                     (1, 1, 1, 1), name, basis, _next(occurrences, basis)))
+    return findings
+
+
+def _cell_texts(notebook: bytes) -> dict[int, str]:
+    """1-based cell number -> the cell's source."""
+    try:
+        cells = json.loads(decode(notebook)).get("cells", [])
+    except (ValueError, AttributeError):
+        return {}
+    texts = {}
+    for number, cell in enumerate(cells, start=1):
+        source = cell.get("source", "") if isinstance(cell, dict) else ""
+        texts[number] = "".join(source) if isinstance(source, list) else str(source)
+    return texts
 
 
 def _finding(file, path, code, severity, message, region, qualname, basis, occurrence) -> Finding:
@@ -147,11 +194,14 @@ def write_baseline(path: str, findings: list[Finding]) -> None:
     write_atomic(Path(path), (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
 
 
-def compare(findings: list[Finding], entries: list[dict], baseline: str, scanned: list[SourceFile]) -> GateOutcome:
+def compare(findings: list[Finding], entries: list[dict], baseline: str, scanned: list[SourceFile],
+            never_baselined=lambda finding: False) -> GateOutcome:
     """Mark each finding new or baselined; list the baseline entries that are gone.
 
     Entries of files this run did not look at are neither new nor gone, so the gate can
-    run on a subset of the tree (pre-commit passes only the staged files).
+    run on a subset of the tree (pre-commit passes only the staged files).  A finding
+    for which ``never_baselined`` is true (in a module the configuration lists as
+    ``migrated``) is new even when the baseline records it.
     """
     root = Path(baseline).parent
     looked_at = {relative_key(Path(f.path), root) for f in scanned}
@@ -161,7 +211,7 @@ def compare(findings: list[Finding], entries: list[dict], baseline: str, scanned
         key = finding.key(root)
         if remaining[key] > 0:
             remaining[key] -= 1
-            marked.append(replace(finding, state="baselined"))
+            marked.append(finding if never_baselined(finding) else replace(finding, state="baselined"))
         else:
             marked.append(finding)
     fixed = []
@@ -178,27 +228,24 @@ def compare(findings: list[Finding], entries: list[dict], baseline: str, scanned
 EXIT_PASS, EXIT_REGRESSION, EXIT_USAGE = 0, 1, 2
 
 
-def run_gate(
-    paths: list[str], options: Options, *, baseline: str | None, update_baseline: bool, output_format: str,
-    output: str | None, use_cache: bool, jobs: int | None = None, reference: str | None = None,
-) -> int:
+def run_gate(args) -> int:
     """The ``np2jax gate`` command; returns the exit status."""
-    if output_format not in FORMATS:
-        raise UsageError(f"--format {output_format}: choose one of {', '.join(FORMATS)}")
-    if jobs is not None and jobs < 0:
-        raise UsageError("--jobs must be 0 (in-process) or more")
+    baseline, update_baseline, output = args.baseline, args.update_baseline, args.output
+    if args.format not in FORMATS:
+        raise UsageError(f"--format {args.format}: choose one of {', '.join(FORMATS)}")
     if update_baseline and not baseline:
         raise UsageError("--update-baseline needs --baseline FILE")
     for option, value in (("--baseline", baseline), ("--output", output)):
         if value and os.path.isdir(value):
             raise UsageError(f"{option} {value}: is a directory")
     entries = read_baseline(baseline) if baseline and not update_baseline else None
-    versions = Reference(reference) if reference and not update_baseline else None
-    files, walk_problems = discover(paths)
-    cache = Cache(default_cache_dir() if use_cache else None)
-    results = migrate_files(files, options, jobs=jobs, cache=cache)
+    versions = Reference(args.reference) if args.reference and not update_baseline else None
+    migrated = migrate_configured(args)
+    files, results, config = migrated.files, migrated.results, migrated.config
+    for note in migrated.notes:
+        print(note, file=sys.stderr)
     findings = [finding for file, result in zip(files, results) for finding in findings_for(file, result)]
-    for path, reason in walk_problems:  # what cannot be looked at cannot pass silently
+    for path, reason in migrated.walk_problems:  # what cannot be looked at cannot pass silently
         findings.append(_finding(SourceFile(path, Path(path), Path(path)), path, FILE_ERROR, "error", reason,
                                  (1, 1, 1, 1), MODULE, FILE_ERROR, 0))
     if update_baseline:
@@ -211,14 +258,14 @@ def run_gate(
     if entries is None:
         outcome = GateOutcome(findings, [f.display for f in files])
     else:
-        outcome = compare(findings, entries, baseline, files)
+        outcome = compare(findings, entries, baseline, files, never_baselined=lambda f: config.is_migrated(f.file))
     if versions is not None:
-        checks, notes = check_against(versions, files, jobs)
+        checks, notes = check_against(versions, files, args.jobs, **check_options(config))
         current_lines = {(r.path, f.qualname): f.line for r in results for f in r.functions}
         outcome.checks = [replace(c, line=current_lines.get((c.path, c.qualname), c.line)) for c in checks]
         for note in notes:
             print(f"gate: {note}", file=sys.stderr)
-    emit(render(outcome, output_format), output)
+    emit(render(outcome, args.format), output)
     print(summary(outcome), file=sys.stderr)
     return EXIT_PASS if outcome.passed else EXIT_REGRESSION
 

@@ -55,7 +55,7 @@ def _git(*args: str) -> bytes | None:
     return completed.stdout if completed.returncode == 0 else None
 
 
-def check_against(reference: Reference, files: list[SourceFile], jobs: int | None = None) -> tuple[list, list[str]]:
+def check_against(reference: Reference, files: list[SourceFile], jobs: int | None = None, **options) -> tuple[list, list[str]]:
     """``np2jax check`` of every file that differs from its reference version.
 
     Returns the function records (paths as the files are displayed) and notes about
@@ -75,13 +75,14 @@ def check_against(reference: Reference, files: list[SourceFile], jobs: int | Non
             continue
         if before != now:
             versions.append((file, before, now))
-    records, check_notes = check_versions(versions, jobs)
+    records, check_notes = check_versions(versions, jobs, **options)
     return records, notes + check_notes
 
 
-def check_versions(versions: list[tuple[SourceFile, bytes, bytes]], jobs: int | None = None) -> tuple[list, list[str]]:
+def check_versions(versions: list[tuple[SourceFile, bytes, bytes]], jobs: int | None = None, **options) -> tuple[list, list[str]]:
     """``np2jax check`` of each file's first version (run with NumPy) against its second.
 
+    ``options`` go to ``run_check`` (``timeout``, ``x64``).
     The versions are written to two temporary trees with the files' own layout; the
     records come back with ``path`` set to the file's displayed path.
     """
@@ -98,7 +99,7 @@ def check_versions(versions: list[tuple[SourceFile, bytes, bytes]], jobs: int | 
                 (root / relative).parent.mkdir(parents=True, exist_ok=True)
                 (root / relative).write_bytes(data)
             displays[str(old_root / relative)] = file.display
-        report = run_check(old_root, new_root, jobs=jobs)
+        report = run_check(old_root, new_root, jobs=jobs, **options)
     records = [replace(record, path=displays.get(record.path, record.path)) for record in report.functions]
     return records, list(report.notes)
 

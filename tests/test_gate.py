@@ -438,3 +438,51 @@ def test_reference_that_is_neither_a_folder_nor_a_revision(run_cli, project):
     result = gate(run_cli, project, "pkg", "--reference", "no-such-ref")
     assert result.returncode == 2
     assert result.stderr_lines == ["np2jax: error: --reference no-such-ref: neither a directory nor a git revision of the repository here"]
+
+
+# -- configuration and notebooks ------------------------------------------------------------
+
+
+def test_the_configuration_applies_and_migrated_modules_are_never_baselined(run_cli, project):
+    write(project / "pkg" / "done.py", MODULE)
+    gate(run_cli, project, "pkg", "--baseline", "base.json", "--update-baseline")
+    write(project / "pyproject.toml", '[tool.np2jax]\nignore = ["NPJ104"]\nmigrated = ["pkg/done.py"]\n')
+    result = gate(run_cli, project, "pkg", "--baseline", "base.json")
+    assert result.returncode == 1, result
+    # NPJ104 is ignored (so `cents` migrates, a new pending function); done.py must stay
+    # clean whatever the baseline says
+    assert findings(result) == [
+        "pkg/done.py:5:1: pending-migration [warning] `np2jax migrate` would still change `cents`",
+        "pkg/done.py:9:1: pending-migration [warning] `np2jax migrate` would still change `total`",
+        "pkg/mod.py:5:1: pending-migration [warning] `np2jax migrate` would still change `cents`",
+    ]
+    assert "fixed: pkg/done.py: pending-migration" not in result.stdout  # still there, so not fixed
+    assert gate(run_cli, project, "pkg", "--baseline", "base.json", "--isolated").returncode == 0
+
+
+def test_a_bad_configuration_is_a_usage_error(run_cli, project):
+    write(project / "pyproject.toml", '[tool.np2jax]\nno-such-key = 1\n')
+    result = gate(run_cli, project, "pkg")
+    assert result.returncode == 2, result
+    assert len(result.stderr_lines) == 1 and "no-such-key" in result.stderr
+
+
+def test_notebook_findings_name_the_cell(run_cli, tmp_path):
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Notes\n"]},
+        {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+         "source": ["import numpy as np\n", "\n", "def total(x):\n", "    return np.round(np.sum(x), 2)\n"]},
+    ]
+    notebook = {"cells": cells, "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+                "nbformat": 4, "nbformat_minor": 5}
+    write(tmp_path / "nb.ipynb", json.dumps(notebook, indent=1) + "\n")
+    result = gate(run_cli, tmp_path, "nb.ipynb")
+    assert result.returncode == 1, result
+    assert findings(result) == [
+        "nb.ipynb:1:1: NPJ104 [warning] cell 2, line 4: `np.round` with decimals may round differently in jax.numpy",
+        "nb.ipynb:1:1: pending-migration [warning] `np2jax migrate` would still change `total` in cell 2",
+    ]
+    gate(run_cli, tmp_path, "nb.ipynb", "--baseline", "base.json", "--update-baseline")
+    cells.insert(0, {"cell_type": "markdown", "metadata": {}, "source": ["Another cell above.\n"]})
+    (tmp_path / "nb.ipynb").write_text(json.dumps(notebook, indent=1) + "\n")
+    assert gate(run_cli, tmp_path, "nb.ipynb", "--baseline", "base.json").returncode == 0

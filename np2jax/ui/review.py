@@ -24,13 +24,12 @@ from rich.console import Console
 from rich.syntax import Syntax
 from rich.text import Text
 
-from np2jax.cache import Cache, default_cache_dir
 from np2jax.diagnostics import Diagnostic
-from np2jax.engine import FileResult, Options
-from np2jax.files import SourceFile, discover, is_read_only, read_source, write_atomic
+from np2jax.configured import check_options, migrate_configured
+from np2jax.engine import FileResult
+from np2jax.files import NOTEBOOK_SUFFIX, SourceFile, is_read_only, read_source, write_atomic
 from np2jax.hunks import MODULE, FileDiff, FunctionSpans, Hunk, combination_problems, split_hunks
 from np2jax.reference import check_versions
-from np2jax.runner import migrate_files
 
 EXIT_OK, EXIT_USAGE, EXIT_FAILED, EXIT_INTERRUPTED = 0, 2, 3, 130
 NOT_A_TERMINAL = "np2jax: error: review asks about each change and needs a terminal on stdin; use `np2jax migrate --write` to apply every change"
@@ -72,6 +71,11 @@ class Reviewer:
     def review_all(self, files: list[SourceFile], results: list[FileResult]) -> list[FileReview]:
         reviews: list[FileReview] = []
         changed = [(f, r) for f, r in zip(files, results) if r.status == "changed"]
+        for file, result in changed:
+            if result.path.endswith(NOTEBOOK_SUFFIX):
+                self.console.print(f"{result.path}: notebooks are not reviewed hunk by hunk yet; "
+                                   "`np2jax migrate --write` migrates them", markup=False)
+        changed = [(f, r) for f, r in changed if not r.path.endswith(NOTEBOOK_SUFFIX)]
         if not changed:
             self.console.print("Nothing to review: no file would change.")
         quitting = False
@@ -311,11 +315,11 @@ class Verdicts:
         self.spans: dict[str, FunctionSpans] = {}
 
     @classmethod
-    def run(cls, console: Console, files: list[SourceFile], results: list[FileResult]) -> Verdicts:
+    def run(cls, console: Console, files: list[SourceFile], results: list[FileResult], options: dict) -> Verdicts:
         changed = [(f, r.source, r.output) for f, r in zip(files, results) if r.status == "changed"]
         if changed:
             console.print(f"Checking the migration of {len(changed)} file(s) with np2jax check ...", markup=False)
-        records, notes = check_versions(changed)
+        records, notes = check_versions(changed, **options)
         for note in notes:
             console.print(f"check: {note}", markup=False)
         return cls(records)
@@ -374,26 +378,28 @@ def stdin_is_terminal() -> bool:
         return False
 
 
-def run_review(paths: list[str], options: Options, *, color: str, use_cache: bool, verify: bool = False) -> int:
+def run_review(args) -> int:
     """The ``np2jax review`` command; returns the exit status."""
     if not stdin_is_terminal():
         print(NOT_A_TERMINAL, file=sys.stderr)
         return EXIT_USAGE
-    files, walk_problems = discover(paths)
-    results = migrate_files(files, options, cache=Cache(default_cache_dir() if use_cache else None))
-    console = make_console(color)
-    for path, reason in walk_problems:
+    migrated = migrate_configured(args)
+    console = make_console(args.color)
+    for path, reason in migrated.walk_problems:
         print(f"{path}: error: {reason}", file=sys.stderr)
+    for note in migrated.notes:
+        print(note, file=sys.stderr)
+    files, results = migrated.files, migrated.results
     for result in results:
         if result.status == "error":
             print(f"{result.path}: error: {result.error}", file=sys.stderr)
-    verifier = Verdicts.run(console, files, results) if verify else None
+    verifier = Verdicts.run(console, files, results, check_options(migrated.config)) if args.verify else None
     reviewer = Reviewer(console, verifier)
     try:
         reviews = reviewer.review_all(files, results)
     finally:
         sys.stdout.flush()
     print_summary(console, reviews)
-    failed = walk_problems or any(r.status == "error" for r in results)
+    failed = migrated.walk_problems or any(r.status == "error" for r in results)
     failed = failed or any(r.outcome.startswith("not written") for r in reviews)
     return EXIT_FAILED if failed else EXIT_OK
