@@ -11,6 +11,7 @@ from np2jax.rules.functional_update import FunctionalUpdate
 from np2jax.rules.inplace_function import InplaceFunction
 from np2jax.rules.io_and_global_state import IoAndGlobalState
 from np2jax.rules.isinstance_ndarray import IsinstanceNdarray
+from np2jax.rules.loop_to_fori import LoopToFori
 from np2jax.rules.jit import Jit
 from np2jax.rules.jit_side_effect import JitSideEffect
 from np2jax.rules.jit_traced_value import JitTracedValue
@@ -43,6 +44,7 @@ RULES: tuple[type[Rule], ...] = (
     CallsUnmigratedFunction,
     NumpyToJaxNumpy,
     FunctionalUpdate,
+    LoopToFori,
     # The jit rules decide last, once a function's own diagnostics are known.
     Jit,
     JitTracedValue,

@@ -68,6 +68,7 @@ class FunctionInfo:
     first_diagnostic: int = 0  # index of its first diagnostic in FileContext.diagnostics
     changed: bool = False  # the walker rewrote something in it (set before on_leave_function)
     decorator: str | None = None  # a decorator to add (the jit rule's), applied by the walker
+    generated_names: set[str] = field(default_factory=set)  # names rewrites introduced in it
 
     @property
     def is_module_level(self) -> bool:
@@ -258,6 +259,18 @@ class JitState:
 def _jit_state(info: FunctionInfo, ctx: FileContext) -> JitState:
     if ctx.tracing is None or not info.changed or info.has_errors(ctx):
         return JitState()
+    return _jit_candidate(info, ctx)
+
+
+def loop_plan(info: FunctionInfo | None, ctx: FileContext) -> JitPlan | None:
+    """The jit plan of the function the walker is in, if it will be jitted (so its loops may become fori_loops)."""
+    if info is None or ctx.tracing is None:
+        return None
+    plan = _jit_candidate(info, ctx).plan
+    return plan if plan is not None and plan.ok else None
+
+
+def _jit_candidate(info: FunctionInfo, ctx: FileContext) -> JitState:
     node = info.node
     if node.decorators:
         if all(_is_jit(d.decorator, ctx) for d in node.decorators):

@@ -82,6 +82,10 @@ class Rule:
         """Called when leaving each subscript inside a function body; return a replacement or None."""
         return None
 
+    def rewrite_loop(self, original: cst.For, updated: cst.For, ctx: FileContext) -> list[cst.BaseStatement] | None:
+        """Called when leaving each ``for`` loop inside a function body; return replacement statements or None."""
+        return None
+
     def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
         """Called when the walker leaves a function, before it decides whether to keep the rewrites."""
 

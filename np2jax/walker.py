@@ -371,6 +371,16 @@ class Walker(cst.CSTTransformer):
                 return cst.FlattenSentinel(lines)
         return updated
 
+    def leave_For(self, original: cst.For, updated: cst.For):
+        if not self.traced:
+            return updated
+        for rule in self.rules:
+            statements = rule.rewrite_loop(original, updated, self.ctx)
+            if statements is not None:
+                self.statement_rewrites += 1
+                return cst.FlattenSentinel(statements)
+        return updated
+
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.BaseSmallStatement:
         return self._rewrite_statement(original, updated)
 

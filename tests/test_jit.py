@@ -280,8 +280,8 @@ CASES = [
                 total = total + x * i
             return total
         """,
-        {"f": ("NPJ303",)},
-        id="loop-with-run-time-trip-count",
+        {"f": jit(1)},
+        id="loop-with-run-time-trip-count-becomes-fori",
     ),
     pytest.param(
         """
@@ -459,3 +459,176 @@ def test_jitted_functions_run_and_match_numpy():
         jax_args = tuple(jnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args)
         got = migrated[name](*jax_args, **kwargs)
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5, err_msg=name)
+
+
+# --- loops into jax.lax.fori_loop -----------------------------------------------
+
+FORI_CASES = [
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, n):
+            total = np.zeros_like(x)
+            for i in range(n):
+                total = total + x * i
+            return total
+        """,
+        {"f": jit(1)},
+        id="range-of-a-static-argument",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            out = np.zeros_like(x)
+            for i in range(1, len(x)):
+                out[i] = out[i - 1] + x[i]
+            for i in range(len(x)):
+                out[i] = out[i] * 2.0
+            return out
+        """,
+        {"f": jit()},
+        id="two-loops-sharing-an-index-name",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            total = 0.0
+            for i in range(len(x)):
+                total = total + np.abs(x[i])
+            return total, i
+        """,
+        {"f": ("NPJ303",)},
+        id="index-used-after-the-loop",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            acc = np.zeros(2)
+            for i in range(len(x)):
+                last = x[i] * 2.0
+                acc = acc + last
+            return acc + last
+        """,
+        {"f": ("NPJ303",)},
+        id="temporary-used-after-the-loop",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            out = np.zeros_like(x)
+            for i in range(len(x)):
+                if i > 0:
+                    out[i] = x[i]
+            return out
+        """,
+        {"f": ("NPJ303",)},
+        id="index-in-an-if-test",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            out = np.zeros_like(x)
+            for i in range(len(x)):
+                out[i] = np.sum(x[:i])
+            return out
+        """,
+        {"f": ("NPJ303",)},
+        id="index-as-a-slice-bound",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x: np.ndarray):
+            best = x[0]
+            for i, v in enumerate(x):
+                best = np.maximum(best, v * i)
+                if np.any(best > 10):
+                    break
+            return best
+        """,
+        {"f": ("NPJ301", "NPJ303")},
+        id="break",
+    ),
+]
+
+
+@pytest.mark.parametrize("source, expected", FORI_CASES)
+def test_fori_decisions(source, expected):
+    result = migrate(source)
+    found = outcome(result)
+    assert found == expected, [d.format() for d in result.diagnostics]
+    converted = "jax.lax.fori_loop" in result.output.decode()
+    assert converted == (expected["f"][0] == "jit"), result.output.decode()
+
+
+FORI_RUNTIME = """
+import numpy as np
+
+def ema(x, alpha):
+    out = np.zeros_like(x)
+    out[0] = x[0]
+    for t in range(1, x.shape[0]):
+        out[t] = alpha * x[t] + (1 - alpha) * out[t - 1]
+    return out
+
+def running_stats(x):
+    total = np.zeros(x.shape[1])
+    count = 0
+    for row in x:
+        total = total + row
+        count += 1
+    return total / count
+
+def weighted(x: np.ndarray):
+    acc = 0.0
+    for i, v in enumerate(x[::-1]):
+        acc = acc + (i + 1) * np.abs(v)
+    return acc
+
+def power(a, steps):
+    v = np.ones(a.shape[0]) / np.sqrt(a.shape[0])
+    for _ in range(steps):
+        w = a @ v
+        v = w / np.linalg.norm(w)
+    return v @ a @ v, v
+
+def smooth_rows(img):
+    out = img.copy()
+    for r in range(1, img.shape[0] - 1):
+        for c in range(1, img.shape[1] - 1):
+            out[r, c] = (img[r - 1, c] + img[r + 1, c] + img[r, c - 1] + img[r, c + 1]) / 4.0
+    return out
+"""
+
+
+def test_fori_loops_run_under_jit_and_match_numpy():
+    jnp = pytest.importorskip("jax.numpy")
+    result = migrate(FORI_RUNTIME)
+    output = result.output.decode()
+    assert output.count("jax.lax.fori_loop(") == 6, output
+    assert all(record.jit for record in result.functions if "<locals>" not in record.qualname), output
+    original, migrated = {}, {}
+    exec(compile(FORI_RUNTIME, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=40).astype(np.float32)
+    m = rng.normal(size=(12, 5)).astype(np.float32)
+    spd = (m.T @ m + np.eye(5, dtype=np.float32)).astype(np.float32)
+    calls = [("ema", (x, 0.3)), ("running_stats", (m,)), ("weighted", (x,)), ("power", (spd, 20)), ("smooth_rows", (m,))]
+    for name, args in calls:
+        want = original[name](*args)
+        got = migrated[name](*(jnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args))
+        for w, g in zip(want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,)):
+            np.testing.assert_allclose(np.asarray(g), w, rtol=2e-5, atol=2e-5, err_msg=name)

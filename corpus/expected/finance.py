@@ -53,12 +53,15 @@ def wealth_index(returns, start=1.0):
     return start * jnp.cumprod(1.0 + returns, axis=0)
 
 
+@jax.jit
 def ewma(returns, alpha=0.06):
     """Exponentially weighted moving average, filled in one day at a time."""
     out = jnp.empty_like(returns)
     out = out.at[0].set(returns[0])
-    for t in range(1, returns.shape[0]):
+    def _loop_body(t, out):
         out = out.at[t].set(alpha * returns[t] + (1.0 - alpha) * out[t - 1])
+        return out
+    out = jax.lax.fori_loop(1, returns.shape[0], _loop_body, out)
     return out
 
 

@@ -1,6 +1,7 @@
 """Linear algebra helpers: least squares, orthonormalisation, eigenvalues."""
 
 import numpy as np
+import functools
 import jax
 import jax.numpy as jnp
 
@@ -47,12 +48,15 @@ def modified_gram_schmidt(V):
     return Q
 
 
+@functools.partial(jax.jit, static_argnums=(1,))
 def power_iteration(A, steps=POWER_STEPS):
     """Dominant eigenvalue and eigenvector of a symmetric matrix."""
     v = jnp.ones(A.shape[0]) / np.sqrt(A.shape[0])
-    for _ in range(steps):
+    def _loop_body(_, v):
         w = A @ v
         v = w / jnp.linalg.norm(w)
+        return v
+    v = jax.lax.fori_loop(0, steps, _loop_body, v)
     return v @ A @ v, v
 
 

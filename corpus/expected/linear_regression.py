@@ -49,11 +49,15 @@ def sgd_update(w, b, X, y, lr=LEARNING_RATE):
     return w - lr * grad_w, b - lr * grad_b
 
 
+@functools.partial(jax.jit, static_argnums=(2,))
 def fit(X, y, n_steps=N_STEPS, lr=LEARNING_RATE):
     """Run ``n_steps`` of full-batch gradient descent from zero."""
     w, b = init_params(X.shape[1])
-    for _ in range(n_steps):
+    def _loop_body(_, _carry):
+        w, b = _carry
         w, b = sgd_update(w, b, X, y, lr)
+        return w, b
+    w, b = jax.lax.fori_loop(0, n_steps, _loop_body, (w, b))
     return w, b
 
 

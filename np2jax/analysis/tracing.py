@@ -97,6 +97,21 @@ class Blocker:
     use_instead: str
 
 
+@dataclass(frozen=True)
+class LoopConversion:
+    """A ``for`` loop that becomes ``jax.lax.fori_loop``: the same operations, in the same order.
+
+    ``kind`` is ``"range"`` (``for i in range(a, b)``), ``"iter"`` (``for v in xs``: ``v = xs[i]``)
+    or ``"enumerate"`` (``for i, v in enumerate(xs)``).  ``carried`` are the names the body
+    assigns that exist before the loop, in order of first assignment.
+    """
+
+    kind: str
+    index: str
+    value: str | None
+    carried: tuple[str, ...]
+
+
 @dataclass
 class JitPlan:
     """What ``jax.jit`` needs for one function, or why it cannot have it."""
@@ -106,6 +121,7 @@ class JitPlan:
     static_argnames: tuple[str, ...] = ()  # keyword-only static parameters
     blockers: list[Blocker] = field(default_factory=list)
     returns_array: bool = False
+    loops: dict[cst.For, LoopConversion] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -260,6 +276,8 @@ class _FunctionTracing(cst.CSTVisitor):
         self.returns: list[cst.BaseExpression] = []
         self._tokens: dict[tuple[int, int], frozenset[str]] = {}
         self.while_loops: list[cst.While] = []
+        self.loops: dict[cst.For, LoopConversion] = {}
+        self.traced_iterables: dict[cst.BaseExpression, str] = {}  # iterable of a converted loop -> its index token
         self.handled_names: set[cst.Name] = set()
 
     # --- driver --------------------------------------------------------------------
@@ -268,6 +286,12 @@ class _FunctionTracing(cst.CSTVisitor):
         plan = JitPlan()
         static: set[str] = set()
         for node, what, tokens, use_instead in self.requirements:
+            indices = sorted(t for t in tokens if t.startswith("<index:"))
+            if indices:
+                loop_index = indices[0][len("<index:"):-1]
+                self._block(node, "loop", f"{what} uses the loop index `{loop_index}`, which jax.lax.fori_loop makes a traced value",
+                            "jax.lax.dynamic_slice for slices at the index; jnp.where instead of `if` on it")
+                continue
             if ARRAY in tokens:
                 self._block(node, "traced-value", f"{what} depends on traced array values", use_instead)
                 continue
@@ -283,10 +307,11 @@ class _FunctionTracing(cst.CSTVisitor):
             if loop.test not in blocked:  # a traced test is reported as such, with the while_loop advice
                 self._block(loop, "loop", "`while` loop: jax.jit would unroll it, one copy per iteration", WHILE_INSTEAD)
         plan.blockers = self.blockers
+        plan.loops = self.loops
         plan.static = [name for name in self.params if name in static]
         plan.static_argnums = tuple(self.positions[name] for name in plan.static if name in self.positions)
         plan.static_argnames = tuple(name for name in plan.static if name in self.kwonly)
-        plan.returns_array = any(ARRAY in self.tokens(value) or self.tokens(value) - static for value in self.returns)
+        plan.returns_array = any(self.tokens(value) - static for value in self.returns)
         return plan
 
     def _may_be_static(self, name: str) -> bool:
@@ -416,6 +441,13 @@ class _FunctionTracing(cst.CSTVisitor):
     def _loop_tokens(self, binding: LoopBinding, scope: Scope) -> set[str]:
         iterable = binding.iterable
         position = binding.position
+        index = self.traced_iterables.get(iterable)
+        if index is not None:
+            if isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, scope) == "builtins.range":
+                return {index}
+            if position and position[0] == 0:  # enumerate's counter
+                return {index}
+            return {index, ARRAY} | self.tokens(iterable, scope)
         if isinstance(iterable, cst.Call):
             qualname = self.resolver.qualname(iterable.func, scope)
             args = [a.value for a in iterable.args if a.keyword is None and not a.star]
@@ -538,9 +570,86 @@ class _FunctionTracing(cst.CSTVisitor):
             return
         if steps is None and not self._iterates_array(iterable):
             return  # a Python container (a list of layers, a tuple of names): unrolling is what is meant
+        conversion, obstacle = self._fori_conversion(node)
+        if conversion is not None:
+            self.loops[node] = conversion
+            self.traced_iterables[iterable] = f"<index:{conversion.index}>"
+            return
         count = f"{steps} steps" if steps is not None else "a trip count known only at run time"
-        self._block(node, "loop", f"Python `for` loop with {count}: jax.jit would unroll it, one copy per step",
-                    "jax.lax.fori_loop(lower, upper, body, init) or jax.lax.scan")
+        self._block(node, "loop", f"Python `for` loop with {count} ({obstacle}): jax.jit would unroll it, one copy per step",
+                    "jax.lax.fori_loop(lower, upper, body, init), or jax.lax.scan to collect per-step values")
+
+    def _fori_conversion(self, node: cst.For) -> tuple[LoopConversion | None, str]:
+        """How ``node`` becomes a fori_loop, or why it cannot (the second item)."""
+        if node.orelse is not None or node.asynchronous is not None:
+            return None, "it has an `else` clause"
+        iterable, target = node.iter, node.target
+        kind = "iter"
+        if isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) == "builtins.range":
+            args = iterable.args
+            if not 1 <= len(args) <= 3 or any(a.keyword is not None or a.star for a in args):
+                return None, "an unusual `range`"
+            if len(args) == 3 and not (isinstance(args[2].value, cst.Integer) and args[2].value.value == "1"):
+                return None, "a step other than 1"
+            kind = "range"
+        elif isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) == "builtins.enumerate":
+            if len(iterable.args) != 1 or iterable.args[0].keyword is not None or iterable.args[0].star:
+                return None, "an unusual `enumerate`"
+            kind = "enumerate"
+        elif isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) is not None and (
+            self.resolver.qualname(iterable.func, self.scope) or "").startswith("builtins."):
+            return None, "it iterates over a builtin's result"
+        if kind == "enumerate":
+            if not (isinstance(target, cst.Tuple) and len(target.elements) == 2
+                    and all(isinstance(e.value, cst.Name) for e in target.elements)):
+                return None, "an unusual loop target"
+            index, value = (e.value.value for e in target.elements)
+        elif isinstance(target, cst.Name):
+            index, value = target.value, None
+        else:
+            return None, "it unpacks each element"
+        if kind == "iter":
+            value, index = index, None
+        body = _LoopBody(self.resolver, self.scope)
+        node.body.visit(body)
+        if body.obstacle:
+            return None, body.obstacle
+        loop_names = {name for name in (index, value) if name}
+        if loop_names & body.assigned:
+            return None, "it assigns its own loop variable"
+        outside = _names_outside(self.node.body, node)
+        if loop_names & outside:
+            return None, f"`{sorted(loop_names & outside)[0]}` is used after the loop"
+        carried = []
+        for name in body.order:
+            if name in loop_names:
+                continue
+            if self._bound_before(name, node):
+                if self._is_container(name, node):
+                    return None, f"`{name}` is a Python container"
+                carried.append(name)
+            elif name in outside:
+                return None, f"`{name}` is first set inside the loop and used after it"
+        if kind in ("iter", "enumerate"):
+            source = iterable.args[0].value if kind == "enumerate" else iterable
+            if any(isinstance(n, cst.Name) and n.value in carried for n in _all_names(source)):
+                return None, "the loop changes what it iterates over"
+            if not self._iterates_array(source):
+                return None, "it iterates over a Python container"
+        if index is None:
+            index = "_i"
+        return LoopConversion(kind, index, value, tuple(carried)), ""
+
+    def _bound_before(self, name: str, loop: cst.For) -> bool:
+        return name in self.params or name in _assigned_before(self.node.body, loop)
+
+    def _is_container(self, name: str, loop: cst.For) -> bool:
+        _, bindings = self.function_scope.lookup(name)
+        return any(
+            isinstance(b, ValueBinding)
+            and isinstance(b.value, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp, cst.Tuple))
+            for b in bindings
+        )
 
     def _trip_count(self, iterable: cst.BaseExpression) -> int | None:
         if isinstance(iterable, (cst.Tuple, cst.List)):
@@ -781,6 +890,173 @@ class _FunctionTracing(cst.CSTVisitor):
             elif positions is None or index in positions:
                 if method in METHOD_STATIC_POSITIONS:
                     self._require(arg.value, f"argument of `.{method}()`", STATIC_INSTEAD)
+
+
+class _LoopBody(cst.CSTVisitor):
+    """Names a loop body assigns (in order), and the first thing that keeps it from being a fori_loop body."""
+
+    MUTATING_ARRAY_METHODS = frozenset({"sort", "fill", "put", "resize"})
+
+    def __init__(self, resolver: Resolver, scope: Scope) -> None:
+        super().__init__()
+        self.resolver = resolver
+        self.scope = scope
+        self.order: list[str] = []
+        self.assigned: set[str] = set()
+        self.obstacle = ""
+
+    def _stop(self, why: str) -> bool:
+        self.obstacle = self.obstacle or why
+        return False
+
+    def _assign(self, target: cst.BaseExpression) -> None:
+        while isinstance(target, (cst.Subscript, cst.Attribute)):
+            if isinstance(target, cst.Attribute):
+                self._stop("it sets an attribute")
+                return
+            target = target.value
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._assign(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._assign(target.value)
+        elif isinstance(target, cst.Name):
+            if target.value not in self.assigned:
+                self.assigned.add(target.value)
+                self.order.append(target.value)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._assign(target.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._assign(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._assign(node.target)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._assign(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._assign(node.target)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
+            if func.attr.value in self.MUTATING_ARRAY_METHODS:
+                self._assign(func.value)
+            else:
+                self._stop(f"`.{func.attr.value}()` grows a Python container; jax.lax.scan collects per-step values")
+
+    def visit_Return(self, node: cst.Return) -> bool:
+        return self._stop("it returns from inside the loop")
+
+    def visit_Break(self, node: cst.Break) -> bool:
+        return self._stop("it uses `break`")
+
+    def visit_Continue(self, node: cst.Continue) -> bool:
+        return self._stop("it uses `continue`")
+
+    def visit_Raise(self, node: cst.Raise) -> bool:
+        return self._stop("it raises")
+
+    def visit_Del(self, node: cst.Del) -> bool:
+        return self._stop("it deletes names")
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return self._stop("it defines a function")
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return self._stop("it defines a class")
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_ListComp(self, node: cst.ListComp) -> bool:
+        return False  # its own scope: assigns nothing here
+
+    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> bool:
+        return False
+
+    def visit_SetComp(self, node: cst.SetComp) -> bool:
+        return False
+
+    def visit_DictComp(self, node: cst.DictComp) -> bool:
+        return False
+
+
+def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
+    if outer is inner:
+        return True
+    return any(_contains(child, inner) for child in outer.children)
+
+
+def _all_names(node: cst.CSTNode) -> Iterable[cst.Name]:
+    if isinstance(node, cst.Name):
+        yield node
+    for child in node.children:
+        yield from _all_names(child)
+
+
+def _names_outside(body: cst.CSTNode, loop: cst.For, shadowed: frozenset[str] = frozenset()) -> set[str]:
+    """Identifiers used in ``body`` outside ``loop``; inside another ``for`` loop, its own targets do not count."""
+    names: set[str] = set()
+    if body is loop:
+        return names
+    if isinstance(body, cst.Name):
+        if body.value not in shadowed:
+            names.add(body.value)
+        return names
+    if isinstance(body, cst.For):
+        inner = shadowed | {n.value for n in _all_names(body.target)}
+        names |= _names_outside(body.iter, loop, shadowed)
+        names |= _names_outside(body.body, loop, inner)
+        if body.orelse is not None:
+            names |= _names_outside(body.orelse, loop, shadowed)
+        return names
+    for child in body.children:
+        names |= _names_outside(child, loop, shadowed)
+    return names
+
+
+def _assigned_before(body: cst.CSTNode, loop: cst.For) -> set[str]:
+    """Names assigned in ``body`` textually before ``loop`` starts."""
+    names: set[str] = set()
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        node = stack.pop()
+        if node is loop:
+            break
+        targets: list[cst.CSTNode] = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For)):
+            targets = [node.target]
+        elif isinstance(node, cst.WithItem) and node.asname is not None:
+            targets = [node.asname.name]
+        for target in targets:
+            names.update(n.value for n in _all_names(target) if not _inside_subscript_or_attribute(target, n))
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue  # their bodies bind their own names
+        stack.extend(reversed(node.children))
+    return names
+
+
+def _inside_subscript_or_attribute(target: cst.CSTNode, name: cst.Name) -> bool:
+    """In ``x[i] = v``, only ``x`` is (re)bound here by the functional rewrite; ``i`` is not."""
+    if isinstance(target, cst.Subscript):
+        base = target.value
+        while isinstance(base, cst.Subscript):
+            base = base.value
+        return name is not base
+    if isinstance(target, cst.Attribute):
+        return True
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_contains(e.value, name) and _inside_subscript_or_attribute(e.value, name) for e in target.elements)
+    if isinstance(target, cst.StarredElement):
+        return _inside_subscript_or_attribute(target.value, name)
+    return False
 
 
 def jit_decorator(plan: JitPlan) -> str:

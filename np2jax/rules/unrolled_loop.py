@@ -9,7 +9,7 @@ class UnrolledLoop(JitBlocker):
     NAME = "unrolled-loop"
     KIND = "loop"
     DOC = RuleDoc(
-        what='Reports migrated functions that are not jitted because they contain a Python `for` loop over an array or a `range` longer than the unroll threshold (8 steps; or unknown until run time), or a `while` loop.',
+        what='Reports migrated functions that are not jitted because they contain a Python `for` loop over an array or a `range` longer than the unroll threshold (8 steps; or unknown until run time) that cannot become `jax.lax.fori_loop` (NPJ305 says when it can), or a `while` loop.',
         why='`jax.jit` unrolls Python loops: a 1000-step loop compiles for tens of seconds, where `jax.lax.fori_loop` compiles in milliseconds and runs faster. Loops over short literal ranges and over Python containers (a list of layers) stay as they are.',
         use_instead='`jax.lax.fori_loop(lower, upper, body, carry)`, `jax.lax.scan` to collect per-step outputs, `jax.lax.while_loop` for convergence loops',
         known_problems='The function is left un-jitted (it still works, eagerly).',
@@ -19,24 +19,25 @@ class UnrolledLoop(JitBlocker):
             before="""
             import numpy as np
 
-            def cumulative(x):
-                out = np.zeros_like(x)
-                total = 0.0
-                for i in range(x.shape[0]):
-                    total = total + x[i]
-                    out[i] = total
-                return out
+            def running_peak(x: np.ndarray):
+                peaks = []
+                best = x[0]
+                for value in x:
+                    best = np.maximum(best, value)
+                    peaks.append(best)
+                return np.stack(peaks)
             """,
             after="""
+            import numpy as np
             import jax.numpy as jnp
 
-            def cumulative(x):
-                out = jnp.zeros_like(x)
-                total = 0.0
-                for i in range(x.shape[0]):
-                    total = total + x[i]
-                    out = out.at[i].set(total)
-                return out
+            def running_peak(x: np.ndarray):
+                peaks = []
+                best = x[0]
+                for value in x:
+                    best = jnp.maximum(best, value)
+                    peaks.append(best)
+                return jnp.stack(peaks)
             """,
             diagnostics=("NPJ303",),
         ),
