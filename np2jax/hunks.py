@@ -44,10 +44,14 @@ class Hunk:
     new_start: int  # 0-based line range of the migrated file
     new_end: int
     opcodes: tuple[tuple[str, int, int, int, int], ...]  # difflib opcodes, context included
+    cell: int | None = None  # a notebook hunk: the cell it lies in (its header counts lines within the cell)
+    old_base: int = 0  # the cell's first line in the original module, and in the migrated one
+    new_base: int = 0
 
     @property
     def header(self) -> str:
-        return f"@@ -{_range(self.old_start, self.old_end)} +{_range(self.new_start, self.new_end)} @@"
+        old = _range(self.old_start - self.old_base, self.old_end - self.old_base)
+        return f"@@ -{old} +{_range(self.new_start - self.new_base, self.new_end - self.new_base)} @@"
 
     def added_lines(self) -> set[int]:
         """1-based lines of the migrated file that this hunk adds or changes."""
@@ -101,6 +105,29 @@ def split_hunks(before: bytes, after: bytes, context: int = CONTEXT_LINES) -> Fi
     hunks = []
     for number, group in enumerate(matcher.get_grouped_opcodes(context), start=1):
         hunks.append(Hunk(number, group[0][1], group[-1][2], group[0][3], group[-1][4], tuple(group)))
+    diff = FileDiff(old, new, hunks)
+    _find_import_dependencies(diff, before, after)
+    return diff
+
+
+def split_region_hunks(before: bytes, after: bytes, regions: list[tuple[int, int, int, int, int]],
+                       context: int = CONTEXT_LINES) -> FileDiff:
+    """Like ``split_hunks``, but each hunk lies within one region and counts its lines from it.
+
+    ``regions`` are (cell number, old start, old end, new start, new end) in 0-based lines:
+    a notebook's cells in its module, so no hunk spans two cells.
+    """
+    old, new = split_lines(before), split_lines(after)
+    hunks = []
+    for cell, old_start, old_end, new_start, new_end in regions:
+        matcher = difflib.SequenceMatcher(None, old[old_start:old_end], new[new_start:new_end])
+        for group in matcher.get_grouped_opcodes(context):
+            if all(tag == "equal" for tag, *_ in group):
+                continue
+            shifted = tuple((tag, i1 + old_start, i2 + old_start, j1 + new_start, j2 + new_start)
+                            for tag, i1, i2, j1, j2 in group)
+            hunks.append(Hunk(len(hunks) + 1, shifted[0][1], shifted[-1][2], shifted[0][3], shifted[-1][4], shifted,
+                              cell, old_start, new_start))
     diff = FileDiff(old, new, hunks)
     _find_import_dependencies(diff, before, after)
     return diff

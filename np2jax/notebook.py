@@ -405,3 +405,53 @@ def _detect_style(raw: bytes, text: str, data: object, bom: bool) -> _JsonStyle 
             if style.dump(data) == raw:
                 return style
     return None
+
+
+# --- for `np2jax review`: a notebook's module edited line by line, and written back ------------------
+
+
+def cell_regions(extraction: Extraction, module: bytes) -> list[tuple[int, int, int]]:
+    """(cell number, first line, end line) of each code cell in ``module`` (0-based line indices, markers excluded).
+
+    ``module`` is this notebook's module or any version of it that kept the cell markers.
+    """
+    lines = module.decode("utf-8").split("\n")
+    starts = [0] + [index + 1 for index, line in enumerate(lines) if _CELL_MARKER_LINE.match(line + "\n")]
+    count = len(module.decode("utf-8").splitlines(keepends=True))
+    if len(starts) != len(extraction.cells):
+        raise NotebookError("the cell markers of the notebook's module do not match its cells")
+    regions = []
+    for index, (cell, start) in enumerate(zip(extraction.cells, starts)):
+        end = starts[index + 1] - 1 if index + 1 < len(starts) else count
+        regions.append((cell.position + 1, start, end))
+    return regions
+
+
+def show_magics(extraction: Extraction, line: str) -> str:
+    """A module line as the cell has it: a magic placeholder becomes the IPython line it stands for."""
+    match = _PLACEHOLDER_LINE.match(line)
+    if match is None or int(match[1]) >= len(extraction.magics):
+        return line
+    return extraction.magics[int(match[1])][1] + line[match.end():]
+
+
+def module_line(origin: list[tuple[int, int]], cell: int, line: int) -> int:
+    """The 1-based module line of ``line`` in cell ``cell`` (the inverse of ``locate``)."""
+    for index in range(len(origin) - 1, -1, -1):
+        if origin[index] == (cell, line) and (index + 1 == len(origin) or origin[index + 1] != (cell, line)):
+            return index + 1
+    return line
+
+
+def write_module(extraction: Extraction, raw: bytes, module: str) -> bytes:
+    """The notebook ``raw`` (read as ``extraction``) with its code cells taken from ``module``.
+
+    Magic placeholders are put back and the JSON is written with the notebook's own
+    formatting, as ``migrate`` writes it; NotebookError if the module lost its structure.
+    """
+    data = json.loads(json.dumps(extraction.data))  # a copy: the extraction stays as read
+    for cell, text in zip(extraction.cells, _split(extraction, module)):
+        if text != cell.text:
+            data["cells"][cell.position]["source"] = _lines(text) if cell.as_list else text
+    style = extraction.style or _JsonStyle(1, (",", ": "), False, "\n", raw.startswith(b"\xef\xbb\xbf"))
+    return style.dump(data)

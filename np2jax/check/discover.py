@@ -9,7 +9,7 @@ import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from np2jax.files import UsageError, discover
+from np2jax.files import NOTEBOOK_SUFFIX, UsageError, discover
 
 SKIPPED_DUNDERS_EXCEPT = frozenset({"__call__"})
 
@@ -28,14 +28,16 @@ class ModuleSpec:
     sys_path: str
     alias: tuple[str, str] | None = None
     package: bool = False
+    source: str | None = None  # a notebook's code cells as one module: run instead of reading ``path``
 
 
 @dataclass(frozen=True)
 class Target:
     qualname: str
     kind: str  # function | method | staticmethod | classmethod | property | closure
-    line: int | None
+    line: int | None  # in a notebook: the line within cell ``cell``
     unchanged: bool = False  # the migrated definition is the original's, unchanged (still NumPy code)
+    cell: int | None = None  # a notebook's cell number (1-based, among all its cells)
 
 
 @dataclass
@@ -50,10 +52,11 @@ class FilePair:
     error: str | None = None  # the file cannot be checked at all (syntax error, unreadable)
     original_spec: ModuleSpec | None = None
     migrated_spec: ModuleSpec | None = None
+    origin: list[tuple[int, int]] | None = None  # a notebook original: module line - 1 -> (cell, line in cell)
 
 
 def pair_files(original: Path, migrated: Path, examples: Path | None = None) -> list[FilePair]:
-    """Every original .py file with its migrated twin (same relative path), targets listed."""
+    """Every original .py file or notebook with its migrated twin (same relative path), targets listed."""
     if not original.exists():
         raise UsageError(f"{original}: no such file or directory")
     if not migrated.exists():
@@ -79,15 +82,17 @@ def _fill(pair: FilePair, root: Path | None, examples: Path | None) -> None:
         pair.error = f"no migrated file at {pair.migrated}"
         return
     if examples is not None:
-        candidate = examples / pair.relative
+        candidate = examples / (pair.relative.with_suffix(".py") if _is_notebook(pair.relative) else pair.relative)
         pair.examples = candidate if candidate.is_file() else None
     try:
-        original_tree = _parse(pair.original)
+        original_source, pair.origin = _read(pair.original)
+        original_tree = _parse(original_source, pair.original)
     except ValueError as error:
         pair.error = f"original: {error}"
         return
     try:
-        migrated_tree = _parse(pair.migrated)
+        migrated_source, _ = _read(pair.migrated)
+        migrated_tree = _parse(migrated_source, pair.migrated)
     except ValueError as error:
         pair.error = f"migrated: {error}"
         return
@@ -99,11 +104,11 @@ def _fill(pair: FilePair, root: Path | None, examples: Path | None) -> None:
             pair.missing.append((qualname, node.lineno))
             continue
         unchanged = ast.dump(node) == ast.dump(twin[1])
-        pair.targets.append(Target(qualname, kind, node.lineno, unchanged))
+        pair.targets.append(_target(pair, qualname, kind, node.lineno, unchanged))
     keys = example_keys(original_tree, "__np2jax_examples__")
     if pair.examples is not None:
         try:
-            keys += example_keys(_parse(pair.examples), "EXAMPLES")
+            keys += example_keys(_parse(_read(pair.examples)[0], pair.examples), "EXAMPLES")
         except ValueError:
             pass  # the worker reports the broken examples file when it loads it
     known = {t.qualname for t in pair.targets}
@@ -111,9 +116,9 @@ def _fill(pair: FilePair, root: Path | None, examples: Path | None) -> None:
         outer = key.split(".<locals>.")[0]
         if ".<locals>." in key and key not in known and outer in original_defs and outer in migrated_defs:
             unchanged = ast.dump(original_defs[outer][1]) == ast.dump(migrated_defs[outer][1])
-            pair.targets.append(Target(key, "closure", original_defs[outer][1].lineno, unchanged))
-    pair.original_spec = module_spec(pair.original)
-    spec = module_spec(pair.migrated)
+            pair.targets.append(_target(pair, key, "closure", original_defs[outer][1].lineno, unchanged))
+    pair.original_spec = module_spec(pair.original, original_source)
+    spec = module_spec(pair.migrated, migrated_source)
     if pair.original_spec.package and spec.package and spec.name.count(".") == pair.original_spec.name.count("."):
         top = pair.original_spec.name.split(".")[0]
         migrated_top = Path(spec.sys_path) / spec.name.split(".")[0]
@@ -134,11 +139,43 @@ def example_keys(tree: ast.Module, variable: str) -> list[str]:
     return keys
 
 
-def _parse(path: Path) -> ast.Module:
+def _target(pair: FilePair, qualname: str, kind: str, line: int, unchanged: bool) -> Target:
+    """A target; in a notebook its line is counted within its cell."""
+    if pair.origin is None:
+        return Target(qualname, kind, line, unchanged)
+    from np2jax.notebook import locate
+
+    cell, in_cell = locate(pair.origin, line)
+    return Target(qualname, kind, in_cell, unchanged, cell)
+
+
+def _is_notebook(path: Path) -> bool:
+    return path.suffix.lower() == NOTEBOOK_SUFFIX
+
+
+def _read(path: Path) -> tuple[bytes, list[tuple[int, int]] | None]:
+    """The Python source to check: the file, or a notebook's code cells as one module (and its line origins).
+
+    Magics, shell escapes and cell magics become ``pass`` placeholders (np2jax.notebook): they never run.
+    """
     try:
         source = path.read_bytes()
     except OSError as error:
         raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+    if not _is_notebook(path):
+        return source, None
+    from np2jax.notebook import NotebookError, extract
+
+    try:
+        extraction = extract(source)
+    except NotebookError as error:
+        raise ValueError(str(error)) from None
+    if extraction.language is not None:
+        raise ValueError(f"not a Python notebook (its kernel's language is {extraction.language})")
+    return extraction.module, extraction.origin
+
+
+def _parse(source: bytes, path: Path) -> ast.Module:
     try:
         return ast.parse(source, filename=str(path))
     except SyntaxError as error:
@@ -177,9 +214,19 @@ def _method_kind(node: ast.FunctionDef) -> str | None:
     return "method"
 
 
-def module_spec(path: Path) -> ModuleSpec:
-    """Package modules import by dotted name from above the package's top; loose files by name."""
+def module_spec(path: Path, source: bytes | None = None) -> ModuleSpec:
+    """Package modules import by dotted name from above the package's top; loose files by name.
+
+    A notebook is run from ``source`` (its code cells) as a loose module named after the
+    file, with its directory on ``sys.path`` (as Jupyter has it) so sibling modules import.
+    """
     path = path.resolve()
+    if _is_notebook(path):
+        if source is None:
+            source = _read(path)[0]
+        name = "".join(c if c.isalnum() or c == "_" else "_" for c in path.stem)
+        name = name if name.isidentifier() else f"_np2jax_nb_{name}"
+        return ModuleSpec(str(path), name, str(path.parent), source=source.decode("utf-8"))
     directory = path.parent
     parts = [] if path.stem == "__init__" else [path.stem]
     top = None

@@ -101,7 +101,8 @@ def load_module(spec):
             module = importlib.import_module(spec.name)
         else:
             name = spec.name if spec.name not in sys.modules else f"_np2jax_checked_{len(_modules)}_{spec.name}"
-            module = _load_file(name, spec.path)
+            source = getattr(spec, "source", None)
+            module = _load_file(name, spec.path) if source is None else _load_source(name, spec.path, source)
     _modules[spec.path] = module
     return module
 
@@ -118,6 +119,28 @@ def _load_file(name: str, path: str):
     sys.modules[name] = module  # dataclasses and pickling look modules up here
     try:
         loader_spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def _load_source(name: str, path: str, source: str):
+    """A notebook's code cells run as a module (magics are ``pass`` placeholders: they never run).
+
+    The source is registered with linecache under the notebook's path, so tracebacks and
+    ``inspect.getsource`` show the cells' lines.
+    """
+    import linecache
+    import types
+
+    module = types.ModuleType(name)
+    module.__file__ = path
+    lines = source.splitlines(keepends=True)
+    linecache.cache[path] = (len(source), None, lines, path)
+    sys.modules[name] = module
+    try:
+        exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
     except BaseException:
         del sys.modules[name]
         raise

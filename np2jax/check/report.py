@@ -33,8 +33,9 @@ class FunctionCheck:
     input_sources: list[str] = field(default_factory=list)
     original_ran: bool = False
     unchanged: bool = False
-    line: int | None = None
+    line: int | None = None  # in a notebook: the line within cell ``cell``
     seconds: float = 0.0
+    cell: int | None = None  # a notebook's cell number (1-based, among all its cells)
 
     @property
     def failed(self) -> bool:

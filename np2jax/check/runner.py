@@ -81,8 +81,15 @@ class Checker:
 
     def check_file(self, pair: FilePair, on_result: Callable[[FunctionCheck], None] | None = None,
                    only: Callable[[FilePair, Target], bool] | None = None) -> list[FunctionCheck]:
-        records = [FunctionCheck(pair.display, name, "skipped", message="not in the migrated file", line=line)
-                   for name, line in pair.missing]
+        records = []
+        for name, line in pair.missing:
+            cell = None
+            if pair.origin is not None and line is not None:
+                from np2jax.notebook import locate
+
+                cell, line = locate(pair.origin, line)
+            records.append(FunctionCheck(pair.display, name, "skipped", message="not in the migrated file",
+                                         line=line, cell=cell))
         if pair.error is not None:
             side_ok = pair.error.startswith("migrated:")
             records.append(FunctionCheck(pair.display, "<module>", "error", message=pair.error, original_ran=side_ok))
@@ -138,7 +145,8 @@ class Checker:
             return failure
 
     def _finish(self, lane: Lane, pair: FilePair, target: Target, original: dict | WorkerFailure) -> FunctionCheck:
-        record = FunctionCheck(pair.display, target.qualname, "error", line=target.line, unchanged=target.unchanged)
+        record = FunctionCheck(pair.display, target.qualname, "error", line=target.line, unchanged=target.unchanged,
+                               cell=target.cell)
         if isinstance(original, WorkerFailure):
             record.message = f"the original {original}"  # crashed (SIGSEGV) / timed out ... / exited ...
             return record

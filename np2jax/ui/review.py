@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import tokenize
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rich.console import Console
@@ -28,7 +28,8 @@ from np2jax.diagnostics import Diagnostic
 from np2jax.configured import check_options, migrate_configured
 from np2jax.engine import FileResult
 from np2jax.files import NOTEBOOK_SUFFIX, SourceFile, is_read_only, read_source, write_atomic
-from np2jax.hunks import MODULE, FileDiff, FunctionSpans, Hunk, combination_problems, split_hunks
+from np2jax.hunks import MODULE, FileDiff, FunctionSpans, Hunk, combination_problems, split_hunks, split_region_hunks
+from np2jax.notebook import Extraction, NotebookError, cell_regions, extract, module_line, show_magics, write_module
 from np2jax.reference import check_versions
 
 EXIT_OK, EXIT_USAGE, EXIT_FAILED, EXIT_INTERRUPTED = 0, 2, 3, 130
@@ -60,27 +61,64 @@ class Quit(Exception):
     """The user answered ``q`` (or closed stdin)."""
 
 
+@dataclass
+class NotebookView:
+    """A notebook under review: its code cells as one module (``np2jax.notebook``), hunks per cell.
+
+    The review works on the module (original and migrated); accepted hunks are composed
+    there and written back into the notebook's cells with its own JSON formatting.
+    """
+
+    raw: bytes  # the notebook as read
+    before: Extraction
+    after: Extraction
+
+    @classmethod
+    def of(cls, result: FileResult) -> tuple[NotebookView, FileResult, FileDiff]:
+        """The view, the result restated on the module (lines of the module), and the per-cell diff."""
+        before, after = extract(result.source), extract(result.output)
+        old, new = cell_regions(before, before.module), cell_regions(after, after.module)
+        if [cell for cell, *_ in old] != [cell for cell, *_ in new]:
+            raise NotebookError("the migrated notebook's code cells are not the original's")
+        regions = [(cell, start, end, new_start, new_end) for (cell, start, end), (_, new_start, new_end) in zip(old, new)]
+        diff = split_region_hunks(before.module, after.module, regions)
+        functions = [
+            replace(f, line=module_line(before.origin, f.cell, f.line), end_line=module_line(before.origin, f.cell, f.end_line))
+            for f in result.functions
+        ]
+        module = FileResult(result.path, result.status, before.module, after.module, result.error,
+                            list(result.diagnostics), functions)
+        return cls(result.source, before, after), module, diff
+
+    def notebook(self, combined: bytes) -> bytes:
+        return write_module(self.before, self.raw, combined.decode("utf-8"))
+
+
 class Reviewer:
     def __init__(self, console: Console, verifier=None) -> None:
         self.console = console
         self.syntax = Syntax("", "python", theme="ansi_dark")
         self.verifier = verifier  # ``Verdicts`` with ``--verify``, else None
+        self.notebooks: dict[str, NotebookView] = {}  # by path: the notebooks under review
 
     # -- the whole run ---------------------------------------------------------------------
 
     def review_all(self, files: list[SourceFile], results: list[FileResult]) -> list[FileReview]:
         reviews: list[FileReview] = []
         changed = [(f, r) for f, r in zip(files, results) if r.status == "changed"]
-        for file, result in changed:
-            if result.path.endswith(NOTEBOOK_SUFFIX):
-                self.console.print(f"{result.path}: notebooks are not reviewed hunk by hunk yet; "
-                                   "`np2jax migrate --write` migrates them", markup=False)
-        changed = [(f, r) for f, r in changed if not r.path.endswith(NOTEBOOK_SUFFIX)]
         if not changed:
             self.console.print("Nothing to review: no file would change.")
         quitting = False
         for file, result in changed:
-            diff = split_hunks(result.source, result.output)
+            if result.path.endswith(NOTEBOOK_SUFFIX):
+                try:
+                    view, result, diff = NotebookView.of(result)
+                except NotebookError as error:
+                    reviews.append(FileReview(result.path, 0, outcome=f"not written: {error}"))
+                    continue
+                self.notebooks[result.path] = view
+            else:
+                diff = split_hunks(result.source, result.output)
             review = FileReview(result.path, len(diff.hunks))
             reviews.append(review)
             if quitting:
@@ -218,7 +256,18 @@ class Reviewer:
                 if answer == "q":
                     review.outcome = "unchanged"
                     raise Quit
-        review.outcome = _write(file, result, combined)
+        view = self.notebooks.get(result.path)
+        if view is None:
+            review.outcome = _write(file, combined, result.source)
+            return True
+        try:
+            notebook = view.notebook(combined)
+        except NotebookError as error:
+            self.console.print(f"The hunks accepted for {result.path} cannot be written into its cells: {error}",
+                               style="bold red", markup=False)
+            review.outcome = f"not written: {error}"
+            return True
+        review.outcome = _write(file, notebook, view.raw)
         return True
 
     # -- terminal ------------------------------------------------------------------------------
@@ -231,9 +280,12 @@ class Reviewer:
             return "q"
 
     def _show_hunk(self, file: SourceFile, result: FileResult, diff: FileDiff, hunk: Hunk, encoding: str) -> None:
+        view = self.notebooks.get(result.path)
+        if hunk.cell is not None:
+            self.console.print(Text(f"{result.path} [cell {hunk.cell}]", style="bold"))
         self.console.print(Text(hunk.header, style="cyan"))
-        old = self._highlight(diff.old_side(hunk), encoding)
-        new = self._highlight(diff.new_side(hunk), encoding)
+        old = self._highlight(diff.old_side(hunk), encoding, view.before if view else None)
+        new = self._highlight(diff.new_side(hunk), encoding, view.after if view else None)
         for tag, i1, i2, j1, j2 in hunk.opcodes:
             if tag == "equal":
                 for line in old[i1 - hunk.old_start:i2 - hunk.old_start]:
@@ -250,15 +302,19 @@ class Reviewer:
             for line in self.verifier.lines(result, hunk):
                 self.console.print(line)
 
-    def _highlight(self, lines: list[bytes], encoding: str) -> list[Text]:
-        text = "\n".join(_display(line, encoding) for line in lines)
+    def _highlight(self, lines: list[bytes], encoding: str, notebook: Extraction | None = None) -> list[Text]:
+        shown = [_display(line, encoding) for line in lines]
+        if notebook is not None:  # IPython lines as the cell has them, not their placeholders
+            shown = [show_magics(notebook, line) for line in shown]
+        text = "\n".join(shown)
         highlighted = self.syntax.highlight(text + "\n")
         return list(highlighted.split("\n", allow_blank=True))[: len(lines)]
 
 
-def _write(file: SourceFile, result: FileResult, combined: bytes) -> str:
+def _write(file: SourceFile, combined: bytes, source: bytes) -> str:
+    """Write ``combined`` over the file, unless it is no longer ``source`` (as the review read it)."""
     try:
-        if read_source(file.path) != result.source:
+        if read_source(file.path) != source:
             return "not written: the file changed on disk during the review"
         if is_read_only(file.path):
             return "not written: the file is read-only"
@@ -269,6 +325,10 @@ def _write(file: SourceFile, result: FileResult, combined: bytes) -> str:
 
 
 def _in_hunk(diagnostic: Diagnostic, hunk: Hunk) -> bool:
+    if hunk.cell is not None:  # a notebook: the diagnostic's lines count within its cell
+        if getattr(diagnostic, "cell", None) != hunk.cell:
+            return False
+        return diagnostic.line <= hunk.old_end - hunk.old_base and diagnostic.end_line >= hunk.old_start - hunk.old_base + 1
     return diagnostic.line <= hunk.old_end and diagnostic.end_line >= hunk.old_start + 1
 
 
@@ -276,7 +336,8 @@ def _diagnostic_line(diagnostic: Diagnostic) -> Text:
     severity = diagnostic.severity.value
     text = Text("  ")
     text.append(f"{diagnostic.code} {severity}", style=SEVERITY_STYLE.get(severity, ""))
-    text.append(f" {diagnostic.line}:{diagnostic.col} {diagnostic.message}")
+    cell = getattr(diagnostic, "cell", None)
+    text.append(f" {'' if cell is None else f'cell {cell}:'}{diagnostic.line}:{diagnostic.col} {diagnostic.message}")
     if diagnostic.use_instead:
         text.append(f" (use instead: {diagnostic.use_instead})", style="dim")
     return text
