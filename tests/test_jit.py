@@ -561,16 +561,114 @@ FORI_CASES = [
         {"f": ("NPJ301", "NPJ303")},
         id="break",
     ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, seed=12345):
+            out = np.zeros_like(x)
+            s = seed
+            for i in range(len(x)):
+                s = (s * 16807) % 2147483647
+                out[i] = x[i] + s / 2147483647.0
+            return out
+        """,
+        {"f": ("NPJ303",)},
+        id="python-int-carry-would-overflow-int32",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            step = np.zeros(())
+            lr = np.ones(())
+            for i in range(len(x)):
+                step = step + 1
+                if step % 10 == 0:
+                    lr = lr * 0.5
+            return lr * x
+        """,
+        {"f": ("NPJ303",)},
+        id="carried-value-in-an-if-test",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            total = np.zeros(x.shape[1:])
+            tmp = None
+            for i in range(len(x)):
+                tmp = x[i] * 2.0
+                total = total + tmp
+            return total, tmp
+        """,
+        {"f": ("NPJ303",)},
+        id="carry-starting-as-none",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(X, labels, C):
+            newC = np.zeros_like(C)
+            for k in range(3):
+                newC[k] = X[labels == k].mean(0)
+            return newC
+        """,
+        {"f": ("NPJ301",)},
+        id="boolean-mask-read",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, act=np.tanh):
+            return act(np.asarray(x)) * 2.0
+
+        def g(x):
+            return f(x, np.sin)
+        """,
+        {"f": ("NPJ302",), "g": PLAIN},
+        id="numpy-function-as-a-value",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, coeffs=(1.0, 0.5, 0.25)):
+            y = np.zeros_like(x)
+            for k in range(len(coeffs)):
+                y = y * x + coeffs[k]
+            return y
+        """,
+        {"f": jit(), "converted": False},
+        id="loop-over-a-tuple-parameter-unrolls",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, seed=12345):
+            s = (seed * 16807) % 2147483647
+            return np.add(x, s / 2147483647.0)
+        """,
+        {"f": jit(1), "converted": False},
+        id="int-default-stays-a-python-int",
+    ),
 ]
 
 
 @pytest.mark.parametrize("source, expected", FORI_CASES)
 def test_fori_decisions(source, expected):
+    expected = dict(expected)
+    want_converted = expected.pop("converted", expected["f"][0] == "jit")
     result = migrate(source)
     found = outcome(result)
     assert found == expected, [d.format() for d in result.diagnostics]
     converted = "jax.lax.fori_loop" in result.output.decode()
-    assert converted == (expected["f"][0] == "jit"), result.output.decode()
+    assert converted == want_converted, result.output.decode()
 
 
 FORI_RUNTIME = """
@@ -585,14 +683,12 @@ def ema(x, alpha):
 
 def running_stats(x):
     total = np.zeros(x.shape[1])
-    count = 0
     for row in x:
         total = total + row
-        count += 1
-    return total / count
+    return total / x.shape[0]
 
 def weighted(x: np.ndarray):
-    acc = 0.0
+    acc = np.zeros_like(x[0])
     for i, v in enumerate(x[::-1]):
         acc = acc + (i + 1) * np.abs(v)
     return acc

@@ -366,16 +366,3 @@ def test_a_file_that_cannot_be_migrated_is_named_and_the_others_reviewed(review,
     session.answer("a")
     assert session.finish() == 3
     assert source.read_text() != KEEPS_NUMPY
-
-
-def test_notebooks_are_named_and_not_reviewed(review, tmp_path):
-    notebook = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-                           "source": ["import numpy as np\n", "def f(x):\n", "    return np.sum(x)\n"]}],
-                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    path = write(tmp_path / "nb.ipynb", json.dumps(notebook) + "\n")
-    before = path.read_text()
-    session = review("nb.ipynb")
-    session.expect("nb.ipynb: notebooks are not reviewed hunk by hunk yet")
-    session.expect("Nothing to review")
-    assert session.finish() == 0
-    assert path.read_text() == before

@@ -76,6 +76,9 @@ CONCRETE_BUILTINS = frozenset(
 )
 SIDE_EFFECT_BUILTINS = frozenset("print input open exec eval breakpoint setattr delattr globals locals vars id exit quit".split())
 ITERATOR_BUILTINS = frozenset({"iter", "next"})
+IMMUTABLE_BUILTINS = frozenset(f"builtins.{name}" for name in "int float complex bool str tuple frozenset bytes range slice len abs round pow min max sum".split())
+BUILTIN_CONSTANTS = frozenset({"True", "False", "None"})
+MASK_FUNCTIONS = frozenset("isnan isfinite isinf isposinf isneginf logical_and logical_or logical_not logical_xor signbit isclose".split())
 MUTATING_METHODS = frozenset(
     "append extend insert pop remove clear update setdefault add discard popitem sort reverse fill put itemset resize setflags".split()
 )
@@ -168,6 +171,20 @@ class ModuleTracing:
         self._plans[name] = plan
         return plan
 
+    def is_mutable_object(self, name: str) -> bool:
+        """Is module-level ``name`` bound to a container or an object whose state code may change?"""
+        for binding in self.module_scope.bindings.get(name, []):
+            if not isinstance(binding, ValueBinding):
+                continue
+            value = binding.value
+            if isinstance(value, (cst.Dict, cst.List, cst.Set, cst.DictComp, cst.ListComp, cst.SetComp)):
+                return True
+            if isinstance(value, cst.Call):
+                qualname = self.resolver.qualname(value.func, self.module_scope) or ""
+                if not (is_numpy(qualname) or qualname.startswith(("jax.", "math.")) or qualname in IMMUTABLE_BUILTINS):
+                    return True
+        return False
+
     @property
     def mutated_globals(self) -> set[str]:
         """Module-level names that functions rebind (``global``) or mutate in place."""
@@ -231,6 +248,18 @@ def _hint_names(annotation: cst.Annotation | None) -> set[str]:
     return names
 
 
+def _int_like(param: cst.Param) -> bool:
+    hints = _hint_names(param.annotation)
+    if hints & ARRAY_HINTS:
+        return False
+    if "int" in hints and not hints & {"float", "complex"}:
+        return True
+    default = param.default
+    if isinstance(default, cst.UnaryOperation):
+        default = default.expression
+    return isinstance(default, cst.Integer) and not hints
+
+
 def _literal_default(node: cst.BaseExpression | None) -> bool:
     if node is None:
         return False
@@ -278,6 +307,8 @@ class _FunctionTracing(cst.CSTVisitor):
         self.while_loops: list[cst.While] = []
         self.loops: dict[cst.For, LoopConversion] = {}
         self.traced_iterables: dict[cst.BaseExpression, str] = {}  # iterable of a converted loop -> its index token
+        self.carried: set[str] = set()  # names carried through a fori_loop: traced from the loop on
+        self.store_targets: set[cst.CSTNode] = set()
         self.handled_names: set[cst.Name] = set()
 
     # --- driver --------------------------------------------------------------------
@@ -289,7 +320,7 @@ class _FunctionTracing(cst.CSTVisitor):
             indices = sorted(t for t in tokens if t.startswith("<index:"))
             if indices:
                 loop_index = indices[0][len("<index:"):-1]
-                self._block(node, "loop", f"{what} uses the loop index `{loop_index}`, which jax.lax.fori_loop makes a traced value",
+                self._block(node, "loop", f"{what} uses `{loop_index}`, which jax.lax.fori_loop makes a traced value",
                             "jax.lax.dynamic_slice for slices at the index; jnp.where instead of `if` on it")
                 continue
             if ARRAY in tokens:
@@ -302,6 +333,15 @@ class _FunctionTracing(cst.CSTVisitor):
                     static.add(name)
                 else:
                     self._block(node, "traced-value", f"{what} depends on the values of array argument `{name}`", use_instead)
+        for name, param in self.params.items():
+            # A Python int stays a Python int (arbitrary precision); traced it would be an int32 that can overflow.
+            if name not in self.variadic and name not in self.data_uses and _int_like(param):
+                static.add(name)
+        for name in static:
+            default = self.params[name].default
+            if default is not None and self._numpy_function(default, self.module.module_scope):
+                self._block(default, "side-effect", f"the default of `{name}` is a NumPy function, which cannot take traced arrays",
+                            "use the jax.numpy function as the default")
         blocked = {b.node for b in self.blockers}
         for loop in self.while_loops:
             if loop.test not in blocked:  # a traced test is reported as such, with the while_loop advice
@@ -422,6 +462,8 @@ class _FunctionTracing(cst.CSTVisitor):
         if found is None or found.kind in ("module", "class"):
             return set()
         result: set[str] = set()
+        if found is self.function_scope and name in self.carried:
+            result.add(f"<index:{name}>")
         for binding in bindings:
             if isinstance(binding, ParamBinding):
                 if found is self.function_scope:
@@ -483,12 +525,21 @@ class _FunctionTracing(cst.CSTVisitor):
             return args | self.tokens(func, scope)
         if isinstance(func, cst.Attribute):
             base = self.tokens(func.value, scope)
-            if func.attr.value in ARRAY_METHODS and (base or args):
+            if (func.attr.value in ARRAY_METHODS or func.attr.value == "copy") and (base or args):
                 return base | args | {ARRAY}
             return base | args
         return args | {ARRAY}
 
     # --- array evidence ------------------------------------------------------------
+    def _numpy_function(self, node: cst.BaseExpression, scope: Scope) -> bool:
+        if not isinstance(node, (cst.Name, cst.Attribute)):
+            return False
+        qualname = self.resolver.qualname(node, scope)
+        if not is_numpy(qualname):
+            return False
+        row = lookup_numpy(qualname)
+        return row is None or row.kind not in ("dtype", "static", "type", "constant")
+
     def _mark_data(self, node: cst.BaseExpression) -> None:
         """``node`` is used as array data: parameters it is directly are array arguments."""
         if isinstance(node, cst.Name):
@@ -523,6 +574,12 @@ class _FunctionTracing(cst.CSTVisitor):
             self._require(node, "chained comparison")
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
+        if node not in self.store_targets:
+            for element in node.slice:
+                index = element.slice
+                if isinstance(index, cst.Index) and self._is_mask(index.value):
+                    self._block(node, "traced-value", "a boolean mask index: the result's shape depends on the data",
+                                "jnp.where(mask, x, 0).sum() / jnp.sum(mask) for reductions; keep shapes fixed")
         base_is_list = self._is_python_sequence(node.value)
         multi = len(node.slice) > 1
         for element in node.slice:
@@ -536,6 +593,27 @@ class _FunctionTracing(cst.CSTVisitor):
         if multi or any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, (cst.Ellipsis,)) for e in node.slice):
             self._mark_data(node.value)
 
+    def _is_mask(self, node: cst.BaseExpression) -> bool:
+        """A traced boolean array used as an index (a comparison, ``~m``, ``&``/``|`` of those, or a name bound to one)."""
+        if isinstance(node, cst.Comparison):
+            if all(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons):
+                return False
+            return bool(self.tokens(node))
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+            return self._is_mask(node.expression)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+            return self._is_mask(node.left) or self._is_mask(node.right)
+        if isinstance(node, cst.Call):
+            qualname = self.resolver.qualname(node.func, self.scope) or ""
+            short = qualname.rsplit(".", 1)[-1]
+            return (is_numpy(qualname) or qualname.startswith("jax.numpy")) and short in MASK_FUNCTIONS
+        if isinstance(node, cst.Name):
+            found, bindings = self.scope.lookup(node.value)
+            return found is not None and found.kind == "function" and bool(bindings) and all(
+                isinstance(b, ValueBinding) and not b.augmented and self._is_mask(b.value) for b in bindings
+            )
+        return False
+
     def _is_python_sequence(self, node: cst.BaseExpression) -> bool:
         if isinstance(node, (cst.List, cst.Tuple)):
             return True
@@ -543,6 +621,10 @@ class _FunctionTracing(cst.CSTVisitor):
             found, bindings = self.scope.lookup(node.value)
             if found is None or found.kind != "function" or not bindings:
                 return False
+            if found is self.function_scope and node.value in self.params:
+                param = self.params[node.value]
+                return isinstance(param.default, (cst.Tuple, cst.List)) or bool(
+                    _hint_names(param.annotation) & {"tuple", "list", "Sequence", "Tuple", "List"})
             return all(
                 isinstance(b, ValueBinding) and (isinstance(b.value, (cst.List, cst.Tuple, cst.ListComp))
                                                  or (isinstance(b.value, cst.BinaryOperation) and isinstance(b.value.left, cst.List)))
@@ -556,12 +638,17 @@ class _FunctionTracing(cst.CSTVisitor):
 
     def visit_Name(self, node: cst.Name) -> None:
         name = node.value
-        if name not in self.module.mutated_globals or node in self.handled_names:
+        if node in self.handled_names or name in BUILTIN_CONSTANTS:
             return
         found, _ = self.scope.lookup(name)
-        if found is self.module.module_scope:
+        if found is not self.module.module_scope:
+            return
+        if name in self.module.mutated_globals:
             self._block(node, "side-effect", f"reads module-level `{name}`, which functions of this module change; "
                         "jax.jit would keep the value it saw when tracing", "pass it as an argument")
+        elif self.module.is_mutable_object(name):
+            self._block(node, "side-effect", f"reads module-level `{name}`, a mutable object; jax.jit would keep the "
+                        "values it saw when tracing", "pass it (or the values it holds) as an argument")
 
     def visit_For(self, node: cst.For) -> None:
         iterable = node.iter
@@ -570,14 +657,27 @@ class _FunctionTracing(cst.CSTVisitor):
             return
         if steps is None and not self._iterates_array(iterable):
             return  # a Python container (a list of layers, a tuple of names): unrolling is what is meant
+        if steps is None and self._ranges_over_python_sequence(iterable):
+            return  # range(len(coeffs)) of a tuple: as short as the tuple
         conversion, obstacle = self._fori_conversion(node)
         if conversion is not None:
             self.loops[node] = conversion
             self.traced_iterables[iterable] = f"<index:{conversion.index}>"
+            self.carried.update(conversion.carried)
             return
         count = f"{steps} steps" if steps is not None else "a trip count known only at run time"
         self._block(node, "loop", f"Python `for` loop with {count} ({obstacle}): jax.jit would unroll it, one copy per step",
                     "jax.lax.fori_loop(lower, upper, body, init), or jax.lax.scan to collect per-step values")
+
+    def _ranges_over_python_sequence(self, iterable: cst.BaseExpression) -> bool:
+        if not (isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) == "builtins.range"):
+            return False
+        for arg in iterable.args:
+            value = arg.value
+            if isinstance(value, cst.Call) and self.resolver.qualname(value.func, self.scope) == "builtins.len" and value.args:
+                if self._is_python_sequence(value.args[0].value):
+                    return True
+        return False
 
     def _fori_conversion(self, node: cst.For) -> tuple[LoopConversion | None, str]:
         """How ``node`` becomes a fori_loop, or why it cannot (the second item)."""
@@ -627,6 +727,9 @@ class _FunctionTracing(cst.CSTVisitor):
             if self._bound_before(name, node):
                 if self._is_container(name, node):
                     return None, f"`{name}` is a Python container"
+                if not self._starts_as_array(name, node):
+                    return None, (f"`{name}` may start as a Python value; fori_loop would make it a 32-bit array "
+                                  "of fixed shape")
                 carried.append(name)
             elif name in outside:
                 return None, f"`{name}` is first set inside the loop and used after it"
@@ -639,6 +742,25 @@ class _FunctionTracing(cst.CSTVisitor):
         if index is None:
             index = "_i"
         return LoopConversion(kind, index, value, tuple(carried)), ""
+
+    def _starts_as_array(self, name: str, loop: cst.For) -> bool:
+        """Is every value ``name`` can have before ``loop`` an array (not a Python number, None or str)?"""
+        if name in self.params:
+            param = self.params[name]
+            return bool(_hint_names(param.annotation) & ARRAY_HINTS) or name in self.data_uses
+        _, bindings = self.function_scope.lookup(name)
+        found = False
+        for binding in bindings:
+            if isinstance(binding, ValueBinding) and not _contains(loop, binding.value):
+                found = True
+                if binding.augmented or ARRAY not in self.tokens(binding.value, self.function_scope):
+                    return False
+            elif isinstance(binding, (ParamBinding, LoopBinding, DefBinding, ImportBinding)) or not isinstance(binding, ValueBinding):
+                if not (isinstance(binding, ValueBinding)):
+                    if isinstance(binding, LoopBinding) and _contains(loop, binding.iterable):
+                        continue
+                    return False
+        return found
 
     def _bound_before(self, name: str, loop: cst.For) -> bool:
         return name in self.params or name in _assigned_before(self.node.body, loop)
@@ -739,9 +861,11 @@ class _FunctionTracing(cst.CSTVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self._check_store(target.target)
+            self.store_targets.add(target.target)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._check_store(node.target)
+        self.store_targets.add(node.target)
 
     def _check_store(self, target: cst.BaseExpression) -> None:
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -761,6 +885,10 @@ class _FunctionTracing(cst.CSTVisitor):
     # --- calls ---------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        for arg in node.args:
+            if self._numpy_function(arg.value, self.scope):
+                self._block(arg.value, "side-effect", f"passes the NumPy function `{self.module.module.code_for_node(arg.value)}` "
+                            "as a value; called on traced arrays it raises", "pass the jax.numpy function instead")
         qualname = self.resolver.qualname(func, self.scope)
         if qualname is not None and qualname.startswith("builtins."):
             self._builtin_call(node, qualname[len("builtins."):])

@@ -28,6 +28,8 @@ class LoopToFori(Rule):
         ),
         use_instead="nothing to do: the loop is converted for you",
         known_problems=(
+            "Every carried value must start as an array (not a Python number, `None` or a string: fori_loop would "
+            "turn a Python int into an int32 that can overflow, a float into a float32 of fixed shape). "
             "Loops are converted only when the body has no `break`/`continue`/`return`/`raise`, does not grow a "
             "Python list, does not assign its own loop variable, the loop variable is not used after the loop, no "
             "name first set inside is used after it, and the index is never needed as a Python value (a slice "
@@ -71,11 +73,11 @@ class LoopToFori(Rule):
 
             def running_stats(x):
                 total = np.zeros(x.shape[1])
-                count = 0
+                sumsq = np.zeros(x.shape[1])
                 for row in x:
                     total = total + row
-                    count += 1
-                return total / count
+                    sumsq = sumsq + row * row
+                return total / len(x), sumsq / len(x)
             """,
             after="""
             import jax
@@ -84,17 +86,43 @@ class LoopToFori(Rule):
             @jax.jit
             def running_stats(x):
                 total = jnp.zeros(x.shape[1])
-                count = 0
+                sumsq = jnp.zeros(x.shape[1])
                 def _loop_body(_i, _carry):
-                    total, count = _carry
+                    total, sumsq = _carry
                     row = x[_i]
                     total = total + row
-                    count += 1
-                    return total, count
-                total, count = jax.lax.fori_loop(0, len(x), _loop_body, (total, count))
-                return total / count
+                    sumsq = sumsq + row * row
+                    return total, sumsq
+                total, sumsq = jax.lax.fori_loop(0, len(x), _loop_body, (total, sumsq))
+                return total / len(x), sumsq / len(x)
             """,
             diagnostics=("NPJ305",),
+        ),
+        Example(
+            title="a Python number as a carry: not converted (it would become a 32-bit array), not jitted",
+            before="""
+            import numpy as np
+
+            def lcg_noise(x, seed=12345):
+                out = np.zeros_like(x)
+                s = seed
+                for i in range(len(x)):
+                    s = (s * 16807) % 2147483647
+                    out[i] = x[i] + s / 2147483647.0
+                return out
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def lcg_noise(x, seed=12345):
+                out = jnp.zeros_like(x)
+                s = seed
+                for i in range(len(x)):
+                    s = (s * 16807) % 2147483647
+                    out = out.at[i].set(x[i] + s / 2147483647.0)
+                return out
+            """,
+            diagnostics=("NPJ303",),
         ),
         Example(
             title="the index is needed as a Python value: not converted, not jitted",
