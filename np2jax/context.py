@@ -69,6 +69,7 @@ class FunctionInfo:
     changed: bool = False  # the walker rewrote something in it (set before on_leave_function)
     decorator: str | None = None  # a decorator to add (the jit rule's), applied by the walker
     generated_names: set[str] = field(default_factory=set)  # names rewrites introduced in it
+    needs: set[str] = field(default_factory=set)  # modules its rewrites refer to, kept only if it is not reverted
 
     @property
     def is_module_level(self) -> bool:

@@ -118,7 +118,11 @@ class Walker(cst.CSTTransformer):
             self.ctx.jnp_uses = jnp_uses
             self.used_import_names |= import_names
             info.jit, info.static_argnums, info.decorator = False, (), None
-        elif info.decorator is not None:
+            # Notes about rewrites that were just undone go too.
+            self.ctx.diagnostics[first_diagnostic:] = [d for d in self.ctx.diagnostics[first_diagnostic:] if d.code != "NPJ305"]
+        else:
+            self.ctx.jit_uses |= info.needs
+        if info.decorator is not None and updated is not original:
             decorator = cst.Decorator(decorator=cst.parse_expression(info.decorator))
             updated = updated.with_changes(decorators=[decorator, *updated.decorators])
         info = self._open_functions.pop()

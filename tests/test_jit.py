@@ -657,6 +657,20 @@ FORI_CASES = [
         {"f": jit(1), "converted": False},
         id="int-default-stays-a-python-int",
     ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(u, n=10):
+            v = np.zeros_like(u)
+            for _ in range(n):
+                v[1:-1] = 0.5 * (u[:-2] + u[2:])
+                u, v = v, u
+            return u
+        """,
+        {"f": PLAIN},
+        id="swapped-buffers-alias-a-parameter-reverted-whole",
+    ),
 ]
 
 

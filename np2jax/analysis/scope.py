@@ -245,7 +245,20 @@ class ScopeCollector(cst.CSTVisitor):
     # --- binding statements ------------------------------------------------
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
-            self._bind_target(target.target, ValueBinding(node.value))
+            self._bind_unpacked(target.target, node.value)
+
+    def _bind_unpacked(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        """``a, b = b, a`` binds each name to its own element, not to the whole tuple."""
+        if (
+            isinstance(target, (cst.Tuple, cst.List))
+            and isinstance(value, (cst.Tuple, cst.List))
+            and len(target.elements) == len(value.elements)
+            and not any(isinstance(e, cst.StarredElement) or isinstance(e.value, cst.StarredElement) for e in (*target.elements, *value.elements))
+        ):
+            for element, part in zip(target.elements, value.elements):
+                self._bind_unpacked(element.value, part.value)
+            return
+        self._bind_target(target, ValueBinding(value))
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:

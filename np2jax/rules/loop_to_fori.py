@@ -197,7 +197,7 @@ class LoopToFori(Rule):
         call = f"jax.lax.fori_loop({lower}, {upper}, {body_name}, {packed})\n"
         after = cst.parse_statement(f"{targets} = {call}" if carried else call)
         generated.update(taken - _names_in(ctx.function.node) - set(ctx.scope.module.bindings))
-        ctx.jit_uses.add("jax")
+        ctx.function.needs.add("jax")
         line, col, end_line, end_col = ctx.exact_span(original)
         carry = "carrying " + ", ".join(f"`{name}`" for name in carried) if carried else "nothing carried"
         ctx.diagnostics.append(
