@@ -671,6 +671,16 @@ FORI_CASES = [
         {"f": PLAIN},
         id="swapped-buffers-alias-a-parameter-reverted-whole",
     ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(shape):
+            return np.arange(np.prod(shape)).reshape(shape)
+        """,
+        {"f": jit(0), "converted": False},
+        id="shape-parameter-read-through-a-static-numpy-call",
+    ),
 ]
 
 

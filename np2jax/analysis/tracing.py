@@ -510,7 +510,7 @@ class _FunctionTracing(cst.CSTVisitor):
                 return set()
             if is_numpy(qualname) or qualname.startswith("jax."):
                 if self.resolver.is_static(node, scope):
-                    return set()
+                    return args  # static only if the parameters it reads are (shape-named ones are assumed so)
                 row = lookup_numpy(qualname) if is_numpy(qualname) else None
                 if row is not None and row.kind in ("dtype", "static", "type", "constant"):
                     return args
