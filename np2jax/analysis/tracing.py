@@ -28,6 +28,7 @@ from typing import Iterable
 
 import libcst as cst
 
+from np2jax.analysis.loops import MUTATING_METHODS, LoopBody, all_names, assigned_before, contains, names_outside
 from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver, is_numpy, is_shape_name
 from np2jax.analysis.scope import (
     DefBinding,
@@ -79,9 +80,6 @@ ITERATOR_BUILTINS = frozenset({"iter", "next"})
 IMMUTABLE_BUILTINS = frozenset(f"builtins.{name}" for name in "int float complex bool str tuple frozenset bytes range slice len abs round pow min max sum".split())
 BUILTIN_CONSTANTS = frozenset({"True", "False", "None"})
 MASK_FUNCTIONS = frozenset("isnan isfinite isinf isposinf isneginf logical_and logical_or logical_not logical_xor signbit isclose".split())
-MUTATING_METHODS = frozenset(
-    "append extend insert pop remove clear update setdefault add discard popitem sort reverse fill put itemset resize setflags".split()
-)
 # Modules whose functions may be called from traced code.
 TRACEABLE_MODULES = ("numpy", "jax", "builtins", "functools", "operator", "itertools", "typing", "collections")
 NAMEDTUPLE_BASES = frozenset({"typing.NamedTuple", "collections.namedtuple", "NamedTuple"})
@@ -710,14 +708,14 @@ class _FunctionTracing(cst.CSTVisitor):
             return None, "it unpacks each element"
         if kind == "iter":
             value, index = index, None
-        body = _LoopBody(self.resolver, self.scope)
+        body = LoopBody(self.resolver, self.scope)
         node.body.visit(body)
         if body.obstacle:
             return None, body.obstacle
         loop_names = {name for name in (index, value) if name}
         if loop_names & body.assigned:
             return None, "it assigns its own loop variable"
-        outside = _names_outside(self.node.body, node)
+        outside = names_outside(self.node.body, node)
         if loop_names & outside:
             return None, f"`{sorted(loop_names & outside)[0]}` is used after the loop"
         carried = []
@@ -735,7 +733,7 @@ class _FunctionTracing(cst.CSTVisitor):
                 return None, f"`{name}` is first set inside the loop and used after it"
         if kind in ("iter", "enumerate"):
             source = iterable.args[0].value if kind == "enumerate" else iterable
-            if any(isinstance(n, cst.Name) and n.value in carried for n in _all_names(source)):
+            if any(isinstance(n, cst.Name) and n.value in carried for n in all_names(source)):
                 return None, "the loop changes what it iterates over"
             if not self._iterates_array(source):
                 return None, "it iterates over a Python container"
@@ -749,21 +747,15 @@ class _FunctionTracing(cst.CSTVisitor):
             param = self.params[name]
             return bool(_hint_names(param.annotation) & ARRAY_HINTS) or name in self.data_uses
         _, bindings = self.function_scope.lookup(name)
-        found = False
-        for binding in bindings:
-            if isinstance(binding, ValueBinding) and not _contains(loop, binding.value):
-                found = True
-                if binding.augmented or ARRAY not in self.tokens(binding.value, self.function_scope):
-                    return False
-            elif isinstance(binding, (ParamBinding, LoopBinding, DefBinding, ImportBinding)) or not isinstance(binding, ValueBinding):
-                if not (isinstance(binding, ValueBinding)):
-                    if isinstance(binding, LoopBinding) and _contains(loop, binding.iterable):
-                        continue
-                    return False
-        return found
+        outside = [b for b in bindings if not (isinstance(b, ValueBinding) and contains(loop, b.value))
+                   and not (isinstance(b, LoopBinding) and contains(loop, b.iterable))]
+        return bool(outside) and all(
+            isinstance(b, ValueBinding) and not b.augmented and ARRAY in self.tokens(b.value, self.function_scope)
+            for b in outside
+        )
 
     def _bound_before(self, name: str, loop: cst.For) -> bool:
-        return name in self.params or name in _assigned_before(self.node.body, loop)
+        return name in self.params or name in assigned_before(self.node.body, loop)
 
     def _is_container(self, name: str, loop: cst.For) -> bool:
         _, bindings = self.function_scope.lookup(name)
@@ -1018,173 +1010,6 @@ class _FunctionTracing(cst.CSTVisitor):
             elif positions is None or index in positions:
                 if method in METHOD_STATIC_POSITIONS:
                     self._require(arg.value, f"argument of `.{method}()`", STATIC_INSTEAD)
-
-
-class _LoopBody(cst.CSTVisitor):
-    """Names a loop body assigns (in order), and the first thing that keeps it from being a fori_loop body."""
-
-    MUTATING_ARRAY_METHODS = frozenset({"sort", "fill", "put", "resize"})
-
-    def __init__(self, resolver: Resolver, scope: Scope) -> None:
-        super().__init__()
-        self.resolver = resolver
-        self.scope = scope
-        self.order: list[str] = []
-        self.assigned: set[str] = set()
-        self.obstacle = ""
-
-    def _stop(self, why: str) -> bool:
-        self.obstacle = self.obstacle or why
-        return False
-
-    def _assign(self, target: cst.BaseExpression) -> None:
-        while isinstance(target, (cst.Subscript, cst.Attribute)):
-            if isinstance(target, cst.Attribute):
-                self._stop("it sets an attribute")
-                return
-            target = target.value
-        if isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._assign(element.value)
-        elif isinstance(target, cst.StarredElement):
-            self._assign(target.value)
-        elif isinstance(target, cst.Name):
-            if target.value not in self.assigned:
-                self.assigned.add(target.value)
-                self.order.append(target.value)
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            self._assign(target.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._assign(node.target)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._assign(node.target)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._assign(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._assign(node.target)
-
-    def visit_Call(self, node: cst.Call) -> None:
-        func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
-            if func.attr.value in self.MUTATING_ARRAY_METHODS:
-                self._assign(func.value)
-            else:
-                self._stop(f"`.{func.attr.value}()` grows a Python container; jax.lax.scan collects per-step values")
-
-    def visit_Return(self, node: cst.Return) -> bool:
-        return self._stop("it returns from inside the loop")
-
-    def visit_Break(self, node: cst.Break) -> bool:
-        return self._stop("it uses `break`")
-
-    def visit_Continue(self, node: cst.Continue) -> bool:
-        return self._stop("it uses `continue`")
-
-    def visit_Raise(self, node: cst.Raise) -> bool:
-        return self._stop("it raises")
-
-    def visit_Del(self, node: cst.Del) -> bool:
-        return self._stop("it deletes names")
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return self._stop("it defines a function")
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return self._stop("it defines a class")
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def visit_ListComp(self, node: cst.ListComp) -> bool:
-        return False  # its own scope: assigns nothing here
-
-    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> bool:
-        return False
-
-    def visit_SetComp(self, node: cst.SetComp) -> bool:
-        return False
-
-    def visit_DictComp(self, node: cst.DictComp) -> bool:
-        return False
-
-
-def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
-    if outer is inner:
-        return True
-    return any(_contains(child, inner) for child in outer.children)
-
-
-def _all_names(node: cst.CSTNode) -> Iterable[cst.Name]:
-    if isinstance(node, cst.Name):
-        yield node
-    for child in node.children:
-        yield from _all_names(child)
-
-
-def _names_outside(body: cst.CSTNode, loop: cst.For, shadowed: frozenset[str] = frozenset()) -> set[str]:
-    """Identifiers used in ``body`` outside ``loop``; inside another ``for`` loop, its own targets do not count."""
-    names: set[str] = set()
-    if body is loop:
-        return names
-    if isinstance(body, cst.Name):
-        if body.value not in shadowed:
-            names.add(body.value)
-        return names
-    if isinstance(body, cst.For):
-        inner = shadowed | {n.value for n in _all_names(body.target)}
-        names |= _names_outside(body.iter, loop, shadowed)
-        names |= _names_outside(body.body, loop, inner)
-        if body.orelse is not None:
-            names |= _names_outside(body.orelse, loop, shadowed)
-        return names
-    for child in body.children:
-        names |= _names_outside(child, loop, shadowed)
-    return names
-
-
-def _assigned_before(body: cst.CSTNode, loop: cst.For) -> set[str]:
-    """Names assigned in ``body`` textually before ``loop`` starts."""
-    names: set[str] = set()
-    stack: list[cst.CSTNode] = [body]
-    while stack:
-        node = stack.pop()
-        if node is loop:
-            break
-        targets: list[cst.CSTNode] = []
-        if isinstance(node, cst.Assign):
-            targets = [t.target for t in node.targets]
-        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For)):
-            targets = [node.target]
-        elif isinstance(node, cst.WithItem) and node.asname is not None:
-            targets = [node.asname.name]
-        for target in targets:
-            names.update(n.value for n in _all_names(target) if not _inside_subscript_or_attribute(target, n))
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            continue  # their bodies bind their own names
-        stack.extend(reversed(node.children))
-    return names
-
-
-def _inside_subscript_or_attribute(target: cst.CSTNode, name: cst.Name) -> bool:
-    """In ``x[i] = v``, only ``x`` is (re)bound here by the functional rewrite; ``i`` is not."""
-    if isinstance(target, cst.Subscript):
-        base = target.value
-        while isinstance(base, cst.Subscript):
-            base = base.value
-        return name is not base
-    if isinstance(target, cst.Attribute):
-        return True
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return any(_contains(e.value, name) and _inside_subscript_or_attribute(e.value, name) for e in target.elements)
-    if isinstance(target, cst.StarredElement):
-        return _inside_subscript_or_attribute(target.value, name)
-    return False
 
 
 def jit_decorator(plan: JitPlan) -> str:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.loops import all_names
 from np2jax.context import FileContext, loop_plan
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -208,14 +209,7 @@ class LoopToFori(Rule):
 
 
 def _names_in(node: cst.CSTNode) -> set[str]:
-    names: set[str] = set()
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Name):
-            names.add(current.value)
-        stack.extend(current.children)
-    return names
+    return {name.value for name in all_names(node)}
 
 
 def _fresh(base: str, taken: set[str]) -> str:

@@ -1,0 +1,181 @@
+"""Syntax facts about ``for`` loops that the fori_loop conversion needs (no static-or-traced reasoning here)."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import libcst as cst
+
+from np2jax.analysis.resolve import Resolver
+from np2jax.analysis.scope import Scope
+
+MUTATING_METHODS = frozenset(
+    "append extend insert pop remove clear update setdefault add discard popitem sort reverse fill put itemset resize setflags".split()
+)
+
+
+class LoopBody(cst.CSTVisitor):
+    """Names a loop body assigns (in order), and the first thing that keeps it from being a fori_loop body."""
+
+    MUTATING_ARRAY_METHODS = frozenset({"sort", "fill", "put", "resize"})
+
+    def __init__(self, resolver: Resolver, scope: Scope) -> None:
+        super().__init__()
+        self.resolver = resolver
+        self.scope = scope
+        self.order: list[str] = []
+        self.assigned: set[str] = set()
+        self.obstacle = ""
+
+    def _stop(self, why: str) -> bool:
+        self.obstacle = self.obstacle or why
+        return False
+
+    def _assign(self, target: cst.BaseExpression) -> None:
+        while isinstance(target, (cst.Subscript, cst.Attribute)):
+            if isinstance(target, cst.Attribute):
+                self._stop("it sets an attribute")
+                return
+            target = target.value
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._assign(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._assign(target.value)
+        elif isinstance(target, cst.Name):
+            if target.value not in self.assigned:
+                self.assigned.add(target.value)
+                self.order.append(target.value)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._assign(target.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._assign(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._assign(node.target)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._assign(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._assign(node.target)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
+            if func.attr.value in self.MUTATING_ARRAY_METHODS:
+                self._assign(func.value)
+            else:
+                self._stop(f"`.{func.attr.value}()` grows a Python container; jax.lax.scan collects per-step values")
+
+    def visit_Return(self, node: cst.Return) -> bool:
+        return self._stop("it returns from inside the loop")
+
+    def visit_Break(self, node: cst.Break) -> bool:
+        return self._stop("it uses `break`")
+
+    def visit_Continue(self, node: cst.Continue) -> bool:
+        return self._stop("it uses `continue`")
+
+    def visit_Raise(self, node: cst.Raise) -> bool:
+        return self._stop("it raises")
+
+    def visit_Del(self, node: cst.Del) -> bool:
+        return self._stop("it deletes names")
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return self._stop("it defines a function")
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return self._stop("it defines a class")
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_ListComp(self, node: cst.ListComp) -> bool:
+        return False  # its own scope: assigns nothing here
+
+    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> bool:
+        return False
+
+    def visit_SetComp(self, node: cst.SetComp) -> bool:
+        return False
+
+    def visit_DictComp(self, node: cst.DictComp) -> bool:
+        return False
+
+
+def contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
+    if outer is inner:
+        return True
+    return any(contains(child, inner) for child in outer.children)
+
+
+def all_names(node: cst.CSTNode) -> Iterable[cst.Name]:
+    if isinstance(node, cst.Name):
+        yield node
+    for child in node.children:
+        yield from all_names(child)
+
+
+def names_outside(body: cst.CSTNode, loop: cst.For, shadowed: frozenset[str] = frozenset()) -> set[str]:
+    """Identifiers used in ``body`` outside ``loop``; inside another ``for`` loop, its own targets do not count."""
+    names: set[str] = set()
+    if body is loop:
+        return names
+    if isinstance(body, cst.Name):
+        if body.value not in shadowed:
+            names.add(body.value)
+        return names
+    if isinstance(body, cst.For):
+        inner = shadowed | {n.value for n in all_names(body.target)}
+        names |= names_outside(body.iter, loop, shadowed)
+        names |= names_outside(body.body, loop, inner)
+        if body.orelse is not None:
+            names |= names_outside(body.orelse, loop, shadowed)
+        return names
+    for child in body.children:
+        names |= names_outside(child, loop, shadowed)
+    return names
+
+
+def assigned_before(body: cst.CSTNode, loop: cst.For) -> set[str]:
+    """Names assigned in ``body`` textually before ``loop`` starts."""
+    names: set[str] = set()
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        node = stack.pop()
+        if node is loop:
+            break
+        targets: list[cst.CSTNode] = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For)):
+            targets = [node.target]
+        elif isinstance(node, cst.WithItem) and node.asname is not None:
+            targets = [node.asname.name]
+        for target in targets:
+            names.update(n.value for n in all_names(target) if not _inside_subscript_or_attribute(target, n))
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue  # their bodies bind their own names
+        stack.extend(reversed(node.children))
+    return names
+
+
+def _inside_subscript_or_attribute(target: cst.CSTNode, name: cst.Name) -> bool:
+    """In ``x[i] = v``, only ``x`` is (re)bound here by the functional rewrite; ``i`` is not."""
+    if isinstance(target, cst.Subscript):
+        base = target.value
+        while isinstance(base, cst.Subscript):
+            base = base.value
+        return name is not base
+    if isinstance(target, cst.Attribute):
+        return True
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(contains(e.value, name) and _inside_subscript_or_attribute(e.value, name) for e in target.elements)
+    if isinstance(target, cst.StarredElement):
+        return _inside_subscript_or_attribute(target.value, name)
+    return False
