@@ -104,6 +104,7 @@ class FileContext:
         self.precise_positions = True
         self.statement: tuple[cst.SimpleStatementLine, int] | None = None  # innermost, with its first line
         self._statement_positions: dict = {}
+        self._function_positions: dict = {}
         self.function: FunctionInfo | None = None  # innermost function being walked
         self.forced_unsupported: dict[str, ForcedUnsupported] = {}
         self.blocked_statements: set[cst.CSTNode] = set()
@@ -194,14 +195,32 @@ class FileContext:
         return self.exact_span(node)
 
     def _statement_span(self, node: cst.CSTNode, statement: cst.SimpleStatementLine, first_line: int):
-        positions = self._statement_positions.get(statement)
-        if positions is None:
+        return self._mini_span(node, statement, first_line, self._statement_positions)
+
+    def _function_span(self, node: cst.CSTNode, info: FunctionInfo):
+        """``node``'s span from positions computed for ``info``'s function alone (None if not in it)."""
+        return self._mini_span(node, info.node, None, self._function_positions, def_line=info.line)
+
+    def _mini_span(self, node, statement, first_line, cache: dict, def_line: int | None = None):
+        """Positions of ``statement`` rendered alone, mapped back to the original lines and columns.
+
+        ``first_line`` is where the statement starts in the source; for a function
+        it is found from ``def_line``, the line of its name.  A rendered line that
+        is a suffix of its source line (the statement was indented there) is
+        shifted right by the difference.
+        """
+        entry = cache.get(statement)
+        if entry is None:
+            first_line_given = first_line is not None
             mini = self.module.with_changes(body=[statement], header=[], footer=[])
             positions = MetadataWrapper(mini, unsafe_skip_copy=True).resolve(PositionProvider)
-            lines = _split_lines(mini.code)
-            self._statement_positions = {statement: (positions, lines)}
-        else:
-            positions, lines = positions
+            if first_line is None:
+                first_line = def_line - positions[statement.name].start.line + 1
+            entry = (positions, _split_lines(mini.code), first_line)
+            if first_line_given:
+                cache.clear()  # the walker has moved on: only the latest statement is asked about again
+            cache[statement] = entry
+        positions, lines, first_line = entry
         position = positions.get(node)
         if position is None:
             return None
@@ -238,6 +257,10 @@ class FileContext:
         """Like ``span``, for any node of the original tree, wherever the walker is."""
         if not self.precise_positions:
             return self.line, 1, self.line, 1
+        if self.function is not None:
+            found = self._function_span(node, self.function)
+            if found is not None:
+                return found
         position = self._exact_positions()[node]
         return position.start.line, position.start.column + 1, position.end.line, position.end.column + 1
 

@@ -16,19 +16,19 @@ from typing import Sequence
 import libcst as cst
 
 from np2jax.analysis.resolve import is_numpy
-from np2jax.analysis.scope import DefBinding, ImportBinding, Scope, attribute_chain
+from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, Scope, attribute_chain
 from np2jax.context import FileContext, FunctionInfo, NumpyRef
 from np2jax.cstutil import change_keywords, dotted, trailing_comment_lines
 from np2jax.diagnostics import Severity
 from np2jax.rule import Rule
 from np2jax.tables import lookup_numpy
+from np2jax.visitors import FastTransformer
 
-
-HEADER_STATEMENTS = (cst.If, cst.While, cst.For, cst.With)
+HEADER_STATEMENTS = frozenset({cst.If, cst.While, cst.For, cst.With})  # exact types: cheaper than isinstance
 _PASS_BLOCK = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
 
 
-class Walker(cst.CSTTransformer):
+class Walker(FastTransformer):
     def __init__(self, ctx: FileContext, rules: Sequence[Rule]) -> None:
         super().__init__()
         self.ctx = ctx
@@ -76,13 +76,15 @@ class Walker(cst.CSTTransformer):
 
     # --- scopes (entered and left for every scope-creating node in on_visit / on_leave) ---
     def _enter(self, node: cst.CSTNode) -> None:
+        if type(node) not in SCOPE_NODES:
+            return
         scope = self.scopes.get(node)
         if scope is not None:
             self.scope_stack.append(scope)
             self.ctx.scope = scope
 
     def _leave(self, node: cst.CSTNode) -> None:
-        if node in self.scopes:
+        if type(node) in SCOPE_NODES and node in self.scopes:
             self.scope_stack.pop()
             self.ctx.scope = self.scope_stack[-1]
 
@@ -349,13 +351,13 @@ class Walker(cst.CSTTransformer):
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         self._enter(node)
-        if isinstance(node, HEADER_STATEMENTS):
+        if type(node) in HEADER_STATEMENTS:
             # Only the header: the body's statements are pushed themselves.
             self._push_statement(node.with_changes(body=_PASS_BLOCK, **({"orelse": None} if hasattr(node, "orelse") else {})))
         return super().on_visit(node)
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
-        if isinstance(original, HEADER_STATEMENTS):
+        if type(original) in HEADER_STATEMENTS:
             self._pop_statement()
         result = super().on_leave(original, updated)
         self._leave(original)

@@ -46,9 +46,10 @@ TRICKY = textwrap.dedent(
 ).lstrip()
 
 
-def exact_spans(source: str):
+def exact_spans(source: str, method: str = "span"):
+    """(what ``FileContext.<method>`` returned, libcst's exact position) for every call during a migration."""
     recorded = []
-    original = context_module.FileContext.span
+    original = getattr(context_module.FileContext, method)
 
     def spy(self, node):
         result = original(self, node)
@@ -56,11 +57,11 @@ def exact_spans(source: str):
         return result
 
     module = cst.parse_module(source)
-    context_module.FileContext.span = spy
+    setattr(context_module.FileContext, method, spy)
     try:
         _transform(module, "t.py", source.encode(), Options())
     finally:
-        context_module.FileContext.span = original
+        setattr(context_module.FileContext, method, original)
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     return [
         (span, (p.start.line, p.start.column + 1, p.end.line, p.end.column + 1))
@@ -94,3 +95,50 @@ def test_function_spans_equal_ast():
     walk(ast.parse(TRICKY), "")
     assert [(f.qualname, f.line, f.end_line) for f in result.functions] == expected
     assert [f.qualname for f in result.functions] == ["outer", "outer.<locals>.Inner.method", "decorated"]
+
+
+BLOCKERS = textwrap.dedent(
+    '''
+    import numpy as np
+
+
+    class Model:
+        @staticmethod
+        @some.decorator(
+            1,
+        )
+        def step(x, n):
+            # a comment line
+            if x.sum() > 0:
+                print(x)
+            for i in range(n):
+                x = x * 2
+                if x[0] > 1:
+                    break
+            return x
+
+    def outer(x):
+        def inner(y):
+            while y.max() > 1:
+                y = y / 2
+            return y
+        with open("f") as handle:
+            pass
+        return inner(x) if x.mean() > 0 else np.sqrt(x)
+
+
+    def tabbed(x):
+    \tif np.any(x > 0):
+    \t\treturn  np.abs(x)
+    \treturn x
+    '''
+).lstrip()
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_exact_spans_from_function_positions_equal_whole_file_positions(newline):
+    """Blockers found by the jit analysis get exact spans computed for their function alone."""
+    spans = exact_spans(BLOCKERS.replace("\n", newline), "exact_span")
+    assert len(spans) >= 5
+    for mine, exact in spans:
+        assert mine == exact

@@ -15,6 +15,7 @@ import libcst as cst
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.tables import lookup_numpy
+from np2jax.visitors import FastVisitor
 
 # NumPy functions that may return their argument or a view of it.
 VIEW_FUNCTIONS = frozenset(
@@ -253,7 +254,7 @@ def _names_in(node: cst.CSTNode):
         yield from _names_in(child)
 
 
-class _ArrayEvidence(cst.CSTVisitor):
+class _ArrayEvidence(FastVisitor):
     ARRAY_ATTRIBUTES = frozenset("shape ndim dtype size T reshape ravel sum mean std dot astype copy fill sort".split())
 
     def __init__(self, name: str, resolver: Resolver, scope: Scope) -> None:
@@ -283,7 +284,7 @@ class _ArrayEvidence(cst.CSTVisitor):
         return True
 
 
-class _Descendants(cst.CSTVisitor):
+class _Descendants(FastVisitor):
     def __init__(self) -> None:
         self.nodes: list[cst.CSTNode] = []
 
@@ -292,7 +293,7 @@ class _Descendants(cst.CSTVisitor):
         return True
 
 
-class _AliasChecker(cst.CSTVisitor):
+class _AliasChecker(FastVisitor):
     def __init__(self, name: str, resolver: Resolver, scope: Scope) -> None:
         self.name = name
         self.resolver = resolver

@@ -8,13 +8,14 @@ import libcst as cst
 
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import Scope
+from np2jax.visitors import FastVisitor
 
 MUTATING_METHODS = frozenset(
     "append extend insert pop remove clear update setdefault add discard popitem sort reverse fill put itemset resize setflags".split()
 )
 
 
-class LoopBody(cst.CSTVisitor):
+class LoopBody(FastVisitor):
     """Names a loop body assigns (in order), and the first thing that keeps it from being a fori_loop body."""
 
     MUTATING_ARRAY_METHODS = frozenset({"sort", "fill", "put", "resize"})

@@ -16,6 +16,8 @@ from typing import Iterator, Union
 
 import libcst as cst
 
+from np2jax.visitors import FastVisitor
+
 BUILTIN_NAMES = frozenset(dir(builtins))
 
 
@@ -136,7 +138,11 @@ def target_names(target: cst.BaseExpression) -> Iterator[cst.Name]:
         yield from target_names(target.value)
 
 
-class ScopeCollector(cst.CSTVisitor):
+# The node types ScopeCollector gives a scope (the walker tests these exact types before a dict lookup).
+SCOPE_NODES = frozenset({cst.Module, cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
+
+
+class ScopeCollector(FastVisitor):
     """Builds the scope tree.  ``scopes`` maps scope-creating nodes to scopes."""
 
     def __init__(self, module: cst.Module) -> None:

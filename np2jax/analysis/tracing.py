@@ -28,7 +28,14 @@ from typing import Iterable
 
 import libcst as cst
 
-from np2jax.analysis.loops import MUTATING_METHODS, LoopBody, all_names, assigned_before, contains, names_outside
+from np2jax.analysis.loops import (
+    MUTATING_METHODS,
+    LoopBody,
+    all_names,
+    assigned_before,
+    contains,
+    names_outside,
+)
 from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver, is_numpy, is_shape_name
 from np2jax.analysis.scope import (
     DefBinding,
@@ -40,6 +47,7 @@ from np2jax.analysis.scope import (
 )
 from np2jax.tables import lookup_numpy
 from np2jax.tables.jax_signatures import SIGNATURES
+from np2jax.visitors import FastVisitor
 
 ARRAY = "<array>"
 BRANCH_INSTEAD = "jnp.where(cond, a, b) to choose values, jax.lax.cond to choose computations"
@@ -272,7 +280,7 @@ def _literal_default(node: cst.BaseExpression | None) -> bool:
     return False
 
 
-class _FunctionTracing(cst.CSTVisitor):
+class _FunctionTracing(FastVisitor):
     """One pass over a function body, collecting static requirements, array evidence and blockers."""
 
     def __init__(self, module: ModuleTracing, node: cst.FunctionDef) -> None:
