@@ -19,6 +19,7 @@ from np2jax.rules.no_jax_equivalent import NoJaxEquivalent
 from np2jax.rules.not_jitted import NotJitted
 from np2jax.rules.np_to_jnp import NumpyToJaxNumpy
 from np2jax.rules.numpy_random import NumpyRandom
+from np2jax.rules.returned_argument import ReturnedArgument
 from np2jax.rules.round_decimals import RoundDecimals
 from np2jax.rules.sort_ties import SortTies
 from np2jax.rules.unrolled_loop import UnrolledLoop
@@ -44,6 +45,7 @@ RULES: tuple[type[Rule], ...] = (
     CallsUnmigratedFunction,
     NumpyToJaxNumpy,
     FunctionalUpdate,
+    ReturnedArgument,
     LoopToFori,
     # The jit rules decide last, once a function's own diagnostics are known.
     Jit,

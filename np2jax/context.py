@@ -10,7 +10,9 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from np2jax.analysis.aliasing import FunctionAliasing
+from np2jax.analysis.attributes import ModuleAttributes
 from np2jax.analysis.indexing import IndexClassifier
+from np2jax.analysis.mutation import ModuleMutations
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.writes import WritePlan, plan_tuple_write, plan_write
 from np2jax.analysis.scope import ImportBinding, Scope
@@ -70,6 +72,7 @@ class FunctionInfo:
     decorator: str | None = None  # a decorator to add (the jit rule's), applied by the walker
     generated_names: set[str] = field(default_factory=set)  # names rewrites introduced in it
     needs: set[str] = field(default_factory=set)  # modules its rewrites refer to, kept only if it is not reverted
+    epilogue: cst.BaseSmallStatement | None = None  # a statement to append to its body (kept only if it is not reverted)
 
     @property
     def is_module_level(self) -> bool:
@@ -85,6 +88,7 @@ class ForcedUnsupported:
 
     callee: str
     via_class: bool = False  # True: a method of the same class stays NumPy (they share `self`)
+    via_caller: bool = False  # True: `callee` is a caller that stays NumPy and relies on this function's mutation
 
 
 class FileContext:
@@ -111,6 +115,8 @@ class FileContext:
         self._write_plans: dict[tuple, WritePlan | list | None] = {}
         self._aliasing: dict[cst.CSTNode, FunctionAliasing] = {}
         self.tracing: ModuleTracing | None = None  # jit plans; None when jit is off
+        self.mutations: ModuleMutations | None = None  # functions that return the arguments they mutated
+        self.attributes: ModuleAttributes | None = None  # `self.x` arrays that methods may rebind
         self.jit_uses: set[str] = set()  # modules the added decorators refer to ("jax", "functools")
         self._jit_states: dict[str, JitState] = {}
 
@@ -136,8 +142,16 @@ class FileContext:
             return None
         aliasing = self._aliasing.get(function.node)
         if aliasing is None:
-            aliasing = self._aliasing[function.node] = FunctionAliasing(function.node, self.scope, self.resolver)
+            returned, why = self.mutations.returned(function.node) if self.mutations is not None else (frozenset(), None)
+            aliasing = self._aliasing[function.node] = FunctionAliasing(
+                function.node, self.scope, self.resolver, returned, why, self.attributes
+            )
         return aliasing
+
+    def returned_parameters(self) -> frozenset[str]:
+        """Parameters the function being walked returns instead of mutating them (see analysis/mutation.py)."""
+        aliasing = self.aliasing()
+        return aliasing.returned if aliasing is not None else frozenset()
 
     def _planned(self, node, planner):
         key = (planner, node)

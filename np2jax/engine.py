@@ -19,6 +19,8 @@ from itertools import accumulate
 import libcst as cst
 
 from np2jax import __version__
+from np2jax.analysis.attributes import analyse_attributes
+from np2jax.analysis.mutation import ModuleMutations
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import collect_scopes
 from np2jax.analysis.tracing import ModuleTracing
@@ -163,9 +165,16 @@ def _transform(
     lines = _LINE_BREAK.split(text.lstrip("\ufeff"))
     forced = dict(forced or {})
     tracing = ModuleTracing(module, resolver, text, options.unroll_threshold) if options.jit else None
+    attributes = analyse_attributes(module, resolver)
     while True:
-        new_module, diagnostics, functions, infos = _walk(module, path, collector, resolver, lines, options, forced, precise, tracing)
-        more = _callers_of_unsupported(infos, functions, forced)
+        mutations = ModuleMutations(module, resolver, {
+            name: f"`{why.callee}`, which calls it, stays NumPy code and relies on the mutation"
+            for name, why in forced.items() if why.via_caller
+        })
+        new_module, diagnostics, functions, infos = _walk(
+            module, path, collector, resolver, lines, options, forced, precise, tracing, mutations, attributes
+        )
+        more = _callers_of_unsupported(infos, functions, forced) or _mutators_of_unsupported_callers(infos, functions, forced, mutations)
         if not more:
             return new_module, diagnostics, functions, forced
         forced.update(more)
@@ -197,8 +206,24 @@ def _callers_of_unsupported(infos, functions, forced) -> dict[str, ForcedUnsuppo
     return {name: why for name, why in found.items() if name not in forced}
 
 
-def _walk(module, path, collector, resolver, lines, options, forced, precise, tracing):
+def _mutators_of_unsupported_callers(infos, functions, forced, mutations) -> dict[str, ForcedUnsupported]:
+    """Functions rewritten to return the arguments they mutate, one of whose callers stays NumPy code:
+    that caller still relies on the mutation, so the function must keep mutating (stay NumPy) too."""
+    unsupported = {info.node: info.qualname for info, record in zip(infos, functions) if record.status == "unsupported"}
+    found: dict[str, ForcedUnsupported] = {}
+    for function in mutations.returning():
+        if function.node in unsupported:
+            continue  # stays NumPy for its own reasons, reported as such; its callers follow it (NPJ202)
+        caller = next((unsupported[s.caller] for s in function.calls if s.caller in unsupported), None)
+        if caller is not None and function.name not in forced:
+            found[function.name] = ForcedUnsupported(caller, via_caller=True)
+    return found
+
+
+def _walk(module, path, collector, resolver, lines, options, forced, precise, tracing, mutations=None, attributes=None):
     ctx = FileContext(path, module, resolver, lines)
+    ctx.mutations = mutations
+    ctx.attributes = attributes
     ctx.precise_positions = precise
     ctx.forced_unsupported = forced
     ctx.tracing = tracing

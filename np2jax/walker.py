@@ -124,6 +124,8 @@ class Walker(FastTransformer):
             self.ctx.diagnostics[first_diagnostic:] = [d for d in self.ctx.diagnostics[first_diagnostic:] if d.code != "NPJ305"]
         else:
             self.ctx.jit_uses |= info.needs
+        if info.epilogue is not None and updated is not original:
+            updated = updated.with_changes(body=_append_statement(updated.body, info.epilogue))
         if info.decorator is not None and updated is not original:
             decorator = cst.Decorator(decorator=cst.parse_expression(info.decorator))
             updated = updated.with_changes(decorators=[decorator, *updated.decorators])
@@ -393,6 +395,12 @@ class Walker(FastTransformer):
     def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign) -> cst.BaseSmallStatement:
         return self._rewrite_statement(original, updated)
 
+    def leave_Expr(self, original: cst.Expr, updated: cst.Expr) -> cst.BaseSmallStatement:
+        return self._rewrite_statement(original, updated)
+
+    def leave_Return(self, original: cst.Return, updated: cst.Return) -> cst.BaseSmallStatement:
+        return self._rewrite_statement(original, updated)
+
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
         if not self.traced:
             return updated
@@ -416,3 +424,9 @@ class Walker(FastTransformer):
             for i, arg in enumerate(updated.args)
         ]
         return updated.with_changes(args=args)
+
+
+def _append_statement(body: cst.BaseSuite, statement: cst.BaseSmallStatement) -> cst.BaseSuite:
+    if isinstance(body, cst.SimpleStatementSuite):
+        return body.with_changes(body=[*body.body, statement])
+    return body.with_changes(body=[*body.body, cst.SimpleStatementLine(body=[statement])])

@@ -18,9 +18,15 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
+from dataclasses import dataclass
+
+import libcst as cst
 import numpy as np
 import pytest
 
+from np2jax.analysis.mutation import ModuleMutations
+from np2jax.analysis.resolve import Resolver
+from np2jax.analysis.scope import collect_scopes
 from np2jax.engine import migrate_source
 
 jnp = pytest.importorskip("jax.numpy")
@@ -113,7 +119,14 @@ def to_jax(value):
     return value
 
 
-def call(module, qualname: str, example, convert):
+@dataclass
+class Outcome:
+    result: object
+    arguments: tuple = ()  # the arguments after the call (a plain function's), which it may have mutated
+    instance: object = None  # the object a method was called on, after the call
+
+
+def call(module, qualname: str, example, convert) -> Outcome:
     """Call ``qualname`` of ``module`` on ``example`` (see corpus/README.md)."""
     example = convert(copy.deepcopy(example))
     if ".<locals>." in qualname:
@@ -121,7 +134,7 @@ def call(module, qualname: str, example, convert):
         outer_args, inner_args = example
         inner = getattr(module, outer_name)(*outer_args)
         assert inner.__name__ == inner_name, f"{outer_name} returned {inner!r}, not {inner_name}"
-        return inner(*inner_args)
+        return Outcome(inner(*inner_args))
     if "." in qualname:
         class_name, method_name = qualname.split(".")
         init_args, call_args = example
@@ -129,9 +142,48 @@ def call(module, qualname: str, example, convert):
         instance = cls(*init_args)
         if isinstance(inspect.getattr_static(cls, method_name), property):
             assert call_args == (), f"{qualname} is a property: call args must be ()"
-            return getattr(instance, method_name)
-        return getattr(instance, method_name)(*call_args)
-    return getattr(module, qualname)(*example)
+            return Outcome(getattr(instance, method_name), instance=instance)
+        return Outcome(getattr(instance, method_name)(*call_args), instance=instance)
+    return Outcome(getattr(module, qualname)(*example), arguments=example)
+
+
+@lru_cache(maxsize=None)
+def returned_arguments(name: str) -> dict[str, list[int]]:
+    """Functions rewritten to return the arguments they mutated (NPJ203) -> those arguments' positions."""
+    path = CORPUS / "modules" / f"{name}.py"
+    result = migrate_source(path.read_bytes(), f"corpus/modules/{name}.py")
+    announced = {d.line for d in result.diagnostics if d.code == "NPJ203"}
+    module = cst.parse_module(path.read_bytes())
+    mutations = ModuleMutations(module, Resolver(collect_scopes(module).scopes))
+    found = {}
+    for function in mutations.returning():
+        record = next(r for r in result.functions if r.qualname == function.name)
+        if record.line in announced:
+            names = [p.name.value for p in (*function.node.params.posonly_params, *function.node.params.params)]
+            found[function.name] = [names.index(p) for p in function.params]
+    return found
+
+
+def assert_same_outcome(actual: Outcome, expected: Outcome, name: str, qualname: str, where: str) -> None:
+    """Same result; a function that now returns its mutated arguments returns what NumPy left in them;
+    a method leaves its object with the same attribute values."""
+    positions = returned_arguments(name).get(qualname)
+    if positions is not None:
+        assert expected.result is None, f"{where}: {qualname} returned a value before migration"
+        mutated = [expected.arguments[i] for i in positions]
+        assert_equivalent(actual.result, mutated[0] if len(mutated) == 1 else tuple(mutated), f"{where} (returned arguments)")
+    else:
+        assert_equivalent(actual.result, expected.result, where)
+    if expected.instance is not None:
+        assert_same_state(actual.instance, expected.instance, where)
+
+
+def assert_same_state(actual, expected, where: str) -> None:
+    before, after = vars(expected), vars(actual)
+    assert sorted(after) == sorted(before), f"{where}: attributes {sorted(after)} != {sorted(before)}"
+    for key, value in before.items():
+        if isinstance(value, (np.ndarray, np.generic, int, float, bool, tuple, list)) or value is None:
+            assert_equivalent(after[key], value, f"{where}: self.{key}")
 
 
 # --- comparing ----------------------------------------------------------------
@@ -174,7 +226,7 @@ def test_migrated_function_is_equivalent(name, qualname):
     for index, example in enumerate(cases):
         expected = call(before, qualname, example, lambda value: value)
         actual = call(after, qualname, example, to_jax)
-        assert_equivalent(actual, expected, f"{name}.{qualname} example {index}")
+        assert_same_outcome(actual, expected, name, qualname, f"{name}.{qualname} example {index}")
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -12,4 +12,8 @@ EXAMPLES = {
     "central_weights": [(1,), (2,)],
     "laplacian": [(U9, 0.125), (U16, 0.5)],
     "apply_stencil": [(U9, 0.125), (U16, 0.5)],
+    # methods: ((constructor args), (call args)); the object's attributes are compared after the call too
+    "HeatRod.__init__": [((U9, 0.1), (U16, 0.2))],
+    "HeatRod.energy": [((U9, 0.1), ()), ((U16, 0.3), ())],
+    "HeatRod.clamp_ends": [((U9, 0.1), (0.0,)), ((U16, 0.2), (1.5,))],
 }

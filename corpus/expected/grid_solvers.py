@@ -57,12 +57,12 @@ class HeatRod:
     """Explicit heat equation on a rod; the boundary method writes into the state in place."""
 
     def __init__(self, u0, alpha):
-        self.u = np.array(u0, dtype=float)
+        self.u = jnp.array(u0, dtype=float)
         self.alpha = alpha
 
     def energy(self):
-        return np.sum(self.u ** 2)
+        return jnp.sum(self.u ** 2)
 
     def clamp_ends(self, value):
-        self.u[0] = value
-        self.u[-1] = value
+        self.u = self.u.at[0].set(value)
+        self.u = self.u.at[-1].set(value)

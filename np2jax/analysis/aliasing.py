@@ -10,12 +10,17 @@ Anything we cannot prove is reported, not rewritten.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable
+
 import libcst as cst
 
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.tables import lookup_numpy
 from np2jax.visitors import FastVisitor
+
+if TYPE_CHECKING:
+    from np2jax.analysis.attributes import ModuleAttributes
 
 # NumPy functions that may return their argument or a view of it.
 VIEW_FUNCTIONS = frozenset(
@@ -38,40 +43,51 @@ def mentions(node: cst.CSTNode, name: str) -> bool:
 
 def may_alias(expr: cst.BaseExpression, name: str, resolver: Resolver, scope: Scope) -> bool:
     """Could ``expr`` evaluate to ``name``'s array or a view of it (or a container holding one)?"""
-    if isinstance(expr, cst.Name):
-        return expr.value == name
-    if isinstance(expr, cst.Subscript):
-        return may_alias(expr.value, name, resolver, scope)
-    if isinstance(expr, cst.Attribute):
-        return expr.attr.value in VIEW_ATTRIBUTES and may_alias(expr.value, name, resolver, scope)
-    if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
-        return any(may_alias(e.value, name, resolver, scope) for e in expr.elements)
-    if isinstance(expr, cst.Dict):
-        return any(isinstance(e, cst.DictElement) and may_alias(e.value, name, resolver, scope) for e in expr.elements)
-    if isinstance(expr, cst.IfExp):
-        return may_alias(expr.body, name, resolver, scope) or may_alias(expr.orelse, name, resolver, scope)
-    if isinstance(expr, cst.NamedExpr):
-        return may_alias(expr.value, name, resolver, scope)
-    if isinstance(expr, cst.Call):
-        func = expr.func
-        if isinstance(func, cst.Attribute) and not is_numpy(resolver.qualname(func, scope)):
-            if func.attr.value in VIEW_METHODS:
-                return may_alias(func.value, name, resolver, scope)
-            if func.attr.value in COPY_METHODS:
-                return False
-        qualname = resolver.qualname(func, scope)
-        if is_numpy(qualname) or (qualname or "").startswith("jax.numpy."):
-            short = qualname.rsplit(".", 1)[1]
-            if short in VIEW_FUNCTIONS:
-                return any(may_alias(arg.value, name, resolver, scope) for arg in expr.args)
+    return may_alias_node(expr, lambda node: isinstance(node, cst.Name) and node.value == name, resolver, scope)
+
+
+def may_alias_node(expr: cst.BaseExpression, is_array: Callable[[cst.BaseExpression], bool], resolver: Resolver, scope: Scope) -> bool:
+    """Could ``expr`` evaluate to the array ``is_array`` recognises (a name, ``self.x`` ...) or a view of it?"""
+
+    def alias(expr: cst.BaseExpression) -> bool:
+        if is_array(expr):
+            return True
+        if isinstance(expr, cst.Name):
             return False
-        if qualname is not None and qualname.startswith(("builtins.", "math.")):
-            return qualname in ("builtins.list", "builtins.tuple", "builtins.iter", "builtins.zip", "builtins.enumerate", "builtins.reversed") and any(
-                may_alias(arg.value, name, resolver, scope) for arg in expr.args
-            )
-        # Unknown functions may return their argument.
-        return any(may_alias(arg.value, name, resolver, scope) for arg in expr.args)
-    return False
+        if isinstance(expr, cst.Subscript):
+            return alias(expr.value)
+        if isinstance(expr, cst.Attribute):
+            return expr.attr.value in VIEW_ATTRIBUTES and alias(expr.value)
+        if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+            return any(alias(e.value) for e in expr.elements)
+        if isinstance(expr, cst.Dict):
+            return any(isinstance(e, cst.DictElement) and alias(e.value) for e in expr.elements)
+        if isinstance(expr, cst.IfExp):
+            return alias(expr.body) or alias(expr.orelse)
+        if isinstance(expr, cst.NamedExpr):
+            return alias(expr.value)
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if isinstance(func, cst.Attribute) and not is_numpy(resolver.qualname(func, scope)):
+                if func.attr.value in VIEW_METHODS:
+                    return alias(func.value)
+                if func.attr.value in COPY_METHODS:
+                    return False
+            qualname = resolver.qualname(func, scope)
+            if is_numpy(qualname) or (qualname or "").startswith("jax.numpy."):
+                short = qualname.rsplit(".", 1)[1]
+                if short in VIEW_FUNCTIONS:
+                    return any(alias(arg.value) for arg in expr.args)
+                return False
+            if qualname is not None and qualname.startswith(("builtins.", "math.")):
+                return qualname in ("builtins.list", "builtins.tuple", "builtins.iter", "builtins.zip", "builtins.enumerate", "builtins.reversed") and any(
+                    alias(arg.value) for arg in expr.args
+                )
+            # Unknown functions may return their argument.
+            return any(alias(arg.value) for arg in expr.args)
+        return False
+
+    return alias(expr)
 
 
 def is_fresh_array(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
@@ -130,24 +146,55 @@ def _is_at_update(expr: cst.Call) -> bool:
 class FunctionAliasing:
     """Answers, per local name of one function, whether writes to it can be made functional."""
 
-    def __init__(self, function: cst.FunctionDef, scope: Scope, resolver: Resolver) -> None:
+    def __init__(
+        self, function: cst.FunctionDef, scope: Scope, resolver: Resolver,
+        returned: frozenset[str] = frozenset(), not_returned: str | None = None, attributes: ModuleAttributes | None = None,
+    ) -> None:
+        """``returned``: parameters the migrated function returns (so writing them is a rebinding);
+        ``not_returned``: why the mutated parameters cannot be returned instead (for the message);
+        ``attributes``: which ``self.x`` arrays of methods may be rebound instead of written."""
         self.function = function
+        self.attributes = attributes
         self.scope = scope
         self.resolver = resolver
+        self.returned = returned
+        self.not_returned = not_returned
         self._cache: dict[str, str | None] = {}
         self._statement_of: dict[cst.CSTNode, int] | None = None
 
-    def blocker(self, name: str, write: cst.CSTNode | None = None) -> str | None:
-        """None when the write ``write`` to ``name`` can become an ``.at[]`` update, else the reason why not."""
+    def _reason(self, name: str) -> str | None:
         if name not in self._cache:
             self._cache[name] = self._blocker(name)
-        reason = self._cache[name]
+        return self._cache[name]
+
+    def blocker(self, name: str, write: cst.CSTNode | None = None) -> str | None:
+        """None when the write ``write`` to ``name`` can become an ``.at[]`` update, else the reason why not."""
+        reason = self._reason(name)
         if reason is _PARAMETER:
-            rebound_at = self._parameter_rebound_at(name)
-            if rebound_at is None or write is None or self._statement_index(write) <= rebound_at:
-                return f"`{name}` is a parameter: NumPy mutates the caller's array, JAX cannot"
-            return None
+            if name in self.returned or not self.mutates_parameter(name, write):
+                return None
+            why = f"`{name}` is a parameter: NumPy mutates the caller's array, JAX cannot"
+            return f"{why}; returning it instead is not possible: {self.not_returned}" if self.not_returned else why
         return reason
+
+    def attribute_blocker(self, node: cst.BaseExpression) -> str | None:
+        """None when a write into ``node`` (``self.x`` in a method) can become a rebinding of the attribute."""
+        if self.attributes is None:
+            return "the written array is not a plain local name (an attribute, a container or an expression)"
+        return self.attributes.blocker(self.function, node)
+
+    def mutates_parameter(self, name: str, write: cst.CSTNode | None) -> bool:
+        """Does ``write`` change the caller's array: ``name`` is a parameter not yet rebound, seen by no other name?"""
+        if self._reason(name) is not _PARAMETER:
+            return False
+        rebound_at = self._parameter_rebound_at(name)
+        return rebound_at is None or write is None or self._statement_index(write) <= rebound_at
+
+    def augmented_mutates_parameter(self, name: str, write: cst.CSTNode) -> bool:
+        """``name op= v`` on an array parameter: an in-place update of the caller's array in NumPy."""
+        return any(isinstance(b, ParamBinding) for b in self.scope.bindings.get(name, ())) and (
+            self._looks_like_array(name) and self.mutates_parameter(name, write)
+        )
 
     def augmented_blocker(self, name: str, write: cst.CSTNode) -> str | None:
         """Why ``name += v`` (an in-place update of the array in NumPy) cannot become a rebinding, if it cannot."""
@@ -157,7 +204,10 @@ class FunctionAliasing:
         for binding in bindings:
             if isinstance(binding, ParamBinding) and self._looks_like_array(name):
                 if self.blocker(name, write) is not None:
-                    return f"`{name}` is a parameter: `{name} {{op}}= ...` mutates the caller's array in NumPy, JAX rebinds the name"
+                    why = f"`{name}` is a parameter: `{name} {{op}}= ...` mutates the caller's array in NumPy, JAX rebinds the name"
+                    if self.not_returned and self.mutates_parameter(name, write):
+                        why += f"; returning it instead is not possible: {self.not_returned}"
+                    return why
             if isinstance(binding, ValueBinding) and not binding.augmented and is_view(binding.value, self.resolver, self.scope):
                 return f"`{name}` is a view of another array: NumPy updates that array too, JAX does not"
             if isinstance(binding, LoopBinding) and self._looks_like_array(name):

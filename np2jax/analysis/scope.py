@@ -341,3 +341,34 @@ def collect_scopes(module: cst.Module) -> ScopeCollector:
     collector = ScopeCollector(module)
     module.visit(collector)
     return collector
+
+
+_NOT_A_BODY = (cst.Lambda, cst.ClassDef, cst.Decorator, cst.Parameters)
+
+
+class ScopedVisitor(FastVisitor):
+    """A visitor that knows, at every node, its scope (``scopes[-1]``) and the function whose body
+    holds it directly (``functions[-1]``: None in lambdas, class bodies, decorators and defaults)."""
+
+    def __init__(self, scopes: dict[cst.CSTNode, Scope]) -> None:
+        super().__init__()
+        self.scope_of = scopes
+        self.scopes: list[Scope] = []
+        self.functions: list[cst.FunctionDef | None] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        scope = self.scope_of.get(node)
+        if scope is not None:
+            self.scopes.append(scope)
+        if isinstance(node, cst.FunctionDef):
+            self.functions.append(node)
+        elif isinstance(node, _NOT_A_BODY):
+            self.functions.append(None)
+        return super().on_visit(node)
+
+    def on_leave(self, original: cst.CSTNode) -> None:
+        super().on_leave(original)
+        if isinstance(original, (cst.FunctionDef, *_NOT_A_BODY)):
+            self.functions.pop()
+        if original in self.scope_of:
+            self.scopes.pop()

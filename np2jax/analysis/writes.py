@@ -67,6 +67,8 @@ def plan_tuple_write(node: cst.BaseSmallStatement, aliasing: FunctionAliasing, c
     for element in elements:
         if isinstance(element, cst.Name):
             plans.append(None)
+        elif isinstance(element, cst.Subscript) and not isinstance(element.value, cst.Name):
+            plans.append(WritePlan(dotted_name(element.value) or "", "at", "set", "an unpacking assignment into an attribute or container element is not supported"))
         elif isinstance(element, cst.Subscript):
             plans.append(_plan(element, None, "set", aliasing, classifier) or WritePlan("", "at", "set", "a container element is written"))
         else:
@@ -91,13 +93,14 @@ def _plan(
     classifier: IndexClassifier,
     augmented: bool = False,
 ) -> WritePlan | None:
-    if not isinstance(target.value, cst.Name):
-        shown = dotted_name(target.value) or ""
-        return WritePlan(shown, "at", "set", "the written array is not a plain local name (an attribute, a container or an expression)")
-    name = target.value.value
-    if aliasing.is_container(name):
-        return None  # a list or dict: Python mutation is fine
-    blocker = aliasing.blocker(name, target)
+    if isinstance(target.value, cst.Name):
+        name = target.value.value
+        if aliasing.is_container(name):
+            return None  # a list or dict: Python mutation is fine
+        blocker = aliasing.blocker(name, target)
+    else:  # `self.x[i] = v` in a method, when no other reference can see `self.x`'s array
+        name = dotted_name(target.value) or ""
+        blocker = aliasing.attribute_blocker(target.value)
     if blocker is not None:
         return WritePlan(name, "at", method, blocker)
     if classifier.is_basic(target.slice):

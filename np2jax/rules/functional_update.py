@@ -11,7 +11,17 @@ from np2jax.rule import Example, Rule, RuleDoc
 ATOMIC = (cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Call, cst.Attribute, cst.Subscript)
 
 
-def _parenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
+BINARY_OPERATOR_FOR = {
+    cst.AddAssign: cst.Add,
+    cst.SubtractAssign: cst.Subtract,
+    cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide,
+    cst.PowerAssign: cst.Power,
+    **BINARY_FOR,
+}
+
+
+def parenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
     if isinstance(node, ATOMIC) or node.lpar:
         return node
     return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
@@ -35,13 +45,20 @@ class FunctionalUpdate(Rule):
         what=(
             "Rewrites `x[idx] = v` to `x = x.at[idx].set(v)` and `x[idx] += v` (`-=`, `*=`, `/=`, `**=`) to "
             "`.at[idx].add/subtract/multiply/divide/power(v)`; a write through a boolean mask computed from `x` "
-            "itself (`x[x < 0] = 0`) becomes `x = jnp.where(x < 0, 0, x)`."
+            "itself (`x[x < 0] = 0`) becomes `x = jnp.where(x < 0, 0, x)`. In methods, writes to array attributes "
+            "of `self` become rebindings: `self.x[i] = v` -> `self.x = self.x.at[i].set(v)`, `self.x *= v` -> "
+            "`self.x = self.x * v`."
         ),
         why=(
             "JAX arrays are immutable and `x.at[mask]` needs a static shape under `jax.jit`. The rewrite is "
             "applied only when it is equivalent by construction: `x` is a local array always bound to a fresh "
             "array that no other name or view can observe, and the index is made of integers, slices, `...` "
-            "and `None` (so no element is written twice), or the value is one number written everywhere."
+            "and `None` (so no element is written twice), or the value is one number written everywhere. "
+            "For `self.x` the same holds when no other reference to its array can exist: every method of the "
+            "module's classes stores only fresh arrays in `self.x` (never the caller's array, `np.asarray(x0)`, or "
+            "another attribute) and never hands it out (returns, yields, stores elsewhere, passes to a function "
+            "that is not a NumPy computation, iterates over it); `.x` is used on no other object; the class has no "
+            "decorator, no base class from another module and no class-level `x`. Methods are never jitted (NPJ304)."
         ),
         use_instead="x = x.at[idx].set(v)",
         known_problems=(
@@ -121,6 +138,37 @@ class FunctionalUpdate(Rule):
             """,
         ),
         Example(
+            title="array attributes that only the object itself refers to",
+            before="""
+            import numpy as np
+
+            class Filter:
+                def __init__(self, n):
+                    self.state = np.zeros(n)
+                    self.count = 0
+
+                def update(self, z):
+                    self.state[0] = z
+                    self.state *= 0.5
+                    self.count += 1
+                    return self.state.sum()
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            class Filter:
+                def __init__(self, n):
+                    self.state = jnp.zeros(n)
+                    self.count = 0
+
+                def update(self, z):
+                    self.state = self.state.at[0].set(z)
+                    self.state = self.state * 0.5
+                    self.count += 1
+                    return self.state.sum()
+            """,
+        ),
+        Example(
             title="other augmented operators keep their exact meaning",
             before="""
             import numpy as np
@@ -169,11 +217,13 @@ class FunctionalUpdate(Rule):
         return [unpack, *updates]
 
     def rewrite_statement(self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement, ctx: FileContext):
+        if isinstance(original, cst.AugAssign) and isinstance(original.target, cst.Attribute):
+            return self._rebind_attribute(original, updated, ctx)
         plan = ctx.write_plan(original)
         if plan is None or plan.blocker is not None or original in ctx.blocked_statements:
             return None
         target, value = subscript_write(updated)
-        name = cst.Name(plan.name)
+        name = target.value.deep_clone()
         if plan.how == "where":
             mask = target.slice[0].slice.value
             if isinstance(value, cst.Float) or (isinstance(value, cst.UnaryOperation) and isinstance(value.expression, cst.Float)):
@@ -190,7 +240,18 @@ class FunctionalUpdate(Rule):
             if isinstance(updated, cst.AugAssign) and type(updated.operator) in BINARY_FOR:
                 current = cst.Subscript(value=name, slice=target.slice)
                 argument = cst.BinaryOperation(
-                    left=current, operator=BINARY_FOR[type(updated.operator)](), right=_parenthesized(value)
+                    left=current, operator=BINARY_FOR[type(updated.operator)](), right=parenthesized(value)
                 )
             new_value = cst.Call(func=cst.Attribute(value=at, attr=cst.Name(plan.method)), args=[cst.Arg(argument)])
         return cst.Assign(targets=[cst.AssignTarget(target=name)], value=new_value)
+
+    def _rebind_attribute(self, original: cst.AugAssign, updated: cst.AugAssign, ctx: FileContext):
+        """``self.x *= v`` on an array only this object refers to: ``self.x = self.x * v``."""
+        aliasing = ctx.aliasing()
+        operator = BINARY_OPERATOR_FOR.get(type(original.operator))
+        if aliasing is None or operator is None or aliasing.attributes is None:
+            return None
+        if not aliasing.attributes.is_array(aliasing.function, original.target) or aliasing.attribute_blocker(original.target):
+            return None
+        value = cst.BinaryOperation(left=updated.target.deep_clone(), operator=operator(), right=parenthesized(updated.value))
+        return cst.Assign(targets=[cst.AssignTarget(updated.target)], value=value, semicolon=updated.semicolon)

@@ -15,8 +15,11 @@ class UnsafeInplaceWrite(Rule):
     DOC = RuleDoc(
         what=(
             "Reports subscript writes (`x[i] = v`, `x[i] += v`) that NPJ200 cannot turn into `.at[]` updates: "
-            "writes to parameters, globals, attributes or containers; writes to arrays that another name "
-            "or a view can observe; writes through integer-array indices that may repeat."
+            "writes to parameters of functions that cannot return them instead (NPJ203), globals, attributes of "
+            "other objects or containers; writes to arrays that another name or a view can observe, including "
+            "`self.x` arrays that may be shared (stored from the caller without a copy, returned, stored elsewhere); "
+            "writes through integer-array indices that may repeat. Augmented assignments (`x += v`, `self.x *= v`) "
+            "on such arrays too: NumPy updates them in place."
         ),
         why=(
             "JAX arrays are immutable. `x = x.at[i].set(v)` rebinds one name; in NumPy every alias and view "
@@ -31,14 +34,47 @@ class UnsafeInplaceWrite(Rule):
     )
     EXAMPLES = (
         Example(
-            title="mutating an argument",
+            title="mutating an argument of a function that also returns a value (see NPJ203 for those that do not)",
             before="""
             import numpy as np
 
             def clamp_first(x):
                 x[0] = np.float32(0.0)
+                return x.sum()
             """,
             diagnostics=("NPJ201",),
+        ),
+        Example(
+            title="an attribute array that the caller also holds (no copy in `__init__`)",
+            before="""
+            import numpy as np
+
+            class Decay:
+                def __init__(self, x0):
+                    self.x = np.asarray(x0)
+
+                def step(self):
+                    self.x *= 0.5
+                    return np.sum(self.x)
+            """,
+            diagnostics=("NPJ202", "NPJ201"),
+        ),
+        Example(
+            title="an attribute array handed out by a method",
+            before="""
+            import numpy as np
+
+            class Counter:
+                def __init__(self, n):
+                    self.counts = np.zeros(n)
+
+                def add(self, i):
+                    self.counts[i] += 1
+
+                def histogram(self):
+                    return self.counts
+            """,
+            diagnostics=("NPJ202", "NPJ201", "NPJ202"),
         ),
         Example(
             title="a view sees the write in NumPy",
@@ -149,9 +185,20 @@ class UnsafeInplaceWrite(Rule):
             symbol = {"AddAssign": "+", "SubtractAssign": "-", "MultiplyAssign": "*", "DivideAssign": "/"}.get(operator, "op")
             self.report(ctx, original, self.MESSAGE.format(name=name, why=reason.replace("{op}", symbol)))
 
+    def on_augmented_attribute(self, original: cst.AugAssign, ctx: FileContext) -> None:
+        aliasing = ctx.aliasing()
+        if aliasing is None or aliasing.attributes is None or not aliasing.attributes.is_array(aliasing.function, original.target):
+            return
+        reason = aliasing.attribute_blocker(original.target)
+        if reason is not None:
+            self.report(ctx, original, self.MESSAGE.format(name=ctx.code(original.target), why=reason))
+
     def rewrite_statement(self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement, ctx: FileContext):
         if isinstance(original, cst.AugAssign) and isinstance(original.target, cst.Name):
             self.on_augmented_name(original, ctx)
+            return None
+        if isinstance(original, cst.AugAssign) and isinstance(original.target, cst.Attribute):
+            self.on_augmented_attribute(original, ctx)
             return None
         plan = ctx.write_plan(original)
         if plan is None or plan.blocker is None:

@@ -1,0 +1,368 @@
+"""Functions that mutate their array arguments: can they return the updated arrays instead?
+
+``def f(x): x[0] = 0`` changes the caller's array in NumPy; JAX arrays cannot
+change.  The equivalent JAX function rebinds ``x`` and returns it, and every
+call ``f(a)`` becomes ``a = f(a)``.  That is exact only when all of this holds:
+
+* ``f`` is a plain module-level function that returns nothing (no ``return
+  value``, no ``yield``, no decorator), whose mutated parameters have no
+  default and are seen by no other name or view inside ``f`` (the aliasing
+  analysis decides that, as for local arrays);
+* ``f``'s name is only ever called, never used as a value (callbacks,
+  ``map(f, ...)``, ``functools.partial``), and every call is a statement of
+  its own inside a function body, passing each mutated parameter a plain name
+  of the caller that no other name, view or argument of the call can observe
+  (the condition for rewriting a write to that name in the caller);
+* when that name is a parameter of the caller, the caller mutates *its*
+  argument too: it must satisfy all of this itself (the mutation cascades up
+  the call chain), or ``f`` is not rewritten.
+
+Mutated parameters come back in signature order: ``return x`` or ``return x, y``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from np2jax.analysis.aliasing import FunctionAliasing, may_alias
+from np2jax.analysis.resolve import Resolver
+from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ScopedVisitor
+from np2jax.analysis.writes import subscript_write, tuple_subscript_targets
+from np2jax.visitors import FastVisitor
+
+
+@dataclass
+class CallSite:
+    call: cst.Call
+    statement: cst.Expr | None  # the expression statement the call is, if it is one
+    caller: cst.FunctionDef | None  # innermost function whose body holds the call (not a lambda)
+    scope: Scope | None  # the scope the call is evaluated in
+    names: tuple[str, ...] = ()  # the caller's names passed for the mutated parameters, in their order
+    problem: str | None = None  # why the call cannot become `names = f(...)`
+    cascade: tuple[str, ...] = ()  # names that are parameters of the caller, mutated through this call
+
+
+@dataclass
+class MutatingFunction:
+    name: str
+    node: cst.FunctionDef
+    params: list[str] = field(default_factory=list)  # mutated parameters, in signature order
+    problem: str | None = None  # why it cannot return them instead; None: it does
+    calls: list[CallSite] = field(default_factory=list)
+
+
+class ModuleMutations:
+    """Which module-level functions mutate which parameters, and which of them return them instead."""
+
+    def __init__(self, module: cst.Module, resolver: Resolver, blocked: dict[str, str] | None = None) -> None:
+        """``blocked``: functions that must keep mutating (name -> why), e.g. because a caller stays NumPy."""
+        self.resolver = resolver
+        self.module_scope = resolver.scopes[module]
+        self.functions: dict[str, MutatingFunction] = {}
+        self._aliasing: dict[cst.FunctionDef, FunctionAliasing] = {}
+        for name, bindings in self.module_scope.bindings.items():
+            if len(bindings) == 1 and isinstance(bindings[0], DefBinding) and isinstance(bindings[0].node, cst.FunctionDef):
+                self.functions[name] = MutatingFunction(name, bindings[0].node)
+        for function in self.functions.values():
+            function.params = self._mutated_parameters(function.node)
+        finder = _References(self, resolver)
+        module.visit(finder)
+        for name, problem in finder.value_uses.items():
+            self.functions[name].problem = problem
+        self._cascade()
+        for name, why in (blocked or {}).items():
+            if name in self.functions and self.functions[name].params:
+                self.functions[name].problem = why
+        self._settle()
+        self.rebinds: dict[cst.Expr, tuple[str, ...]] = {
+            site.statement: site.names
+            for function in self.returning()
+            for site in function.calls
+            if site.statement is not None
+        }
+
+    # --- answers --------------------------------------------------------------
+    def returning(self) -> list[MutatingFunction]:
+        """Functions that will return their mutated parameters."""
+        return [f for f in self.functions.values() if f.params and f.problem is None]
+
+    def returned(self, node: cst.FunctionDef) -> tuple[frozenset[str], str | None]:
+        """Parameters ``node`` returns instead of mutating, and why it cannot when it mutates some but cannot."""
+        function = self._function_of(node)
+        if function is None or not function.params:
+            return frozenset(), None
+        if function.problem is not None:
+            return frozenset(), function.problem
+        return frozenset(function.params), None
+
+    def function(self, node: cst.FunctionDef) -> MutatingFunction | None:
+        """The facts about module-level function ``node`` (None for methods and nested functions)."""
+        return self._function_of(node)
+
+    def _function_of(self, node: cst.FunctionDef) -> MutatingFunction | None:
+        function = self.functions.get(node.name.value)
+        return function if function is not None and function.node is node else None
+
+    # --- analysis -------------------------------------------------------------
+    def aliasing(self, node: cst.FunctionDef) -> FunctionAliasing:
+        found = self._aliasing.get(node)
+        if found is None:
+            found = self._aliasing[node] = FunctionAliasing(node, self.resolver.scopes[node], self.resolver)
+        return found
+
+    def _mutated_parameters(self, node: cst.FunctionDef) -> list[str]:
+        scope = self.resolver.scopes[node]
+        aliasing = self.aliasing(node)
+        writes = _Body()
+        node.body.visit(writes)
+        mutated: set[str] = set()
+        for target in writes.subscripts:
+            if isinstance(target.value, cst.Name) and _is_parameter(scope, target.value.value):
+                if aliasing.mutates_parameter(target.value.value, target):
+                    mutated.add(target.value.value)
+        for statement in writes.augmented:
+            name = statement.target.value
+            if aliasing.augmented_mutates_parameter(name, statement.target):
+                mutated.add(name)
+        return [name for name in _parameter_names(node) if name in mutated]
+
+    def _cascade(self) -> None:
+        """A caller that passes its own parameter to a mutating function mutates that parameter too."""
+        changed = True
+        while changed:
+            changed = False
+            for function in self.functions.values():
+                if not function.params:
+                    continue
+                for site in function.calls:
+                    self._check_site(function, site)
+                    caller = self.functions.get(site.caller.name.value) if site.caller is not None else None
+                    if not site.cascade or caller is None or caller.node is not site.caller:
+                        continue
+                    for name in site.cascade:
+                        if name not in caller.params:
+                            caller.params = [p for p in _parameter_names(caller.node) if p in {*caller.params, name}]
+                            changed = True
+
+    def _settle(self) -> None:
+        for function in self.functions.values():
+            if function.params and function.problem is None:
+                function.problem = self._own_problem(function)
+        changed = True
+        while changed:
+            changed = False
+            for function in self.returning():
+                problem = next((site.problem for site in function.calls if site.problem), None)
+                if problem is None:
+                    problem = self._cascade_problem(function)
+                if problem is not None:
+                    function.problem = problem
+                    changed = True
+
+    def _cascade_problem(self, function: MutatingFunction) -> str | None:
+        for site in function.calls:
+            if not site.cascade:
+                continue
+            caller = self._function_of(site.caller)
+            if caller is None:
+                return f"`{site.cascade[0]}` is a parameter of `{site.caller.name.value}`, a method or nested function: the mutation reaches its caller"
+            if caller.problem is not None:
+                return f"`{site.cascade[0]}` is a parameter of `{caller.name}`, which mutates it through this call and cannot return it ({caller.problem})"
+        return None
+
+    def _own_problem(self, function: MutatingFunction) -> str | None:
+        node = function.node
+        if node.decorators:
+            return "it is decorated: the decorator may rely on the function's return value"
+        if node.asynchronous is not None:
+            return "it is `async`"
+        body = _Body()
+        node.body.visit(body)
+        if body.yields:
+            return "it is a generator"
+        if body.returns_value:
+            return "it also returns a value: callers would get a different result"
+        params = node.params
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            if param.name.value in function.params and param.default is not None:
+                return f"`{param.name.value}` has a default value, which NumPy would mutate (it is shared by every call)"
+        return None
+
+    def _check_site(self, function: MutatingFunction, site: CallSite) -> None:
+        site.problem, site.names, site.cascade = None, (), ()
+        name = function.name
+        if site.caller is None:
+            site.problem = f"`{name}` is called outside a function body (module level, a class body, a lambda or a comprehension), where np2jax rewrites nothing"
+            return
+        if site.statement is None:
+            site.problem = f"a call of `{name}` is part of an expression: only a call that is a statement of its own can become `a = {name}(a)`"
+            return
+        bound = _bind_arguments(function.node, site.call)
+        if bound is None:
+            site.problem = f"a call of `{name}` unpacks `*args`/`**kwargs` or does not match its signature"
+            return
+        aliasing = self.aliasing(site.caller)
+        names, cascade = [], []
+        for param in function.params:
+            argument = bound.get(param)
+            if argument is None:
+                site.problem = f"a call of `{name}` does not pass `{param}`"
+                return
+            if not isinstance(argument, cst.Name):
+                shown = _code(argument)
+                site.problem = f"a call passes `{shown}` (not a plain local name) as `{param}`: NumPy mutates it in place, and it cannot be rebound"
+                return
+            arg_name = argument.value
+            found, _ = site.scope.lookup(arg_name)
+            if found is not site.scope or aliasing.is_container(arg_name):
+                site.problem = f"a call passes `{arg_name}`, which is not a local array of `{site.caller.name.value}`, as `{param}`"
+                return
+            others = [a.value for a in site.call.args if a.value is not argument]
+            if arg_name in names or any(may_alias(other, arg_name, self.resolver, site.scope) for other in others):
+                site.problem = f"a call passes `{arg_name}` twice (or with a view of it): NumPy's write is seen through both"
+                return
+            blocker = aliasing.blocker(arg_name, site.call)
+            if blocker is not None:
+                if not aliasing.mutates_parameter(arg_name, site.call):
+                    site.problem = f"in `{site.caller.name.value}`, {blocker}"
+                    return
+                cascade.append(arg_name)
+            names.append(arg_name)
+        site.names, site.cascade = tuple(names), tuple(cascade)
+
+
+def _is_parameter(scope: Scope, name: str) -> bool:
+    return any(isinstance(b, ParamBinding) for b in scope.bindings.get(name, ()))
+
+
+def _parameter_names(node: cst.FunctionDef) -> list[str]:
+    params = node.params
+    return [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
+
+
+def _bind_arguments(node: cst.FunctionDef, call: cst.Call) -> dict[str, cst.BaseExpression] | None:
+    params = node.params
+    positional = [p.name.value for p in (*params.posonly_params, *params.params)]
+    keywords = {p.name.value for p in (*params.params, *params.kwonly_params)}
+    bound: dict[str, cst.BaseExpression] = {}
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        if arg.keyword is None:
+            if index >= len(positional):
+                return None
+            bound[positional[index]] = arg.value
+        elif arg.keyword.value in keywords and arg.keyword.value not in bound:
+            bound[arg.keyword.value] = arg.value
+        else:
+            return None
+    return bound
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
+class _Body(FastVisitor):
+    """One function body (not nested ones): its subscript write targets, augmented assignments to
+    names, and whether it returns a value or yields."""
+
+    def __init__(self) -> None:
+        self.subscripts: list[cst.Subscript] = []
+        self.augmented: list[cst.AugAssign] = []
+        self.returns_value = False
+        self.yields = False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        found = subscript_write(node)
+        if found is not None:
+            self.subscripts.append(found[0])
+        for element in tuple_subscript_targets(node) or ():
+            if isinstance(element, cst.Subscript):
+                self.subscripts.append(element)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Subscript):
+            self.subscripts.append(node.target)
+        elif isinstance(node.target, cst.Name):
+            self.augmented.append(node)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.returns_value = self.returns_value or node.value is not None
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        self.yields = True
+
+    def visit_Await(self, node: cst.Await) -> None:
+        self.yields = True
+
+
+class _References(ScopedVisitor):
+    """Every use of a module-level function's name: calls (with where they are) and uses as a value."""
+
+    def __init__(self, mutations: ModuleMutations, resolver: Resolver) -> None:
+        super().__init__(resolver.scopes)
+        self.mutations = mutations
+        self.resolver = resolver
+        self.statements: list[cst.CSTNode] = []
+        self.callees: set[cst.Name] = set()
+        self.not_references: set[cst.Name] = set()
+        self.value_uses: dict[str, str] = {}
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        self.statements.append(node)
+
+    def leave_Expr(self, node: cst.Expr) -> None:
+        self.statements.pop()
+
+    def _function(self, name: cst.Name) -> MutatingFunction | None:
+        function = self.mutations.functions.get(name.value)
+        if function is None or not self.scopes:
+            return None
+        found, _ = self.scopes[-1].lookup(name.value)
+        return function if found is self.mutations.module_scope else None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if not isinstance(node.func, cst.Name):
+            return
+        function = self._function(node.func)
+        if function is None:
+            return
+        self.callees.add(node.func)
+        statement = self.statements[-1] if self.statements and self.statements[-1].value is node else None
+        caller = self.functions[-1] if self.functions else None
+        scope = self.scopes[-1]
+        if caller is not None and scope is not self.resolver.scopes.get(caller):
+            caller = None  # inside a comprehension: a value, not a statement
+        function.calls.append(CallSite(node, statement, caller, scope))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.not_references.add(node.attr)
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self.not_references.add(node.keyword)
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node in self.callees or node in self.not_references:
+            return
+        function = self._function(node)
+        if function is not None and function.node.name is not node and function.name not in self.value_uses:
+            self.value_uses[function.name] = f"`{function.name}` is used as a value (a callback, `map`, `partial` ...): its calls cannot all be rewritten"

@@ -1,0 +1,187 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.context import FileContext, FunctionInfo
+from np2jax.diagnostics import Diagnostic, FixSafety, Severity
+from np2jax.rule import Example, Rule, RuleDoc
+from np2jax.rules.functional_update import BINARY_OPERATOR_FOR, parenthesized
+
+
+def _names(names) -> cst.BaseExpression:
+    if len(names) == 1:
+        return cst.Name(names[0])
+    return cst.Tuple([cst.Element(cst.Name(n)) for n in names], lpar=[], rpar=[])
+
+
+def _arguments(node: cst.FunctionDef) -> str:
+    params = node.params
+    return ", ".join([p.name.value for p in (*params.posonly_params, *params.params)] + [f"{p.name.value}={p.name.value}" for p in params.kwonly_params])
+
+
+def _ends_with_exit(body: cst.BaseSuite) -> bool:
+    last = body.body[-1] if body.body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1]
+    return isinstance(last, (cst.Return, cst.Raise))
+
+
+class ReturnedArgument(Rule):
+    CODE = "NPJ203"
+    NAME = "returned-argument"
+    MESSAGE = "`{function}` wrote into its argument{s} {params} in place: it now returns {them} instead{calls}{outside}"
+    CALLS = ", and its calls in this module rebind {them} (`{example}`)"
+    PUBLIC = "; callers in other modules must rebind {them} too (`{signature}`)"
+    PRIVATE = " (a private name: no callers outside this module are expected)"
+    SEVERITY = Severity.WARNING  # INFO for private names (leading underscore)
+    FIX_SAFETY = FixSafety.SAFE
+    DOC = RuleDoc(
+        what=(
+            "Rewrites a function that writes into its array arguments and returns nothing (`x[i] = v`, `x /= s`) "
+            "so that it returns the updated arrays (`return x`, or `return x, y` in signature order), and every "
+            "call in the module, `f(a)`, to `a = f(a)`. Reported at the `def`: a warning for public names, "
+            "whose callers in other modules must now rebind too, an info for private ones (`_name`)."
+        ),
+        why=(
+            "JAX arrays cannot change: the only way to hand an update back is to return it. The rewrite is applied "
+            "only when it is exact: the function returns no value, is not decorated, its mutated parameters have no "
+            "default and no other name or view sees them; its name is only ever called, and each call is a statement "
+            "of its own in a function body, passing a plain local array name that nothing else can observe. A caller "
+            "passing its own parameter mutates its argument too: it is rewritten the same way when it qualifies. "
+            "Otherwise the writes are reported (NPJ201) and the function stays NumPy code."
+        ),
+        use_instead="return the updated array and rebind it at every call site: `a = f(a)`",
+        known_problems=(
+            "Callers in other modules are not rewritten: a public function's callers elsewhere keep `f(a)` and no "
+            "longer see the update (hence the warning). Methods are not rewritten this way (see NPJ200 for `self.x`)."
+        ),
+    )
+    EXAMPLES = (
+        Example(
+            title="the updated argument is returned and the caller rebinds it",
+            before="""
+            import numpy as np
+
+            def _normalize(x):
+                x /= np.linalg.norm(x)
+
+            def unit_rows(n):
+                a = np.ones(n)
+                _normalize(a)
+                return a * 2
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def _normalize(x):
+                x = x / jnp.linalg.norm(x)
+                return x
+
+            def unit_rows(n):
+                a = jnp.ones(n)
+                a = _normalize(a)
+                return a * 2
+            """,
+            diagnostics=("NPJ203",),
+        ),
+        Example(
+            title="several arguments, an early return, and a caller that mutates its own argument (public: a warning)",
+            before="""
+            import numpy as np
+
+            def clip_pair(lo, hi, limit):
+                if limit is None:
+                    return
+                lo[lo < 0] = 0.0
+                hi[0] = np.minimum(hi[0], limit)
+
+            def clip_all(lo, hi):
+                clip_pair(lo, hi, 1.0)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def clip_pair(lo, hi, limit):
+                if limit is None:
+                    return lo, hi
+                lo = jnp.where(lo < 0, jnp.asarray(0.0, lo.dtype), lo)
+                hi = hi.at[0].set(jnp.minimum(hi[0], limit))
+                return lo, hi
+
+            def clip_all(lo, hi):
+                lo, hi = clip_pair(lo, hi, 1.0)
+                return lo, hi
+            """,
+            diagnostics=("NPJ203", "NPJ203"),
+        ),
+        Example(
+            title="a caller that uses the result, or passes an attribute: not rewritten",
+            before="""
+            import numpy as np
+
+            def _reset(buffer):
+                buffer[0] = 0.0
+
+            def step(x):
+                y = np.cumsum(x)
+                return _reset(y)
+            """,
+            diagnostics=("NPJ201", "NPJ202"),
+        ),
+        Example(
+            title="the function also returns a value: not rewritten",
+            before="""
+            import numpy as np
+
+            def scale(x, k):
+                x *= k
+                return np.sum(x)
+            """,
+            diagnostics=("NPJ201",),
+        ),
+    )
+
+    def rewrite_statement(self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement, ctx: FileContext):
+        if isinstance(original, cst.Expr) and ctx.mutations is not None and original in ctx.mutations.rebinds:
+            names = ctx.mutations.rebinds[original]
+            return cst.Assign(targets=[cst.AssignTarget(_names(names))], value=updated.value, semicolon=updated.semicolon)
+        returned = ctx.returned_parameters()
+        if not returned:
+            return None
+        if isinstance(original, cst.Return) and original.value is None:
+            return updated.with_changes(value=_names(self._ordered(returned, ctx)), whitespace_after_return=cst.SimpleWhitespace(" "))
+        if isinstance(original, cst.AugAssign) and isinstance(original.target, cst.Name) and original.target.value in returned:
+            operator = BINARY_OPERATOR_FOR.get(type(original.operator))
+            if operator is not None:
+                value = cst.BinaryOperation(left=cst.Name(original.target.value), operator=operator(), right=parenthesized(updated.value))
+                return cst.Assign(targets=[cst.AssignTarget(updated.target)], value=value, semicolon=updated.semicolon)
+        return None
+
+    @staticmethod
+    def _ordered(returned: frozenset[str], ctx: FileContext) -> list[str]:
+        return [name for name in ctx.mutations.function(ctx.function.node).params if name in returned]
+
+    def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
+        if ctx.mutations is None or info.has_errors(ctx):
+            return
+        returned, _ = ctx.mutations.returned(info.node)
+        if not returned:
+            return
+        function = ctx.mutations.function(info.node)
+        params = function.params
+        if not _ends_with_exit(info.node.body):
+            info.epilogue = cst.Return(_names(params))
+        names = next((site.names for site in function.calls if site.names), None)
+        private = function.name.startswith("_")
+        them = "it" if len(params) == 1 else "them"
+        returned = ", ".join(params)
+        message = self.MESSAGE.format(
+            function=function.name, s="s" if len(params) > 1 else "", params=", ".join(f"`{p}`" for p in params),
+            them=them if len(params) == 1 else f"`{returned}`",
+            calls="" if names is None else self.CALLS.format(them=them, example=f"{', '.join(names)} = {function.name}(...)"),
+            outside=self.PRIVATE if private else self.PUBLIC.format(them=them, signature=f"{returned} = {function.name}({_arguments(info.node)})"),
+        )
+        line, col, end_line, end_col = ctx.def_name_span(info)
+        ctx.diagnostics.append(Diagnostic(
+            self.CODE, Severity.INFO if private else self.SEVERITY, message, ctx.path, line, col, end_line, end_col, self.DOC.use_instead
+        ))
