@@ -166,11 +166,15 @@ def _transform(
     forced = dict(forced or {})
     tracing = ModuleTracing(module, resolver, text, options.unroll_threshold) if options.jit else None
     attributes = analyse_attributes(module, resolver)
+    unforced = ModuleMutations(module, resolver)
+    if tracing is not None:  # loops see `f(a)` as the assignment `a = f(a)` it becomes (whenever it does)
+        tracing.rebinds = unforced.rebinds
     while True:
-        mutations = ModuleMutations(module, resolver, {
+        kept = {
             name: f"`{why.callee}`, which calls it, stays NumPy code and relies on the mutation"
             for name, why in forced.items() if why.via_caller
-        })
+        }
+        mutations = ModuleMutations(module, resolver, kept) if kept else unforced
         new_module, diagnostics, functions, infos = _walk(
             module, path, collector, resolver, lines, options, forced, precise, tracing, mutations, attributes
         )

@@ -6,7 +6,9 @@ and its golden migration are imported by path and called on the inputs from
 ``corpus/examples/<name>.py``: NumPy arrays for the original, the same values
 as ``jnp`` arrays for the migrated module.  Results are compared with
 ``assert_allclose(rtol=1e-5, atol=1e-5)``; integer and boolean results must be
-equal.  See ``corpus/README.md`` for the ``EXAMPLES`` format.
+equal.  A function that now returns the arguments it wrote into (NPJ203)
+returns what NumPy left in them; a method leaves its object with the same
+attribute values.  See ``corpus/README.md`` for the ``EXAMPLES`` format.
 """
 
 from __future__ import annotations

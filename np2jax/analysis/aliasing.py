@@ -160,6 +160,7 @@ class FunctionAliasing:
         self.returned = returned
         self.not_returned = not_returned
         self._cache: dict[str, str | None] = {}
+        self._returns_value: bool | None = None
         self._statement_of: dict[cst.CSTNode, int] | None = None
 
     def _reason(self, name: str) -> str | None:
@@ -176,6 +177,9 @@ class FunctionAliasing:
             why = f"`{name}` is a parameter: NumPy mutates the caller's array, JAX cannot"
             return f"{why}; returning it instead is not possible: {self.not_returned}" if self.not_returned else why
         return reason
+
+    def attribute_is_container(self, node: cst.BaseExpression) -> bool:
+        return self.attributes is not None and self.attributes.is_container(self.function, node)
 
     def attribute_blocker(self, node: cst.BaseExpression) -> str | None:
         """None when a write into ``node`` (``self.x`` in a method) can become a rebinding of the attribute."""
@@ -202,7 +206,11 @@ class FunctionAliasing:
         if not bindings or self.is_container(name):
             return None
         for binding in bindings:
-            if isinstance(binding, ParamBinding) and self._looks_like_array(name):
+            if isinstance(binding, ParamBinding) and not self._looks_like_array(name):
+                if name not in self.returned and self._may_be_array(binding.param) and self.mutates_parameter(name, write):
+                    return (f"`{name}` is a parameter and this function returns nothing, so `{name} {{op}}= ...` only "
+                            "matters if it changes the caller's object: if that is an array, NumPy changes it in place, JAX cannot")
+            elif isinstance(binding, ParamBinding):
                 if self.blocker(name, write) is not None:
                     why = f"`{name}` is a parameter: `{name} {{op}}= ...` mutates the caller's array in NumPy, JAX rebinds the name"
                     if self.not_returned and self.mutates_parameter(name, write):
@@ -213,6 +221,48 @@ class FunctionAliasing:
             if isinstance(binding, LoopBinding) and self._looks_like_array(name):
                 return f"`{name}` iterates over an array's rows, which are views: NumPy updates the array"
         return None
+
+    def holds_numpy_array(self, name: str, strict: bool = False) -> bool:
+        """Evidence that ``name`` is an array; ``strict``: bound to a NumPy result or annotated as an array
+        (a subscript is not enough: lists have those, and ``.sort()``, too)."""
+        for binding in self.scope.bindings.get(name, ()):
+            if isinstance(binding, ValueBinding) and self._numpy_valued(binding.value):
+                return True
+        if strict:
+            finder = _ArrayEvidence(name, self.resolver, self.scope, annotations_only=True)
+            self.function.visit(finder)
+            return finder.found
+        return self._looks_like_array(name)
+
+    def _numpy_valued(self, expr: cst.BaseExpression) -> bool:
+        """``np.zeros(n)``, ``np.arange(n)[::-1] * 2``, ``np.ones(n).astype(int)``: computed by NumPy."""
+        if isinstance(expr, cst.Call):
+            qualname = self.resolver.qualname(expr.func, self.scope) or ""
+            if is_numpy(qualname) or qualname.startswith("jax.numpy."):
+                return True
+            return isinstance(expr.func, cst.Attribute) and self._numpy_valued(expr.func.value)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._numpy_valued(expr.left) or self._numpy_valued(expr.right)
+        if isinstance(expr, cst.UnaryOperation):
+            return self._numpy_valued(expr.expression)
+        if isinstance(expr, cst.Subscript):
+            return self._numpy_valued(expr.value)
+        return False
+
+    def _may_be_array(self, param: cst.Param) -> bool:
+        """No hint that ``param`` is a Python number, in a function that returns no value."""
+        annotation = param.annotation
+        if annotation is not None and any(n.value in ("int", "float", "complex", "bool") for n in _names_in(annotation.annotation)):
+            return False
+        if isinstance(param.default, (cst.Integer, cst.Float, cst.Imaginary)) or (
+            isinstance(param.default, cst.UnaryOperation) and isinstance(param.default.expression, (cst.Integer, cst.Float))
+        ):
+            return False
+        if self._returns_value is None:
+            finder = _ReturnsValue()
+            self.function.body.visit(finder)
+            self._returns_value = finder.found
+        return not self._returns_value
 
     def _looks_like_array(self, name: str) -> bool:
         finder = _ArrayEvidence(name, self.resolver, self.scope)
@@ -307,23 +357,28 @@ def _names_in(node: cst.CSTNode):
 class _ArrayEvidence(FastVisitor):
     ARRAY_ATTRIBUTES = frozenset("shape ndim dtype size T reshape ravel sum mean std dot astype copy fill sort".split())
 
-    def __init__(self, name: str, resolver: Resolver, scope: Scope) -> None:
+    def __init__(self, name: str, resolver: Resolver, scope: Scope, annotations_only: bool = False) -> None:
         self.name = name
         self.resolver = resolver
         self.scope = scope
         self.found = False
+        self.annotations_only = annotations_only
 
     def visit_Call(self, node: cst.Call) -> None:
+        if self.annotations_only:
+            return
         if any(isinstance(a.value, cst.Name) and a.value.value == self.name for a in node.args):
             qualname = self.resolver.qualname(node.func, self.scope) or ""
             if is_numpy(qualname) or qualname.startswith("jax.numpy."):
                 self.found = True
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
-        if isinstance(node.value, cst.Name) and node.value.value == self.name:
+        if isinstance(node.value, cst.Name) and node.value.value == self.name and not self.annotations_only:
             self.found = True
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
+        if self.annotations_only:
+            return
         if isinstance(node.value, cst.Name) and node.value.value == self.name and node.attr.value in self.ARRAY_ATTRIBUTES:
             self.found = True
 
@@ -332,6 +387,20 @@ class _ArrayEvidence(FastVisitor):
             if any(n.value in ("ndarray", "Array", "NDArray") for n in _names_in(node.annotation.annotation)):
                 self.found = True
         return True
+
+
+class _ReturnsValue(FastVisitor):
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.found = self.found or node.value is not None
 
 
 class _Descendants(FastVisitor):

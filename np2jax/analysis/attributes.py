@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from np2jax.analysis.aliasing import is_fresh_array, may_alias_node
+from np2jax.analysis.aliasing import is_fresh_array, is_python_container, may_alias_node
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, Scope, ScopedVisitor
 from np2jax.tables import lookup_numpy
@@ -44,6 +44,7 @@ class _Facts:
 
     inplace: bool = False  # written in place somewhere (subscript write or augmented assignment)
     array: bool = False  # evidence it holds an array
+    container: bool = False  # it is bound to a list, dict or other Python container somewhere
     problem: str | None = None  # first reason another reference may see the array
 
 
@@ -56,6 +57,7 @@ class ModuleAttributes:
     facts: dict[tuple[str, str], _Facts] = field(default_factory=dict)  # (family, name) -> facts
     foreign: dict[str, str] = field(default_factory=dict)  # name -> a use of `.name` on another object
     family_problems: dict[str, str] = field(default_factory=dict)  # family -> a reason that holds for all its attributes
+    module_problem: str | None = None  # a reason that holds for every attribute of the module
 
     def self_attribute(self, function: cst.FunctionDef | None, node: cst.BaseExpression) -> str | None:
         """``x`` when ``node`` is ``self.x`` in method ``function``, else None."""
@@ -74,12 +76,20 @@ class ModuleAttributes:
         facts = self.facts.get((family, name))
         if facts is None:
             return "np2jax could not analyse this attribute"
-        return facts.problem or self.foreign.get(name) or self.family_problems.get(family)
+        return facts.problem or self.foreign.get(name) or self.family_problems.get(family) or self.module_problem
+
+    def _facts_of(self, function: cst.FunctionDef | None, node: cst.BaseExpression) -> _Facts | None:
+        name = self.self_attribute(function, node)
+        return self.facts.get((self.methods[function][1], name)) if name is not None else None
 
     def is_array(self, function: cst.FunctionDef | None, node: cst.BaseExpression) -> bool:
-        name = self.self_attribute(function, node)
-        facts = self.facts.get((self.methods[function][1], name)) if name is not None else None
-        return facts is not None and facts.array
+        facts = self._facts_of(function, node)
+        return facts is not None and facts.array and not facts.container
+
+    def is_container(self, function: cst.FunctionDef | None, node: cst.BaseExpression) -> bool:
+        """``self.x`` is bound to a Python list, dict ... (in some method): writing into it is Python's business."""
+        facts = self._facts_of(function, node)
+        return facts is not None and facts.container
 
 
 def analyse_attributes(module: cst.Module, resolver: Resolver) -> ModuleAttributes:
@@ -206,11 +216,9 @@ class _AttributeUses(ScopedVisitor):
             self.result.foreign.setdefault(name, f"`.{name}` is also used on another object than a method's `self` (`{_code(node)}`), which may share the array")
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        stores = []
         for target in node.targets:
             name = self._self_attr(target.target)
             if name is not None:
-                stores.append(name)
                 self._store(name, node.value)
             elif isinstance(target.target, cst.Subscript):
                 self._inplace(self._self_attr(target.target.value))
@@ -221,21 +229,21 @@ class _AttributeUses(ScopedVisitor):
                         self._flag(unpacked, f"`self.{unpacked}` is assigned by unpacking, which may keep an array referenced elsewhere")
                     elif isinstance(element.value, cst.Subscript):
                         self._inplace(self._self_attr(element.value.value))
-        if not stores or len(node.targets) > 1:
-            self._escapes(node.value, "is assigned to another name, attribute or container")
+        self._escapes(node.value, "is assigned to another name, attribute or container")
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         name = self._self_attr(node.target)
         if name is not None:
             self._store(name, node.value)
-        else:
-            self._escapes(node.value, "is assigned to another name, attribute or container")
+        self._escapes(node.value, "is assigned to another name, attribute or container")
 
     def _store(self, name: str, value: cst.BaseExpression | None) -> None:
         if value is None:
             return
         if self._is_array_value(value):
             self._facts(name).array = True
+        if is_python_container(value, self.resolver, self.scopes[-1]):
+            self._facts(name).container = True
         if not is_fresh_array(value, self.resolver, self.scopes[-1]):
             self._flag(name, f"`self.{name} = {_code(value)}` may keep an array that is also referenced elsewhere (the caller's argument, another attribute or a view); "
                        f"NumPy's in-place writes to `self.{name}` would change it too (store a copy to avoid this)")
@@ -293,6 +301,8 @@ class _AttributeUses(ScopedVisitor):
             if name is not None and func.attr.value in ARRAY_ATTRIBUTES:
                 self._facts(name).array = True
         qualname = self.resolver.qualname(func, self.scopes[-1]) or ""
+        if qualname == "copy.copy":
+            self.result.module_problem = self.result.module_problem or "the module makes shallow copies (`copy.copy`), which share arrays"
         if is_numpy(qualname) or qualname.startswith("jax.numpy."):
             row = lookup_numpy(qualname) if is_numpy(qualname) else None
             for arg in node.args:

@@ -20,10 +20,12 @@ class LoopBody(FastVisitor):
 
     MUTATING_ARRAY_METHODS = frozenset({"sort", "fill", "put", "resize"})
 
-    def __init__(self, resolver: Resolver, scope: Scope) -> None:
+    def __init__(self, resolver: Resolver, scope: Scope, rebinds: dict[cst.Expr, tuple[str, ...]] | None = None) -> None:
+        """``rebinds``: call statements ``f(a)`` that become ``a = f(a)`` (see analysis/mutation.py)."""
         super().__init__()
         self.resolver = resolver
         self.scope = scope
+        self.rebinds = rebinds or {}
         self.order: list[str] = []
         self.assigned: set[str] = set()
         self.obstacle = ""
@@ -54,6 +56,10 @@ class LoopBody(FastVisitor):
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._assign(node.target)
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        for name in self.rebinds.get(node, ()):
+            self._assign(cst.Name(name))
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         self._assign(node.target)

@@ -28,7 +28,7 @@ import libcst as cst
 
 from np2jax.analysis.aliasing import FunctionAliasing, may_alias
 from np2jax.analysis.resolve import Resolver
-from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ScopedVisitor
+from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ScopedVisitor, ValueBinding
 from np2jax.analysis.writes import subscript_write, tuple_subscript_targets
 from np2jax.visitors import FastVisitor
 
@@ -188,6 +188,10 @@ class ModuleMutations:
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
             if param.name.value in function.params and param.default is not None:
                 return f"`{param.name.value}` has a default value, which NumPy would mutate (it is shared by every call)"
+        scope = self.resolver.scopes[node]
+        for name in function.params:
+            if any(not isinstance(b, ParamBinding) and not (isinstance(b, ValueBinding) and b.augmented) for b in scope.bindings[name]):
+                return f"`{name}` is also rebound (`{name} = ...`): after that, NumPy's writes no longer reach the caller's array"
         return None
 
     def _check_site(self, function: MutatingFunction, site: CallSite) -> None:

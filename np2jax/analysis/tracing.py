@@ -147,6 +147,7 @@ class ModuleTracing:
         self.unroll_threshold = unroll_threshold
         self._source = source
         self._mutated: set[str] | None = None
+        self.rebinds: dict[cst.Expr, tuple[str, ...]] = {}  # `f(a)` statements that become `a = f(a)`
         self._plans: dict[str, JitPlan] = {}
         self._in_progress: set[str] = set()
 
@@ -716,7 +717,7 @@ class _FunctionTracing(FastVisitor):
             return None, "it unpacks each element"
         if kind == "iter":
             value, index = index, None
-        body = LoopBody(self.resolver, self.scope)
+        body = LoopBody(self.resolver, self.scope, self.module.rebinds)
         node.body.visit(body)
         if body.obstacle:
             return None, body.obstacle

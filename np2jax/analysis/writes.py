@@ -99,6 +99,8 @@ def _plan(
             return None  # a list or dict: Python mutation is fine
         blocker = aliasing.blocker(name, target)
     else:  # `self.x[i] = v` in a method, when no other reference can see `self.x`'s array
+        if aliasing.attribute_is_container(target.value):
+            return None  # `self.items = []`: Python mutation is fine
         name = dotted_name(target.value) or ""
         blocker = aliasing.attribute_blocker(target.value)
     if blocker is not None:

@@ -3,9 +3,9 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.writes import BINARY_FOR, subscript_write
-from np2jax.context import FileContext
+from np2jax.context import FileContext, FunctionInfo
 from np2jax.cstutil import call
-from np2jax.diagnostics import FixSafety, Severity
+from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
 
 ATOMIC = (cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Call, cst.Attribute, cst.Subscript)
@@ -39,6 +39,10 @@ class FunctionalUpdate(Rule):
     CODE = "NPJ200"
     NAME = "functional-update"
     MESSAGE = "in-place write rewritten to a functional update"
+    PUBLIC_MESSAGE = (
+        "{names} {verb} a new array instead of being written in place: code outside this module that kept a "
+        "reference to the old one (`x = obj.x`) no longer sees the update"
+    )
     SEVERITY = Severity.INFO
     FIX_SAFETY = FixSafety.SAFE
     DOC = RuleDoc(
@@ -58,7 +62,9 @@ class FunctionalUpdate(Rule):
             "module's classes stores only fresh arrays in `self.x` (never the caller's array, `np.asarray(x0)`, or "
             "another attribute) and never hands it out (returns, yields, stores elsewhere, passes to a function "
             "that is not a NumPy computation, iterates over it); `.x` is used on no other object; the class has no "
-            "decorator, no base class from another module and no class-level `x`. Methods are never jitted (NPJ304)."
+            "decorator, no base class from another module and no class-level `x`. Methods are never jitted (NPJ304). "
+            "For a public attribute (no leading underscore) a warning at the method says that code in other modules "
+            "that kept a reference to the old array no longer sees the update."
         ),
         use_instead="x = x.at[idx].set(v)",
         known_problems=(
@@ -167,6 +173,7 @@ class FunctionalUpdate(Rule):
                     self.count += 1
                     return self.state.sum()
             """,
+            diagnostics=("NPJ200",),
         ),
         Example(
             title="other augmented operators keep their exact meaning",
@@ -188,6 +195,9 @@ class FunctionalUpdate(Rule):
             """,
         ),
     )
+
+    def __init__(self) -> None:
+        self._public_attributes: dict[cst.FunctionDef, list[str]] = {}  # method -> `self.x` it rebinds
 
     def rewrite_line(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine, ctx: FileContext):
         statement = original.body[0]
@@ -224,6 +234,8 @@ class FunctionalUpdate(Rule):
             return None
         target, value = subscript_write(updated)
         name = target.value.deep_clone()
+        if isinstance(name, cst.Attribute):
+            self._rebound_attribute(name, ctx)
         if plan.how == "where":
             mask = target.slice[0].slice.value
             if isinstance(value, cst.Float) or (isinstance(value, cst.UnaryOperation) and isinstance(value.expression, cst.Float)):
@@ -253,5 +265,21 @@ class FunctionalUpdate(Rule):
             return None
         if not aliasing.attributes.is_array(aliasing.function, original.target) or aliasing.attribute_blocker(original.target):
             return None
+        self._rebound_attribute(original.target, ctx)
         value = cst.BinaryOperation(left=updated.target.deep_clone(), operator=operator(), right=parenthesized(updated.value))
         return cst.Assign(targets=[cst.AssignTarget(updated.target)], value=value, semicolon=updated.semicolon)
+
+    def _rebound_attribute(self, target: cst.Attribute, ctx: FileContext) -> None:
+        if not target.attr.value.startswith("_") and ctx.function is not None:
+            self._public_attributes.setdefault(ctx.function.node, []).append(ctx.code(target))
+
+    def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
+        names = list(dict.fromkeys(self._public_attributes.pop(info.node, ())))
+        if not names or info.has_errors(ctx):
+            return
+        shown = ", ".join(f"`{n}`" for n in names)
+        line, col, end_line, end_col = ctx.def_name_span(info)
+        ctx.diagnostics.append(Diagnostic(
+            self.CODE, Severity.WARNING, self.PUBLIC_MESSAGE.format(names=shown, verb="now gets" if len(names) == 1 else "now get"), ctx.path, line, col, end_line, end_col,
+            "read the attribute again after each call (or make it private, `self._x`, to say that nobody else holds it)",
+        ))

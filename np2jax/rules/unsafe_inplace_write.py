@@ -7,6 +7,9 @@ from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
 
 
+INPLACE_METHODS = frozenset({"sort", "fill", "put", "itemset", "partition", "resize", "setflags", "byteswap"})
+
+
 class UnsafeInplaceWrite(Rule):
     CODE = "NPJ201"
     NAME = "unsafe-inplace-write"
@@ -19,7 +22,9 @@ class UnsafeInplaceWrite(Rule):
             "other objects or containers; writes to arrays that another name or a view can observe, including "
             "`self.x` arrays that may be shared (stored from the caller without a copy, returned, stored elsewhere); "
             "writes through integer-array indices that may repeat. Augmented assignments (`x += v`, `self.x *= v`) "
-            "on such arrays too: NumPy updates them in place."
+            "on such arrays too: NumPy updates them in place; also `v *= k` on an untyped parameter of a function "
+            "that returns nothing (its only effect can be on the caller's object). And NumPy's in-place array "
+            "methods (`x.sort()`, `x.fill(v)`, `put`, `resize` ...) on arrays."
         ),
         why=(
             "JAX arrays are immutable. `x = x.at[i].set(v)` rebinds one name; in NumPy every alias and view "
@@ -30,7 +35,12 @@ class UnsafeInplaceWrite(Rule):
             "return the updated array (x = x.at[i].set(v); return x) and rebind it at the call site; "
             "use np.add.at semantics explicitly with x.at[idx].add(v) when repeats must accumulate"
         ),
-        known_problems="A function with such a write is left untouched as a whole (see the report's `unsupported` status). Views are detected syntactically (`y = x`, slices, `.T`, `reshape` ...); a view made inside another function is not seen.",
+        known_problems=(
+            "A function with such a write is left untouched as a whole (see the report's `unsupported` status). Views are "
+            "detected syntactically (`y = x`, slices, `.T`, `reshape` ...); a view made inside another function is not seen. "
+            "`self.x` arrays are judged over the module: a subclass or caller in another module that keeps a reference to "
+            "`obj.x` is not seen."
+        ),
     )
     EXAMPLES = (
         Example(
@@ -184,6 +194,29 @@ class UnsafeInplaceWrite(Rule):
             operator = original.operator.__class__.__name__
             symbol = {"AddAssign": "+", "SubtractAssign": "-", "MultiplyAssign": "*", "DivideAssign": "/"}.get(operator, "op")
             self.report(ctx, original, self.MESSAGE.format(name=name, why=reason.replace("{op}", symbol)))
+
+    def on_call(self, node: cst.Call, ctx: FileContext) -> None:
+        """``x.sort()``, ``x.fill(0)`` ...: NumPy changes ``x`` in place; a jax array returns a new one or has no such method."""
+        func = node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in INPLACE_METHODS:
+            return
+        aliasing = ctx.aliasing()
+        if aliasing is None:
+            return
+        receiver = func.value
+        if isinstance(receiver, cst.Name):
+            name = receiver.value
+            if aliasing.is_container(name) or not aliasing.holds_numpy_array(name, strict=func.attr.value == "sort"):
+                return
+        elif aliasing.attributes is None or not aliasing.attributes.is_array(aliasing.function, receiver):
+            return
+        shown = ctx.code(receiver)
+        self.report(
+            ctx, node, self.MESSAGE.format(name=shown, why=f"`.{func.attr.value}()` changes the array in place in NumPy; " + (
+                "a jax array's `.sort()` returns a sorted copy and leaves it as it was" if func.attr.value == "sort"
+                else f"jax arrays cannot change and have no `.{func.attr.value}()`")),
+            use_instead=f"{shown} = jnp.sort({shown})" if func.attr.value == "sort" else f"{shown} = {shown}.at[...].set(...) or jnp.full_like",
+        )
 
     def on_augmented_attribute(self, original: cst.AugAssign, ctx: FileContext) -> None:
         aliasing = ctx.aliasing()

@@ -1,0 +1,334 @@
+"""Functions that write into their arguments (NPJ203) and methods that write into `self.x` (NPJ200):
+the migrated code, run with real JAX, leaves the same values where NumPy left them; every case
+that is not provably equivalent stays NumPy code with an error."""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pytest
+
+from np2jax.engine import Options, migrate_source
+
+jnp = pytest.importorskip("jax.numpy")
+
+
+def migrate(source: str, jit: bool = True):
+    result = migrate_source(textwrap.dedent(source).lstrip().encode(), "m.py", Options(jit=jit))
+    assert result.error is None, result.error
+    return result
+
+
+def load(source: str | bytes) -> dict:
+    namespace: dict = {}
+    exec(compile(source, "m.py", "exec"), namespace)
+    return namespace
+
+
+def both(source: str, jit: bool = True):
+    """(original namespace, migrated namespace, result) for ``source``."""
+    result = migrate(source, jit)
+    return load(textwrap.dedent(source)), load(result.output), result
+
+
+def codes(result) -> list[str]:
+    return [d.code for d in result.diagnostics]
+
+
+def statuses(result) -> dict[str, str]:
+    return {f.qualname: f.status for f in result.functions}
+
+
+def assert_close(actual, expected):
+    np.testing.assert_allclose(np.asarray(actual, dtype=np.float64), np.asarray(expected, dtype=np.float64), rtol=1e-5, atol=1e-6)
+
+
+# --- functions that write into their arguments -------------------------------------------------
+ARGUMENTS = """
+import numpy as np
+
+def _normalize(x):
+    x /= np.linalg.norm(x)
+
+def clip_pair(lo, hi, limit):
+    if limit is None:
+        return
+    lo[lo < 0] = 0.0
+    hi[0] = np.minimum(hi[0], limit)
+
+def clip_both(lo, hi):
+    clip_pair(lo, hi, 1.0)
+
+def _bump_first(x):
+    x[0] += 1.0
+
+def bump_loop(a0, n):
+    a = a0.copy()
+    for i in range(n):
+        _bump_first(a)
+    return a
+
+def pipeline(v, w):
+    a = v * 2.0
+    b = w.copy()
+    clip_both(a, b)
+    _normalize(a)
+    return a, b
+"""
+
+
+@pytest.mark.parametrize("jit", [True, False])
+def test_functions_return_the_arguments_numpy_wrote_into(jit):
+    original, migrated, result = both(ARGUMENTS, jit)
+    assert all(status != "unsupported" for status in statuses(result).values()), result.diagnostics
+    assert codes(result).count("NPJ203") == 4
+    v = np.array([-1.0, 2.0, 3.0], dtype=np.float32)
+    w = np.array([5.0, -2.0], dtype=np.float32)
+
+    x = v.copy()
+    original["_normalize"](x)
+    assert_close(migrated["_normalize"](jnp.asarray(v)), x)
+
+    lo, hi = v.copy(), w.copy()
+    assert original["clip_pair"](lo, hi, 1.0) is None
+    new_lo, new_hi = migrated["clip_pair"](jnp.asarray(v), jnp.asarray(w), 1.0)
+    assert_close(new_lo, lo)
+    assert_close(new_hi, hi)
+    same_lo, same_hi = migrated["clip_pair"](jnp.asarray(v), jnp.asarray(w), None)  # the early return
+    assert_close(same_lo, v)
+    assert_close(same_hi, w)
+
+    lo, hi = v.copy(), w.copy()
+    original["clip_both"](lo, hi)
+    for got, want in zip(migrated["clip_both"](jnp.asarray(v), jnp.asarray(w)), (lo, hi)):
+        assert_close(got, want)
+
+    assert_close(migrated["bump_loop"](jnp.asarray(v), 4), original["bump_loop"](v, 4))
+    for got, want in zip(migrated["pipeline"](jnp.asarray(v), jnp.asarray(w)), original["pipeline"](v, w)):
+        assert_close(got, want)
+
+
+def test_call_sites_rebind_and_the_loop_carries_the_rebound_array():
+    output = migrate(ARGUMENTS).output.decode()
+    assert "    a = _bump_first(a)\n" in output
+    assert "_loop_body(i, a)" in output and "a = jax.lax.fori_loop(0, n, _loop_body, a)" in output
+    assert "    lo, hi = clip_pair(lo, hi, 1.0)\n    return lo, hi\n" in output
+    assert "        return lo, hi\n" in output  # the bare `return`
+    assert "    x = x / jnp.linalg.norm(x)\n    return x\n" in output
+
+
+def test_public_names_get_a_warning_private_ones_an_info():
+    result = migrate(ARGUMENTS)
+    severities = {d.message.split("`")[1]: d.severity.name for d in result.diagnostics if d.code == "NPJ203"}
+    assert severities == {"_normalize": "INFO", "clip_pair": "WARNING", "clip_both": "WARNING", "_bump_first": "INFO"}
+
+
+def test_one_line_body_gets_its_return_on_the_same_line():
+    output = migrate("import numpy as np\n\ndef reset(x): x[0] = np.float32(0.0)\n", jit=False).output.decode()
+    assert "def reset(x): x = x.at[0].set(np.float32(0.0)); return x\n" in output
+
+
+NOT_REWRITTEN = {
+    "result used": ("def user(n):\n    a = np.zeros(n)\n    y = f(a)\n    return a\n", "part of an expression"),
+    "view seen by the caller": ("def user(n):\n    a = np.zeros(n)\n    v = a[1:]\n    f(a)\n    return v\n", "view"),
+    "passed twice": ("def g(x, y):\n    x[0] = 1.0\n\ndef user(n):\n    a = np.zeros(n)\n    g(a, a)\n    return a\n", "twice", "g"),
+    "callback": ("def user(n):\n    return list(map(f, [np.zeros(n)]))\n", "used as a value"),
+    "partial": ("import functools\n\ndef user(n):\n    h = functools.partial(f)\n    a = np.zeros(n)\n    h(a)\n    return a\n", "used as a value"),
+    "attribute argument": ("class K:\n    def __init__(self):\n        self.b = np.zeros(3)\n\n    def go(self):\n        f(self.b)\n        return self.b.sum()\n", "self.b"),
+    "subscript argument": ("def user(n):\n    q = np.zeros((n, n))\n    f(q[0])\n    return q\n", "q[0]"),
+    "module-level call": ("A = np.zeros(3)\nf(A)\n", "outside a function body"),
+    "caller's parameter, caller returns a value": ("def user(a):\n    f(a)\n    return a.sum()\n", "also returns a value"),
+    "caller stays NumPy": ("def user(n):\n    a = np.zeros(n)\n    f(a)\n    np.random.seed(0)\n    return a\n", "stays NumPy code"),
+    "global array": ("G = np.zeros(3)\n\ndef user():\n    f(G)\n    return G\n", "not a local array"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOT_REWRITTEN))
+def test_mutating_function_stays_numpy_when_a_call_cannot_rebind(case):
+    extra, reason, name = (*NOT_REWRITTEN[case], "f")[:3]
+    source = "import numpy as np\n\ndef f(x):\n    x[0] = 1.0\n\n" + extra
+    result = migrate(source)
+    assert f"def {name}(x" in result.output.decode() and "    x[0] = 1.0\n" in result.output.decode()
+    messages = [d.message for d in result.diagnostics if d.code == "NPJ201"]
+    assert messages and reason in messages[0], result.diagnostics
+    assert statuses(result)[name] == "unsupported"
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("def f(x, flag):\n    if flag:\n        x = x.copy()\n    x[0] = 1.0\n", "also rebound"),
+    ("def f(x, out=np.zeros(3)):\n    out[0] = x\n", "default value"),
+    ("def f(x):\n    x[0] = 1.0\n    return x.sum()\n", "also returns a value"),
+    ("def f(x):\n    x[0] = 1.0\n    yield x\n", "generator"),
+    ("import functools\n\n@functools.lru_cache\ndef f(x):\n    x[0] = 1.0\n", "decorated"),
+])
+def test_mutating_function_stays_numpy_when_it_cannot_return_its_argument(body, reason):
+    result = migrate("import numpy as np\n\n" + body)
+    assert result.output == result.source
+    assert any(d.code == "NPJ201" and reason in d.message for d in result.diagnostics), result.diagnostics
+
+
+def test_an_untyped_parameter_changed_by_augmented_assignment_is_flagged():
+    source = """
+    import numpy as np
+
+    def scale(v, k):
+        v *= k
+
+    def energy(v, k):
+        scale(v, k)
+        return np.sum(v ** 2)
+
+    def decay(total: float, n):
+        total /= n
+    """
+    result = migrate(source)
+    assert statuses(result) == {"scale": "unsupported", "energy": "unsupported", "decay": "migrated"}
+
+
+# --- methods that write into self.x ---------------------------------------------------------
+FILTER = """
+import numpy as np
+
+class Filter:
+    def __init__(self, n):
+        self.state = np.zeros(n)
+        self.cov = np.eye(n)
+        self.items = []
+        self.count = 0
+
+    def update(self, z):
+        self.state[0] = z
+        self.state *= 0.5
+        self.cov[0, 0] += 1.0
+        self.cov[1:, :] /= 2.0
+        self.items.append(float(z))
+        self.count += 1
+        return self.state.sum()
+
+    def reset(self):
+        self.state[...] = 0.0
+
+    def snapshot(self):
+        return self.state.copy(), self.cov + 0.0
+"""
+
+
+def test_an_object_used_over_several_calls_matches_numpy():
+    original, migrated, result = both(FILTER)
+    assert statuses(result) == {"Filter.__init__": "migrated", "Filter.update": "needs-review",
+                                "Filter.reset": "needs-review", "Filter.snapshot": "migrated"}, result.diagnostics
+    public = [d.message for d in result.diagnostics if d.code == "NPJ200"]
+    assert public[0].startswith("`self.state`, `self.cov` now get a new array") and len(public) == 2
+    before, after = original["Filter"](3), migrated["Filter"](3)
+    for step, z in enumerate([1.0, -2.0, 0.5, 4.0]):
+        assert_close(after.update(z), before.update(z))
+        if step == 2:
+            before.reset()
+            after.reset()
+        for got, want in zip(after.snapshot(), before.snapshot()):
+            assert_close(got, want)
+    assert after.items == before.items and after.count == before.count == 4
+    assert "self.state = self.state * 0.5" in result.output.decode()
+    assert "self.cov = self.cov.at[1:, :].divide(2.0)" in result.output.decode()
+
+
+def test_methods_that_write_self_state_are_never_jitted():
+    result = migrate(FILTER)
+    assert not any(f.jit for f in result.functions)
+    assert codes(result).count("NPJ304") == 3  # snapshot has nothing to migrate: no jit decision
+
+
+ESCAPES = {
+    "returned": "    def get(self):\n        return self.x\n",
+    "returned view": "    def get(self):\n        return self.x[1:]\n",
+    "transposed": "    def get(self):\n        return self.x.T\n",
+    "yielded": "    def rows(self):\n        yield self.x\n",
+    "aliased by a local": "    def peek(self):\n        y = self.x\n        self.x[0] = 2.0\n        return y.sum()\n",
+    "stored in another attribute": "    def keep(self):\n        self.y = self.x\n",
+    "stored in a list": "    def keep(self, out):\n        out.append(self.x)\n",
+    "passed to a function": "    def keep(self):\n        register(self.x)\n",
+    "iterated": "    def total(self):\n        return sum(float(r[0]) for r in self.x)\n",
+    "stored by unpacking": "    def swap(self, a):\n        self.x, self.y = a, a\n",
+    "from the caller": "    def load(self, x0):\n        self.x = x0\n",
+    "from the caller through asarray": "    def load(self, x0):\n        self.x = np.asarray(x0)\n",
+    "self passed out": "    def clone(self):\n        return copy.copy(self)\n",
+    "used on another object": "    def merge(self, other):\n        return other.x.sum()\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(ESCAPES))
+def test_a_self_array_that_may_be_shared_keeps_its_error(case):
+    source = (
+        "import copy\nimport numpy as np\n\n\ndef register(a):\n    pass\n\n\n"
+        "class Holder:\n    def __init__(self, n):\n        self.x = np.zeros(n)\n\n"
+        "    def bump(self):\n        self.x[0] += 1.0\n        self.x *= 2.0\n\n" + ESCAPES[case]
+    )
+    result = migrate(source)
+    assert "class Holder" in result.output.decode() and "self.x[0] += 1.0" in result.output.decode()
+    assert statuses(result)["Holder.bump"] == "unsupported"
+    assert any(d.code == "NPJ201" and "self.x" in d.message for d in result.diagnostics), result.diagnostics
+
+
+@pytest.mark.parametrize("header, why", [
+    ("import dataclasses\nimport numpy as np\n\n@dataclasses.dataclass\nclass Holder:\n    x: np.ndarray\n", "decorated"),
+    ("import numpy as np\nfrom base import Base\n\nclass Holder(Base):\n    def __init__(self, n):\n        self.x = np.zeros(n)\n", "another module"),
+    ("import numpy as np\n\nclass Holder:\n    x = np.zeros(3)\n", "class attribute"),
+])
+def test_a_class_np2jax_cannot_see_whole_keeps_its_error(header, why):
+    result = migrate(header + "\n    def bump(self):\n        self.x[0] += 1.0\n        return np.sum(self.x)\n")
+    assert result.output == result.source
+    assert any(d.code == "NPJ201" and why in d.message for d in result.diagnostics), result.diagnostics
+
+
+def test_subclasses_in_the_module_are_seen():
+    source = """
+    import numpy as np
+
+    class Base:
+        def __init__(self, n):
+            self.x = np.zeros(n)
+
+        def bump(self):
+            self.x[0] += 1.0
+
+    class Leaky(Base):
+        def get(self):
+            return self.x
+    """
+    result = migrate(source)
+    assert result.output == result.source
+    assert any(d.code == "NPJ201" and "returned" in d.message for d in result.diagnostics)
+
+
+def test_in_place_array_methods_are_flagged_but_list_methods_are_not():
+    source = """
+    import numpy as np
+
+    def ordered(n):
+        x = np.arange(n)[::-1] * 1.0
+        x.sort()
+        return x
+
+    def names(items):
+        out = list(items)
+        out.sort()
+        return out, np.zeros(3)
+
+    class S:
+        def __init__(self, n):
+            self.x = np.zeros(n)
+
+        def go(self):
+            self.x.fill(2.0)
+            return np.sum(self.x)
+    """
+    result = migrate(source)
+    assert statuses(result) == {"ordered": "unsupported", "names": "migrated", "S.__init__": "unsupported", "S.go": "unsupported"}
+
+
+def test_private_attributes_are_rebound_without_a_warning():
+    source = FILTER.replace("self.state", "self._state").replace("self.cov", "self._cov")
+    result = migrate(source)
+    assert "self._state = self._state.at[0].set(z)" in result.output.decode()
+    assert set(statuses(result).values()) == {"migrated"}, result.diagnostics
