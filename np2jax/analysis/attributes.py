@@ -53,6 +53,8 @@ class ModuleAttributes:
     """Per class family (classes of the module related by inheritance) and attribute name:
     may in-place writes to ``self.<name>`` in its methods become rebindings?"""
 
+    module: cst.Module | None = None
+    resolver: Resolver | None = None
     methods: dict[cst.FunctionDef, tuple[str, str]] = field(default_factory=dict)  # method -> (its `self`, family)
     facts: dict[tuple[str, str], _Facts] = field(default_factory=dict)  # (family, name) -> facts
     foreign: dict[str, str] = field(default_factory=dict)  # name -> a use of `.name` on another object
@@ -61,6 +63,9 @@ class ModuleAttributes:
 
     def self_attribute(self, function: cst.FunctionDef | None, node: cst.BaseExpression) -> str | None:
         """``x`` when ``node`` is ``self.x`` in method ``function``, else None."""
+        if self.module is not None:  # analysed on first use: most modules never ask
+            module, self.module = self.module, None
+            module.visit(_AttributeUses(self, self.resolver, self.resolver.scopes[module], _families(module, self.resolver.scopes[module])))
         method = self.methods.get(function) if function is not None else None
         if method is None or not isinstance(node, cst.Attribute):
             return None
@@ -93,11 +98,8 @@ class ModuleAttributes:
 
 
 def analyse_attributes(module: cst.Module, resolver: Resolver) -> ModuleAttributes:
-    result = ModuleAttributes()
-    module_scope = resolver.scopes[module]
-    collector = _AttributeUses(result, resolver, module_scope, _families(module, module_scope))
-    module.visit(collector)
-    return result
+    """The attribute facts of ``module``, computed when first asked for."""
+    return ModuleAttributes(module, resolver)
 
 
 def _families(module: cst.Module, module_scope: Scope) -> dict[cst.ClassDef, str]:
@@ -171,6 +173,7 @@ class _AttributeUses(ScopedVisitor):
 
     # --- classes and methods -----------------------------------------------------------
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        super().visit_ClassDef(node)
         self.classes.append(node)
         family = self.families.get(node, f"<{id(node)}>")  # a class inside a function: a family of its own
         if node.decorators:
@@ -188,6 +191,7 @@ class _AttributeUses(ScopedVisitor):
 
     def leave_ClassDef(self, node: cst.ClassDef) -> None:
         self.classes.pop()
+        super().leave_ClassDef(node)
 
     def _is_local_class(self, base: cst.BaseExpression) -> bool:
         if isinstance(base, cst.Name) and base.value == "object":
@@ -201,6 +205,7 @@ class _AttributeUses(ScopedVisitor):
         return isinstance(decorator, cst.Name) and decorator.value in ("staticmethod", "classmethod")
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        super().visit_FunctionDef(node)
         if node in self.result.methods:
             self_name = self.result.methods[node][0]
             scope = self.resolver.scopes.get(node)

@@ -67,6 +67,9 @@ class ModuleMutations:
                 self.functions[name] = MutatingFunction(name, bindings[0].node)
         for function in self.functions.values():
             function.params = self._mutated_parameters(function.node)
+        self.rebinds: dict[cst.Expr, tuple[str, ...]] = {}
+        if not any(function.params for function in self.functions.values()):
+            return  # nothing writes into its arguments: no call to look at
         finder = _References(self, resolver)
         module.visit(finder)
         for name, problem in finder.value_uses.items():
@@ -76,7 +79,7 @@ class ModuleMutations:
             if name in self.functions and self.functions[name].params:
                 self.functions[name].problem = why
         self._settle()
-        self.rebinds: dict[cst.Expr, tuple[str, ...]] = {
+        self.rebinds = {
             site.statement: site.names
             for function in self.returning()
             for site in function.calls

@@ -343,12 +343,13 @@ def collect_scopes(module: cst.Module) -> ScopeCollector:
     return collector
 
 
-_NOT_A_BODY = (cst.Lambda, cst.ClassDef, cst.Decorator, cst.Parameters)
-
-
 class ScopedVisitor(FastVisitor):
     """A visitor that knows, at every node, its scope (``scopes[-1]``) and the function whose body
-    holds it directly (``functions[-1]``: None in lambdas, class bodies, decorators and defaults)."""
+    holds it directly (``functions[-1]``: None in lambdas, class bodies, decorators and defaults).
+
+    Only the hooks of scope-creating nodes do the bookkeeping (no per-node ``on_visit``): a subclass
+    that defines one of them calls ``super()`` first (visit) or last (leave).
+    """
 
     def __init__(self, scopes: dict[cst.CSTNode, Scope]) -> None:
         super().__init__()
@@ -356,19 +357,75 @@ class ScopedVisitor(FastVisitor):
         self.scopes: list[Scope] = []
         self.functions: list[cst.FunctionDef | None] = []
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
+    def _enter(self, node: cst.CSTNode, function: cst.FunctionDef | None = None, body: bool = True) -> None:
         scope = self.scope_of.get(node)
         if scope is not None:
             self.scopes.append(scope)
-        if isinstance(node, cst.FunctionDef):
-            self.functions.append(node)
-        elif isinstance(node, _NOT_A_BODY):
-            self.functions.append(None)
-        return super().on_visit(node)
+        if body:
+            self.functions.append(function)
 
-    def on_leave(self, original: cst.CSTNode) -> None:
-        super().on_leave(original)
-        if isinstance(original, (cst.FunctionDef, *_NOT_A_BODY)):
+    def _exit(self, node: cst.CSTNode, body: bool = True) -> None:
+        if body:
             self.functions.pop()
-        if original in self.scope_of:
+        if node in self.scope_of:
             self.scopes.pop()
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._enter(node, body=False)
+
+    def leave_Module(self, node: cst.Module) -> None:
+        self._exit(node, body=False)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._enter(node, node)
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._exit(node)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._enter(node)
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self._exit(node)
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self._enter(node)
+
+    def leave_Lambda(self, node: cst.Lambda) -> None:
+        self._exit(node)
+
+    def visit_Decorator(self, node: cst.Decorator) -> None:
+        self._enter(node)
+
+    def leave_Decorator(self, node: cst.Decorator) -> None:
+        self._exit(node)
+
+    def visit_Parameters(self, node: cst.Parameters) -> None:
+        self._enter(node)
+
+    def leave_Parameters(self, node: cst.Parameters) -> None:
+        self._exit(node)
+
+    def visit_ListComp(self, node: cst.ListComp) -> None:
+        self._enter(node, body=False)
+
+    def leave_ListComp(self, node: cst.ListComp) -> None:
+        self._exit(node, body=False)
+
+    def visit_SetComp(self, node: cst.SetComp) -> None:
+        self._enter(node, body=False)
+
+    def leave_SetComp(self, node: cst.SetComp) -> None:
+        self._exit(node, body=False)
+
+    def visit_DictComp(self, node: cst.DictComp) -> None:
+        self._enter(node, body=False)
+
+    def leave_DictComp(self, node: cst.DictComp) -> None:
+        self._exit(node, body=False)
+
+    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> None:
+        self._enter(node, body=False)
+
+    def leave_GeneratorExp(self, node: cst.GeneratorExp) -> None:
+        self._exit(node, body=False)
