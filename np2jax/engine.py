@@ -166,7 +166,9 @@ def _transform(
     forced = dict(forced or {})
     tracing = ModuleTracing(module, resolver, text, options.unroll_threshold) if options.jit else None
     attributes = analyse_attributes(module, resolver)
-    unforced = ModuleMutations(module, resolver)
+    # Without NPJ203 nothing returns its arguments: every function that writes into them keeps mutating (and is reported).
+    returns_arguments = any(rule.CODE == "NPJ203" for rule in instantiate(set(options.select) or None, set(options.ignore) or None))
+    unforced = ModuleMutations(module, resolver, keep_all=None if returns_arguments else "NPJ203, which makes such functions return them, is not selected")
     if tracing is not None:  # loops see `f(a)` as the assignment `a = f(a)` it becomes (whenever it does)
         tracing.rebinds = unforced.rebinds
     while True:
@@ -174,7 +176,7 @@ def _transform(
             name: f"`{why.callee}`, which calls it, stays NumPy code and relies on the mutation"
             for name, why in forced.items() if why.via_caller
         }
-        mutations = ModuleMutations(module, resolver, kept) if kept else unforced
+        mutations = ModuleMutations(module, resolver, kept) if kept and returns_arguments else unforced
         new_module, diagnostics, functions, infos = _walk(
             module, path, collector, resolver, lines, options, forced, precise, tracing, mutations, attributes
         )
@@ -213,7 +215,11 @@ def _callers_of_unsupported(infos, functions, forced) -> dict[str, ForcedUnsuppo
 def _mutators_of_unsupported_callers(infos, functions, forced, mutations) -> dict[str, ForcedUnsupported]:
     """Functions rewritten to return the arguments they mutate, one of whose callers stays NumPy code:
     that caller still relies on the mutation, so the function must keep mutating (stay NumPy) too."""
-    unsupported = {info.node: info.qualname for info, record in zip(infos, functions) if record.status == "unsupported"}
+    reverted = {record.qualname for record in functions if record.status == "unsupported"}
+    unsupported = {  # a nested function is reverted with the function around it
+        info.node: info.qualname for info in infos
+        if info.qualname in reverted or any(info.qualname.startswith(name + ".<locals>.") for name in reverted)
+    }
     found: dict[str, ForcedUnsupported] = {}
     for function in mutations.returning():
         if function.node in unsupported:

@@ -140,6 +140,10 @@ NOT_REWRITTEN = {
     "module-level call": ("A = np.zeros(3)\nf(A)\n", "outside a function body"),
     "caller's parameter, caller returns a value": ("def user(a):\n    f(a)\n    return a.sum()\n", "also returns a value"),
     "caller stays NumPy": ("def user(n):\n    a = np.zeros(n)\n    f(a)\n    np.random.seed(0)\n    return a\n", "stays NumPy code"),
+    "caller nested in a function that stays NumPy": (
+        "def outer(n):\n    np.random.seed(0)\n\n    def inner():\n        a = np.zeros(n)\n        f(a)\n        return a\n\n    return inner()\n",
+        "stays NumPy code",
+    ),
     "global array": ("G = np.zeros(3)\n\ndef user():\n    f(G)\n    return G\n", "not a local array"),
 }
 
@@ -332,3 +336,9 @@ def test_private_attributes_are_rebound_without_a_warning():
     result = migrate(source)
     assert "self._state = self._state.at[0].set(z)" in result.output.decode()
     assert set(statuses(result).values()) == {"migrated"}, result.diagnostics
+
+
+def test_without_npj203_a_function_that_writes_into_its_arguments_keeps_doing_so():
+    result = migrate_source(textwrap.dedent(ARGUMENTS).lstrip().encode(), "m.py", Options(ignore=frozenset({"NPJ203"})))
+    assert result.output == result.source
+    assert any(d.code == "NPJ201" and "NPJ203" in d.message for d in result.diagnostics)

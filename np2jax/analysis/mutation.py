@@ -56,8 +56,9 @@ class MutatingFunction:
 class ModuleMutations:
     """Which module-level functions mutate which parameters, and which of them return them instead."""
 
-    def __init__(self, module: cst.Module, resolver: Resolver, blocked: dict[str, str] | None = None) -> None:
-        """``blocked``: functions that must keep mutating (name -> why), e.g. because a caller stays NumPy."""
+    def __init__(self, module: cst.Module, resolver: Resolver, blocked: dict[str, str] | None = None, keep_all: str | None = None) -> None:
+        """``blocked``: functions that must keep mutating (name -> why), e.g. because a caller stays NumPy;
+        ``keep_all``: why every function must (NPJ203 is not selected)."""
         self.resolver = resolver
         self.module_scope = resolver.scopes[module]
         self.functions: dict[str, MutatingFunction] = {}
@@ -78,6 +79,9 @@ class ModuleMutations:
         for name, why in (blocked or {}).items():
             if name in self.functions and self.functions[name].params:
                 self.functions[name].problem = why
+        for function in self.functions.values():
+            if keep_all and function.params:
+                function.problem = keep_all
         self._settle()
         self.rebinds = {
             site.statement: site.names

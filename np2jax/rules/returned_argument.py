@@ -45,10 +45,12 @@ class ReturnedArgument(Rule):
         why=(
             "JAX arrays cannot change: the only way to hand an update back is to return it. The rewrite is applied "
             "only when it is exact: the function returns no value, is not decorated, its mutated parameters have no "
-            "default and no other name or view sees them; its name is only ever called, and each call is a statement "
-            "of its own in a function body, passing a plain local array name that nothing else can observe. A caller "
-            "passing its own parameter mutates its argument too: it is rewritten the same way when it qualifies. "
-            "Otherwise the writes are reported (NPJ201) and the function stays NumPy code."
+            "default, are never rebound (`x = ...`) and no other name or view sees them; its name is only ever "
+            "called, and each call is a statement of its own in a function body, passing a plain local array name "
+            "that nothing else can observe. A caller passing its own parameter mutates its argument too: it is "
+            "rewritten the same way when it qualifies. A caller that stays NumPy code (for any reason) keeps relying "
+            "on the mutation, so the function then stays NumPy code too. Otherwise the writes are reported (NPJ201) "
+            "and the function stays NumPy code."
         ),
         use_instead="return the updated array and rebind it at every call site: `a = f(a)`",
         known_problems=(
