@@ -38,7 +38,9 @@ from pathlib import Path
 import libcst as cst
 
 from np2jax import engine
+from np2jax.analysis import tracing
 from np2jax.analysis.resolve import Resolver
+from np2jax.analysis.tracing import ModuleTracing
 from np2jax.analysis.scope import Scope
 from np2jax.codes import RULES
 from np2jax.context import FileContext
@@ -133,6 +135,10 @@ def instrumented(timers: Timers):
     timers.patch(Resolver, "is_static", "  Resolver.is_static")
     timers.patch(Resolver, "qualname", "  Resolver.qualname")
     timers.patch(Scope, "lookup", "  Scope.lookup")
+    timers.patch(ModuleTracing, "plan", "  jit analysis (ModuleTracing.plan)")
+    timers.patch(tracing, "_mutated_globals", "  jit analysis: module state (ast)")
+    timers.patch(FileContext, "aliasing", "  in-place write aliasing (FileContext.aliasing)")
+    timers.patch(FileContext, "_planned", "  in-place write plans (FileContext._planned)")
     for rule in RULES:
         for hook in RULE_HOOKS:
             if hook in rule.__dict__:

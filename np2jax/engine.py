@@ -95,9 +95,9 @@ def migrate_source(source: bytes, path: str = "<string>", options: Options = Opt
             functions = _functions_without_numpy(source)
             if functions is not None:
                 return FileResult(path, "unchanged", source, source, functions=functions)
-        _check_python_syntax(source, path)
+        tree = _check_python_syntax(source, path)
         module = _parse(source)
-        new_module, diagnostics, functions, forced = _transform(module, path, source, options)
+        new_module, diagnostics, functions, forced = _transform(module, path, source, options, tree=tree)
         output = source if new_module is module else new_module.bytes
         if output != source:
             if module.bytes != source:
@@ -114,10 +114,10 @@ def migrate_source(source: bytes, path: str = "<string>", options: Options = Opt
     )
 
 
-def _check_python_syntax(source: bytes, path: str) -> None:
-    """Reject what this Python cannot compile, with Python's own message and position."""
+def _check_python_syntax(source: bytes, path: str) -> ast.Module:
+    """Python's own ast of ``source``; what this Python cannot compile is rejected with its message and position."""
     try:
-        compile(source, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+        return compile(source, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as error:
         message = (error.msg or "invalid syntax").split("\n")[0]
         where = f" at line {error.lineno}" + (f", column {error.offset}" if error.offset else "") if error.lineno else ""
@@ -147,9 +147,11 @@ def _parse(source: bytes) -> cst.Module:
 
 
 def _transform(
-    module: cst.Module, path: str, source: bytes, options: Options, precise: bool = True, forced=None
+    module: cst.Module, path: str, source: bytes, options: Options, precise: bool = True, forced=None, tree=None
 ):
     """Walk the module; if a migrated function calls one left untouched, walk again leaving it untouched too.
+
+    ``tree`` is Python's ast of ``source`` when the caller has it (the jit analysis reads module state from it).
 
     Returns the new module, the diagnostics, the function records and the functions left untouched
     by propagation (``forced``), which a later pass over the output may start from.
@@ -162,7 +164,7 @@ def _transform(
         text = module.code
     lines = _LINE_BREAK.split(text.lstrip("\ufeff"))
     forced = dict(forced or {})
-    tracing = ModuleTracing(module, resolver, text, options.unroll_threshold) if options.jit else None
+    tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, tree=tree) if options.jit else None
     while True:
         new_module, diagnostics, functions, infos = _walk(module, path, collector, resolver, lines, options, forced, precise, tracing)
         more = _callers_of_unsupported(infos, functions, forced)
@@ -231,12 +233,12 @@ def _function_record(info, diagnostics: list[Diagnostic]) -> FunctionRecord:
 def _check_safety(output: bytes, path: str, options: Options, forced) -> None:
     try:
         module = cst.parse_module(output)
-        compile(output, path, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+        tree = compile(output, path, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
     except (cst.ParserSyntaxError, SyntaxError, ValueError) as error:
         raise MigrationError(f"internal error: the migrated code does not parse ({error}); file left unchanged")
     # Only the code matters here; starting from the first pass's propagation result reaches the same
     # fixpoint a fresh run would (propagation only ever adds functions) without its extra walk.
-    again, _, _, _ = _transform(module, path, output, options, precise=False, forced=forced)
+    again, _, _, _ = _transform(module, path, output, options, precise=False, forced=forced, tree=tree)
     if again.bytes != output:
         raise MigrationError("internal error: a second migration pass would change the output again; file left unchanged")
 
