@@ -26,6 +26,7 @@ from np2jax.codes import instantiate
 from np2jax.context import FileContext, ForcedUnsupported
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.imports import choose_jnp_alias, finalize_imports
+from np2jax.render import render, reparse
 from np2jax.walker import Walker
 
 MAX_NESTING = 900  # libcst's native parser overflows its stack far beyond this
@@ -98,11 +99,13 @@ def migrate_source(source: bytes, path: str = "<string>", options: Options = Opt
         tree = _check_python_syntax(source, path)
         module = _parse(source)
         new_module, diagnostics, functions, forced = _transform(module, path, source, options, tree=tree)
-        output = source if new_module is module else new_module.bytes
+        rendered = None if new_module is module else render(new_module)
+        output = source if rendered is None else rendered.code.encode(new_module.encoding)
         if output != source:
-            if module.bytes != source:
+            original = render(module)
+            if original.code.encode(module.encoding) != source:
                 raise MigrationError("libcst cannot reproduce this file byte for byte (unusual line endings?); left unchanged")
-            _check_safety(output, path, options, forced)
+            _check_safety(output, path, options, forced, lambda: reparse(rendered.code, new_module, rendered, module, original))
     except MigrationError as error:
         return FileResult(path, "error", source, source, error=str(error))
     except RecursionError:
@@ -230,9 +233,11 @@ def _function_record(info, diagnostics: list[Diagnostic]) -> FunctionRecord:
     return FunctionRecord(info.qualname, info.line, info.end_line, info.jit, info.static_argnums, status)
 
 
-def _check_safety(output: bytes, path: str, options: Options, forced) -> None:
+def _check_safety(output: bytes, path: str, options: Options, forced, parse=None) -> None:
+    """The output parses, compiles and migrates to itself.  ``parse`` (default: a whole-file parse)
+    builds the output's tree, e.g. reusing the original's unchanged statements (``render.reparse``)."""
     try:
-        module = cst.parse_module(output)
+        module = parse() if parse is not None else cst.parse_module(output)
         tree = compile(output, path, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
     except (cst.ParserSyntaxError, SyntaxError, ValueError) as error:
         raise MigrationError(f"internal error: the migrated code does not parse ({error}); file left unchanged")
