@@ -1,0 +1,26 @@
+"""The base of the rules that look for NumPy behaviour a migrated function silently loses.
+
+They run when the walker leaves a function and look at its original code,
+node by node with the scope of each (``function_nodes``), only when the
+function was rewritten: code that stays NumPy keeps NumPy's behaviour.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.scope import Scope
+from np2jax.analysis.values import function_nodes
+from np2jax.context import FileContext, FunctionInfo
+from np2jax.rule import Rule
+
+
+class HazardRule(Rule):
+    def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
+        if not info.changed or info.has_errors(ctx):
+            return
+        for node, scope in function_nodes(info.node, ctx.resolver):
+            self.check(node, scope, ctx)
+
+    def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
+        """Called for every node of a rewritten function's original body (nested ``def``s apart)."""
