@@ -25,7 +25,8 @@ class DataDependentIndex(HazardRule):
     SEVERITY = Severity.WARNING
     DOC = RuleDoc(
         what=(
-            "Reports array indices computed from array values by arithmetic (`np.argmax(y) + 1`), by a cast "
+            "Reports array indices computed from array values by arithmetic (`np.argmax(y) + 1`; not `i - 1`, "
+            "which wraps to the end in both), by a cast "
             "(`int(v * n)`, `(x * n).astype(int)`), or by `searchsorted`/`digitize`/`count_nonzero` (which return "
             "`len(a)` at the upper edge), in reads, `.at[]` updates and `np.take`."
         ),
@@ -156,6 +157,9 @@ def _edge_step(node: cst.BaseExpression, scope: Scope, ctx: FileContext, seen: s
     if _bounds(node, scope, ctx):
         return None
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, INDEX_ARITHMETIC):
+        if isinstance(node.operator, cst.Subtract) and ctx.resolver.is_static(node.right, scope):
+            # `i - 1` of an index: at most wraps to the end, as in NumPy (JAX wraps negative indices too)
+            return _edge_step(node.left, scope, ctx, seen)
         return "arithmetic on array values"
     if isinstance(node, cst.Subscript):
         return _edge_step(node.value, scope, ctx, seen)

@@ -39,8 +39,9 @@ class ToleranceBelowFloat32(HazardRule):
         ),
         use_instead="a tolerance scaled to the dtype: 10 * jnp.finfo(x.dtype).eps (or at least 1e-6 in float32), or enable x64",
         known_problems=(
-            "Tolerances passed in by the caller are not seen; only literals, local names and defaults. Comparisons of "
-            "magnitudes (`det < 1e-12`, `m1 < m2 * 1e-8`) are not reported: float32 represents such small values."
+            "Tolerances passed in by the caller are not seen; only literals, local names and defaults. Literal "
+            "tolerances in comparisons of magnitudes (`det < 1e-12`, `m1 < m2 * 1e-8`) are not reported: float32 "
+            "represents such small values."
         ),
     )
     EXAMPLES = (
@@ -104,9 +105,10 @@ class ToleranceBelowFloat32(HazardRule):
                 return
             if all(ctx.values.origin(operand, scope) == STATIC for operand in operands):
                 return  # Python numbers: compared in float64 under JAX too
-            if any(_difference(operand, scope, 0) for operand in operands):
-                for operand in operands:
-                    self._check_tolerance(operand, scope, ctx, "holds only for exact equality")
+            # A literal is a tolerance when it is compared with a difference; float64's eps always is one.
+            literals = any(_difference(operand, scope, 0) for operand in operands)
+            for operand in operands:
+                self._check_tolerance(operand, scope, ctx, "holds only for exact equality", literals)
         elif isinstance(node, cst.Call):
             signature = TOLERANCE_FUNCTIONS.get(ctx.resolver.qualname(node.func, scope) or "")
             if signature is not None:
@@ -130,8 +132,12 @@ class ToleranceBelowFloat32(HazardRule):
         if atol is not None and ((rtol_value is not None and rtol_value < FLOAT32_EPS) or any(_number(v) == 0 for v in compared)):
             self._check_tolerance(atol, scope, ctx, "is as strict as exact equality")
 
-    def _check_tolerance(self, node: cst.BaseExpression, scope: Scope, ctx: FileContext, effect: str) -> None:
+    def _check_tolerance(
+        self, node: cst.BaseExpression, scope: Scope, ctx: FileContext, effect: str, literals: bool = True
+    ) -> None:
         for constant in _tiny_constants(node, scope, ctx, 0):
+            if not literals and not isinstance(constant, cst.Attribute):
+                continue
             if constant in self._reported:
                 continue
             self._reported.add(constant)
