@@ -25,6 +25,7 @@ from np2jax.tables import lookup_numpy
 from np2jax.visitors import FastTransformer
 
 HEADER_STATEMENTS = frozenset({cst.If, cst.While, cst.For, cst.With})  # exact types: cheaper than isinstance
+_SCOPES_AND_HEADERS = SCOPE_NODES | HEADER_STATEMENTS  # the node types on_visit/on_leave do more for
 _PASS_BLOCK = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
 
 
@@ -70,21 +71,15 @@ class Walker(FastTransformer):
     def visit_FormattedStringText(self, node: cst.FormattedStringText) -> None:
         self.ctx.line += node.value.count("\n")
 
-    def visit_SimpleWhitespace(self, node: cst.SimpleWhitespace) -> None:
-        if "\\" in node.value:
-            self.ctx.line += node.value.count("\n")
-
     # --- scopes (entered and left for every scope-creating node in on_visit / on_leave) ---
     def _enter(self, node: cst.CSTNode) -> None:
-        if type(node) not in SCOPE_NODES:
-            return
         scope = self.scopes.get(node)
         if scope is not None:
             self.scope_stack.append(scope)
             self.ctx.scope = scope
 
     def _leave(self, node: cst.CSTNode) -> None:
-        if type(node) in SCOPE_NODES and node in self.scopes:
+        if node in self.scopes:
             self.scope_stack.pop()
             self.ctx.scope = self.scope_stack[-1]
 
@@ -350,13 +345,16 @@ class Walker(FastTransformer):
         self.ctx.statement = self._statements[-1] if self._statements else None
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        self._enter(node)
-        if type(node) in HEADER_STATEMENTS:
-            # Only the header: the body's statements are pushed themselves.
-            self._push_statement(node.with_changes(body=_PASS_BLOCK, **({"orelse": None} if hasattr(node, "orelse") else {})))
+        if type(node) in _SCOPES_AND_HEADERS:
+            self._enter(node)
+            if type(node) in HEADER_STATEMENTS:
+                # Only the header: the body's statements are pushed themselves.
+                self._push_statement(node.with_changes(body=_PASS_BLOCK, **({"orelse": None} if hasattr(node, "orelse") else {})))
         return super().on_visit(node)
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
+        if type(original) not in _SCOPES_AND_HEADERS:
+            return super().on_leave(original, updated)
         if type(original) in HEADER_STATEMENTS:
             self._pop_statement()
         result = super().on_leave(original, updated)
@@ -416,3 +414,20 @@ class Walker(FastTransformer):
             for i, arg in enumerate(updated.args)
         ]
         return updated.with_changes(args=args)
+
+
+class ContinuationWalker(Walker):
+    """The walker for sources with backslash continuations, whose newlines sit in plain whitespace.
+
+    Counting them means looking at every whitespace node, so sources without one use ``Walker``.
+    """
+
+    def visit_SimpleWhitespace(self, node: cst.SimpleWhitespace) -> None:
+        if "\\" in node.value:
+            self.ctx.line += node.value.count("\n")
+
+
+def walker_for(ctx: FileContext, rules: Sequence[Rule]) -> Walker:
+    """A walker for ``ctx``'s source; one that counts lines in continuation whitespace only if it has any."""
+    continued = any(line.endswith("\\") for line in ctx.source_lines)
+    return (ContinuationWalker if continued else Walker)(ctx, rules)

@@ -21,6 +21,7 @@ import libcst as cst
 
 from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
+from np2jax.visitors import FastVisitor
 
 STATIC, PARAMETER, DATA = 0, 1, 2
 
@@ -228,17 +229,40 @@ def _loop_source(iterable: cst.BaseExpression, position: tuple[int, ...], resolv
     return iterable, position
 
 
-def function_nodes(function: cst.FunctionDef, resolver: Resolver):
-    """Every node of ``function``'s body with the scope it is in; nested ``def``s and classes are
-    left out (the walker leaves them, and the rules see them, on their own)."""
-    stack = [(child, resolver.scopes[function]) for child in reversed(function.body.children)]
-    while stack:
-        node, scope = stack.pop()
+def function_nodes(function: cst.FunctionDef, resolver: Resolver) -> list[tuple[cst.CSTNode, Scope]]:
+    """Every node of ``function``'s body with the scope it is in, in source order; nested ``def``s
+    and classes are left out (the walker leaves them, and the rules see them, on their own).
+
+    One visitor pass per function, remembered by the resolver: several rules ask for the same function.
+    """
+    cache = resolver.memo.setdefault("function_nodes", {})
+    found = cache.get(function)
+    if found is None:
+        collector = _NodesWithScopes(resolver, resolver.scopes[function])
+        for child in function.body.children:
+            child.visit(collector)
+        found = cache[function] = collector.found
+    return found
+
+
+class _NodesWithScopes(FastVisitor):
+    def __init__(self, resolver: Resolver, scope: Scope) -> None:
+        super().__init__()
+        self.scopes = resolver.scopes
+        self.stack = [scope]
+        self.found: list[tuple[cst.CSTNode, Scope]] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            continue
-        yield node, scope
-        inner = resolver.scopes.get(node, scope) if isinstance(node, (cst.Lambda, cst.BaseComp)) else scope
-        stack.extend((child, inner) for child in reversed(node.children))
+            return False
+        self.found.append((node, self.stack[-1]))
+        if isinstance(node, (cst.Lambda, cst.BaseComp)):
+            self.stack.append(self.scopes.get(node, self.stack[-1]))
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if isinstance(original_node, (cst.Lambda, cst.BaseComp)):
+            self.stack.pop()
 
 
 CONTAINER_LITERALS = (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)
