@@ -117,6 +117,8 @@ class DataDependentIndex(HazardRule):
     def __init__(self) -> None:
         self._written: set[cst.Subscript] = set()
 
+    NODE_TYPES = frozenset({cst.Subscript, cst.AugAssign, cst.Assign, cst.Call})
+
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
         if isinstance(node, cst.Subscript):
             self._check_subscript(node, scope, ctx)

@@ -79,6 +79,8 @@ class Float32Cancellation(HazardRule):
         ),
     )
 
+    NODE_TYPES = frozenset({cst.BinaryOperation})
+
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
         if not (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Subtract)):
             return

@@ -80,6 +80,8 @@ class Int32Overflow(HazardRule):
         ),
     )
 
+    NODE_TYPES = frozenset({cst.Call, cst.BinaryOperation, cst.AugAssign})
+
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
         values = ctx.values
         if isinstance(node, cst.Call):

@@ -103,6 +103,8 @@ class NeverRaisedError(HazardRule):
         ),
     )
 
+    NODE_TYPES = frozenset({cst.Try, cst.Call})
+
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
         if isinstance(node, cst.Try):
             self._check_try(node, scope, ctx)

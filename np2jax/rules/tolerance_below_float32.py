@@ -98,6 +98,8 @@ class ToleranceBelowFloat32(HazardRule):
     def __init__(self) -> None:
         self._reported: set[cst.CSTNode] = set()
 
+    NODE_TYPES = frozenset({cst.Comparison, cst.Call})
+
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
         if isinstance(node, cst.Comparison):
             operands = [node.left, *(target.comparator for target in node.comparisons)]
