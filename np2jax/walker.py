@@ -29,11 +29,18 @@ _SCOPES_AND_HEADERS = SCOPE_NODES | HEADER_STATEMENTS  # the node types on_visit
 _PASS_BLOCK = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
 
 
+def rules_by_hook(rules: Sequence[Rule]) -> dict[str, list[Rule]]:
+    """For each hook of ``Rule``, the rules (in order) that define it: the walker calls only those."""
+    names = [name for name, value in vars(Rule).items() if callable(value) and not name.startswith("_")]
+    return {name: [rule for rule in rules if getattr(type(rule), name) is not getattr(Rule, name)] for name in names}
+
+
 class Walker(FastTransformer):
     def __init__(self, ctx: FileContext, rules: Sequence[Rule]) -> None:
         super().__init__()
         self.ctx = ctx
         self.rules = rules
+        self.hooks = rules_by_hook(rules)
         self.scopes = ctx.resolver.scopes
         self.scope_stack: list[Scope] = [ctx.scope]
         self.function_depth = 0  # > 0 inside a function body
@@ -107,7 +114,7 @@ class Walker(FastTransformer):
             self._frames[-1][2].update(import_names)
         info = self._open_functions[-1]
         info.changed = self._changes() > changes
-        for rule in self.rules:
+        for rule in self.hooks["on_leave_function"]:
             rule.on_leave_function(info, self.ctx)
         if any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:]):
             # Cannot be migrated faithfully: leave the whole function as it was, still working NumPy code.
@@ -221,7 +228,7 @@ class Walker(FastTransformer):
         return NumpyRef(node, qualname, row, member, call, self.ctx.scope)
 
     def _run_rules(self, ref: NumpyRef) -> None:
-        for rule in self.rules:
+        for rule in self.hooks["on_numpy_ref"]:
             rule.on_numpy_ref(ref, self.ctx)
         if ref.rewrite is not None and not ref.blocked:
             replacement = dotted(self.ctx.jnp_alias + ref.rewrite[len("jax.numpy"):])
@@ -257,7 +264,7 @@ class Walker(FastTransformer):
             ref = self._numpy_ref(node.func, node)
             if ref is not None:
                 self._run_rules(ref)
-        for rule in self.rules:
+        for rule in self.hooks["on_call"]:
             rule.on_call(node, self.ctx)
         self._record_local_call(node)
 
@@ -328,7 +335,7 @@ class Walker(FastTransformer):
     def _rewrite_statement(self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement):
         if not self.traced:
             return updated
-        for rule in self.rules:
+        for rule in self.hooks["rewrite_statement"]:
             replacement = rule.rewrite_statement(original, updated, self.ctx)
             if replacement is not None:
                 self.statement_rewrites += 1
@@ -368,7 +375,7 @@ class Walker(FastTransformer):
         self._pop_statement()
         if not self.traced or len(original.body) != 1:
             return updated
-        for rule in self.rules:
+        for rule in self.hooks["rewrite_line"]:
             lines = rule.rewrite_line(original, updated, self.ctx)
             if lines is not None:
                 self.statement_rewrites += 1
@@ -378,7 +385,7 @@ class Walker(FastTransformer):
     def leave_For(self, original: cst.For, updated: cst.For):
         if not self.traced:
             return updated
-        for rule in self.rules:
+        for rule in self.hooks["rewrite_loop"]:
             statements = rule.rewrite_loop(original, updated, self.ctx)
             if statements is not None:
                 self.statement_rewrites += 1
@@ -394,7 +401,7 @@ class Walker(FastTransformer):
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
         if not self.traced:
             return updated
-        for rule in self.rules:
+        for rule in self.hooks["rewrite_subscript"]:
             replacement = rule.rewrite_subscript(original, updated, self.ctx)
             if replacement is not None:
                 self.statement_rewrites += 1
