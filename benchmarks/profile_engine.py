@@ -38,7 +38,9 @@ from pathlib import Path
 import libcst as cst
 
 from np2jax import engine
+from np2jax.analysis import tracing
 from np2jax.analysis.resolve import Resolver
+from np2jax.analysis.tracing import ModuleTracing
 from np2jax.analysis.scope import Scope
 from np2jax.codes import RULES
 from np2jax.context import FileContext
@@ -125,6 +127,7 @@ def instrumented(timers: Timers):
     timers.patch(engine, "finalize_imports", "finalize imports")
     timers.patch(cst.Module, "bytes", "codegen")
     timers.patch(cst.Module, "code", "codegen")
+    timers.patch(engine, "render", "codegen")
     engine.compile = timers.timed("compile to ast", compile)  # shadows the builtin in engine only
     timers._patches.append((engine, "compile", None))
     timers.patch(FileContext, "span", "  ctx.span (diagnostic positions)")
@@ -133,6 +136,10 @@ def instrumented(timers: Timers):
     timers.patch(Resolver, "is_static", "  Resolver.is_static")
     timers.patch(Resolver, "qualname", "  Resolver.qualname")
     timers.patch(Scope, "lookup", "  Scope.lookup")
+    timers.patch(ModuleTracing, "plan", "  jit analysis (ModuleTracing.plan)")
+    timers.patch(tracing, "_mutated_globals", "  jit analysis: module state (ast)")
+    timers.patch(FileContext, "aliasing", "  in-place write aliasing (FileContext.aliasing)")
+    timers.patch(FileContext, "_planned", "  in-place write plans (FileContext._planned)")
     for rule in RULES:
         for hook in RULE_HOOKS:
             if hook in rule.__dict__:
@@ -194,7 +201,7 @@ def print_phases(timers: Timers, total: float) -> None:
         for key in nested:
             row(key, s[key], timers.calls[key])
         row(prefix + "finalize imports", s.get(prefix + "finalize imports", 0.0))
-        row(prefix + "codegen (Module.bytes / .code)", s.get(prefix + "codegen", 0.0), timers.calls.get(prefix + "codegen"))
+        row(prefix + "codegen (render / Module.code)", s.get(prefix + "codegen", 0.0), timers.calls.get(prefix + "codegen"))
     safety = s.get("safety: safety net total", 0.0)
     print(f"  {'=> safety net (second pass) in total':<46} {safety:8.2f} s {100 * safety / total:6.1f} %")
     top = ["_parse (pre-scan + libcst parse)", "no-numpy fast path (ast)", "scope collector",

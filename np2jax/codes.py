@@ -5,16 +5,20 @@ from __future__ import annotations
 from np2jax.rule import Rule
 from np2jax.rules.astype_narrowing import AstypeNarrowing
 from np2jax.rules.calls_unmigrated import CallsUnmigratedFunction
+from np2jax.rules.data_dependent_index import DataDependentIndex
 from np2jax.rules.data_dependent_shape import DataDependentShape
+from np2jax.rules.float32_cancellation import Float32Cancellation
 from np2jax.rules.foreign_array_library import ForeignArrayLibrary
 from np2jax.rules.functional_update import FunctionalUpdate
 from np2jax.rules.inplace_function import InplaceFunction
+from np2jax.rules.int32_overflow import Int32Overflow
 from np2jax.rules.io_and_global_state import IoAndGlobalState
 from np2jax.rules.isinstance_ndarray import IsinstanceNdarray
 from np2jax.rules.loop_to_fori import LoopToFori
 from np2jax.rules.jit import Jit
 from np2jax.rules.jit_side_effect import JitSideEffect
 from np2jax.rules.jit_traced_value import JitTracedValue
+from np2jax.rules.never_raised_error import NeverRaisedError
 from np2jax.rules.no_jax_equivalent import NoJaxEquivalent
 from np2jax.rules.not_jitted import NotJitted
 from np2jax.rules.np_to_jnp import NumpyToJaxNumpy
@@ -22,6 +26,7 @@ from np2jax.rules.numpy_random import NumpyRandom
 from np2jax.rules.returned_argument import ReturnedArgument
 from np2jax.rules.round_decimals import RoundDecimals
 from np2jax.rules.sort_ties import SortTies
+from np2jax.rules.tolerance_below_float32 import ToleranceBelowFloat32
 from np2jax.rules.unrolled_loop import UnrolledLoop
 from np2jax.rules.unsafe_inplace_write import UnsafeInplaceWrite
 from np2jax.rules.unsupported_argument import UnsupportedArgument
@@ -43,6 +48,12 @@ RULES: tuple[type[Rule], ...] = (
     ForeignArrayLibrary,
     UnsafeInplaceWrite,
     CallsUnmigratedFunction,
+    # Hazards in rewritten functions, once the errors above are known.
+    NeverRaisedError,
+    DataDependentIndex,
+    Int32Overflow,
+    Float32Cancellation,
+    ToleranceBelowFloat32,
     NumpyToJaxNumpy,
     FunctionalUpdate,
     ReturnedArgument,

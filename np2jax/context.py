@@ -17,6 +17,7 @@ from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.writes import WritePlan, plan_tuple_write, plan_write
 from np2jax.analysis.scope import ImportBinding, Scope
 from np2jax.analysis.tracing import JitPlan, ModuleTracing
+from np2jax.analysis.values import ValueFacts
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.tables import ApiRow
 
@@ -119,6 +120,14 @@ class FileContext:
         self.attributes: ModuleAttributes | None = None  # `self.x` arrays that methods may rebind
         self.jit_uses: set[str] = set()  # modules the added decorators refer to ("jax", "functools")
         self._jit_states: dict[str, JitState] = {}
+        self._values: ValueFacts | None = None
+
+    @property
+    def values(self) -> ValueFacts:
+        """Run-time facts about expressions (from array data? an integer?), shared by the hazard rules."""
+        if self._values is None:
+            self._values = ValueFacts(self.resolver)
+        return self._values
 
     def jit_state(self, info: FunctionInfo) -> JitState:
         """Whether and how the jit rules decorate ``info`` (shared by NPJ300-NPJ304), once per function."""

@@ -28,7 +28,8 @@ from np2jax.codes import instantiate
 from np2jax.context import FileContext, ForcedUnsupported
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.imports import choose_jnp_alias, finalize_imports
-from np2jax.walker import Walker
+from np2jax.render import render, reparse
+from np2jax.walker import walker_for
 
 MAX_NESTING = 900  # libcst's native parser overflows its stack far beyond this
 _BRACKETS = bytes(range(256)).translate(None, b"()[]{}")
@@ -97,14 +98,16 @@ def migrate_source(source: bytes, path: str = "<string>", options: Options = Opt
             functions = _functions_without_numpy(source)
             if functions is not None:
                 return FileResult(path, "unchanged", source, source, functions=functions)
-        _check_python_syntax(source, path)
+        tree = _check_python_syntax(source, path)
         module = _parse(source)
-        new_module, diagnostics, functions, forced = _transform(module, path, source, options)
-        output = source if new_module is module else new_module.bytes
+        new_module, diagnostics, functions, forced = _transform(module, path, source, options, tree=tree)
+        rendered = None if new_module is module else render(new_module)
+        output = source if rendered is None else rendered.code.encode(new_module.encoding)
         if output != source:
-            if module.bytes != source:
+            original = render(module)
+            if original.code.encode(module.encoding) != source:
                 raise MigrationError("libcst cannot reproduce this file byte for byte (unusual line endings?); left unchanged")
-            _check_safety(output, path, options, forced)
+            _check_safety(output, path, options, forced, lambda: reparse(rendered.code, new_module, rendered, module, original))
     except MigrationError as error:
         return FileResult(path, "error", source, source, error=str(error))
     except RecursionError:
@@ -116,10 +119,10 @@ def migrate_source(source: bytes, path: str = "<string>", options: Options = Opt
     )
 
 
-def _check_python_syntax(source: bytes, path: str) -> None:
-    """Reject what this Python cannot compile, with Python's own message and position."""
+def _check_python_syntax(source: bytes, path: str) -> ast.Module:
+    """Python's own ast of ``source``; what this Python cannot compile is rejected with its message and position."""
     try:
-        compile(source, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+        return compile(source, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as error:
         message = (error.msg or "invalid syntax").split("\n")[0]
         where = f" at line {error.lineno}" + (f", column {error.offset}" if error.offset else "") if error.lineno else ""
@@ -149,9 +152,11 @@ def _parse(source: bytes) -> cst.Module:
 
 
 def _transform(
-    module: cst.Module, path: str, source: bytes, options: Options, precise: bool = True, forced=None
+    module: cst.Module, path: str, source: bytes, options: Options, precise: bool = True, forced=None, tree=None
 ):
     """Walk the module; if a migrated function calls one left untouched, walk again leaving it untouched too.
+
+    ``tree`` is Python's ast of ``source`` when the caller has it (the jit analysis reads module state from it).
 
     Returns the new module, the diagnostics, the function records and the functions left untouched
     by propagation (``forced``), which a later pass over the output may start from.
@@ -164,7 +169,7 @@ def _transform(
         text = module.code
     lines = _LINE_BREAK.split(text.lstrip("\ufeff"))
     forced = dict(forced or {})
-    tracing = ModuleTracing(module, resolver, text, options.unroll_threshold) if options.jit else None
+    tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, tree=tree) if options.jit else None
     attributes = analyse_attributes(module, resolver)
     # Without NPJ203 nothing returns its arguments: every function that writes into them keeps mutating (and is reported).
     returns_arguments = any(rule.CODE == "NPJ203" for rule in instantiate(set(options.select) or None, set(options.ignore) or None))
@@ -238,7 +243,7 @@ def _walk(module, path, collector, resolver, lines, options, forced, precise, tr
     ctx.forced_unsupported = forced
     ctx.tracing = tracing
     ctx.jnp_alias, already_imported = choose_jnp_alias(collector.module_scope, list(collector.scopes.values()))
-    walker = Walker(ctx, instantiate(set(options.select) or None, set(options.ignore) or None))
+    walker = walker_for(ctx, instantiate(set(options.select) or None, set(options.ignore) or None))
     new_module = module.visit(walker)
     if new_module is not module and (walker.replacements or walker.wraps or walker.statement_rewrites):
         new_module = finalize_imports(
@@ -263,15 +268,17 @@ def _function_record(info, diagnostics: list[Diagnostic]) -> FunctionRecord:
     return FunctionRecord(info.qualname, info.line, info.end_line, info.jit, info.static_argnums, status)
 
 
-def _check_safety(output: bytes, path: str, options: Options, forced) -> None:
+def _check_safety(output: bytes, path: str, options: Options, forced, parse=None) -> None:
+    """The output parses, compiles and migrates to itself.  ``parse`` (default: a whole-file parse)
+    builds the output's tree, e.g. reusing the original's unchanged statements (``render.reparse``)."""
     try:
-        module = cst.parse_module(output)
-        compile(output, path, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+        module = parse() if parse is not None else cst.parse_module(output)
+        tree = compile(output, path, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
     except (cst.ParserSyntaxError, SyntaxError, ValueError) as error:
         raise MigrationError(f"internal error: the migrated code does not parse ({error}); file left unchanged")
     # Only the code matters here; starting from the first pass's propagation result reaches the same
     # fixpoint a fresh run would (propagation only ever adds functions) without its extra walk.
-    again, _, _, _ = _transform(module, path, output, options, precise=False, forced=forced)
+    again, _, _, _ = _transform(module, path, output, options, precise=False, forced=forced, tree=tree)
     if again.bytes != output:
         raise MigrationError("internal error: a second migration pass would change the output again; file left unchanged")
 

@@ -25,7 +25,14 @@ from np2jax.tables import lookup_numpy
 from np2jax.visitors import FastTransformer
 
 HEADER_STATEMENTS = frozenset({cst.If, cst.While, cst.For, cst.With})  # exact types: cheaper than isinstance
+_SCOPES_AND_HEADERS = SCOPE_NODES | HEADER_STATEMENTS  # the node types on_visit/on_leave do more for
 _PASS_BLOCK = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
+
+
+def rules_by_hook(rules: Sequence[Rule]) -> dict[str, list[Rule]]:
+    """For each hook of ``Rule``, the rules (in order) that define it: the walker calls only those."""
+    names = [name for name, value in vars(Rule).items() if callable(value) and not name.startswith("_")]
+    return {name: [rule for rule in rules if getattr(type(rule), name) is not getattr(Rule, name)] for name in names}
 
 
 class Walker(FastTransformer):
@@ -33,6 +40,7 @@ class Walker(FastTransformer):
         super().__init__()
         self.ctx = ctx
         self.rules = rules
+        self.hooks = rules_by_hook(rules)
         self.scopes = ctx.resolver.scopes
         self.scope_stack: list[Scope] = [ctx.scope]
         self.function_depth = 0  # > 0 inside a function body
@@ -70,21 +78,15 @@ class Walker(FastTransformer):
     def visit_FormattedStringText(self, node: cst.FormattedStringText) -> None:
         self.ctx.line += node.value.count("\n")
 
-    def visit_SimpleWhitespace(self, node: cst.SimpleWhitespace) -> None:
-        if "\\" in node.value:
-            self.ctx.line += node.value.count("\n")
-
     # --- scopes (entered and left for every scope-creating node in on_visit / on_leave) ---
     def _enter(self, node: cst.CSTNode) -> None:
-        if type(node) not in SCOPE_NODES:
-            return
         scope = self.scopes.get(node)
         if scope is not None:
             self.scope_stack.append(scope)
             self.ctx.scope = scope
 
     def _leave(self, node: cst.CSTNode) -> None:
-        if type(node) in SCOPE_NODES and node in self.scopes:
+        if node in self.scopes:
             self.scope_stack.pop()
             self.ctx.scope = self.scope_stack[-1]
 
@@ -112,7 +114,7 @@ class Walker(FastTransformer):
             self._frames[-1][2].update(import_names)
         info = self._open_functions[-1]
         info.changed = self._changes() > changes
-        for rule in self.rules:
+        for rule in self.hooks["on_leave_function"]:
             rule.on_leave_function(info, self.ctx)
         if any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:]):
             # Cannot be migrated faithfully: leave the whole function as it was, still working NumPy code.
@@ -228,7 +230,7 @@ class Walker(FastTransformer):
         return NumpyRef(node, qualname, row, member, call, self.ctx.scope)
 
     def _run_rules(self, ref: NumpyRef) -> None:
-        for rule in self.rules:
+        for rule in self.hooks["on_numpy_ref"]:
             rule.on_numpy_ref(ref, self.ctx)
         if ref.rewrite is not None and not ref.blocked:
             replacement = dotted(self.ctx.jnp_alias + ref.rewrite[len("jax.numpy"):])
@@ -264,7 +266,7 @@ class Walker(FastTransformer):
             ref = self._numpy_ref(node.func, node)
             if ref is not None:
                 self._run_rules(ref)
-        for rule in self.rules:
+        for rule in self.hooks["on_call"]:
             rule.on_call(node, self.ctx)
         self._record_local_call(node)
 
@@ -335,7 +337,7 @@ class Walker(FastTransformer):
     def _rewrite_statement(self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement):
         if not self.traced:
             return updated
-        for rule in self.rules:
+        for rule in self.hooks["rewrite_statement"]:
             replacement = rule.rewrite_statement(original, updated, self.ctx)
             if replacement is not None:
                 self.statement_rewrites += 1
@@ -352,13 +354,16 @@ class Walker(FastTransformer):
         self.ctx.statement = self._statements[-1] if self._statements else None
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        self._enter(node)
-        if type(node) in HEADER_STATEMENTS:
-            # Only the header: the body's statements are pushed themselves.
-            self._push_statement(node.with_changes(body=_PASS_BLOCK, **({"orelse": None} if hasattr(node, "orelse") else {})))
+        if type(node) in _SCOPES_AND_HEADERS:
+            self._enter(node)
+            if type(node) in HEADER_STATEMENTS:
+                # Only the header: the body's statements are pushed themselves.
+                self._push_statement(node.with_changes(body=_PASS_BLOCK, **({"orelse": None} if hasattr(node, "orelse") else {})))
         return super().on_visit(node)
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
+        if type(original) not in _SCOPES_AND_HEADERS:
+            return super().on_leave(original, updated)
         if type(original) in HEADER_STATEMENTS:
             self._pop_statement()
         result = super().on_leave(original, updated)
@@ -372,7 +377,7 @@ class Walker(FastTransformer):
         self._pop_statement()
         if not self.traced or len(original.body) != 1:
             return updated
-        for rule in self.rules:
+        for rule in self.hooks["rewrite_line"]:
             lines = rule.rewrite_line(original, updated, self.ctx)
             if lines is not None:
                 self.statement_rewrites += 1
@@ -382,7 +387,7 @@ class Walker(FastTransformer):
     def leave_For(self, original: cst.For, updated: cst.For):
         if not self.traced:
             return updated
-        for rule in self.rules:
+        for rule in self.hooks["rewrite_loop"]:
             statements = rule.rewrite_loop(original, updated, self.ctx)
             if statements is not None:
                 self.statement_rewrites += 1
@@ -404,7 +409,7 @@ class Walker(FastTransformer):
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
         if not self.traced:
             return updated
-        for rule in self.rules:
+        for rule in self.hooks["rewrite_subscript"]:
             replacement = rule.rewrite_subscript(original, updated, self.ctx)
             if replacement is not None:
                 self.statement_rewrites += 1
@@ -430,3 +435,20 @@ def _append_statement(body: cst.BaseSuite, statement: cst.BaseSmallStatement) ->
     if isinstance(body, cst.SimpleStatementSuite):
         return body.with_changes(body=[*body.body, statement])
     return body.with_changes(body=[*body.body, cst.SimpleStatementLine(body=[statement])])
+
+
+class ContinuationWalker(Walker):
+    """The walker for sources with backslash continuations, whose newlines sit in plain whitespace.
+
+    Counting them means looking at every whitespace node, so sources without one use ``Walker``.
+    """
+
+    def visit_SimpleWhitespace(self, node: cst.SimpleWhitespace) -> None:
+        if "\\" in node.value:
+            self.ctx.line += node.value.count("\n")
+
+
+def walker_for(ctx: FileContext, rules: Sequence[Rule]) -> Walker:
+    """A walker for ``ctx``'s source; one that counts lines in continuation whitespace only if it has any."""
+    continued = any(line.endswith("\\") for line in ctx.source_lines)
+    return (ContinuationWalker if continued else Walker)(ctx, rules)

@@ -248,14 +248,28 @@ CASES = [
         """
         import numpy as np
 
+        def f(x, table):
+            try:
+                scale = table["scale"]
+            except KeyError:
+                scale = 1.0
+            return np.multiply(x, scale)
+        """,
+        {"f": ("NPJ302",)},
+        id="try-except",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
         def f(x):
             try:
                 return np.linalg.inv(x)
             except np.linalg.LinAlgError:
                 return np.zeros_like(x)
         """,
-        {"f": ("NPJ302",)},
-        id="try-except",
+        {"f": PLAIN},  # left as NumPy (NPJ118): JAX never raises LinAlgError
+        id="try-except-linalg-error-stays-numpy",
     ),
     pytest.param(
         """

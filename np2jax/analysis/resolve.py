@@ -61,6 +61,7 @@ class Resolver:
     def __init__(self, scopes: dict[cst.CSTNode, Scope]) -> None:
         self.scopes = scopes
         self._static_cache: dict[tuple[int, int], bool] = {}
+        self.memo: dict[str, dict] = {}  # per-module results of analyses keyed by node (see values.function_nodes)
 
     # --- names ----------------------------------------------------------
     def name_qualname(self, name: str, scope: Scope) -> str | None:

@@ -140,12 +140,16 @@ class JitPlan:
 class ModuleTracing:
     """Jit plans for the module-level functions of one module, computed on demand."""
 
-    def __init__(self, module: cst.Module, resolver: Resolver, source: str, unroll_threshold: int = DEFAULT_UNROLL_THRESHOLD) -> None:
+    def __init__(
+        self, module: cst.Module, resolver: Resolver, source: str, unroll_threshold: int = DEFAULT_UNROLL_THRESHOLD,
+        tree: ast.Module | None = None,
+    ) -> None:
         self.module = module
         self.resolver = resolver
         self.module_scope = resolver.scopes[module]
         self.unroll_threshold = unroll_threshold
         self._source = source
+        self._tree = tree  # Python's ast of ``source`` when the caller already has it
         self._mutated: set[str] | None = None
         self.rebinds: dict[cst.Expr, tuple[str, ...]] = {}  # `f(a)` statements that become `a = f(a)`
         self._plans: dict[str, JitPlan] = {}
@@ -196,42 +200,53 @@ class ModuleTracing:
     def mutated_globals(self) -> set[str]:
         """Module-level names that functions rebind (``global``) or mutate in place."""
         if self._mutated is None:
-            self._mutated = _mutated_globals(self._source)
+            tree = self._tree
+            if tree is None:
+                try:
+                    tree = ast.parse(self._source)
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
+                    tree = ast.Module(body=[], type_ignores=[])
+            self._mutated = _mutated_globals(tree)
         return self._mutated
 
 
-def _mutated_globals(source: str) -> set[str]:
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return set()
+def _mutated_globals(tree: ast.Module) -> set[str]:
+    """Module-level names some function rebinds (``global``) or mutates in place, in one walk.
+
+    A write ``name[...] = ...`` / ``name.attr = ...`` / ``name.append(...)`` inside a
+    function mutates module state unless ``name`` is a parameter of every
+    function it is nested in (the set carried down is the intersection).
+    """
     module_names = set()
     for statement in tree.body:
-        for node in ast.walk(statement) if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else ():
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                module_names.add(node.id)
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            module_names.update(
+                node.id for node in ast.walk(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+            )
     mutated: set[str] = set()
-    for function in ast.walk(tree):
-        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+    stack: list[tuple[ast.AST, frozenset[str] | None]] = [(tree, None)]  # (node, parameters; None outside functions)
+    while stack:
+        node, params = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            own = frozenset(a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg))
+            inner = own if params is None else params & own
+            body = node.body if isinstance(node.body, list) else [node.body]
+            stack.extend((child, inner) for child in body)
+            stack.extend((child, params) for child in ast.iter_child_nodes(node) if child not in body)
             continue
-        local = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
-        body = function.body if isinstance(function.body, list) else [function.body]
-        for statement in body:
-            for node in ast.walk(statement):
-                if isinstance(node, ast.Global):
-                    mutated.update(node.names)
-                elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
-                    base = node.value
-                    while isinstance(base, (ast.Subscript, ast.Attribute)):
-                        base = base.value
-                    if isinstance(base, ast.Name) and base.id not in local:
-                        mutated.add(base.id)
-                elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-                    pass  # a local unless declared global (caught above)
-                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATING_METHODS:
-                    base = node.func.value
-                    if isinstance(base, ast.Name) and base.id not in local:
-                        mutated.add(base.id)
+        if params is not None:
+            base = None
+            if isinstance(node, ast.Global):
+                mutated.update(node.names)
+            elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                base = node.value
+                while isinstance(base, (ast.Subscript, ast.Attribute)):
+                    base = base.value
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATING_METHODS:
+                base = node.func.value
+            if isinstance(base, ast.Name) and base.id not in params:
+                mutated.add(base.id)
+        stack.extend((child, params) for child in ast.iter_child_nodes(node))
     return mutated & module_names
 
 

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.scope import ValueBinding
+from np2jax.analysis.scope import ParamBinding, ValueBinding
+from np2jax.analysis.values import grown_at_run_time
 from np2jax.context import FileContext, NumpyRef
 from np2jax.cstutil import call
 from np2jax.diagnostics import FixSafety, Severity
@@ -19,6 +20,7 @@ STATIC_PARAMETERS = frozenset(
 
 
 SEQUENCES = (cst.List, cst.ListComp, cst.Tuple)
+SEQUENCE_HINTS = frozenset({"list", "List", "Sequence", "tuple", "Tuple", "MutableSequence"})
 
 
 def _builds_sequence(value: cst.BaseExpression, ctx: FileContext, scope) -> bool:
@@ -39,9 +41,30 @@ def _is_python_sequence(value: cst.BaseExpression, ctx: FileContext, ref: NumpyR
     if isinstance(value, cst.Name):
         found, bindings = ref.scope.lookup(value.value)
         return bool(bindings) and all(
-            isinstance(b, ValueBinding) and (b.augmented or _builds_sequence(b.value, ctx, found)) for b in bindings
+            (isinstance(b, ValueBinding) and (b.augmented or _builds_sequence(b.value, ctx, found)))
+            or (isinstance(b, ParamBinding) and _sequence_annotation(b.param.annotation))
+            for b in bindings
         )
     return False
+
+
+def _sequence_annotation(annotation: cst.Annotation | None) -> bool:
+    """``xs: list``, ``xs: List[np.ndarray]``, ``xs: Sequence[float]``: the caller passes a Python sequence."""
+    if annotation is None:
+        return False
+    node = annotation.annotation
+    if isinstance(node, cst.Subscript):
+        node = node.value
+    name = node.attr.value if isinstance(node, cst.Attribute) else node.value if isinstance(node, cst.Name) else None
+    return name in SEQUENCE_HINTS
+
+
+def _grown_list_argument(ref: NumpyRef, ctx: FileContext) -> bool:
+    """An argument that is a list filled with run-time values (``acc.append(np.mean(p))``): not static."""
+    return any(
+        isinstance(arg.value, cst.Name) and grown_at_run_time(arg.value.value, ref.scope, ctx.resolver)
+        for arg in ref.call.args
+    )
 
 
 class NumpyToJaxNumpy(Rule):
@@ -120,6 +143,29 @@ class NumpyToJaxNumpy(Rule):
             """,
         ),
         Example(
+            title="a list filled at run time, and a parameter annotated as a sequence, are lists too",
+            before="""
+            import numpy as np
+            from typing import Sequence
+
+            def mean_of_means(parts, weights: Sequence[float]):
+                means = []
+                for p in parts:
+                    means.append(np.mean(p))
+                return np.mean(means), np.max(weights)
+            """,
+            after="""
+            import jax.numpy as jnp
+            from typing import Sequence
+
+            def mean_of_means(parts, weights: Sequence[float]):
+                means = []
+                for p in parts:
+                    means.append(jnp.mean(p))
+                return jnp.mean(jnp.asarray(means)), jnp.max(jnp.asarray(weights))
+            """,
+        ),
+        Example(
             title="a list used as an index: NumPy takes it as an index array, JAX refuses it",
             before="""
             import numpy as np
@@ -178,7 +224,7 @@ class NumpyToJaxNumpy(Rule):
             if ctx.resolver.args_static(ref.call, ref.scope):
                 return
         elif row.kind == "function":
-            if not ref.member and ctx.resolver.args_static(ref.call, ref.scope):
+            if not ref.member and ctx.resolver.args_static(ref.call, ref.scope) and not _grown_list_argument(ref, ctx):
                 return
         elif row.kind != "constructor":
             return

@@ -1,0 +1,73 @@
+"""Linear solvers with fallbacks, as found in fitting and calibration code.
+
+Several functions rely on NumPy raising LinAlgError for singular or
+non-positive-definite matrices; jax.numpy returns inf/nan instead, so these
+must stay NumPy.  Iterative solvers compare residuals with tolerances chosen
+for float64.
+"""
+
+import numpy as np
+
+
+def solve_or_lstsq(A, b):
+    """Exact solve, least squares when A is singular."""
+    try:
+        return np.linalg.solve(A, b)
+    except np.linalg.LinAlgError:
+        return np.linalg.lstsq(A, b, rcond=None)[0]
+
+
+def is_positive_definite(S):
+    try:
+        np.linalg.cholesky(S)
+        return True
+    except np.linalg.LinAlgError:
+        return False
+
+
+def regularized_inverse(S, ridge=1e-6):
+    """Inverse with a ridge added until it exists."""
+    k = S.shape[0]
+    for _ in range(5):
+        try:
+            return np.linalg.inv(S + ridge * np.eye(k))
+        except ValueError:
+            ridge *= 10.0
+    return np.linalg.pinv(S)
+
+
+def safe_log_ratio(a, b):
+    with np.errstate(divide="raise", invalid="raise"):
+        return np.log(a / b)
+
+
+def jacobi(A, b, tol=1e-10, max_iter=200):
+    """Jacobi iteration; stops when the update is below tol."""
+    D = np.diag(A)
+    R = A - np.diag(D)
+    x = np.zeros_like(b)
+    for _ in range(max_iter):
+        x_new = (b - R @ x) / D
+        if np.linalg.norm(x_new - x) < tol:
+            return x_new
+        x = x_new
+    return x
+
+
+def residual_ok(A, x, b):
+    return np.linalg.norm(A @ x - b) <= 1e-6 * np.linalg.norm(b)
+
+
+def ridge_solve(X, y, lam):
+    """Normal equations with a ridge: always solvable for lam > 0."""
+    k = X.shape[1]
+    return np.linalg.solve(X.T @ X + lam * np.eye(k), X.T @ y)
+
+
+def condition_number(A):
+    s = np.linalg.svd(A, compute_uv=False)
+    return s[0] / s[-1]
+
+
+def is_singular(A):
+    return abs(np.linalg.det(A)) < np.finfo(float).eps

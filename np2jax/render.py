@@ -1,0 +1,73 @@
+"""Render a module with the text of each top-level statement, and re-parse an output cheaply.
+
+The safety net re-parses every changed file and migrates it again.  Most
+top-level statements of a changed file are byte-for-byte the statements of the
+original, whose parse the engine already holds; only the statements whose text
+changed need the parser.  ``reparse`` builds the module ``cst.parse_module``
+would build from those pieces: unchanged statements reused, changed ones
+parsed one at a time with the original's parser configuration (indent,
+newline, encoding), and their leading comments and blank lines moved back from
+the fragment's module header onto the statement, where a whole-file parse puts
+them.  ``tests/test_render.py`` checks the result is ``deep_equals`` to a
+whole-file parse; anything unusual falls back to one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst._nodes.internal import CodegenState
+
+
+@dataclass(frozen=True)
+class Rendered:
+    code: str
+    statements: tuple[str, ...]  # the text of each top-level statement, in order
+
+
+def render(module: cst.Module) -> Rendered:
+    """``module.code``, and the slice of it each top-level statement produced (one codegen pass).
+
+    Mirrors ``cst.Module._codegen_impl``; the test suite compares ``code`` with ``module.code``.
+    """
+    state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
+    for line in module.header:
+        line._codegen(state)
+    marks = []
+    for statement in module.body:
+        start = len(state.tokens)
+        statement._codegen(state)
+        marks.append((start, len(state.tokens)))
+    for line in module.footer:
+        line._codegen(state)
+    if module.has_trailing_newline:
+        if not state.tokens:
+            state.add_token(state.default_newline)
+    else:
+        state.pop_trailing_newline()
+    tokens = state.tokens
+    return Rendered("".join(tokens), tuple("".join(tokens[start:end]) for start, end in marks))
+
+
+def reparse(output: str, new: cst.Module, rendered: Rendered, old: cst.Module, old_rendered: Rendered) -> cst.Module:
+    """The module ``cst.parse_module(output)`` gives, where ``output`` is ``rendered.code`` of ``new``
+    and ``old`` (rendered as ``old_rendered``) is the parse of the original file."""
+    known = dict(zip(old_rendered.statements, old.body))
+    body = []
+    for index, text in enumerate(rendered.statements):
+        statement = known.get(text)
+        if statement is None:
+            try:
+                fragment = cst.parse_module(text, config=old.config_for_parsing)
+            except cst.ParserSyntaxError:
+                return cst.parse_module(output)  # raises the whole file's own error
+            if len(fragment.body) != 1 or fragment.footer:
+                return cst.parse_module(output)
+            statement = fragment.body[0]
+            if fragment.header:
+                statement = statement.with_changes(leading_lines=(*fragment.header, *statement.leading_lines))
+        if index == 0 and statement.leading_lines:
+            return cst.parse_module(output)  # a whole-file parse would put these lines in the module header
+        body.append(statement)
+    return old.with_changes(body=body, header=new.header, footer=new.footer, has_trailing_newline=new.has_trailing_newline)

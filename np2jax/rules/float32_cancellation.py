@@ -1,0 +1,172 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.scope import Scope, ValueBinding
+from np2jax.analysis.values import DATA, STATIC
+from np2jax.context import FileContext
+from np2jax.diagnostics import Severity
+from np2jax.rule import Example, RuleDoc
+from np2jax.rules.hazard import HazardRule
+
+REDUCTIONS = frozenset({"sum", "mean", "nansum", "nanmean", "average"})
+INNER_PRODUCTS = frozenset({"dot", "vdot", "inner"})
+# What a moment-like expression is: a sum of degree-2 products of data, or a product of two sums of data.
+SECOND_MOMENT, PRODUCT_OF_MEANS, FIRST_MOMENT = "second", "product", "first"
+
+
+class Float32Cancellation(HazardRule):
+    CODE = "NPJ116"
+    NAME = "float32-cancellation"
+    MESSAGE = "`{expr}` subtracts two nearly equal sums (E[x*y] - E[x]E[y]): in float32 the difference can lose every digit"
+    SEVERITY = Severity.WARNING
+    DOC = RuleDoc(
+        what=(
+            "Reports variances and covariances computed by the one-pass formula: a sum or mean of squares or "
+            "products minus the product of two sums or means (`np.sum(x*x) - np.sum(x)**2 / n`, "
+            "`np.mean(x**2) - np.mean(x)**2`, `n*sxy - sx*sy`), also through local names."
+        ),
+        why=(
+            "Both terms are large and nearly equal when the mean is large next to the spread. NumPy computes them in "
+            "float64 (16 digits); JAX in float32 (7 digits) unless `jax_enable_x64` is on, so a variance of data "
+            "around 1e4 comes out as noise, zero or negative, silently."
+        ),
+        use_instead="jnp.var / jnp.cov, or subtract the mean first (two passes: d = x - x.mean(); (d * d).sum()), or enable x64",
+        known_problems="Only the moment pattern is recognised; other differences of large nearly equal values are not.",
+    )
+    EXAMPLES = (
+        Example(
+            before="""
+            import numpy as np
+
+            def variance(x):
+                n = x.shape[0]
+                return (np.sum(x * x) - np.sum(x) ** 2 / n) / (n - 1)
+
+            def covariance(x, y):
+                mx, my = np.mean(x), np.mean(y)
+                return np.mean(x * y) - mx * my
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def variance(x):
+                n = x.shape[0]
+                return (jnp.sum(x * x) - jnp.sum(x) ** 2 / n) / (n - 1)
+
+            def covariance(x, y):
+                mx, my = jnp.mean(x), jnp.mean(y)
+                return jnp.mean(x * y) - mx * my
+            """,
+            diagnostics=("NPJ116", "NPJ116"),
+        ),
+        Example(
+            title="two-pass formulas are not reported",
+            before="""
+            import numpy as np
+
+            def variance(x):
+                d = x - np.mean(x)
+                return np.sum(d * d) / (len(x) - 1), np.sum(x ** 2) - 1.0
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def variance(x):
+                d = x - jnp.mean(x)
+                return jnp.sum(d * d) / (len(x) - 1), jnp.sum(x ** 2) - 1.0
+            """,
+        ),
+    )
+
+    NODE_TYPES = frozenset({cst.BinaryOperation})
+
+    def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
+        if not (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Subtract)):
+            return
+        kinds = {_moment(node.left, scope, ctx, 0), _moment(node.right, scope, ctx, 0)}
+        if kinds == {SECOND_MOMENT, PRODUCT_OF_MEANS}:
+            self.report(ctx, node, self.MESSAGE.format(expr=_short(ctx.code(node))), exact=True)
+
+
+def _short(code: str) -> str:
+    code = " ".join(code.split())
+    return code if len(code) <= 60 else code[:57] + "..."
+
+
+def _moment(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int) -> str | None:
+    """SECOND_MOMENT, PRODUCT_OF_MEANS or FIRST_MOMENT for sums/means and their products, scaled by anything static."""
+    if depth > 8:
+        return None
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        if len(bindings) == 1 and isinstance(bindings[0], ValueBinding) and not bindings[0].augmented:
+            return _moment(bindings[0].value, found, ctx, depth + 1)
+        return None
+    if isinstance(node, cst.Call):
+        reduced = _reduction(node, scope, ctx)
+        if reduced is None:
+            return None
+        degree = _degree(reduced, scope, ctx, depth)
+        return {1: FIRST_MOMENT, 2: SECOND_MOMENT}.get(degree)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.MatrixMultiply):
+        return SECOND_MOMENT if _degree(node.left, scope, ctx, depth) == 1 == _degree(node.right, scope, ctx, depth) else None
+    if not isinstance(node, cst.BinaryOperation):
+        return None
+    left, right = _moment(node.left, scope, ctx, depth + 1), _moment(node.right, scope, ctx, depth + 1)
+    if isinstance(node.operator, cst.Power) and left == FIRST_MOMENT and _is_two(node.right):
+        return PRODUCT_OF_MEANS
+    if isinstance(node.operator, cst.Multiply) and left == right == FIRST_MOMENT:
+        return PRODUCT_OF_MEANS
+    if isinstance(node.operator, (cst.Multiply, cst.Divide)):
+        scaled, factor = (left, node.right) if left is not None else (right, node.left)
+        if scaled is not None and ctx.values.origin(factor, scope) != DATA and _moment(factor, scope, ctx, depth + 1) is None:
+            return scaled
+    return None
+
+
+def _reduction(node: cst.Call, scope: Scope, ctx: FileContext) -> cst.BaseExpression | None:
+    """The summed expression of ``np.sum(e)``, ``e.mean()``, ``sum(e)``; ``a * b`` for ``np.dot(a, b)``."""
+    qualname = ctx.resolver.qualname(node.func, scope)
+    positional = [arg.value for arg in node.args if arg.keyword is None]
+    if any(arg.keyword is not None and arg.keyword.value in ("axis", "weights") for arg in node.args):
+        return None  # per-row moments: shapes too varied to judge
+    if qualname is not None and qualname.startswith("numpy."):
+        name = qualname[len("numpy."):]
+        if name in REDUCTIONS and len(positional) == 1:
+            return positional[0]
+        if name in INNER_PRODUCTS and len(positional) == 2:
+            return cst.BinaryOperation(left=positional[0], operator=cst.Multiply(), right=positional[1])
+        return None
+    if qualname == "builtins.sum" and len(positional) == 1:
+        return positional[0]
+    if qualname is None and isinstance(node.func, cst.Attribute) and node.func.attr.value in REDUCTIONS and not positional:
+        return node.func.value
+    return None
+
+
+def _degree(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int) -> int | None:
+    """1 for data, 2 for a product of two data factors (x*x, x**2, x*y); None for anything else."""
+    if depth > 8:
+        return None
+    values = ctx.values
+    if isinstance(node, cst.BinaryOperation):
+        left, right = _degree(node.left, scope, ctx, depth + 1), _degree(node.right, scope, ctx, depth + 1)
+        if isinstance(node.operator, cst.Multiply) and left == right == 1:
+            return 2
+        if isinstance(node.operator, cst.Power) and left == 1 and _is_two(node.right):
+            return 2
+        if isinstance(node.operator, (cst.Multiply, cst.Divide)) and values.origin(node.right, scope) == STATIC:
+            return left
+        return None
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        if len(bindings) == 1 and isinstance(bindings[0], ValueBinding) and isinstance(bindings[0].value, cst.BinaryOperation):
+            return _degree(bindings[0].value, found, ctx, depth + 1)
+    if isinstance(node, (cst.Name, cst.Subscript, cst.Attribute)) and values.origin(node, scope) != STATIC:
+        return 1
+    return None
+
+
+def _is_two(node: cst.BaseExpression) -> bool:
+    return isinstance(node, (cst.Integer, cst.Float)) and float(node.evaluated_value) == 2.0

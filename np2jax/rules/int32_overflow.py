@@ -1,0 +1,192 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.loops import contains
+from np2jax.analysis.scope import Scope, ValueBinding
+from np2jax.context import FileContext
+from np2jax.diagnostics import Severity
+from np2jax.rule import Example, RuleDoc
+from np2jax.rules.hazard import HazardRule
+
+INT32_MAX = 2**31 - 1
+PRODUCT_FUNCTIONS = frozenset({"prod", "cumprod", "nanprod", "nancumprod"})
+SUM_FUNCTIONS = frozenset({"sum", "cumsum", "nansum", "nancumsum"})
+
+
+class Int32Overflow(HazardRule):
+    CODE = "NPJ115"
+    NAME = "int32-overflow"
+    MESSAGE = "{what} of integers: int64 in NumPy, int32 under JAX, where it wraps past 2**31 - 1"
+    SEVERITY = Severity.WARNING
+    DOC = RuleDoc(
+        what=(
+            "Reports integer arithmetic on run-time values that can outgrow int32: products (`np.prod`, "
+            "`np.cumprod`, `a * b` of two integer arrays), integer powers, sums of `np.arange`, hash-like "
+            "accumulations (`h = h * 31 + c`) and integer constants that do not fit in int32."
+        ),
+        why=(
+            "NumPy's default integer is int64 on Linux and macOS; JAX's is int32 unless `jax_enable_x64` is on, "
+            "and integer overflow wraps silently (`jnp.prod(jnp.arange(1, 14))` is 1932053504, not 6227020800). "
+            "Constants above 2**31 - 1 raise OverflowError when they meet an int32 array."
+        ),
+        use_instead='jax.config.update("jax_enable_x64", True), or compute in float (x.astype(jnp.float32)) when exact integers are not needed',
+        known_problems=(
+            "Only expressions with evidence of being integers are checked (`dtype=int`, `.astype(int)`, `np.arange` "
+            "with integer bounds, `np.argmax`, `//` ...): an integer array passed in as an argument is not known to "
+            "be one. Explicit `np.int64` dtypes are NPJ107's."
+        ),
+    )
+    EXAMPLES = (
+        Example(
+            before="""
+            import numpy as np
+
+            def factorials(n):
+                return np.cumprod(np.arange(1, n + 1))
+
+            def pair_counts(counts):
+                c = np.round(counts).astype(int)
+                return np.sum(c * (c - 1) // 2)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def factorials(n):
+                return jnp.cumprod(jnp.arange(1, n + 1))
+
+            def pair_counts(counts):
+                c = jnp.round(counts).astype(int)
+                return jnp.sum(c * (c - 1) // 2)
+            """,
+            diagnostics=("NPJ115", "NPJ115"),
+        ),
+        Example(
+            title="index arithmetic and float products are not reported",
+            before="""
+            import numpy as np
+
+            def flat_peak(x, ncols):
+                k = np.argmax(x)
+                return k // ncols, k % ncols, np.prod(x * 2.0), np.sum(x > 0)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def flat_peak(x, ncols):
+                k = jnp.argmax(x)
+                return k // ncols, k % ncols, jnp.prod(x * 2.0), jnp.sum(x > 0)
+            """,
+        ),
+    )
+
+    NODE_TYPES = frozenset({cst.Call, cst.BinaryOperation, cst.AugAssign})
+
+    def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
+        values = ctx.values
+        if isinstance(node, cst.Call):
+            data = self._reduced(node, scope, ctx)
+            if data is None or not values.is_integer(data[0], scope) or _static(ctx, data[0], scope):
+                return
+            name, argument = data[1], data[0]
+            if name in PRODUCT_FUNCTIONS:
+                self.report(ctx, node, self.MESSAGE.format(what=f"`{name}`"), exact=True)
+            elif name in SUM_FUNCTIONS and _is_arange(argument, scope, ctx):
+                self.report(ctx, node, self.MESSAGE.format(what=f"`{name}` of an `arange`"), exact=True)
+        elif isinstance(node, cst.BinaryOperation) and values.is_integer(node, scope) and not _static(ctx, node, scope):
+            what = self._risky_operation(node, scope, ctx)
+            if what is not None:
+                self.report(ctx, node, self.MESSAGE.format(what=what), exact=True)
+        elif isinstance(node, cst.AugAssign) and isinstance(node.operator, (cst.MultiplyAssign, cst.PowerAssign)):
+            if values.is_integer(node.target, scope) and not _static(ctx, node.target, scope):
+                self.report(ctx, node, self.MESSAGE.format(what="a running product"), exact=True)
+
+    @staticmethod
+    def _reduced(node: cst.Call, scope: Scope, ctx: FileContext) -> tuple[cst.BaseExpression, str] | None:
+        """``np.prod(a)`` / ``a.prod()`` -> (a, "prod") for products and sums."""
+        qualname = ctx.resolver.qualname(node.func, scope)
+        names = PRODUCT_FUNCTIONS | SUM_FUNCTIONS
+        if qualname is not None and qualname.startswith("numpy.") and qualname[len("numpy."):] in names:
+            positional = [arg.value for arg in node.args if arg.keyword is None]
+            return (positional[0], qualname[len("numpy."):]) if positional else None
+        if qualname is None and isinstance(node.func, cst.Attribute) and node.func.attr.value in names:
+            return node.func.value, node.func.attr.value
+        return None
+
+    def _risky_operation(self, node: cst.BinaryOperation, scope: Scope, ctx: FileContext) -> str | None:
+        for side in (node.left, node.right):
+            if _too_big(side):
+                return f"`{ctx.code(side).strip()}` (beyond int32) in arithmetic"
+        runtime = [not _static(ctx, side, scope) and not _index_like(side, scope, ctx, 0) for side in (node.left, node.right)]
+        if isinstance(node.operator, cst.Power) and runtime[0] and not _small_exponent(node.right):
+            return "a power"
+        if isinstance(node.operator, cst.Power) and runtime[1]:
+            return "a power"
+        if isinstance(node.operator, (cst.Multiply, cst.LeftShift)):
+            if all(runtime) and not any(isinstance(side, cst.Comparison) for side in (node.left, node.right)):
+                return "a product"
+            if _accumulates(node, scope):
+                return "a running product"
+        return None
+
+
+def _static(ctx: FileContext, node: cst.BaseExpression, scope: Scope) -> bool:
+    return ctx.resolver.is_static(node, scope)
+
+
+def _too_big(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.Integer):
+        return abs(node.evaluated_value) > INT32_MAX
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Power, cst.LeftShift)):
+        if isinstance(node.left, cst.Integer) and isinstance(node.right, cst.Integer) and node.right.evaluated_value < 200:
+            value = node.left.evaluated_value ** node.right.evaluated_value if isinstance(node.operator, cst.Power) \
+                else node.left.evaluated_value << node.right.evaluated_value
+            return abs(value) > INT32_MAX
+    return False
+
+
+def _small_exponent(node: cst.BaseExpression) -> bool:
+    """``x ** 2``: overflows only past 46340, like a product of two values already checked elsewhere."""
+    return False if not isinstance(node, cst.Integer) else node.evaluated_value <= 1
+
+
+def _accumulates(node: cst.BinaryOperation, scope: Scope) -> bool:
+    """``h * 31`` inside the value that ``h`` is rebound to (``h = h * 31 + c``): a hash or running product."""
+    if not isinstance(node.left, cst.Name):
+        return False
+    name = node.left.value
+    _, bindings = scope.lookup(name)
+    return len(bindings) > 1 and any(
+        isinstance(b, ValueBinding) and contains(b.value, node) for b in bindings
+    )
+
+
+INDEX_FUNCTIONS = frozenset({"arange", "argmax", "argmin", "argsort", "searchsorted", "digitize", "indices"})
+SHAPING_METHODS = frozenset({"reshape", "ravel", "flatten", "T", "squeeze", "transpose"})
+
+
+def _index_like(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int) -> bool:
+    """Positions in an array (``np.arange(n)``, ``np.argmax(x)``, reshaped): a product of two of them is
+    bounded by the number of elements of an array that fits in memory."""
+    if depth > 6:
+        return False
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        return bool(bindings) and all(
+            isinstance(b, ValueBinding) and _index_like(b.value, found, ctx, depth + 1) for b in bindings
+        )
+    if isinstance(node, cst.Attribute) and node.attr.value in SHAPING_METHODS:
+        return _index_like(node.value, scope, ctx, depth + 1)
+    if not isinstance(node, cst.Call):
+        return False
+    qualname = ctx.resolver.qualname(node.func, scope)
+    if qualname is None and isinstance(node.func, cst.Attribute):
+        return node.func.attr.value in SHAPING_METHODS and _index_like(node.func.value, scope, ctx, depth + 1)
+    return qualname is not None and qualname.startswith("numpy.") and qualname[len("numpy."):] in INDEX_FUNCTIONS
+
+
+def _is_arange(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
+    if isinstance(node, cst.Name):
+        _, bindings = scope.lookup(node.value)
+        return len(bindings) == 1 and isinstance(bindings[0], ValueBinding) and _is_arange(bindings[0].value, scope, ctx)
+    return isinstance(node, cst.Call) and ctx.resolver.qualname(node.func, scope) == "numpy.arange"

@@ -1,0 +1,177 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.scope import Scope
+from np2jax.analysis.values import STATIC, python_container
+from np2jax.context import FileContext
+from np2jax.diagnostics import Severity
+from np2jax.rule import Example, RuleDoc
+from np2jax.rules.hazard import HazardRule
+
+# numpy.linalg functions that raise LinAlgError on singular or indefinite input; jax.numpy returns inf/nan.
+SINGULAR_RAISERS = frozenset({"solve", "inv", "cholesky", "tensorsolve", "tensorinv", "matrix_power"})
+# What NumPy raises and JAX never does, with the handler types that name it ...
+CATCHERS = {
+    "LinAlgError": frozenset({"numpy.linalg.LinAlgError"}),
+    "FloatingPointError": frozenset({"builtins.FloatingPointError", "builtins.ArithmeticError"}),
+    "IndexError": frozenset({"builtins.IndexError", "builtins.LookupError"}),
+}
+# ... and the broad ones that catch it too (counted only where the body surely raises it).
+BROAD_CATCHERS = {
+    "LinAlgError": frozenset({"builtins.ValueError", "builtins.Exception", "builtins.BaseException"}),
+    "FloatingPointError": frozenset(),
+    "IndexError": frozenset(),
+}
+RAISING_ERRSTATE = frozenset({"raise", "call"})
+
+
+class NeverRaisedError(HazardRule):
+    CODE = "NPJ118"
+    NAME = "never-raised-error"
+    MESSAGE = "{what}: jax.numpy never raises {error}, so {effect}"
+    SEVERITY = Severity.ERROR
+    DOC = RuleDoc(
+        what=(
+            "Reports code that relies on NumPy raising where JAX does not: `except` clauses that catch LinAlgError "
+            "(or ValueError, Exception, a bare `except`) around `np.linalg.solve/inv/cholesky`, or any `except "
+            "LinAlgError` around `np.linalg`; `except FloatingPointError` and `np.errstate(...='raise')`; `except "
+            "IndexError` around array indexing with computed indices. The function is left as it is."
+        ),
+        why=(
+            "jax.numpy does not check values: a singular matrix gives inf/nan instead of LinAlgError, a division by "
+            "zero gives inf whatever `np.errstate` says, an out-of-bounds index is clamped. Migrated, the handler "
+            "would silently never run and the fallback it implements would be lost."
+        ),
+        use_instead=(
+            "test the result instead of catching: x = jnp.linalg.solve(A, b); "
+            "x = jnp.where(jnp.all(jnp.isfinite(x)), x, fallback); check indices with explicit bounds"
+        ),
+        known_problems="A `try` whose body calls another function of the module that raises is not followed into it.",
+    )
+    EXAMPLES = (
+        Example(
+            before="""
+            import numpy as np
+
+            def safe_solve(A, b):
+                try:
+                    return np.linalg.solve(A, b)
+                except np.linalg.LinAlgError:
+                    return np.linalg.lstsq(A, b, rcond=None)[0]
+            """,
+            diagnostics=("NPJ118",),
+        ),
+        Example(
+            title="np.errstate that raises",
+            before="""
+            import numpy as np
+
+            def log_ratio(a, b):
+                with np.errstate(divide="raise"):
+                    return np.log(a / b)
+            """,
+            diagnostics=("NPJ118",),
+        ),
+        Example(
+            title="errstate that silences warnings, and handlers of errors JAX raises too, are fine",
+            before="""
+            import numpy as np
+
+            def ratio(a, b, names):
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    r = np.where(b != 0, a / b, 0.0)
+                try:
+                    label = names[0]
+                except IndexError:
+                    label = ""
+                return r, label
+            """,
+            after="""
+            import numpy as np
+            import jax.numpy as jnp
+
+            def ratio(a, b, names):
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    r = jnp.where(b != 0, a / b, 0.0)
+                try:
+                    label = names[0]
+                except IndexError:
+                    label = ""
+                return r, label
+            """,
+        ),
+    )
+
+    NODE_TYPES = frozenset({cst.Try, cst.Call})
+
+    def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
+        if isinstance(node, cst.Try):
+            self._check_try(node, scope, ctx)
+        elif isinstance(node, cst.Call) and ctx.resolver.qualname(node.func, scope) == "numpy.errstate":
+            if any(_string(arg.value) in RAISING_ERRSTATE for arg in node.args):
+                self.report(ctx, node, self.MESSAGE.format(
+                    what="`np.errstate` asks for floating-point errors to raise", error="FloatingPointError",
+                    effect="the migrated code would return inf/nan where NumPy raised"), exact=True)
+
+    def _check_try(self, node: cst.Try, scope: Scope, ctx: FileContext) -> None:
+        raised = _raised_in(node.body, scope, ctx)
+        for handler in node.handlers:
+            caught = _caught(handler, scope, ctx)
+            for error, (what, explicit_only) in raised.items():
+                catchers = CATCHERS[error] if explicit_only else CATCHERS[error] | BROAD_CATCHERS[error]
+                if caught & catchers:
+                    target = handler.type if handler.type is not None else handler
+                    self.report(ctx, target, self.MESSAGE.format(
+                        what=f"this handler catches the {error} that {what} raises in NumPy", error=error,
+                        effect="it would never run"), exact=True)
+                    return
+
+
+def _raised_in(body: cst.BaseSuite, scope: Scope, ctx: FileContext) -> dict[str, tuple[str, bool]]:
+    """The NumPy errors the ``try`` body may raise that JAX never does: error -> (what raises it, explicit catch only)."""
+    raised: dict[str, tuple[str, bool]] = {}
+    for node in _nodes(body):
+        if isinstance(node, cst.Call):
+            qualname = ctx.resolver.qualname(node.func, scope) or ""
+            if qualname.startswith("numpy.linalg."):
+                name = qualname[len("numpy."):]
+                singular = name[len("linalg."):] in SINGULAR_RAISERS
+                if singular or "LinAlgError" not in raised:
+                    raised["LinAlgError"] = (f"`np.{name}`", not singular)
+            elif qualname.startswith("numpy.") and "FloatingPointError" not in raised:
+                raised["FloatingPointError"] = (f"`np.{qualname[len('numpy.'):]}`", True)
+        elif isinstance(node, cst.Subscript) and "IndexError" not in raised:
+            indices = [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index)]
+            if indices and ctx.values.origin(node.value, scope) != STATIC and any(
+                ctx.values.origin(index, scope) != STATIC for index in indices
+            ) and not python_container(node.value, scope):
+                raised["IndexError"] = (f"`{ctx.code(node).strip()}`", True)
+    return raised
+
+
+def _nodes(tree: cst.CSTNode):
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        yield node
+        stack.extend(node.children)
+
+
+def _caught(handler: cst.ExceptHandler, scope: Scope, ctx: FileContext) -> set[str]:
+    if handler.type is None:
+        return {"builtins.BaseException"}
+    types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+    names = set()
+    for element in types:
+        value = element.value if isinstance(element, cst.Element) else element
+        qualname = ctx.resolver.qualname(value, scope)
+        if qualname is not None:
+            names.add(qualname)
+    return names
+
+
+def _string(node: cst.BaseExpression) -> str | None:
+    return node.evaluated_value if isinstance(node, cst.SimpleString) else None
