@@ -112,8 +112,22 @@ CASES = [
                 return s
             return -s
         """,
+        {"f": jit()},
+        id="if-on-array-result-becomes-cond",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            s = np.sum(x)
+            y = x.copy()
+            if s > 0:
+                y[0] = s
+            return y
+        """,
         {"f": ("NPJ301",)},
-        id="if-on-array-result",
+        id="if-on-array-result-with-a-write-in-a-branch",
     ),
     pytest.param(
         """
@@ -406,11 +420,12 @@ def test_not_jitted_function_is_needs_review_with_the_blocking_line():
         def f(x):
             s = np.sum(x)
             if s > 0:
-                return s
+                s = np.log(s)
+                print(s)
             return -s
         """
     )
-    (diagnostic,) = result.diagnostics
+    diagnostic = next(d for d in result.diagnostics if d.code == "NPJ301")
     assert (diagnostic.code, diagnostic.line, diagnostic.col) == ("NPJ301", 5, 8)
     assert result.functions[0].status == "needs-review" and not result.functions[0].jit
 
@@ -603,8 +618,8 @@ FORI_CASES = [
                     lr = lr * 0.5
             return lr * x
         """,
-        {"f": ("NPJ303",)},
-        id="carried-value-in-an-if-test",
+        {"f": jit()},
+        id="carried-value-in-an-if-test-becomes-cond",
     ),
     pytest.param(
         """
