@@ -167,7 +167,8 @@ def _transform(
         text = module.code
     lines = _LINE_BREAK.split(text.lstrip("\ufeff"))
     forced = dict(forced or {})
-    tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, tree=tree) if options.jit else None
+    converts = any(rule.CODE == "NPJ306" for rule in instantiate(set(options.select) or None, set(options.ignore) or None))
+    tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, converts, tree=tree) if options.jit else None
     while True:
         new_module, diagnostics, functions, infos = _walk(module, path, collector, resolver, lines, options, forced, precise, tracing)
         more = _callers_of_unsupported(infos, functions, forced)

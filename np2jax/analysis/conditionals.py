@@ -31,7 +31,7 @@ import libcst as cst
 
 from np2jax.analysis.loops import all_names
 from np2jax.analysis.resolve import Resolver, is_numpy
-from np2jax.analysis.scope import Scope
+from np2jax.analysis.scope import Scope, ValueBinding
 from np2jax.analysis.value_kinds import ORDERING, Value, ValueClassifier
 from np2jax.tables import lookup_numpy
 from np2jax.visitors import FastVisitor
@@ -102,17 +102,32 @@ def small_statements(body: cst.BaseSuite) -> list[cst.BaseSmallStatement] | None
     return statements
 
 
-def assignments(body: cst.BaseSuite) -> list[tuple[str, cst.BaseExpression]] | None:
-    """``[(name, value)]`` when the block only assigns single names, else None."""
+def assignments(body: cst.BaseSuite) -> list[list[tuple[str, cst.BaseExpression]]] | None:
+    """Per statement, ``[(name, value)]``, when the block only assigns names (``y = a`` or ``a, b = b, a``); else None."""
     statements = small_statements(body)
     if not statements:
         return None
     found = []
     for statement in statements:
-        if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0].target, cst.Name)):
+        if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1):
             return None
-        found.append((statement.targets[0].target.value, statement.value))
+        target, value = statement.targets[0].target, statement.value
+        if isinstance(target, cst.Name):
+            found.append([(target.value, value)])
+        elif (
+            isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple) and len(target.elements) == len(value.elements)
+            and all(isinstance(e, cst.Element) and isinstance(e.value, cst.Name) for e in target.elements)
+            and all(isinstance(e, cst.Element) for e in value.elements)
+        ):
+            found.append([(t.value.value, v.value) for t, v in zip(target.elements, value.elements)])
+        else:
+            return None
     return found
+
+
+def assigned_values(body: cst.BaseSuite) -> dict[str, cst.BaseExpression]:
+    """name -> value for a block that ``assignments`` accepts."""
+    return {name: value for statement in assignments(body) or () for name, value in statement}
 
 
 def returned(body: cst.BaseSuite) -> cst.BaseExpression | None:
@@ -155,6 +170,8 @@ class ConditionalSites(FastVisitor):
             for statement in small_statements(block) or ():
                 if isinstance(statement, cst.Assign):
                     self.owner[statement.value] = top
+                    if isinstance(statement.value, cst.Tuple):  # `a, b = b, a` binds each name to its element
+                        self.owner.update((e.value, top) for e in statement.value.elements)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False
@@ -232,7 +249,7 @@ class ConditionalDecisions:
         truth = self._truth(node.test)
         if isinstance(truth, str):
             return truth
-        floats = self._branch_values([[node.body], [node.orelse]])
+        floats = self._branch_values([[node.body], [node.orelse]], [node.test])
         if isinstance(floats, str):
             return floats
         return Conversion("expression", (truth,), floats)
@@ -258,12 +275,14 @@ class ConditionalDecisions:
             if final is None:
                 return "its `else` branch does more than assign names from expressions"
             branches.append(final)
-        names = tuple(name for name, _ in branches[0])
+        names = tuple(name for statement in branches[0] for name, _ in statement)
         for branch in branches:
             reason = self._branch_order(branch, names)
             if reason:
                 return reason
-        values: list[list[cst.BaseExpression]] = [[dict(branch)[name] for name in names] for branch in branches]
+        values: list[list[cst.BaseExpression]] = [
+            [{n: v for statement in branch for n, v in statement}[name] for name in names] for branch in branches
+        ]
         if else_body is None:
             missing = [name for name in names if not self.bound_before(name, node)]
             if missing:
@@ -271,7 +290,7 @@ class ConditionalDecisions:
             unchanged = [cst.Name(name) for name in names]
             self._kept.extend(unchanged)  # the classifier caches by id(): keep them alive
             values.append(unchanged)
-        floats = self._branch_values(values)
+        floats = self._branch_values(values, tests)
         if isinstance(floats, str):
             return floats
         return Conversion("assign", tuple(truths), floats, names)
@@ -287,58 +306,66 @@ class ConditionalDecisions:
             final = following_return(following)
             if final is None:
                 return "it returns early and something other than a `return` follows"
-        floats = self._branch_values([[value] for value in [*returns, final]])
+        floats = self._branch_values([[value] for value in [*returns, final]], if_chain(node)[0])
         if isinstance(floats, str):
             return floats
         return Conversion("return" if following is None else "early-return", truths, floats, following=following)
 
-    def _branch_order(self, branch: list[tuple[str, cst.BaseExpression]], names: tuple[str, ...]) -> str:
-        assigned = [name for name, _ in branch]
+    def _branch_order(self, branch: list[list[tuple[str, cst.BaseExpression]]], names: tuple[str, ...]) -> str:
+        assigned = [name for statement in branch for name, _ in statement]
         if len(set(assigned)) != len(assigned):
             return "a branch assigns the same name twice"
         if set(assigned) != set(names):
             return "its branches assign different names"
         earlier: set[str] = set()
-        for name, value in branch:
-            used = {n.value for n in all_names(value)} & earlier
-            if used:
-                return f"a branch reads `{sorted(used)[0]}` after assigning it"
-            earlier.add(name)
+        for statement in branch:
+            for _, value in statement:
+                used = {n.value for n in all_names(value)} & earlier
+                if used:
+                    return f"a branch reads `{sorted(used)[0]}` after assigning it"
+            earlier.update(name for name, _ in statement)
         return ""
 
     # --- branches ----------------------------------------------------------------
-    def _branch_values(self, branches: list[list[cst.BaseExpression]]) -> tuple[tuple[bool, ...], ...] | str:
+    def _branch_values(self, branches: list[list[cst.BaseExpression]], tests: list[cst.BaseExpression]) -> tuple[tuple[bool, ...], ...] | str:
         """Checks every value; per branch and position, whether an int literal is written as a float."""
+        values = self.values.assuming(frozenset(_compared(tests)))
         for branch in branches:
             for value in branch:
-                if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) or (
-                    isinstance(value, cst.Name) and value.value == "None"
-                ):
-                    return "a branch is not a number or an array (jax.lax.cond returns arrays)"
+                if _not_array(value) or (isinstance(value, cst.Name) and self._may_not_be_array(value.value)):
+                    return f"`{_short(value)}` may be None or a string (jax.lax.cond returns arrays)"
                 if not self.pure(value):
                     return self._impure(value)
         floats = [[False] * len(branch) for branch in branches]
         for position in range(len(branches[0])):
             column = [branch[position] for branch in branches]
-            reason = self._one_type(column)
+            reason = self._one_type(column, values)
             if isinstance(reason, str):
                 return reason
             for index in reason:
                 floats[index][position] = True
         return tuple(tuple(flags) for flags in floats)
 
-    def _one_type(self, column: list[cst.BaseExpression]) -> list[int] | str:
-        """The branches whose int literal becomes a float, or why the values may not have one type."""
-        values = [self.value(node) for node in column]
+    def _one_type(self, column: list[cst.BaseExpression], classifier: ValueClassifier) -> list[int] | str:
+        """The branches whose int literal becomes a float, or why the values may not have one type.
+
+        Shapes and dtypes only need checking where jax.lax.cond would predictably raise: it checks
+        them itself when tracing, so a wrong guess here can never make a silent difference.
+        """
+        values = [classifier.value(node, self.scope) for node in column]
         weak = [v for v in values if v.weak]
         if not weak:
+            scalar = next((node for node, v in zip(column, values) if v.scalar), None)
+            other = next((node for node, v in zip(column, values) if not v.scalar), None)
+            if scalar is not None and other is not None:
+                return f"`{_short(other)}` may not be 0-d like `{_short(scalar)}` (NumPy would return either)"
             return []  # arrays on both sides: jax.lax.cond checks their shapes and dtypes when tracing
         if any(not v.numeric or v.kind == "complex" for v in weak):
             return "a branch is a Python number jax.lax.cond cannot match"
         strong = [(node, v) for node, v in zip(column, values) if not v.weak]
         for node, v in strong:
             if not v.scalar:
-                return f"one branch is a Python number and `{_code(node)}` may not be 0-d (NumPy would return either)"
+                return f"one branch is a Python number and `{_short(node)}` may not be 0-d (NumPy would return either)"
         kinds = {v.kind for v in values}
         if "bool" in kinds:
             return [] if kinds == {"bool"} else "a branch is a bool and another is not"
@@ -352,15 +379,19 @@ class ConditionalDecisions:
             return "a Python int meets a float (written as a float only when it is a literal)"
         return promote
 
+    def _may_not_be_array(self, name: str) -> bool:
+        _, bindings = self.scope.lookup(name)
+        return any(isinstance(b, ValueBinding) and _not_array(b.value) for b in bindings)
+
     def _impure(self, value: cst.BaseExpression) -> str:
         stack: list[cst.CSTNode] = [value]
         while stack:
             node = stack.pop()
             if isinstance(node, cst.IfExp) and isinstance(self.decide(node), str):
-                return f"it contains `{_code(node)}`, which cannot be converted"
+                return f"it contains `{_short(node)}`, which cannot be converted"
             if not isinstance(node, (cst.Lambda, cst.BaseComp)):
                 stack.extend(node.children)
-        return f"np2jax cannot tell that `{_code(value)}` is free of side effects"
+        return f"np2jax cannot tell that `{_short(value)}` is free of side effects"
 
     def pure(self, node: cst.CSTNode) -> bool:
         """Free of side effects, so running it when tracing both branches changes nothing."""
@@ -423,7 +454,7 @@ class ConditionalDecisions:
             if not self.traced(test.left):  # Python evaluates it and short-circuits as before
                 return Truth(f"python-{how}", (Truth("python" if self._static_bool(test.left) else "bool"), right))
             if not self.pure(test.right):
-                return f"`{how}` would evaluate `{_code(test.right)}` always, and np2jax cannot tell it is free of side effects"
+                return f"`{how}` would evaluate `{_short(test.right)}` always, and np2jax cannot tell it is free of side effects"
             left = self._truth(test.left)
             return left if isinstance(left, str) else Truth(how, (left, right))
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
@@ -456,6 +487,29 @@ class ConditionalDecisions:
         return False
 
 
+def _compared(tests: list[cst.BaseExpression]) -> set[str]:
+    """The code of what ``tests`` compare by ``<``, ``==``... outside calls (``x[t] > peak``: ``x[t]``, ``peak``)."""
+    names: set[str] = set()
+    stack: list[cst.CSTNode] = list(tests)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Comparison) and all(isinstance(c.operator, ORDERING) for c in node.comparisons):
+            names.update(_code(part) for part in (node.left, *(c.comparator for c in node.comparisons)))
+        elif isinstance(node, (cst.BooleanOperation, cst.UnaryOperation)):
+            stack.extend(node.children)
+    return names
+
+
+def _not_array(node: cst.BaseExpression) -> bool:
+    return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) or (
+        isinstance(node, cst.Name) and node.value == "None"
+    )
+
+
 def _code(node: cst.CSTNode) -> str:
-    text = cst.Module([]).code_for_node(node)
+    return cst.Module([]).code_for_node(node)
+
+
+def _short(node: cst.CSTNode) -> str:
+    text = _code(node)
     return text if len(text) <= 40 else text[:37] + "..."

@@ -145,9 +145,11 @@ class ModuleTracing:
 
     def __init__(
         self, module: cst.Module, resolver: Resolver, source: str, unroll_threshold: int = DEFAULT_UNROLL_THRESHOLD,
+        convert_conditionals: bool = True,
         tree: ast.Module | None = None,
     ) -> None:
         self.module = module
+        self.convert_conditionals = convert_conditionals  # NPJ306 is on: traced conditionals become jax.lax.cond
         self.resolver = resolver
         self.module_scope = resolver.scopes[module]
         self.unroll_threshold = unroll_threshold
@@ -593,7 +595,7 @@ class _FunctionTracing(FastVisitor):
     def visit_If(self, node: cst.If) -> None:
         if node in self.converted_logic:
             return  # an elif of a converted chain
-        decision = self.decisions.decide(node) if self.scope is self.function_scope else None
+        decision = self._decision(node)
         if isinstance(decision, Conversion):
             self.conditionals[node] = decision
             orelse = node.orelse
@@ -610,12 +612,19 @@ class _FunctionTracing(FastVisitor):
         self.while_loops.append(node)
 
     def visit_IfExp(self, node: cst.IfExp) -> None:
-        decision = self.decisions.decide(node) if self.scope is self.function_scope else None
+        decision = self._decision(node)
         if isinstance(decision, Conversion):
             self.conditionals[node] = decision
             self._convert_test(node.test, decision.truths[0], "conditional expression test")
             return
         self._require(node.test, "conditional expression test", note=_not_converted(decision))
+
+    def _decision(self, node: cst.If | cst.IfExp) -> Conversion | str | None:
+        if self.scope is not self.function_scope:
+            return None  # in a nested function or lambda: jitted only as part of this one, as written
+        if not self.module.convert_conditionals:
+            return "NPJ306 is not enabled"
+        return self.decisions.decide(node)
 
     def _convert_test(self, test: cst.BaseExpression, truth, what: str) -> None:
         """A test that becomes jax.lax.cond's predicate: only the parts Python still evaluates must be static."""

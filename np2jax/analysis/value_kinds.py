@@ -103,9 +103,22 @@ def literal_value(node: cst.BaseExpression) -> Value | None:
 class ValueClassifier:
     """Kinds and 0-d-ness of expressions in one function (see the module docstring)."""
 
-    def __init__(self, resolver: Resolver) -> None:
+    def __init__(self, resolver: Resolver, size_one: frozenset[str] = frozenset()) -> None:
+        """``size_one``: expressions (as code) to take for 0-d numbers when nothing else is known (see ``assuming``)."""
         self.resolver = resolver
+        self.size_one = size_one
         self._cache: dict[tuple[int, int], Value] = {}
+        self._assuming: dict[frozenset[str], ValueClassifier] = {}
+
+    def assuming(self, size_one: frozenset[str]) -> ValueClassifier:
+        """A classifier that takes ``size_one`` expressions (as code) for 0-d numbers: what an ``if`` test
+        compares, which NumPy only accepts when it holds one element.  Never use it for tests (lists compare too)."""
+        if not size_one:
+            return self
+        found = self._assuming.get(size_one)
+        if found is None:
+            found = self._assuming[size_one] = ValueClassifier(self.resolver, size_one)
+        return found
 
     def value(self, node: cst.BaseExpression, scope: Scope) -> Value:
         key = (id(node), id(scope))
@@ -114,6 +127,8 @@ class ValueClassifier:
             return found
         self._cache[key] = UNKNOWN  # a cycle (x = x + 1) tells nothing
         result = self._compute(node, scope)
+        if self.size_one and not result.scalar and _code(node) in self.size_one:
+            result = Value(result.kind or NUMBER, True)
         self._cache[key] = result
         return result
 
@@ -147,8 +162,7 @@ class ValueClassifier:
             base = self.value(node.value, scope)
             return Value(base.kind) if base.numeric and not base.weak else UNKNOWN
         if isinstance(node, cst.IfExp):
-            body, orelse = self.value(node.body, scope), self.value(node.orelse, scope)
-            return body if body == orelse else UNKNOWN
+            return join([self.value(node.body, scope), self.value(node.orelse, scope)])
         return UNKNOWN
 
     def _name(self, name: str, scope: Scope) -> Value:
@@ -241,6 +255,9 @@ class ValueClassifier:
             return Value(DTYPE_KINDS[short], alone and self.value(positional[0], scope).scalar) if alone else UNKNOWN
         if short in ALWAYS_SCALAR_BOOL:
             return Value("bool", True)
+        if short in ("zeros", "ones", "empty") and alone:
+            shape = positional[0]
+            return Value("float", isinstance(shape, cst.Tuple) and not shape.elements)
         if not positional:
             return UNKNOWN
         first = self.value(positional[0], scope)
@@ -307,6 +324,10 @@ class ValueClassifier:
             text = node.evaluated_value
             return DTYPE_KINDS.get(text) if isinstance(text, str) else None
         return None
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
 
 
 def _inexact(argument: Value) -> str:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.conditionals import Conversion, Truth, assignments, if_chain, returned
+from np2jax.analysis.conditionals import Conversion, Truth, assigned_values, if_chain, returned
 from np2jax.context import FileContext, loop_plan
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -240,7 +240,7 @@ class TracedConditional(Rule):
     def _branch(conversion: Conversion, body: cst.BaseSuite) -> list[cst.BaseExpression]:
         if conversion.form in ("return", "early-return"):
             return [returned(body)]
-        values = dict(assignments(body))
+        values = assigned_values(body)
         return [values[name] for name in conversion.names]
 
     def _packed(self, values: list[cst.BaseExpression], floats: tuple[bool, ...]) -> str:
