@@ -119,20 +119,6 @@ CASES = [
         """
         import numpy as np
 
-        def f(x):
-            s = np.sum(x)
-            y = x.copy()
-            if s > 0:
-                y[0] = s
-            return y
-        """,
-        {"f": ("NPJ301",)},
-        id="if-on-array-result-with-a-write-in-a-branch",
-    ),
-    pytest.param(
-        """
-        import numpy as np
-
         def f(x, threshold):
             y = np.abs(x)
             if threshold > 0:
