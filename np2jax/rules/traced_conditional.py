@@ -32,7 +32,8 @@ class TracedConditional(Rule):
             "Under `jax.jit` Python cannot look at a traced value, so an `if` on one would stop the whole function "
             "from being jitted (NPJ301). `jax.lax.cond` runs only the chosen branch, like Python; unlike "
             "`jnp.where` it never broadcasts or promotes the branches: if their shapes or dtypes differ it raises "
-            "when the function is traced, so the result is the same or there is an error, never a silent difference."
+            "when the function is traced instead of returning a shape or dtype NumPy would not (see Known problems "
+            "for weak types)."
         ),
         use_instead="nothing to do: the conditional is converted for you",
         known_problems=(
