@@ -27,6 +27,7 @@ from np2jax.rules.returned_argument import ReturnedArgument
 from np2jax.rules.round_decimals import RoundDecimals
 from np2jax.rules.sort_ties import SortTies
 from np2jax.rules.tolerance_below_float32 import ToleranceBelowFloat32
+from np2jax.rules.traced_conditional import TracedConditional
 from np2jax.rules.unrolled_loop import UnrolledLoop
 from np2jax.rules.unsafe_inplace_write import UnsafeInplaceWrite
 from np2jax.rules.unsupported_argument import UnsupportedArgument
@@ -58,6 +59,7 @@ RULES: tuple[type[Rule], ...] = (
     FunctionalUpdate,
     ReturnedArgument,
     LoopToFori,
+    TracedConditional,
     # The jit rules decide last, once a function's own diagnostics are known.
     Jit,
     JitTracedValue,

@@ -169,10 +169,11 @@ def _transform(
         text = module.code
     lines = _LINE_BREAK.split(text.lstrip("\ufeff"))
     forced = dict(forced or {})
-    tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, tree=tree) if options.jit else None
+    enabled = {rule.CODE for rule in instantiate(set(options.select) or None, set(options.ignore) or None)}
+    tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, "NPJ306" in enabled, tree=tree) if options.jit else None
     attributes = analyse_attributes(module, resolver)
     # Without NPJ203 nothing returns its arguments: every function that writes into them keeps mutating (and is reported).
-    returns_arguments = any(rule.CODE == "NPJ203" for rule in instantiate(set(options.select) or None, set(options.ignore) or None))
+    returns_arguments = "NPJ203" in enabled
     unforced = ModuleMutations(module, resolver, keep_all=None if returns_arguments else "NPJ203, which makes such functions return them, is not selected")
     if tracing is not None:  # loops see `f(a)` as the assignment `a = f(a)` it becomes (whenever it does)
         tracing.rebinds = unforced.rebinds

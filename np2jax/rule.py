@@ -86,6 +86,13 @@ class Rule:
         """Called when leaving each ``for`` loop inside a function body; return replacement statements or None."""
         return None
 
+    def rewrite_conditional(
+        self, original: cst.If | cst.IfExp, updated: cst.If | cst.IfExp, ctx: FileContext
+    ) -> cst.BaseExpression | list[cst.BaseStatement] | None:
+        """Called when leaving each ``if`` statement (return replacement statements) or conditional expression
+        (return an expression) inside a function body; None keeps it."""
+        return None
+
     def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
         """Called when the walker leaves a function, before it decides whether to keep the rewrites."""
 

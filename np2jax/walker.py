@@ -27,6 +27,7 @@ from np2jax.visitors import FastTransformer
 HEADER_STATEMENTS = frozenset({cst.If, cst.While, cst.For, cst.With})  # exact types: cheaper than isinstance
 _SCOPES_AND_HEADERS = SCOPE_NODES | HEADER_STATEMENTS  # the node types on_visit/on_leave do more for
 _PASS_BLOCK = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
+REWRITE_NOTES = frozenset({"NPJ305", "NPJ306"})  # info notes about jit-only rewrites, dropped with them
 
 
 def rules_by_hook(rules: Sequence[Rule]) -> dict[str, list[Rule]]:
@@ -123,7 +124,7 @@ class Walker(FastTransformer):
             self.used_import_names |= import_names
             info.jit, info.static_argnums, info.decorator = False, (), None
             # Notes about rewrites that were just undone go too.
-            self.ctx.diagnostics[first_diagnostic:] = [d for d in self.ctx.diagnostics[first_diagnostic:] if d.code != "NPJ305"]
+            self.ctx.diagnostics[first_diagnostic:] = [d for d in self.ctx.diagnostics[first_diagnostic:] if d.code not in REWRITE_NOTES]
         else:
             self.ctx.jit_uses |= info.needs
         if info.epilogue is not None and updated is not original:
@@ -393,6 +394,22 @@ class Walker(FastTransformer):
                 self.statement_rewrites += 1
                 return cst.FlattenSentinel(statements)
         return updated
+
+    def _rewrite_conditional(self, original: cst.If | cst.IfExp, updated: cst.If | cst.IfExp):
+        if not self.traced:
+            return updated
+        for rule in self.rules:
+            replacement = rule.rewrite_conditional(original, updated, self.ctx)
+            if replacement is not None:
+                self.statement_rewrites += 1
+                return cst.FlattenSentinel(replacement) if isinstance(replacement, list) else replacement
+        return updated
+
+    def leave_If(self, original: cst.If, updated: cst.If):
+        return self._rewrite_conditional(original, updated)
+
+    def leave_IfExp(self, original: cst.IfExp, updated: cst.IfExp):
+        return self._rewrite_conditional(original, updated)
 
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.BaseSmallStatement:
         return self._rewrite_statement(original, updated)

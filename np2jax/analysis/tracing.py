@@ -28,6 +28,7 @@ from typing import Iterable
 
 import libcst as cst
 
+from np2jax.analysis.conditionals import ConditionalDecisions, Conversion, if_chain
 from np2jax.analysis.loops import (
     MUTATING_METHODS,
     LoopBody,
@@ -50,7 +51,8 @@ from np2jax.tables.jax_signatures import SIGNATURES
 from np2jax.visitors import FastVisitor
 
 ARRAY = "<array>"
-BRANCH_INSTEAD = "jnp.where(cond, a, b) to choose values, jax.lax.cond to choose computations"
+BRANCH_INSTEAD = ("jax.lax.cond(pred, lambda: a, lambda: b) with a scalar boolean `pred` and branches of one shape and dtype; "
+                  "jnp.where(cond, a, b) to choose elementwise")
 WHILE_INSTEAD = "jax.lax.while_loop(cond_fun, body_fun, init)"
 STATIC_INSTEAD = "compute shapes and sizes from `x.shape` or pass them as Python ints"
 VALUE_INSTEAD = "keep the value as an array; jax.lax.dynamic_slice / dynamic_update_slice for slices at traced offsets"
@@ -131,6 +133,7 @@ class JitPlan:
     blockers: list[Blocker] = field(default_factory=list)
     returns_array: bool = False
     loops: dict[cst.For, LoopConversion] = field(default_factory=dict)
+    conditionals: dict[cst.CSTNode, Conversion] = field(default_factory=dict)  # If / IfExp -> jax.lax.cond
 
     @property
     def ok(self) -> bool:
@@ -142,9 +145,11 @@ class ModuleTracing:
 
     def __init__(
         self, module: cst.Module, resolver: Resolver, source: str, unroll_threshold: int = DEFAULT_UNROLL_THRESHOLD,
+        convert_conditionals: bool = True,
         tree: ast.Module | None = None,
     ) -> None:
         self.module = module
+        self.convert_conditionals = convert_conditionals  # NPJ306 is on: traced conditionals become jax.lax.cond
         self.resolver = resolver
         self.module_scope = resolver.scopes[module]
         self.unroll_threshold = unroll_threshold
@@ -322,7 +327,7 @@ class _FunctionTracing(FastVisitor):
                 self.params[star.name.value] = star
                 self.variadic.add(star.name.value)
         self.data_uses: set[str] = set()  # parameters used as array data
-        self.requirements: list[tuple[cst.CSTNode, str, frozenset[str]]] = []  # (node, what, tokens)
+        self.requirements: list[tuple[cst.CSTNode, str, frozenset[str], str, str]] = []  # (node, what, tokens, use_instead, note)
         self.blockers: list[Blocker] = []
         self.returns: list[cst.BaseExpression] = []
         self._tokens: dict[tuple[int, int], frozenset[str]] = {}
@@ -332,21 +337,25 @@ class _FunctionTracing(FastVisitor):
         self.carried: set[str] = set()  # names carried through a fori_loop: traced from the loop on
         self.store_targets: set[cst.CSTNode] = set()
         self.handled_names: set[cst.Name] = set()
+        self.decisions = ConditionalDecisions(self.resolver, self.function_scope, node.body, self._traced, self._callee_ok,
+                                              lambda name, at: name in self.params or name in assigned_before(node.body, at))
+        self.conditionals: dict[cst.CSTNode, Conversion] = {}
+        self.converted_logic: set[cst.CSTNode] = set()  # and/or/not/chains of converted tests: no Python truth value needed
 
     # --- driver --------------------------------------------------------------------
     def run(self) -> JitPlan:
         self.node.body.visit(self)
         plan = JitPlan()
         static: set[str] = set()
-        for node, what, tokens, use_instead in self.requirements:
+        for node, what, tokens, use_instead, note in self.requirements:
             indices = sorted(t for t in tokens if t.startswith("<index:"))
             if indices:
                 loop_index = indices[0][len("<index:"):-1]
-                self._block(node, "loop", f"{what} uses `{loop_index}`, which jax.lax.fori_loop makes a traced value",
-                            "jax.lax.dynamic_slice for slices at the index; jnp.where instead of `if` on it")
+                self._block(node, "loop", f"{what} uses `{loop_index}`, which jax.lax.fori_loop makes a traced value{note}",
+                            "jax.lax.dynamic_slice for slices at the index; jax.lax.cond or jnp.where instead of `if` on it")
                 continue
             if ARRAY in tokens:
-                self._block(node, "traced-value", f"{what} depends on traced array values", use_instead)
+                self._block(node, "traced-value", f"{what} depends on traced array values{note}", use_instead)
                 continue
             for name in sorted(tokens):
                 if name in self.variadic:
@@ -354,7 +363,7 @@ class _FunctionTracing(FastVisitor):
                 elif self._may_be_static(name):
                     static.add(name)
                 else:
-                    self._block(node, "traced-value", f"{what} depends on the values of array argument `{name}`", use_instead)
+                    self._block(node, "traced-value", f"{what} depends on the values of array argument `{name}`{note}", use_instead)
         for name, param in self.params.items():
             # A Python int stays a Python int (arbitrary precision); traced it would be an int32 that can overflow.
             if name not in self.variadic and name not in self.data_uses and _int_like(param):
@@ -370,6 +379,7 @@ class _FunctionTracing(FastVisitor):
                 self._block(loop, "loop", "`while` loop: jax.jit would unroll it, one copy per iteration", WHILE_INSTEAD)
         plan.blockers = self.blockers
         plan.loops = self.loops
+        plan.conditionals = self.conditionals
         plan.static = [name for name in self.params if name in static]
         plan.static_argnums = tuple(self.positions[name] for name in plan.static if name in self.positions)
         plan.static_argnames = tuple(name for name in plan.static if name in self.kwonly)
@@ -389,8 +399,18 @@ class _FunctionTracing(FastVisitor):
         if all(b.node is not node for b in self.blockers):
             self.blockers.append(Blocker(node, kind, message, use_instead))
 
-    def _require(self, node: cst.BaseExpression, what: str, use_instead: str = BRANCH_INSTEAD) -> None:
-        self.requirements.append((node, what, self.tokens(node), use_instead))
+    def _require(self, node: cst.BaseExpression, what: str, use_instead: str = BRANCH_INSTEAD, note: str = "") -> None:
+        self.requirements.append((node, what, self.tokens(node), use_instead, note))
+
+    def _traced(self, node: cst.BaseExpression) -> bool:
+        """Depends on array data or a fori_loop index (parameters alone may still become static)."""
+        return any(t == ARRAY or t.startswith("<index:") for t in self.tokens(node, self.function_scope))
+
+    def _callee_ok(self, name: str) -> bool:
+        if self.module.function_node(name) is None:
+            return False
+        plan = self.module.plan(name)
+        return plan is not None and plan.ok
 
     @property
     def scope(self) -> Scope:
@@ -494,6 +514,9 @@ class _FunctionTracing(FastVisitor):
                     result.add(ARRAY)  # a parameter of a nested function or lambda: unknown
             elif isinstance(binding, ValueBinding):
                 result |= self.tokens(binding.value, found)
+                owner = self.decisions.sites.owner.get(binding.value) if found is self.function_scope else None
+                if owner is not None:  # assigned in a branch: its value depends on the tests too
+                    result |= self._union(if_chain(owner)[0], found)
             elif isinstance(binding, LoopBinding):
                 result |= self._loop_tokens(binding, found)
             elif isinstance(binding, (ImportBinding, DefBinding)):
@@ -571,28 +594,60 @@ class _FunctionTracing(FastVisitor):
 
     # --- visitors: where values must be concrete ------------------------------------
     def visit_If(self, node: cst.If) -> None:
-        self._require(node.test, "`if` test")
+        if node in self.converted_logic:
+            return  # an elif of a converted chain
+        decision = self._decision(node)
+        if isinstance(decision, Conversion):
+            self.conditionals[node] = decision
+            orelse = node.orelse
+            while isinstance(orelse, cst.If):
+                self.converted_logic.add(orelse)
+                orelse = orelse.orelse
+            for test, truth in zip(if_chain(node)[0], decision.truths):
+                self._convert_test(test, truth, "`if` test")
+            return
+        self._require(node.test, "`if` test", note=_not_converted(decision))
 
     def visit_While(self, node: cst.While) -> None:
         self._require(node.test, "`while` test", WHILE_INSTEAD)
         self.while_loops.append(node)
 
     def visit_IfExp(self, node: cst.IfExp) -> None:
-        self._require(node.test, "conditional expression test")
+        decision = self._decision(node)
+        if isinstance(decision, Conversion):
+            self.conditionals[node] = decision
+            self._convert_test(node.test, decision.truths[0], "conditional expression test")
+            return
+        self._require(node.test, "conditional expression test", note=_not_converted(decision))
+
+    def _decision(self, node: cst.If | cst.IfExp) -> Conversion | str | None:
+        if self.scope is not self.function_scope:
+            return None  # in a nested function or lambda: jitted only as part of this one, as written
+        if not self.module.convert_conditionals:
+            return "NPJ306 is not enabled"
+        return self.decisions.decide(node)
+
+    def _convert_test(self, test: cst.BaseExpression, truth, what: str) -> None:
+        """A test that becomes jax.lax.cond's predicate: only the parts Python still evaluates must be static."""
+        for leaf in self.decisions.static_leaves(test, truth):
+            self._require(leaf, what)
+        self.converted_logic.update(self.decisions.logic_nodes(test, truth))
 
     def visit_Assert(self, node: cst.Assert) -> None:
         self._require(node.test, "`assert`")
 
     def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        if node in self.converted_logic:
+            return
         self._require(node.left, "`and`/`or` operand")
         self._require(node.right, "`and`/`or` operand")
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
-        if isinstance(node.operator, cst.Not):
+        if isinstance(node.operator, cst.Not) and node not in self.converted_logic:
             self._require(node.expression, "`not` operand")
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
-        if len(node.comparisons) > 1:
+        if len(node.comparisons) > 1 and node not in self.converted_logic:
             self._require(node, "chained comparison")
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -1034,6 +1089,10 @@ class _FunctionTracing(FastVisitor):
             elif positions is None or index in positions:
                 if method in METHOD_STATIC_POSITIONS:
                     self._require(arg.value, f"argument of `.{method}()`", STATIC_INSTEAD)
+
+
+def _not_converted(reason: str | None) -> str:
+    return f" (not converted to jax.lax.cond: {reason})" if reason else ""
 
 
 def jit_decorator(plan: JitPlan) -> str:

@@ -9,30 +9,29 @@ class JitTracedValue(JitBlocker):
     NAME = "traced-control-flow"
     KIND = "traced-value"
     DOC = RuleDoc(
-        what='Reports migrated functions that are not jitted because Python needs the value of a traced array: an `if`/`while` test, `and`/`or`/`not`, `assert`, `int()`/`float()`/`bool()`/`.item()`/`.tolist()`, a slice bound, a shape, `axis` or `range()` bound, or an index into a Python list computed from array data (or from an argument that is also used as an array).',
+        what='Reports migrated functions that are not jitted because Python needs the value of a traced array: a `while` test, an `if` test or conditional expression that NPJ306 cannot turn into `jax.lax.cond` (the message says why), `and`/`or`/`not` outside such a test, `assert`, `int()`/`float()`/`bool()`/`.item()`/`.tolist()`, a slice bound, a shape, `axis` or `range()` bound, or an index into a Python list computed from array data (or from an argument that is also used as an array).',
         why='`jax.jit` traces with abstract values: asking Python for a concrete value raises a ConcretizationTypeError. The function is still migrated and works without jit, exactly as before.',
-        use_instead='`jnp.where(cond, a, b)` for values, `jax.lax.cond` / `jax.lax.while_loop` for control flow, `jax.lax.dynamic_slice` for slices at traced offsets',
+        use_instead='`jax.lax.cond(pred, lambda: a, lambda: b)` for an `if` (branches of one shape and dtype), `jax.lax.while_loop(cond_fun, body_fun, init)` for a `while`, `jnp.where(cond, a, b)` for elementwise choices, `jax.lax.dynamic_slice` for slices at traced offsets',
         known_problems='The analysis is per module: a callee imported from another module is not looked into (see NPJ302).',
     )
     EXAMPLES = (
         Example(
+            title="a `while` loop on array values",
             before="""
             import numpy as np
 
-            def relu_sum(x):
-                total = np.sum(x)
-                if total > 0:
-                    return total
-                return 0.0
+            def halve_until_small(x, tol):
+                while np.max(np.abs(x)) > tol:
+                    x = x / 2
+                return x
             """,
             after="""
             import jax.numpy as jnp
 
-            def relu_sum(x):
-                total = jnp.sum(x)
-                if total > 0:
-                    return total
-                return 0.0
+            def halve_until_small(x, tol):
+                while jnp.max(jnp.abs(x)) > tol:
+                    x = x / 2
+                return x
             """,
             diagnostics=("NPJ301",),
         ),

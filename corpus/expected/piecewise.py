@@ -1,0 +1,74 @@
+"""Piecewise rules written with `if` on array values: thresholds, robust losses, step-size control."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def shrink_to_ball(x, max_norm):
+    """Scale x onto the ball of radius max_norm when it lies outside (projected gradient methods)."""
+    norm = jnp.linalg.norm(x)
+    x = jax.lax.cond(norm > max_norm, lambda: x * (max_norm / norm), lambda: x)
+    return x
+
+
+@jax.jit
+def clip_if_outside(x, lo, hi):
+    """Clip x to [lo, hi] only when some value leaves the range."""
+    x = jax.lax.cond(jnp.logical_or(x.min() < lo, x.max() > hi), lambda: jnp.clip(x, lo, hi), lambda: x)
+    return x
+
+
+@jax.jit
+def huber(residuals, delta=1.0):
+    """Huber loss of the mean absolute residual, and its derivative."""
+    r = jnp.mean(jnp.abs(residuals))
+    loss, slope = jax.lax.cond(r <= delta, lambda: (0.5 * r ** 2, r), lambda: (delta * (r - 0.5 * delta), delta))
+    return loss, slope
+
+
+@jax.jit
+def soft_threshold_mean(x, lam: float):
+    """Soft-threshold of the mean: the proximal operator of lam * |m|."""
+    m = jnp.mean(x)
+    return jax.lax.cond(m > lam, lambda: m - lam, lambda: (jax.lax.cond(m < -lam, lambda: m + lam, lambda: 0.0)))
+
+
+@jax.jit
+def backtracking_step(x, direction, step=1.0, c=1e-4, shrink=0.5):
+    """One Armijo decision of a line search on f(x) = |x|^2: keep the step or shrink it."""
+    f0 = jnp.sum(x ** 2)
+    f1 = jnp.sum((x + step * direction) ** 2)
+    slope = jnp.dot(2.0 * x, direction)
+    return jax.lax.cond(f1 <= f0 + c * step * slope, lambda: step, lambda: step * shrink)
+
+
+def trust_radius(actual, predicted, step, radius: float, max_radius: float = 10.0):
+    """Trust-region radius update from the agreement between actual and predicted reduction."""
+    rho = jnp.sum(actual) / jnp.sum(predicted)
+    step_norm = jnp.linalg.norm(step)
+    if rho < 0.25:
+        radius = 0.25 * step_norm
+    elif rho > 0.75 and jnp.abs(step_norm - radius) < 1e-6 * radius:
+        radius = jnp.minimum(2.0 * radius, max_radius)
+    return radius
+
+
+@jax.jit
+def safe_normalize(v, eps=1e-12):
+    """v / |v|, and zeros for a zero vector."""
+    n = jnp.linalg.norm(v)
+    return jax.lax.cond(n < eps, lambda: jnp.zeros_like(v), lambda: v / n)
+
+
+def positive_part_or_zero(x):
+    """x when its sum is positive, else the number 0.0 (NumPy returns an array or a float)."""
+    return x if jnp.sum(x) > 0 else 0.0
+
+
+def first_crossing(x, level):
+    """Index of the first sample above level, -1 if none."""
+    for i in range(x.shape[0]):
+        if x[i] > level:
+            return i
+    return -1

@@ -1,0 +1,515 @@
+"""Conditionals on traced values that become ``jax.lax.cond``: the one decision shared by the jit analysis and NPJ306.
+
+``jax.lax.cond(pred, lambda: a, lambda: b)`` is what ``a if pred else b`` means
+under ``jax.jit``: only the chosen branch runs, and when the branches differ in
+shape or dtype it raises at trace time instead of broadcasting or promoting
+(``jnp.where`` would do both, silently).  A conditional is converted when
+
+* its test gives exactly Python's truth value: a comparison, ``np.isnan``,
+  ``.any()``...; a number is tested as ``!= 0`` (NaN is true, as in Python);
+  ``and``/``or``/``not`` become ``jnp.logical_*`` (a static left operand keeps
+  Python's short-circuit: ``w is not None and w.sum() > 0``);
+* each branch is side-effect free (NumPy/jax.numpy calls, arithmetic, array
+  methods that do not write, functions of this module that can be jitted);
+* a statement ``if`` only assigns the same names in every branch (with no
+  branch reading a name it assigned itself), or returns in every branch
+  (a ``return`` right after an ``if`` without ``else`` is its ``else``);
+* a Python number in one branch meets a 0-d value of its kind in the other
+  (``total if total > 0 else 0.0``; an int literal beside a float becomes a
+  float literal): a number beside an array, or beside an int array (whose
+  narrow dtypes a weakly typed result would take on), is left alone.
+
+Everything else keeps blocking ``jax.jit`` (NPJ301), with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import libcst as cst
+
+from np2jax.analysis.loops import all_names
+from np2jax.analysis.resolve import Resolver, is_numpy
+from np2jax.analysis.scope import Scope, ValueBinding
+from np2jax.analysis.value_kinds import ORDERING, Value, ValueClassifier
+from np2jax.tables import lookup_numpy
+from np2jax.visitors import FastVisitor
+
+PURE_NUMPY_KINDS = frozenset({"function", "constructor", "dtype", "static", "constant"})
+PURE_JAX_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.")
+PURE_BUILTINS = frozenset("abs len float int bool complex round min max sum pow isinstance".split())
+PURE_METHODS = frozenset(
+    """sum mean std var min max argmin argmax prod cumsum cumprod any all ptp round reshape transpose swapaxes
+    squeeze astype repeat ravel flatten diagonal trace dot clip conj conjugate copy take""".split()
+)
+STATIC_BOOL_CALLS = frozenset({"builtins.isinstance", "builtins.hasattr", "builtins.callable", "builtins.bool"})
+
+
+@dataclass(frozen=True)
+class Truth:
+    """How an ``if`` test is written so that ``jax.lax.cond`` sees Python's truth value.
+
+    ``how``: ``"as-is"`` (a boolean array), ``"nonzero"`` (a number: ``(t) != 0``),
+    ``"python"`` (static, a bool already), ``"bool"`` (static: ``bool(t)``),
+    ``"and"``/``"or"``/``"not"`` (``jnp.logical_*`` of ``parts``), ``"python-and"``/
+    ``"python-or"`` (a static left operand: Python short-circuits), ``"chain"``
+    (``a < b < c``: ``jnp.logical_and`` of the links).
+    """
+
+    how: str
+    parts: tuple[Truth, ...] = ()
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """A conditional that becomes ``jax.lax.cond``.
+
+    ``form``: ``"expression"`` (``a if t else b``), ``"assign"`` (every branch assigns
+    ``names``), ``"return"`` (every branch returns) or ``"early-return"`` (``if t:
+    return a`` and the ``return b`` right after it, ``following``).  ``truths``: one
+    per test of the ``if``/``elif`` chain.  ``floats``: per branch (the else last),
+    per value, whether an int literal is written as a float.
+    """
+
+    form: str
+    truths: tuple[Truth, ...]
+    floats: tuple[tuple[bool, ...], ...]
+    names: tuple[str, ...] = ()
+    following: cst.SimpleStatementLine | None = None
+
+
+def if_chain(node: cst.If) -> tuple[list[cst.BaseExpression], list[cst.BaseSuite], cst.BaseSuite | None]:
+    """The tests and bodies of ``if``/``elif``..., and the final ``else`` body (or None)."""
+    tests, bodies = [node.test], [node.body]
+    orelse = node.orelse
+    while isinstance(orelse, cst.If):
+        tests.append(orelse.test)
+        bodies.append(orelse.body)
+        orelse = orelse.orelse
+    return tests, bodies, orelse.body if orelse is not None else None
+
+
+def small_statements(body: cst.BaseSuite) -> list[cst.BaseSmallStatement] | None:
+    """The statements of a block when each is a simple one (None if any is compound)."""
+    if isinstance(body, cst.SimpleStatementSuite):
+        return list(body.body)
+    statements = []
+    for line in body.body:
+        if not isinstance(line, cst.SimpleStatementLine):
+            return None
+        statements.extend(line.body)
+    return statements
+
+
+def assignments(body: cst.BaseSuite) -> list[list[tuple[str, cst.BaseExpression]]] | None:
+    """Per statement, ``[(name, value)]``, when the block only assigns names (``y = a`` or ``a, b = b, a``); else None."""
+    statements = small_statements(body)
+    if not statements:
+        return None
+    found = []
+    for statement in statements:
+        if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1):
+            return None
+        target, value = statement.targets[0].target, statement.value
+        if isinstance(target, cst.Name):
+            found.append([(target.value, value)])
+        elif (
+            isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple) and len(target.elements) == len(value.elements)
+            and all(isinstance(e, cst.Element) and isinstance(e.value, cst.Name) for e in target.elements)
+            and all(isinstance(e, cst.Element) for e in value.elements)
+        ):
+            found.append([(t.value.value, v.value) for t, v in zip(target.elements, value.elements)])
+        else:
+            return None
+    return found
+
+
+def assigned_values(body: cst.BaseSuite) -> dict[str, cst.BaseExpression]:
+    """name -> value for a block that ``assignments`` accepts."""
+    return {name: value for statement in assignments(body) or () for name, value in statement}
+
+
+def returned(body: cst.BaseSuite) -> cst.BaseExpression | None:
+    """The value of a block that is one ``return value``, else None."""
+    statements = small_statements(body)
+    if statements is None or len(statements) != 1 or not isinstance(statements[0], cst.Return):
+        return None
+    return statements[0].value
+
+
+def following_return(line: cst.BaseStatement | None) -> cst.BaseExpression | None:
+    if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Return):
+        return line.body[0].value
+    return None
+
+
+class ConditionalSites(FastVisitor):
+    """Where the ``if`` statements of one function body are: elif links, the statement after each, branch owners."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.elif_of: dict[cst.If, cst.If] = {}  # an elif -> the first `if` of its chain
+        self.following: dict[cst.If, cst.SimpleStatementLine] = {}  # an `if` -> the simple statement right after it
+        self.owner: dict[cst.BaseExpression, cst.If] = {}  # a value assigned in a branch -> the chain's first `if`
+
+    def _block(self, statements) -> None:
+        for statement, after in zip(statements, [*statements[1:], None]):
+            if isinstance(statement, cst.If) and isinstance(after, cst.SimpleStatementLine):
+                self.following[statement] = after
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._block(list(node.body))
+
+    def visit_If(self, node: cst.If) -> None:
+        top = self.elif_of.get(node, node)
+        if isinstance(node.orelse, cst.If):
+            self.elif_of[node.orelse] = top
+        blocks = [node.body] + ([node.orelse.body] if isinstance(node.orelse, cst.Else) else [])
+        for block in blocks:
+            for statement in small_statements(block) or ():
+                if isinstance(statement, cst.Assign):
+                    self.owner[statement.value] = top
+                    if isinstance(statement.value, cst.Tuple):  # `a, b = b, a` binds each name to its element
+                        self.owner.update((e.value, top) for e in statement.value.elements)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+
+class ConditionalDecisions:
+    """Decides, once per node, whether a conditional of one function becomes ``jax.lax.cond``.
+
+    ``traced(node)``: does the expression depend on traced values (array data or
+    a fori_loop index)?  ``callee_ok(name)``: may this module's function ``name``
+    be called in a branch (it can be jitted)?  ``bound_before(name, node)``: is
+    ``name`` assigned before ``node`` (an ``if`` without ``else`` keeps its value)?
+    """
+
+    def __init__(
+        self, resolver: Resolver, scope: Scope, body: cst.BaseSuite,
+        traced: Callable[[cst.BaseExpression], bool], callee_ok: Callable[[str], bool],
+        bound_before: Callable[[str, cst.CSTNode], bool],
+    ) -> None:
+        self.resolver = resolver
+        self.scope = scope
+        self.traced = traced
+        self.callee_ok = callee_ok
+        self.bound_before = bound_before
+        self.values = ValueClassifier(resolver)
+        self.sites = ConditionalSites()
+        body.visit(self.sites)
+        self._decided: dict[cst.CSTNode, Conversion | str | None] = {}
+        self._kept: list[cst.Name] = []
+
+    def value(self, node: cst.BaseExpression) -> Value:
+        return self.values.value(node, self.scope)
+
+    def decide(self, node: cst.If | cst.IfExp) -> Conversion | str | None:
+        """The conversion; a reason (str) when the test is traced but it cannot be converted; None when the test is static."""
+        if node in self._decided:
+            return self._decided[node]
+        self._decided[node] = "it is nested in itself"  # a cycle through name bindings
+        if isinstance(node, cst.IfExp):
+            decision = self._expression(node)
+        elif node in self.sites.elif_of:
+            decision = None  # decided with its chain's first `if`
+        else:
+            decision = self._statement(node)
+        self._decided[node] = decision
+        return decision
+
+    def static_leaves(self, test: cst.BaseExpression, truth: Truth) -> list[cst.BaseExpression]:
+        """The parts of a converted test that Python still evaluates (they must be static)."""
+        if truth.how in ("python", "bool"):
+            return [test]
+        if truth.how == "not":
+            return self.static_leaves(test.expression, truth.parts[0])
+        if truth.how in ("and", "or", "python-and", "python-or"):
+            return [*self.static_leaves(test.left, truth.parts[0]), *self.static_leaves(test.right, truth.parts[1])]
+        return []
+
+    def logic_nodes(self, test: cst.BaseExpression, truth: Truth) -> list[cst.CSTNode]:
+        """The ``and``/``or``/``not``/chained comparisons a converted test turns into ``jnp.logical_*``."""
+        if truth.how == "chain":
+            return [test]
+        if truth.how == "not":
+            return [test, *self.logic_nodes(test.expression, truth.parts[0])]
+        if truth.how in ("and", "or", "python-and", "python-or"):
+            return [test, *self.logic_nodes(test.left, truth.parts[0]), *self.logic_nodes(test.right, truth.parts[1])]
+        return []
+
+    # --- the two shapes of conditional ---------------------------------------------
+    def _expression(self, node: cst.IfExp) -> Conversion | str | None:
+        if not self.traced(node.test):
+            return None
+        truth = self._truth(node.test)
+        if isinstance(truth, str):
+            return truth
+        floats = self._branch_values([[node.body], [node.orelse]], [node.test])
+        if isinstance(floats, str):
+            return floats
+        return Conversion("expression", (truth,), floats)
+
+    def _statement(self, node: cst.If) -> Conversion | str | None:
+        tests, bodies, else_body = if_chain(node)
+        if not any(self.traced(test) for test in tests):
+            return None
+        truths = []
+        for test in tests:
+            truth = self._truth(test)
+            if isinstance(truth, str):
+                return truth
+            truths.append(truth)
+        returns = [returned(body) for body in bodies]
+        if all(value is not None for value in returns):
+            return self._returns(node, tuple(truths), returns, else_body)
+        branches = [assignments(body) for body in bodies]
+        if any(branch is None for branch in branches):
+            return "its branches do more than assign names (or return) from expressions"
+        if else_body is not None:
+            final = assignments(else_body)
+            if final is None:
+                return "its `else` branch does more than assign names from expressions"
+            branches.append(final)
+        names = tuple(name for statement in branches[0] for name, _ in statement)
+        for branch in branches:
+            reason = self._branch_order(branch, names)
+            if reason:
+                return reason
+        values: list[list[cst.BaseExpression]] = [
+            [{n: v for statement in branch for n, v in statement}[name] for name in names] for branch in branches
+        ]
+        if else_body is None:
+            missing = [name for name in names if not self.bound_before(name, node)]
+            if missing:
+                return f"`{missing[0]}` is set only when the test is true"
+            unchanged = [cst.Name(name) for name in names]
+            self._kept.extend(unchanged)  # the classifier caches by id(): keep them alive
+            values.append(unchanged)
+        floats = self._branch_values(values, tests)
+        if isinstance(floats, str):
+            return floats
+        return Conversion("assign", tuple(truths), floats, names)
+
+    def _returns(self, node: cst.If, truths: tuple[Truth, ...], returns: list, else_body) -> Conversion | str:
+        following = None
+        if else_body is not None:
+            final = returned(else_body)
+            if final is None:
+                return "its `else` branch does more than return a value"
+        else:
+            following = self.sites.following.get(node)
+            final = following_return(following)
+            if final is None:
+                return "it returns early and something other than a `return` follows"
+        floats = self._branch_values([[value] for value in [*returns, final]], if_chain(node)[0])
+        if isinstance(floats, str):
+            return floats
+        return Conversion("return" if following is None else "early-return", truths, floats, following=following)
+
+    def _branch_order(self, branch: list[list[tuple[str, cst.BaseExpression]]], names: tuple[str, ...]) -> str:
+        assigned = [name for statement in branch for name, _ in statement]
+        if len(set(assigned)) != len(assigned):
+            return "a branch assigns the same name twice"
+        if set(assigned) != set(names):
+            return "its branches assign different names"
+        earlier: set[str] = set()
+        for statement in branch:
+            for _, value in statement:
+                used = {n.value for n in all_names(value)} & earlier
+                if used:
+                    return f"a branch reads `{sorted(used)[0]}` after assigning it"
+            earlier.update(name for name, _ in statement)
+        return ""
+
+    # --- branches ----------------------------------------------------------------
+    def _branch_values(self, branches: list[list[cst.BaseExpression]], tests: list[cst.BaseExpression]) -> tuple[tuple[bool, ...], ...] | str:
+        """Checks every value; per branch and position, whether an int literal is written as a float."""
+        values = self.values.assuming(frozenset(_compared(tests)))
+        for branch in branches:
+            for value in branch:
+                if _not_array(value) or (isinstance(value, cst.Name) and self._may_not_be_array(value.value)):
+                    return f"`{_short(value)}` may be None or a string (jax.lax.cond returns arrays)"
+                if not self.pure(value):
+                    return self._impure(value)
+        floats = [[False] * len(branch) for branch in branches]
+        for position in range(len(branches[0])):
+            column = [branch[position] for branch in branches]
+            reason = self._one_type(column, values)
+            if isinstance(reason, str):
+                return reason
+            for index in reason:
+                floats[index][position] = True
+        return tuple(tuple(flags) for flags in floats)
+
+    def _one_type(self, column: list[cst.BaseExpression], classifier: ValueClassifier) -> list[int] | str:
+        """The branches whose int literal becomes a float, or why the values may not have one type.
+
+        Shapes and dtypes only need checking where jax.lax.cond would predictably raise: it checks
+        them itself when tracing, so a wrong guess here can never make a silent difference.
+        """
+        values = [classifier.value(node, self.scope) for node in column]
+        weak = [v for v in values if v.weak]
+        if not weak:
+            scalar = next((node for node, v in zip(column, values) if v.scalar), None)
+            other = next((node for node, v in zip(column, values) if not v.scalar), None)
+            if scalar is not None and other is not None:
+                return f"`{_short(other)}` may not be 0-d like `{_short(scalar)}` (NumPy would return either)"
+            return []  # arrays on both sides: jax.lax.cond checks their shapes and dtypes when tracing
+        if any(not v.numeric or v.kind == "complex" for v in weak):
+            return "a branch is a Python number jax.lax.cond cannot match"
+        strong = [(node, v) for node, v in zip(column, values) if not v.weak]
+        for node, v in strong:
+            if not v.scalar:
+                return f"one branch is a Python number and `{_short(node)}` may not be 0-d (NumPy would return either)"
+        kinds = {v.kind for v in values}
+        if "bool" in kinds:
+            return [] if kinds == {"bool"} else "a branch is a bool and another is not"
+        strong_kinds = {v.kind for _, v in strong}
+        if strong_kinds - {"float", "number"} or ("number" in strong_kinds and "int" in {v.kind for v in weak}):
+            return "a Python number meets an array whose dtype kind np2jax cannot tell is a float"
+        if kinds == {"int"}:
+            return []
+        promote = [i for i, (node, v) in enumerate(zip(column, values)) if v.weak and v.kind == "int"]
+        if any(not values[i].literal for i in promote):
+            return "a Python int meets a float (written as a float only when it is a literal)"
+        return promote
+
+    def _may_not_be_array(self, name: str) -> bool:
+        _, bindings = self.scope.lookup(name)
+        return any(isinstance(b, ValueBinding) and _not_array(b.value) for b in bindings)
+
+    def _impure(self, value: cst.BaseExpression) -> str:
+        stack: list[cst.CSTNode] = [value]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.IfExp) and isinstance(self.decide(node), str):
+                return f"it contains `{_short(node)}`, which cannot be converted"
+            if not isinstance(node, (cst.Lambda, cst.BaseComp)):
+                stack.extend(node.children)
+        return f"np2jax cannot tell that `{_short(value)}` is free of side effects"
+
+    def pure(self, node: cst.CSTNode) -> bool:
+        """Free of side effects, so running it when tracing both branches changes nothing."""
+        if isinstance(node, (cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString)):
+            return True
+        if isinstance(node, cst.Attribute):
+            return self.pure(node.value)
+        if isinstance(node, cst.Subscript):
+            return self.pure(node.value) and all(self._pure_slice(e.slice) for e in node.slice)
+        if isinstance(node, cst.BinaryOperation):
+            return self.pure(node.left) and self.pure(node.right)
+        if isinstance(node, cst.UnaryOperation):
+            return self.pure(node.expression)
+        if isinstance(node, cst.Comparison):
+            return self.pure(node.left) and all(self.pure(c.comparator) for c in node.comparisons)
+        if isinstance(node, cst.Tuple):
+            return all(isinstance(e, cst.Element) and self.pure(e.value) for e in node.elements)
+        if isinstance(node, cst.Call):
+            return self._pure_callee(node) and all(not a.star and self.pure(a.value) for a in node.args)
+        if isinstance(node, cst.IfExp):
+            parts = self.pure(node.test) and self.pure(node.body) and self.pure(node.orelse)
+            return parts and not isinstance(self.decide(node), str)
+        return False
+
+    def _pure_slice(self, index: cst.BaseSlice) -> bool:
+        if isinstance(index, cst.Index):
+            return index.star is None and self.pure(index.value)
+        return all(part is None or self.pure(part) for part in (index.lower, index.upper, index.step))
+
+    def _pure_callee(self, node: cst.Call) -> bool:
+        func = node.func
+        if any(a.keyword is not None and a.keyword.value == "out" for a in node.args):
+            return False
+        qualname = self.resolver.qualname(func, self.scope)
+        if qualname is not None:
+            if is_numpy(qualname):
+                row = lookup_numpy(qualname)
+                return row is not None and row.jax is not None and row.kind in PURE_NUMPY_KINDS
+            if qualname.startswith(PURE_JAX_MODULES) or qualname.startswith("math."):
+                return True
+            if qualname.startswith("builtins."):
+                return qualname[len("builtins."):] in PURE_BUILTINS
+            return False
+        if isinstance(func, cst.Attribute):
+            return func.attr.value in PURE_METHODS and self.pure(func.value)
+        if isinstance(func, cst.Name):
+            found, _ = self.scope.lookup(func.value)
+            return found is not None and found.kind == "module" and self.callee_ok(func.value)
+        return False
+
+    # --- tests -------------------------------------------------------------------
+    def _truth(self, test: cst.BaseExpression) -> Truth | str:
+        if not self.traced(test):
+            return Truth("python" if self._static_bool(test) else "bool")
+        if isinstance(test, cst.BooleanOperation):
+            how = "and" if isinstance(test.operator, cst.And) else "or"
+            right = self._truth(test.right)
+            if isinstance(right, str):
+                return right
+            if not self.traced(test.left):  # Python evaluates it and short-circuits as before
+                return Truth(f"python-{how}", (Truth("python" if self._static_bool(test.left) else "bool"), right))
+            if not self.pure(test.right):
+                return f"`{how}` would evaluate `{_short(test.right)}` always, and np2jax cannot tell it is free of side effects"
+            left = self._truth(test.left)
+            return left if isinstance(left, str) else Truth(how, (left, right))
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            inner = self._truth(test.expression)
+            return inner if isinstance(inner, str) else Truth("not", (inner,))
+        if isinstance(test, cst.Comparison):
+            if not all(isinstance(c.operator, ORDERING) for c in test.comparisons):
+                return "an `in`/`is` test on traced values"
+            if len(test.comparisons) == 1:
+                return Truth("as-is")
+            if not self.pure(test):
+                return "a chained comparison whose operands np2jax cannot tell are free of side effects"
+            return Truth("chain")
+        value = self.value(test)
+        if value.kind == "bool":
+            return Truth("as-is")
+        if value.numeric:
+            return Truth("nonzero")
+        return "np2jax cannot tell that the test is an array (a list's truth value is not `!= 0`)"
+
+    def _static_bool(self, node: cst.BaseExpression) -> bool:
+        if isinstance(node, cst.Comparison) or (self.value(node).kind == "bool" and self.value(node).weak):
+            return True
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            return True
+        if isinstance(node, cst.BooleanOperation):
+            return self._static_bool(node.left) and self._static_bool(node.right)
+        if isinstance(node, cst.Call):
+            return self.resolver.qualname(node.func, self.scope) in STATIC_BOOL_CALLS
+        return False
+
+
+def _compared(tests: list[cst.BaseExpression]) -> set[str]:
+    """The code of what ``tests`` compare by ``<``, ``==``... outside calls (``x[t] > peak``: ``x[t]``, ``peak``)."""
+    names: set[str] = set()
+    stack: list[cst.CSTNode] = list(tests)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Comparison) and all(isinstance(c.operator, ORDERING) for c in node.comparisons):
+            names.update(_code(part) for part in (node.left, *(c.comparator for c in node.comparisons)))
+        elif isinstance(node, (cst.BooleanOperation, cst.UnaryOperation)):
+            stack.extend(node.children)
+    return names
+
+
+def _not_array(node: cst.BaseExpression) -> bool:
+    return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) or (
+        isinstance(node, cst.Name) and node.value == "None"
+    )
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _short(node: cst.CSTNode) -> str:
+    text = _code(node)
+    return text if len(text) <= 40 else text[:37] + "..."

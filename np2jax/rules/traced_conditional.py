@@ -1,0 +1,312 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.conditionals import Conversion, Truth, assigned_values, if_chain, returned
+from np2jax.context import FileContext, loop_plan
+from np2jax.diagnostics import Diagnostic, FixSafety, Severity
+from np2jax.rule import Example, Rule, RuleDoc
+from np2jax.visitors import FastVisitor
+
+ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float)
+
+
+class TracedConditional(Rule):
+    CODE = "NPJ306"
+    NAME = "conditional-to-cond"
+    MESSAGE = "{what} on traced values became `jax.lax.cond`"
+    SEVERITY = Severity.INFO
+    FIX_SAFETY = FixSafety.SAFE
+    EXAMPLES_JIT = True
+    DOC = RuleDoc(
+        what=(
+            "In a function that gets `jax.jit`, turns a conditional whose test depends on array values into "
+            "`jax.lax.cond(pred, lambda: a, lambda: b)`: a conditional expression `a if test else b`; an `if`/`elif`/"
+            "`else` statement whose branches only assign the same names (`y, z = jax.lax.cond(...)`; without `else`, "
+            "the names keep their values); or one that returns in every branch, including `if test: return a` "
+            "followed by `return b`. The test keeps Python's truth value: a comparison or a boolean array as it is, "
+            "a number as `!= 0`, `and`/`or`/`not` as `jnp.logical_and`/`logical_or`/`logical_not` (a static left "
+            "operand keeps Python's short-circuit)."
+        ),
+        why=(
+            "Under `jax.jit` Python cannot look at a traced value, so an `if` on one would stop the whole function "
+            "from being jitted (NPJ301). `jax.lax.cond` runs only the chosen branch, like Python; unlike "
+            "`jnp.where` it never broadcasts or promotes the branches: if their shapes or dtypes differ it raises "
+            "when the function is traced instead of returning a shape or dtype NumPy would not (see Known problems "
+            "for weak types)."
+        ),
+        use_instead="nothing to do: the conditional is converted for you",
+        known_problems=(
+            "Left as they are (NPJ301 says why): branches with calls np2jax cannot prove free of side effects, "
+            "statements other than plain assignments, branches reading a name they assigned just before, tests "
+            "that are not known to be booleans or numbers (a parameter, a list), `in`/`is` tests, and a Python "
+            "number beside an array that may not be 0-d or may be an integer array (NumPy returns either one; "
+            "`jax.lax.cond` needs one type). A Python int literal beside a float becomes a float literal. When one "
+            "branch is a Python float and the other a float32 array, the result is weakly typed, so combined later "
+            "with float16 data it stays float16 where NumPy would give float32. Comments inside the branches move "
+            "above the new statement. Both branches are traced, so an error in the branch not taken (an index out "
+            "of range for the shape) now shows when tracing."
+        ),
+    )
+    EXAMPLES = (
+        Example(
+            before="""
+            import numpy as np
+
+            def shrink(x, lo):
+                return x if x.max() < lo else np.minimum(x, lo)
+            """,
+            after="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def shrink(x, lo):
+                return jax.lax.cond(x.max() < lo, lambda: x, lambda: jnp.minimum(x, lo))
+            """,
+            diagnostics=("NPJ306",),
+        ),
+        Example(
+            title="an if/else that assigns the same names; an int literal beside a float becomes a float",
+            before="""
+            import numpy as np
+
+            def huber(r, delta):
+                a = np.abs(np.sum(r))
+                if a <= delta:
+                    loss = 0.5 * a ** 2
+                    slope = a
+                else:
+                    loss = delta * (a - 0.5 * delta)
+                    slope = delta
+                return loss, slope
+
+            def relu_mean(x):
+                m = np.mean(x)
+                if m > 0:
+                    return m
+                return 0
+            """,
+            after="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def huber(r, delta):
+                a = jnp.abs(jnp.sum(r))
+                loss, slope = jax.lax.cond(a <= delta, lambda: (0.5 * a ** 2, a), lambda: (delta * (a - 0.5 * delta), delta))
+                return loss, slope
+
+            @jax.jit
+            def relu_mean(x):
+                m = jnp.mean(x)
+                return jax.lax.cond(m > 0, lambda: m, lambda: 0.0)
+            """,
+            diagnostics=("NPJ306", "NPJ306"),
+        ),
+        Example(
+            title="a number tested for truth, `and`, and an if without else",
+            before="""
+            import numpy as np
+
+            def damp(x, w=None):
+                step = np.mean(x)
+                if np.sum(x) and step > 1.0:
+                    step = step / 2
+                if w is not None and w.sum() > 0:
+                    step = step * 2
+                return x - step
+            """,
+            after="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def damp(x, w=None):
+                step = jnp.mean(x)
+                step = jax.lax.cond(jnp.logical_and(jnp.sum(x) != 0, step > 1.0), lambda: step / 2, lambda: step)
+                step = jax.lax.cond(w is not None and w.sum() > 0, lambda: step * 2, lambda: step)
+                return x - step
+            """,
+            diagnostics=("NPJ306", "NPJ306"),
+        ),
+        Example(
+            title="a Python number beside an array that may not be 0-d: not converted, not jitted",
+            before="""
+            import numpy as np
+
+            def gate(x):
+                return x if np.sum(x) > 0 else 0.0
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def gate(x):
+                return x if jnp.sum(x) > 0 else 0.0
+            """,
+            diagnostics=("NPJ301",),
+        ),
+        Example(
+            title="branches that assign different names: not converted, not jitted",
+            before="""
+            import numpy as np
+
+            def scaled(x):
+                s = np.max(np.abs(x))
+                if s > 1.0:
+                    x = x / s
+                    rescaled = 1
+                else:
+                    rescaled = 0
+                return x, rescaled
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def scaled(x):
+                s = jnp.max(jnp.abs(x))
+                if s > 1.0:
+                    x = x / s
+                    rescaled = 1
+                else:
+                    rescaled = 0
+                return x, rescaled
+            """,
+            diagnostics=("NPJ301",),
+        ),
+    )
+
+    def __init__(self) -> None:
+        self._early_returns: dict[cst.SimpleStatementLine, tuple[Conversion, cst.If, list[cst.EmptyLine]]] = {}
+
+    def rewrite_conditional(self, original, updated, ctx: FileContext):
+        plan = loop_plan(ctx.function, ctx)
+        conversion = plan.conditionals.get(original) if plan is not None else None
+        if conversion is None:
+            return None
+        ctx.function.needs.add("jax")
+        self._note(original, ctx)
+        if isinstance(updated, cst.IfExp):
+            truth = self._truth(conversion.truths[0], updated.test, ctx)
+            body, orelse = (self._value(v, f[0]) for v, f in zip((updated.body, updated.orelse), conversion.floats))
+            call = cst.parse_expression(f"jax.lax.cond({truth}, lambda: {body}, lambda: {orelse})")
+            return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+        leading = [*updated.leading_lines, *_comments(updated)]
+        if conversion.form == "early-return":
+            # The `return` after the if is its else branch; the pair becomes one `return` there.
+            self._early_returns[conversion.following] = (conversion, updated, leading)
+            return []
+        chain = self._chain(conversion, updated, ctx)
+        if conversion.form == "return":
+            line = cst.parse_statement(f"return {chain}\n")
+        else:
+            line = cst.parse_statement(f"{', '.join(conversion.names)} = {chain}\n")
+        return [line.with_changes(leading_lines=leading)]
+
+    def rewrite_line(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine, ctx: FileContext):
+        pending = self._early_returns.pop(original, None)
+        if pending is None:
+            return None
+        conversion, conditional, leading = pending
+        line = cst.parse_statement(f"return {self._chain(conversion, conditional, ctx, updated.body[0].value)}\n")
+        return [line.with_changes(leading_lines=[*leading, *updated.leading_lines])]
+
+    def _note(self, original, ctx: FileContext) -> None:
+        line, col, end_line, end_col = ctx.exact_span(original)
+        if isinstance(original, cst.If):
+            what, end_line, end_col = "`if`", line, col + 2
+        else:
+            what = "conditional expression"
+        ctx.diagnostics.append(
+            Diagnostic(self.CODE, self.SEVERITY, self.MESSAGE.format(what=what), ctx.path, line, col, end_line, end_col, self.DOC.use_instead)
+        )
+
+    def _chain(self, conversion: Conversion, updated: cst.If, ctx: FileContext, final: cst.BaseExpression | None = None) -> str:
+        """``jax.lax.cond(t1, lambda: v1, lambda: jax.lax.cond(t2, ...))`` for the if/elif/else chain."""
+        tests, bodies, else_body = if_chain(updated)
+        branches = [self._branch(conversion, body) for body in bodies]
+        if conversion.form == "early-return":
+            branches.append([final])
+        elif else_body is not None:
+            branches.append(self._branch(conversion, else_body))
+        else:
+            branches.append([cst.Name(name) for name in conversion.names])
+        rendered = [self._packed(values, floats) for values, floats in zip(branches, conversion.floats)]
+        result = rendered[-1]
+        for test, truth, value in reversed(list(zip(tests, conversion.truths, rendered))):
+            result = f"jax.lax.cond({self._truth(truth, test, ctx)}, lambda: {value}, lambda: {result})"
+        return result
+
+    @staticmethod
+    def _branch(conversion: Conversion, body: cst.BaseSuite) -> list[cst.BaseExpression]:
+        if conversion.form in ("return", "early-return"):
+            return [returned(body)]
+        values = assigned_values(body)
+        return [values[name] for name in conversion.names]
+
+    def _packed(self, values: list[cst.BaseExpression], floats: tuple[bool, ...]) -> str:
+        parts = [self._value(v, f) for v, f in zip(values, floats)]
+        return parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
+
+    @staticmethod
+    def _value(node: cst.BaseExpression, as_float: bool) -> str:
+        if as_float:
+            negative = isinstance(node, cst.UnaryOperation)
+            integer = node.expression if negative else node
+            return ("-" if negative else "") + repr(float(integer.evaluated_value))
+        code = _code(node)
+        if isinstance(node, cst.Tuple) and not node.lpar:
+            return f"({code})"
+        return code
+
+    def _truth(self, truth: Truth, node: cst.BaseExpression, ctx: FileContext) -> str:
+        how = truth.how
+        if how in ("as-is", "python"):
+            return _code(node)
+        if how == "bool":
+            return f"bool({_code(node)})"
+        if how == "nonzero":
+            return f"{_code(node) if isinstance(node, ATOMS) else f'({_code(node)})'} != 0"
+        if how == "not":
+            return f"{ctx.use_jnp()}.logical_not({self._truth(truth.parts[0], node.expression, ctx)})"
+        if how in ("and", "or"):
+            left, right = (self._truth(t, n, ctx) for t, n in zip(truth.parts, (node.left, node.right)))
+            return f"{ctx.use_jnp()}.logical_{how}({left}, {right})"
+        if how in ("python-and", "python-or"):
+            left, right = (self._python_operand(t, n, ctx) for t, n in zip(truth.parts, (node.left, node.right)))
+            return f"{left} {how[len('python-'):]} {right}"
+        # "chain": a < b < c -> jnp.logical_and(a < b, b < c)
+        links, previous = [], node.left
+        for target in node.comparisons:
+            links.append(_code(cst.Comparison(left=previous, comparisons=[target])))
+            previous = target.comparator
+        result = links[0]
+        for link in links[1:]:
+            result = f"{ctx.use_jnp()}.logical_and({result}, {link})"
+        return result
+
+    def _python_operand(self, truth: Truth, node: cst.BaseExpression, ctx: FileContext) -> str:
+        text = self._truth(truth, node, ctx)
+        if truth.how.startswith("python-") or (truth.how == "python" and isinstance(node, (cst.BooleanOperation, cst.IfExp))):
+            return f"({text})"
+        return text
+
+
+class _Comments(FastVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[cst.Comment] = []
+
+    def visit_Comment(self, node: cst.Comment) -> None:
+        self.found.append(node)
+
+
+def _comments(node: cst.If) -> list[cst.EmptyLine]:
+    """The comments inside an ``if`` statement (not above it), as lines to keep above its replacement."""
+    visitor = _Comments()
+    node.with_changes(leading_lines=[]).visit(visitor)
+    return [cst.EmptyLine(comment=comment) for comment in visitor.found]
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)

@@ -1,0 +1,468 @@
+"""Conditionals on traced values into ``jax.lax.cond`` (NPJ306), or left un-jitted with the reason (NPJ301).
+
+Each case is a module with one function ``f``: either it is jitted and contains
+``conversions`` calls of ``jax.lax.cond``, or it keeps its ``if`` and NPJ301
+says why.  The runtime tests execute migrated code under real ``jax.jit`` and
+compare it with the NumPy original on inputs that take every branch.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pytest
+from test_jit import jit, migrate, outcome
+
+from np2jax.engine import Options, migrate_source
+
+
+def converted(notes: int, calls: int | None = None):
+    """Jitted, with ``notes`` NPJ306 conversions writing ``calls`` jax.lax.cond calls (an elif chain nests them)."""
+    return {"f": jit(), "notes": notes, "calls": notes if calls is None else calls}
+
+
+def flagged(reason: str, codes: tuple[str, ...] = ("NPJ301",)):
+    return {"f": codes, "reason": reason}
+
+
+COND_CASES = [
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, lo):
+            return x if x.max() < lo else np.minimum(x, lo)
+        """,
+        converted(1),
+        id="expression-arrays-on-both-sides",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            s = np.max(x)
+            if s > 1.0:
+                return s * 2
+            elif s > 0.0:
+                return s
+            return -s
+        """,
+        converted(1, calls=2),
+        id="early-return-elif-and-the-return-after-it",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            m = np.mean(x)
+            if m > 1.0:
+                a = m * 2
+                b = m
+            elif m > 0.0:
+                a = m
+                b = m * 3
+            else:
+                b = -m
+                a = m
+            return a, b
+        """,
+        converted(1, calls=2),
+        id="elif-chain-assigning-two-names-in-any-order",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            lo, hi = np.min(x), np.max(x)
+            if lo < 0:
+                lo, hi = hi, lo
+            return lo, hi
+        """,
+        converted(1),
+        id="swap-without-else",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, w=None):
+            step = np.mean(x)
+            if w is not None and np.any(w < 0):
+                step = step * 0.5
+            return x - step
+        """,
+        converted(1),
+        id="static-left-operand-keeps-short-circuit",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            out = np.zeros_like(x)
+            peak = np.zeros(())
+            for t in range(1, x.shape[0]):
+                if x[t] > peak:
+                    peak = x[t] + 0.0 * peak
+                out[t] = peak
+            return out
+        """,
+        converted(1),
+        id="inside-a-fori-loop",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            return x if np.sum(x) > 0 else 0.0
+        """,
+        flagged("may not be 0-d"),
+        id="python-float-beside-a-vector",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            k = np.argmax(x)
+            return k if k > 2 else 0
+        """,
+        flagged("cannot tell is a float"),
+        id="python-int-beside-an-int-array",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            return x if np.sum(x) > 0 else np.sum(x)
+        """,
+        flagged("may not be 0-d like"),
+        id="array-beside-a-0-d-array",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            best = None
+            if np.max(x) > 0:
+                best = np.max(x)
+            return best
+        """,
+        flagged("may be None"),
+        id="name-that-may-be-none",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            m = np.mean(x)
+            if m > 0:
+                a = m * 2
+                b = a + 1
+            else:
+                a = m
+                b = m
+            return a, b
+        """,
+        flagged("reads `a` after assigning it"),
+        id="branch-reads-what-it-assigned",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            s = np.sum(x)
+            y = x.copy()
+            if s > 0:
+                y[0] = s
+            return y
+        """,
+        flagged("do more than assign"),
+        id="write-in-a-branch",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            def noise():
+                return np.sum(x)
+
+            s = np.sum(x)
+            y = noise() if s > 0 else s
+            return y
+        """,
+        flagged("free of side effects"),
+        id="call-with-side-effects-in-a-branch",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            parts = [np.max(x)]
+            if parts:
+                return x
+            return -x
+        """,
+        flagged("a list's truth value"),
+        id="truth-of-a-list",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, vals):
+            m = np.max(x)
+            if m in vals:
+                return m
+            return -m
+        """,
+        flagged("`in`/`is` test"),
+        id="in-test",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            for i in range(len(x)):
+                if np.sum(x) > i:
+                    return x[i]
+                x = x * 2
+            return np.sum(x)
+        """,
+        flagged("something other than a `return` follows", ("NPJ301", "NPJ303")),
+        id="early-return-inside-a-loop",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            m = np.mean(x)
+            y = m if m > 0 else (m * 2 if m > -1 else "low")
+            return y
+        """,
+        flagged("may be None or a string"),
+        id="nested-conditional-with-a-string",
+    ),
+]
+
+
+@pytest.mark.parametrize("source, expected", COND_CASES)
+def test_conditional_decisions(source, expected):
+    expected = dict(expected)
+    notes, calls = expected.pop("notes", 0), expected.pop("calls", 0)
+    reason = expected.pop("reason", None)
+    result = migrate(source)
+    output = result.output.decode()
+    found = outcome(result)
+    assert {k: v for k, v in found.items() if "<locals>" not in k} == expected, [d.format() for d in result.diagnostics]
+    assert output.count("jax.lax.cond(") == calls, output
+    assert sum(d.code == "NPJ306" for d in result.diagnostics) == notes
+    if reason is not None:
+        messages = [d.message for d in result.diagnostics if d.code == "NPJ301"]
+        assert any(reason in m and "not converted to jax.lax.cond" in m for m in messages), messages
+
+
+COND_RUNTIME = """
+import numpy as np
+
+EPS = 1e-6
+
+def shrink(x, lo):
+    return x if x.max() < lo else np.minimum(x, lo)
+
+def pseudo_huber_step(r, delta):
+    worst = np.max(np.abs(r))
+    if worst > delta:
+        scale = delta / worst
+        clipped = np.clip(r, -delta, delta)
+    else:
+        clipped = r
+        scale = 1.0 + 0.0 * worst
+    return clipped * scale, scale
+
+def relu_mean(x):
+    m = np.mean(x)
+    if m > 0:
+        return m
+    return 0
+
+def band(x, lo, hi):
+    m = np.median(x)
+    if lo < m < hi:
+        y = 1.0
+    elif m >= hi:
+        y = 2.0
+    else:
+        y = 0
+    return x * y
+
+def nonzero_truth(x):
+    if np.sum(x):
+        return x * 2
+    return x
+
+def negated(x):
+    s = np.linalg.norm(x)
+    if not np.isfinite(s) or s > 10.0:
+        step = 1.0 / (s + EPS)
+    else:
+        step = 1.0
+    return x * step
+
+def guarded(x, w=None):
+    step = np.mean(x)
+    if w is not None and np.any(w < 0):
+        step = step * 0.5
+    return x - step
+
+def running_peak(x):
+    out = np.zeros_like(x)
+    peak = np.zeros(())
+    for t in range(1, x.shape[0]):
+        if x[t] > peak:
+            peak = x[t] + 0.0 * peak
+        out[t] = peak
+    return out
+
+def ordered(x):
+    lo, hi = np.min(x), np.max(x)
+    if lo < 0:
+        lo, hi = hi, lo
+    return lo, hi
+"""
+
+
+def test_converted_conditionals_run_under_jit_and_match_numpy():
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    result = migrate(COND_RUNTIME)
+    output = result.output.decode()
+    names = [r.qualname for r in result.functions if "<locals>" not in r.qualname]
+    assert all(r.jit for r in result.functions if r.qualname in names), output
+    assert output.count("jax.lax.cond(") == 10 and " if " not in output.replace("if __name__", ""), output
+    original, migrated = {}, {}
+    exec(compile(COND_RUNTIME, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    x = np.linspace(-1.0, 2.0, 7).astype(np.float32)
+    calls = [
+        ("shrink", (x, 0.5)), ("shrink", (x, 5.0)),
+        ("pseudo_huber_step", (x, 0.1)), ("pseudo_huber_step", (x, 50.0)),
+        ("relu_mean", (x,)), ("relu_mean", (-x,)),
+        ("band", (x, 0.0, 1.0)), ("band", (x, -5.0, 0.2)), ("band", (x, -5.0, -2.0)),
+        ("nonzero_truth", (x,)), ("nonzero_truth", (np.zeros(3, np.float32),)),
+        ("nonzero_truth", (np.array([np.nan, 1.0], np.float32),)),  # NaN is true, in Python as in `!= 0`
+        ("negated", (x,)), ("negated", (x * 100,)), ("negated", (np.array([np.inf, 1.0], np.float32),)),
+        ("guarded", (x,)), ("guarded", (x, x)), ("guarded", (x, -x)),
+        ("running_peak", (np.sin(np.arange(20)).astype(np.float32),)),
+        ("ordered", (x,)), ("ordered", (x + 2,)),
+    ]
+    for name, args in calls:
+        assert isinstance(migrated[name], jax.stages.Wrapped) or hasattr(migrated[name], "lower"), name
+        with np.errstate(all="ignore"):
+            want = original[name](*args)
+        got = migrated[name](*(jnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args))
+        for w, g in zip(want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,)):
+            assert np.shape(g) == np.shape(w), name
+            np.testing.assert_allclose(np.asarray(g), w, rtol=1e-5, atol=1e-6, err_msg=f"{name}{args}")
+
+
+def test_flagged_conditionals_stay_python_and_would_differ_as_jnp_where():
+    """What `jnp.where` would do to the cases left alone: a shape or dtype NumPy never returns."""
+    jnp = pytest.importorskip("jax.numpy")
+    source = """
+    import numpy as np
+
+    def gate(x):
+        return x if np.sum(x) > 0 else 0.0
+
+    def pick(x):
+        k = np.argmax(x)
+        return k if k > 2 else 0.5
+    """
+    result = migrate(source)
+    output = result.output.decode()
+    assert "jax.lax.cond" not in output and "@jax.jit" not in output, output
+    original = {}
+    exec(compile(textwrap.dedent(source), "original.py", "exec"), original)
+    x = np.array([-3.0, 1.0, 0.5], np.float32)
+    assert original["gate"](x) == 0.0 and np.shape(jnp.where(np.sum(x) > 0, x, 0.0)) == (3,)
+    y = np.array([0.0, 1.0, 2.0, 3.0], np.float32)
+    assert original["pick"](y) == 3 and jnp.where(3 > 2, jnp.int32(3), 0.5).dtype.kind == "f"
+
+
+def test_comments_in_branches_move_above_the_new_statement():
+    result = migrate(
+        """
+        import numpy as np
+
+        def f(x):
+            m = np.mean(x)
+            # choose the scale
+            if m > 0:  # positive
+                s = m  # as is
+            else:
+                # flipped
+                s = -m
+            return x / s
+        """
+    )
+    body = result.output.decode().split("def f(x):\n")[1]
+    assert body.splitlines()[1:6] == [
+        "    # choose the scale",
+        "    # positive",
+        "    # as is",
+        "    # flipped",
+        "    s = jax.lax.cond(m > 0, lambda: m, lambda: -m)",
+    ], body
+
+
+def test_notes_point_at_each_converted_conditional():
+    result = migrate(
+        """
+        import numpy as np
+
+        def f(x):
+            m = np.mean(x)
+            if m > 0:
+                return m
+            return np.abs(m) if m < -1 else 0.0
+        """
+    )
+    notes = sorted((d.line, d.col, d.end_col) for d in result.diagnostics if d.code == "NPJ306")
+    assert notes == [(5, 5, 7), (7, 12, 40)], [d.format() for d in result.diagnostics]
+
+
+def test_a_reverted_function_drops_the_conversion_and_its_notes():
+    source = b"import numpy as np\n\ndef f(x):\n    m = np.mean(x)\n    x[0] = 1.0\n    return m if m > 0 else -m\n"
+    result = migrate_source(source, "m.py")
+    assert result.output == source
+    assert {d.code for d in result.diagnostics} == {"NPJ201"}, [d.format() for d in result.diagnostics]
+
+
+@pytest.mark.parametrize("options", [Options(ignore=frozenset({"NPJ306"})), Options(select=frozenset({"NPJ300", "NPJ301"}))])
+def test_without_npj306_a_traced_conditional_blocks_jit(options):
+    source = b"import numpy as np\n\ndef f(x):\n    m = np.mean(x)\n    return m if m > 0 else -m\n"
+    result = migrate_source(source, "m.py", options)
+    assert b"jax.lax.cond" not in result.output and b"@jax.jit" not in result.output
+    if "NPJ301" in {d.code for d in result.diagnostics}:
+        (message,) = [d.message for d in result.diagnostics if d.code == "NPJ301"]
+        assert "NPJ306 is not enabled" in message
+
+
+def test_no_jit_converts_nothing():
+    source = b"import numpy as np\n\ndef f(x):\n    m = np.mean(x)\n    return m if m > 0 else -m\n"
+    result = migrate_source(source, "m.py", Options(jit=False))
+    assert b"jax.lax.cond" not in result.output and not result.diagnostics
