@@ -429,6 +429,32 @@ def test_comments_in_branches_move_above_the_new_statement():
     ], body
 
 
+def test_a_conditional_expression_with_comments_between_its_parts_is_not_converted():
+    """Those comments belong to the expression's own whitespace: the lax.cond call has nowhere to keep them."""
+    source = """
+        import numpy as np
+
+        def f(x, t):
+            s = np.sum(x)
+            y = (s  # the sum
+                 if s > t  # big
+                 else -s)  # small
+            return y
+
+        def g(x, t):
+            s = np.sum(x)
+            y = ((s  # kept inside the branch
+                  ) if s > t else -s)
+            return y
+        """
+    result = migrate(source)
+    output = result.output.decode()
+    for comment in ("# the sum", "# big", "# small", "# kept inside the branch"):
+        assert comment in output
+    assert outcome(result)["f"] == ("NPJ301",) and "comment" in next(d.message for d in result.diagnostics if d.code == "NPJ301")
+    assert outcome(result)["g"] == jit()
+
+
 def test_notes_point_at_each_converted_conditional():
     result = migrate(
         """

@@ -246,6 +246,8 @@ class ConditionalDecisions:
     def _expression(self, node: cst.IfExp) -> Conversion | str | None:
         if not self.traced(node.test):
             return None
+        if _has_own_comments(node):
+            return "a comment sits between its parts, and the `jax.lax.cond` call would lose it (move the comment above the statement)"
         truth = self._truth(node.test)
         if isinstance(truth, str):
             return truth
@@ -513,3 +515,9 @@ def _code(node: cst.CSTNode) -> str:
 def _short(node: cst.CSTNode) -> str:
     text = _code(node)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _has_own_comments(node: cst.IfExp) -> bool:
+    """Comments in the whitespace around ``if``/``else`` (the rewrite keeps those inside the test and branches)."""
+    spaces = (node.whitespace_before_if, node.whitespace_after_if, node.whitespace_before_else, node.whitespace_after_else)
+    return any(isinstance(space, cst.ParenthesizedWhitespace) and "#" in cst.Module([]).code_for_node(space) for space in spaces)

@@ -43,8 +43,9 @@ class TracedConditional(Rule):
             "number beside an array that may not be 0-d or may be an integer array (NumPy returns either one; "
             "`jax.lax.cond` needs one type). A Python int literal beside a float becomes a float literal. When one "
             "branch is a Python float and the other a float32 array, the result is weakly typed, so combined later "
-            "with float16 data it stays float16 where NumPy would give float32. Comments inside the branches move "
-            "above the new statement. Both branches are traced, so an error in the branch not taken (an index out "
+            "with float16 data it stays float16 where NumPy would give float32. Comments inside the branches of an "
+            "`if` statement move above the new statement; a conditional expression with comments between its "
+            "parts is left as it is (the call would have nowhere to keep them). Both branches are traced, so an error in the branch not taken (an index out "
             "of range for the shape) now shows when tracing."
         ),
     )
