@@ -63,7 +63,11 @@ class ModuleAttributes:
 
     def self_attribute(self, function: cst.FunctionDef | None, node: cst.BaseExpression) -> str | None:
         """``x`` when ``node`` is ``self.x`` in method ``function``, else None."""
-        if self.module is not None:  # analysed on first use: most modules never ask
+        if function is None or not isinstance(node, cst.Attribute):
+            return None
+        if self.module is not None:  # analysed on first use by a method: most modules never ask
+            if not _may_be_method(function, self.resolver):
+                return None
             module, self.module = self.module, None
             module.visit(_AttributeUses(self, self.resolver, self.resolver.scopes[module], _families(module, self.resolver.scopes[module])))
         method = self.methods.get(function) if function is not None else None
@@ -95,6 +99,12 @@ class ModuleAttributes:
         """``self.x`` is bound to a Python list, dict ... (in some method): writing into it is Python's business."""
         facts = self._facts_of(function, node)
         return facts is not None and facts.container
+
+
+def _may_be_method(function: cst.FunctionDef, resolver: Resolver) -> bool:
+    """``function`` is defined directly in a class body (only methods get attribute facts)."""
+    scope = resolver.scopes.get(function)
+    return scope is not None and scope.parent is not None and scope.parent.kind == "class"
 
 
 def analyse_attributes(module: cst.Module, resolver: Resolver) -> ModuleAttributes:
