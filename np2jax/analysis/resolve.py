@@ -167,6 +167,17 @@ class Resolver:
     def args_static(self, node: cst.Call, scope: Scope) -> bool:
         return all(self.is_static(arg.value, scope) for arg in node.args)
 
+    def _grown(self, name: str, scope: Scope) -> bool:
+        """Is list ``name`` of function ``scope`` appended/extended with values that are not static?"""
+        from np2jax.analysis.values import grown_at_run_time  # values builds on this module
+
+        memo = self.memo.setdefault("grown", {})
+        key = (scope.node, name)
+        if key not in memo:
+            memo[key] = False  # while it is being decided (an append of the list's own items)
+            memo[key] = grown_at_run_time(name, scope, self)
+        return memo[key]
+
     def _name_is_static(self, name: str, scope: Scope) -> bool:
         if name in ("True", "False", "None"):
             return True
@@ -181,6 +192,8 @@ class Resolver:
             if isinstance(binding, ValueBinding):
                 if not self.is_static(binding.value, found):
                     return False
+                if found.kind == "function" and isinstance(binding.value, (cst.List, cst.ListComp)) and self._grown(name, found):
+                    return False  # acc = [] then acc.append(np.mean(p)): filled with run-time values
             elif isinstance(binding, LoopBinding):
                 if not self.is_static(binding.iterable, found):
                     return False

@@ -140,6 +140,8 @@ class JitPlan:
         return not self.blockers
 
 
+_STRING_LITERALS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+
 class ModuleTracing:
     """Jit plans for the module-level functions of one module, computed on demand."""
 
@@ -910,19 +912,35 @@ class _FunctionTracing(FastVisitor):
         if self.scope is self.function_scope:
             self.returns.append(node.value)
             if self._returns_function(node.value):
-                self._block(node.value, "side-effect", "returns a function: jax.jit can only return arrays",
-                            "jit the returned function instead")
+                self._block(node.value, "side-effect", "returns a function or a string: jax.jit can only return arrays",
+                            "jit the returned function instead; return strings from an un-jitted wrapper")
 
     def _returns_function(self, value: cst.BaseExpression) -> bool:
-        if isinstance(value, cst.Lambda):
+        """A function or a string (or a tuple/list holding one, or an item picked from such a literal): not a JAX type."""
+        if isinstance(value, (cst.Lambda, *_STRING_LITERALS)):
             return True
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "format":
+            return isinstance(value.func.value, _STRING_LITERALS)
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Modulo):
+            return isinstance(value.left, _STRING_LITERALS)
+        if isinstance(value, (cst.Tuple, cst.List)):
+            return any(self._returns_function(element.value) for element in value.elements)
+        if isinstance(value, cst.Subscript):
+            return isinstance(value.value, (cst.Tuple, cst.List)) and self._returns_function(value.value)
+        if isinstance(value, cst.IfExp):
+            return self._returns_function(value.body) or self._returns_function(value.orelse)
         if isinstance(value, cst.Name):
             found, bindings = self.scope.lookup(value.value)
-            return found is self.function_scope and any(isinstance(b, DefBinding) for b in bindings)
-        return False
+            if found is not None and any(isinstance(b, DefBinding) and isinstance(b.node, cst.FunctionDef) for b in bindings):
+                return True
+        return self._numpy_function(value, self.scope)
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         pass
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, cst.Modulo) and isinstance(node.left, _STRING_LITERALS):
+            self._require(node.right, "`%` string formatting argument", VALUE_INSTEAD)
 
     def visit_FormattedString(self, node: cst.FormattedString) -> None:
         for part in node.parts:
@@ -956,6 +974,9 @@ class _FunctionTracing(FastVisitor):
     # --- calls ---------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "format" and isinstance(func.value, _STRING_LITERALS):
+            for arg in node.args:
+                self._require(arg.value, "`str.format` argument", VALUE_INSTEAD)
         for arg in node.args:
             if self._numpy_function(arg.value, self.scope):
                 self._block(arg.value, "side-effect", f"passes the NumPy function `{self.module.module.code_for_node(arg.value)}` "

@@ -34,6 +34,24 @@ def _builds_sequence(value: cst.BaseExpression, ctx: FileContext, scope) -> bool
     return False
 
 
+def _builds_list(value: cst.BaseExpression, ctx: FileContext, scope) -> bool:
+    """A list built here (``[...]``, ``list(...)``, ``a + [b]``), or a local name only ever bound to one
+    (not tuples: ``x[(0, 1)]`` is ``x[0, 1]``)."""
+    if isinstance(value, (cst.List, cst.ListComp)):
+        return True
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Multiply)):
+        return _builds_list(value.left, ctx, scope) or _builds_list(value.right, ctx, scope)
+    if isinstance(value, cst.Call):
+        return ctx.resolver.qualname(value.func, scope) == "builtins.list"
+    if isinstance(value, cst.Name):
+        found, bindings = scope.lookup(value.value)
+        return (
+            found is not None and found.kind == "function" and bool(bindings)
+            and all(isinstance(b, ValueBinding) and _builds_list(b.value, ctx, found) for b in bindings)
+        )
+    return False
+
+
 def _is_python_sequence(value: cst.BaseExpression, ctx: FileContext, ref: NumpyRef) -> bool:
     """A list or tuple built here, or a name only ever bound to one (``QS = (0.25, 0.75)``, ``rhs = [0] * n``)."""
     if _builds_sequence(value, ctx, ref.scope):
@@ -234,11 +252,12 @@ class NumpyToJaxNumpy(Rule):
             self._rename_keywords(ref)
 
     def rewrite_subscript(self, original: cst.Subscript, updated: cst.Subscript, ctx: FileContext):
-        """``x[[0, 2]]``: NumPy indexes with the list as an array; JAX refuses a list index."""
+        """``x[[0, 2]]``, ``x[idx]`` with ``idx = list(range(j)) + [k]``: NumPy indexes with the list as an
+        array; JAX refuses a list index."""
         if len(updated.slice) != 1 or not isinstance(updated.slice[0].slice, cst.Index):
             return None
         index = updated.slice[0].slice
-        if not isinstance(index.value, (cst.List, cst.ListComp)) or index.star is not None:
+        if index.star is not None or not _builds_list(original.slice[0].slice.value, ctx, ctx.scope):
             return None
         wrapped = call(f"{ctx.use_jnp()}.asarray", index.value)
         element = updated.slice[0].with_changes(slice=index.with_changes(value=wrapped))
