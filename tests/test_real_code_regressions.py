@@ -135,3 +135,21 @@ def test_a_list_valued_index_becomes_an_array_index():
     assert float(migrated.take(jnp.asarray(x), jnp.asarray([0, 2]))) == original.take(x, [0, 2]) == 4.0
     m = np.arange(6.0).reshape(2, 3)
     assert float(migrated.pair(jnp.asarray(m))) == original.pair(m)
+
+
+def test_nested_zip_of_starred_arguments_is_analysed_without_endless_recursion():
+    """Found on NumPy's own tests: the loop-origin analysis recursed forever on zip(buf, zip(*args))."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def pairs(buf, rows):
+            out = np.zeros(len(buf))
+            for i, (s, arg) in enumerate(zip(buf, zip(*rows))):
+                out[i] = s * int(arg[0])
+            return out
+        """
+    )
+    assert result.status == "changed"
+    buf, rows = (1.0, 2.0), ((3, 4), (5, 6))  # both static (int() of rows' items): hashable tuples
+    np.testing.assert_allclose(migrated.pairs(buf, rows), original.pairs(buf, rows))

@@ -114,10 +114,10 @@ class ValueFacts:
         source = _loop_source(iterable, position, self.resolver, scope)
         if source is None:
             return STATIC  # a loop index (range, enumerate's counter): bounded, whatever the bounds are
-        iterable, position = source
-        if isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, scope) in ZIPPERS:
-            return self._loop_origin(iterable, position, scope)
-        return DATA if self.origin(iterable, scope) != STATIC else STATIC  # the elements of an array are its data
+        inner, position = source
+        if inner is not iterable and isinstance(inner, cst.Call) and self.resolver.qualname(inner.func, scope) in ZIPPERS:
+            return self._loop_origin(inner, position, scope)  # zip(zip(a, b), c): one level further in
+        return DATA if self.origin(inner, scope) != STATIC else STATIC  # the elements of an array are its data
 
     # --- integer or not -------------------------------------------------------
     def is_integer(self, node: cst.BaseExpression, scope: Scope) -> bool:
