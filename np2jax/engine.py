@@ -10,11 +10,13 @@ result is an error.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import re
 import sys
 from dataclasses import dataclass, field, replace
 from itertools import accumulate
+from pathlib import Path
 
 import libcst as cst
 
@@ -48,7 +50,7 @@ class Options:
 
     def key(self) -> str:
         return (
-            f"{__version__}|jit={self.jit}|select={sorted(self.select)}|ignore={sorted(self.ignore)}"
+            f"{__version__}+{code_fingerprint()}|jit={self.jit}|select={sorted(self.select)}|ignore={sorted(self.ignore)}"
             f"|unsafe={self.unsafe_fixes}|unroll={self.unroll_threshold}"
         )
 
@@ -83,6 +85,17 @@ class FileResult:
 
 class MigrationError(Exception):
     """A file cannot be migrated; the message is one line meant for users."""
+
+
+@functools.lru_cache(maxsize=4)
+def code_fingerprint(package: Path | None = None) -> str:
+    """A hash of np2jax's own source (or of the package at ``package``): a cached result never outlives
+    a change to the code that made it (a development checkout changes without a new version number)."""
+    digest = hashlib.sha256()
+    package = package or Path(__file__).resolve().parent
+    for file in sorted(package.rglob("*.py")):
+        digest.update(file.relative_to(package).as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 def cache_key(source: bytes, options: Options, path: str = "") -> str:

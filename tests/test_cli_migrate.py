@@ -588,3 +588,20 @@ def test_notebook_is_read_as_json_not_parsed_as_python(tmp_path, run_cli):
     assert run.error_lines("script.ipynb") == ["script.ipynb: error: not valid JSON (Expecting value at line 1, column 1): not a notebook"]
     assert run.error_lines("nb.ipynb") == []
     assert summary(run) == (0, "would be migrated", 1, 1)
+
+
+def test_cached_results_never_outlive_a_change_to_np2jax_itself(tmp_path):
+    """The cache key holds a hash of the package source, so an edited checkout (same version) misses."""
+    import shutil
+
+    from np2jax.engine import Options, code_fingerprint
+
+    assert code_fingerprint() in Options().key()
+    package = tmp_path / "np2jax"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "np2jax", package, ignore=shutil.ignore_patterns("__pycache__"))
+    before = code_fingerprint(package)
+    assert before == code_fingerprint()  # the copy is the same code
+    rule = package / "rules" / "jit.py"
+    rule.write_text(rule.read_text() + "\n# an edit\n")
+    code_fingerprint.cache_clear()
+    assert code_fingerprint(package) != before
