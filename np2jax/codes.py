@@ -75,13 +75,11 @@ def rule_for(code: str) -> type[Rule] | None:
     return BY_CODE.get(code.upper())
 
 
+def selected(select: set[str] | None = None, ignore: set[str] | None = None) -> list[type[Rule]]:
+    """The rule classes in run order, filtered by code (ignoring a rewrite rule keeps its code unchanged)."""
+    return [rule for rule in RULES if not (select and rule.CODE not in select) and not (ignore and rule.CODE in ignore)]
+
+
 def instantiate(select: set[str] | None = None, ignore: set[str] | None = None) -> list[Rule]:
-    """Rule instances in run order, filtered by code (ignoring a rewrite rule keeps its code unchanged)."""
-    chosen = []
-    for rule in RULES:
-        if select and rule.CODE not in select:
-            continue
-        if ignore and rule.CODE in ignore:
-            continue
-        chosen.append(rule())
-    return chosen
+    """Fresh instances (rules keep per-walk state) of the ``selected`` rules."""
+    return [rule() for rule in selected(select, ignore)]

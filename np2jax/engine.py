@@ -26,7 +26,7 @@ from np2jax.analysis.mutation import ModuleMutations
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import collect_scopes
 from np2jax.analysis.tracing import ModuleTracing
-from np2jax.codes import instantiate
+from np2jax.codes import instantiate, selected
 from np2jax.context import FileContext, ForcedUnsupported
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.imports import choose_jnp_alias, finalize_imports
@@ -182,7 +182,7 @@ def _transform(
         text = module.code
     lines = _LINE_BREAK.split(text.lstrip("\ufeff"))
     forced = dict(forced or {})
-    enabled = {rule.CODE for rule in instantiate(set(options.select) or None, set(options.ignore) or None)}
+    enabled = {rule.CODE for rule in selected(set(options.select) or None, set(options.ignore) or None)}
     tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, "NPJ306" in enabled, tree=tree) if options.jit else None
     attributes = analyse_attributes(module, resolver)
     # Without NPJ203 nothing returns its arguments: every function that writes into them keeps mutating (and is reported).

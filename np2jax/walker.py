@@ -32,7 +32,7 @@ REWRITE_NOTES = frozenset({"NPJ305", "NPJ306"})  # info notes about jit-only rew
 
 def rules_by_hook(rules: Sequence[Rule]) -> dict[str, list[Rule]]:
     """For each hook of ``Rule``, the rules (in order) that define it: the walker calls only those."""
-    names = [name for name, value in vars(Rule).items() if callable(value) and not name.startswith("_")]
+    names = [name for name, value in vars(Rule).items() if callable(value) and name.startswith(("on_", "rewrite_"))]
     return {name: [rule for rule in rules if getattr(type(rule), name) is not getattr(Rule, name)] for name in names}
 
 
@@ -40,7 +40,6 @@ class Walker(FastTransformer):
     def __init__(self, ctx: FileContext, rules: Sequence[Rule]) -> None:
         super().__init__()
         self.ctx = ctx
-        self.rules = rules
         self.hooks = rules_by_hook(rules)
         self.scopes = ctx.resolver.scopes
         self.scope_stack: list[Scope] = [ctx.scope]
@@ -398,7 +397,7 @@ class Walker(FastTransformer):
     def _rewrite_conditional(self, original: cst.If | cst.IfExp, updated: cst.If | cst.IfExp):
         if not self.traced:
             return updated
-        for rule in self.rules:
+        for rule in self.hooks["rewrite_conditional"]:
             replacement = rule.rewrite_conditional(original, updated, self.ctx)
             if replacement is not None:
                 self.statement_rewrites += 1

@@ -911,11 +911,11 @@ class _FunctionTracing(FastVisitor):
             return
         if self.scope is self.function_scope:
             self.returns.append(node.value)
-            if self._returns_function(node.value):
+            if self._returns_non_array(node.value):
                 self._block(node.value, "side-effect", "returns a function or a string: jax.jit can only return arrays",
                             "jit the returned function instead; return strings from an un-jitted wrapper")
 
-    def _returns_function(self, value: cst.BaseExpression) -> bool:
+    def _returns_non_array(self, value: cst.BaseExpression) -> bool:
         """A function or a string (or a tuple/list holding one, or an item picked from such a literal): not a JAX type."""
         if isinstance(value, (cst.Lambda, *_STRING_LITERALS)):
             return True
@@ -924,11 +924,11 @@ class _FunctionTracing(FastVisitor):
         if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Modulo):
             return isinstance(value.left, _STRING_LITERALS)
         if isinstance(value, (cst.Tuple, cst.List)):
-            return any(self._returns_function(element.value) for element in value.elements)
+            return any(self._returns_non_array(element.value) for element in value.elements)
         if isinstance(value, cst.Subscript):
-            return isinstance(value.value, (cst.Tuple, cst.List)) and self._returns_function(value.value)
+            return isinstance(value.value, (cst.Tuple, cst.List)) and self._returns_non_array(value.value)
         if isinstance(value, cst.IfExp):
-            return self._returns_function(value.body) or self._returns_function(value.orelse)
+            return self._returns_non_array(value.body) or self._returns_non_array(value.orelse)
         if isinstance(value, cst.Name):
             found, bindings = self.scope.lookup(value.value)
             if found is not None and any(isinstance(b, DefBinding) and isinstance(b.node, cst.FunctionDef) for b in bindings):
