@@ -120,6 +120,7 @@ class FileContext:
         self.attributes: ModuleAttributes | None = None  # `self.x` arrays that methods may rebind
         self.jit_uses: set[str] = set()  # modules the added decorators refer to ("jax", "functools")
         self._jit_states: dict[str, JitState] = {}
+        self._candidates: dict[cst.FunctionDef, JitState] = {}  # _jit_candidate, asked once per loop and conditional
         self._values: ValueFacts | None = None
 
     @property
@@ -318,6 +319,13 @@ def loop_plan(info: FunctionInfo | None, ctx: FileContext) -> JitPlan | None:
 
 
 def _jit_candidate(info: FunctionInfo, ctx: FileContext) -> JitState:
+    state = ctx._candidates.get(info.node)
+    if state is None:
+        state = ctx._candidates[info.node] = _judge_candidate(info, ctx)
+    return state
+
+
+def _judge_candidate(info: FunctionInfo, ctx: FileContext) -> JitState:
     node = info.node
     if node.decorators:
         if all(_is_jit(d.decorator, ctx) for d in node.decorators):

@@ -31,6 +31,7 @@ from np2jax.context import FileContext, ForcedUnsupported
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.imports import choose_jnp_alias, finalize_imports
 from np2jax.render import render, reparse
+from np2jax.visitors import visit
 from np2jax.walker import walker_for
 
 MAX_NESTING = 900  # libcst's native parser overflows its stack far beyond this
@@ -258,7 +259,7 @@ def _walk(module, path, collector, resolver, lines, options, forced, precise, tr
     ctx.tracing = tracing
     ctx.jnp_alias, already_imported = choose_jnp_alias(collector.module_scope, list(collector.scopes.values()))
     walker = walker_for(ctx, instantiate(set(options.select) or None, set(options.ignore) or None))
-    new_module = module.visit(walker)
+    new_module = visit(module, walker)
     if new_module is not module and (walker.replacements or walker.wraps or walker.statement_rewrites):
         new_module = finalize_imports(
             new_module,

@@ -1,4 +1,4 @@
-"""libcst visitor and transformer bases with cheaper dispatch.
+"""libcst visitor and transformer bases with cheaper dispatch, and a traversal that does not rebuild.
 
 libcst's ``CSTVisitor.on_visit`` looks up ``visit_<Type>`` by building the name
 and calling ``getattr`` for every node, finds the typed no-op stub when the
@@ -8,11 +8,26 @@ of string formats and calls that do nothing.  These bases resolve the hooks a
 subclass really defines once per (class, node type) and skip attribute hooks:
 np2jax defines none (``FastVisitor.__init_subclass__`` refuses them, so one
 cannot be added and silently never run).  Behaviour is otherwise libcst's.
+
+``visit(node, visitor)`` walks a tree the way ``node.visit(visitor)`` does
+(same nodes, same order, same hook calls, same removal and flattening rules)
+without libcst's cost of building a new copy of every node on the way back:
+libcst's ``_visit_and_replace_children`` constructs (and validates) a fresh
+node for each one even for a read-only visitor.  Here a read-only visitor
+builds nothing, and a transformer rebuilds (``with_changes``) only the nodes on
+the path to a child its hooks replaced; an unchanged subtree comes back as the
+very same object, so a leave hook sees ``updated is original`` there.  The
+order in which libcst visits each node type's fields is read once from that
+type's own ``_visit_and_replace_children`` (a test checks it against libcst's
+``children`` on real code).
 """
 
 from __future__ import annotations
 
+import ast
+import inspect
 import re
+import textwrap
 
 import libcst as cst
 from libcst._typed_visitor import CSTTypedBaseFunctions, CSTTypedTransformerFunctions, CSTTypedVisitorFunctions
@@ -79,3 +94,121 @@ class FastTransformer(_FastDispatch, cst.CSTTransformer):
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):
         hook = self._leave_hook(type(original_node))
         return updated_node if hook is None else hook(self, original_node, updated_node)
+
+
+# --- traversal ------------------------------------------------------------------------------
+REQUIRED, OPTIONAL, SENTINEL, SEQUENCE, BODY = range(5)
+_KINDS = {
+    "visit_required": REQUIRED, "visit_optional": OPTIONAL, "visit_sentinel": SENTINEL,
+    "visit_sequence": SEQUENCE, "visit_iterable": SEQUENCE, "visit_body_sequence": BODY, "visit_body_iterable": BODY,
+}
+_FIELDS: dict[type, tuple[tuple[str, int, int], ...]] = {}  # node type -> (field, kind of a node value, kind of a sequence)
+
+
+def fields_in_visit_order(kind: type) -> tuple[tuple[str, int, int], ...]:
+    """The fields libcst's ``kind._visit_and_replace_children`` visits, in its order, with how it visits them.
+
+    A field may be visited one way or another depending on its value (``ImportFrom.names``: one
+    ``ImportStar`` or a sequence of aliases), so each entry gives the kind for a node value and
+    for a sequence value."""
+    try:
+        return _FIELDS[kind]
+    except KeyError:
+        pass
+    source = textwrap.dedent(inspect.getsource(kind._visit_and_replace_children))
+    found: dict[str, list[int]] = {}
+    calls = sorted(
+        (node.lineno, node.col_offset, node.args[1].value, _KINDS[node.func.id])
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _KINDS
+        and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
+    )
+    for _, _, name, how in calls:
+        found.setdefault(name, []).append(how)
+    plan = []
+    for name, hows in found.items():
+        single = next((h for h in hows if h in (REQUIRED, OPTIONAL, SENTINEL)), REQUIRED)
+        many = next((h for h in hows if h in (SEQUENCE, BODY)), SEQUENCE)
+        plan.append((name, single, many))
+    _FIELDS[kind] = result = tuple(plan)
+    return result
+
+
+def visit(node: cst.CSTNode, visitor: cst.CSTVisitor | cst.CSTTransformer):
+    """``node.visit(visitor)``, without rebuilding unchanged nodes (see the module's docstring)."""
+    if isinstance(visitor, cst.CSTVisitor):
+        _walk(node, visitor)
+        return node
+    result = _transform(node, visitor)
+    if isinstance(node, cst.Module) and isinstance(result, cst.RemovalSentinel):
+        return node.with_changes(body=(), header=(), footer=())
+    return result
+
+
+def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+    if visitor.on_visit(node):
+        for name, _, _ in _FIELDS.get(type(node)) or fields_in_visit_order(type(node)):
+            value = getattr(node, name)
+            if isinstance(value, cst.CSTNode):
+                _walk(value, visitor)
+            elif isinstance(value, (tuple, list)):
+                for child in value:
+                    _walk(child, visitor)
+    visitor.on_leave(node)
+
+
+def _transform(node: cst.CSTNode, visitor: cst.CSTTransformer):
+    updated = node
+    if visitor.on_visit(node):
+        changes = None
+        for name, single, many in _FIELDS.get(type(node)) or fields_in_visit_order(type(node)):
+            value = getattr(node, name)
+            if isinstance(value, cst.CSTNode):
+                new = _transform(value, visitor)
+                if new is value:
+                    continue
+                new = _single(new, value, single)
+            elif isinstance(value, (tuple, list)):
+                new = _transform_sequence(value, visitor, many == BODY)
+                if new is None:
+                    continue
+            else:
+                continue
+            if changes is None:
+                changes = {}
+            changes[name] = new
+        if changes is not None:
+            updated = node.with_changes(**changes)
+    result = visitor.on_leave(node, updated)
+    if not isinstance(result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)):
+        raise cst.CSTValidationError(
+            f"Expected a node of type CSTNode or a RemovalSentinel, but got a return value of {type(result).__name__}"
+        )
+    return result
+
+
+def _single(new, old: cst.CSTNode, kind: int):
+    """libcst's visit_required / visit_optional / visit_sentinel on a child's result."""
+    if isinstance(new, cst.FlattenSentinel):
+        raise TypeError(f"We got a FlattenSentinel while visiting a {type(old).__name__}. This node's parent does not allow it.")
+    if isinstance(new, cst.RemovalSentinel):
+        if kind == REQUIRED:
+            raise TypeError(f"We got a RemovalSentinel while visiting a {type(old).__name__}. This node's parent does not allow it to be removed.")
+        return None if kind == OPTIONAL else cst.MaybeSentinel.DEFAULT
+    return new
+
+
+def _transform_sequence(children, visitor: cst.CSTTransformer, body: bool) -> tuple | None:
+    """libcst's visit_sequence / visit_body_sequence; None when every child came back unchanged."""
+    results = [_transform(child, visitor) for child in children]
+    if all(new is old for new, old in zip(results, children)):
+        return None
+    out = []
+    for old, new in zip(children, results):
+        if isinstance(new, cst.RemovalSentinel):
+            continue
+        if isinstance(new, cst.FlattenSentinel):
+            out.extend(n for n in new if not (body and not old._is_removable() and n._is_removable()))
+        elif not (body and not old._is_removable() and new._is_removable()):
+            out.append(new)
+    return tuple(out)

@@ -116,7 +116,8 @@ class Walker(FastTransformer):
         info.changed = self._changes() > changes
         for rule in self.hooks["on_leave_function"]:
             rule.on_leave_function(info, self.ctx)
-        if any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:]):
+        reverted = any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:])
+        if reverted:
             # Cannot be migrated faithfully: leave the whole function as it was, still working NumPy code.
             updated = original
             self.ctx.jnp_uses = jnp_uses
@@ -126,9 +127,9 @@ class Walker(FastTransformer):
             self.ctx.diagnostics[first_diagnostic:] = [d for d in self.ctx.diagnostics[first_diagnostic:] if d.code not in REWRITE_NOTES]
         else:
             self.ctx.jit_uses |= info.needs
-        if info.epilogue is not None and updated is not original:
+        if info.epilogue is not None and not reverted:
             updated = updated.with_changes(body=_append_statement(updated.body, info.epilogue))
-        if info.decorator is not None and updated is not original:
+        if info.decorator is not None and not reverted:
             decorator = cst.Decorator(decorator=cst.parse_expression(info.decorator))
             updated = updated.with_changes(decorators=[decorator, *updated.decorators])
         info = self._open_functions.pop()

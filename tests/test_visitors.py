@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
+from pathlib import Path
+
 import libcst as cst
+import numpy as np
 import pytest
 
 from np2jax.analysis.scope import SCOPE_NODES, collect_scopes
-from np2jax.visitors import FastTransformer, FastVisitor
+from np2jax.visitors import FastTransformer, FastVisitor, fields_in_visit_order, visit
 
 SOURCE = (
     "import numpy as np\n"
@@ -63,3 +68,136 @@ def test_attribute_hooks_are_refused_rather_than_never_called():
         class Bad(FastVisitor):
             def visit_Call_func(self, node):
                 pass
+
+
+# --- np2jax.visitors.visit: libcst's traversal without the rebuild ----------------------------
+ROOT = Path(__file__).resolve().parent.parent
+NUMPY = Path(np.__file__).parent
+TRICKY = (
+    "from . import (a, b as c)\nfrom x import *\n"
+    "@dec(1)\nasync def f(a: int = 1, /, *args, b=2, **kw) -> 'T':\n"
+    "    async with g() as (h, i), j:\n        x = yield\n        y: int = 3\n    global q\n"
+    "    try:\n        pass\n    except* (E, F) as e:\n        raise X from e\n    finally:\n        del x[1:2, ::3]\n"
+    "    match p:\n        case [1, *rest] | {'k': v, **kw} if v: z = f'{v!r:>{w}}'\n        case C(a=1): ...\n"
+    "    return [k async for k in m if k], {**d}, (*s,), lambda *, k=1: k, not a if b else c @ d, x[...]\n"
+    "while (n := n - 1) > 0: print(n, sep='', end=''); continue\nelse:\n    assert a, 'm'\n"
+    "class K(B, metaclass=M):\n    '''doc'''\n    x = 1; y = 2  # c\n"
+)
+
+
+def _sources():
+    yield "tricky", TRICKY
+    for path in sorted((ROOT / "corpus" / "modules").glob("*.py")):
+        yield path.name, path.read_text()
+    for relative in ("_core/tests/test_multiarray.py", "lib/_function_base_impl.py", "ma/core.py"):
+        if (NUMPY / relative).exists():
+            yield relative, (NUMPY / relative).read_text()
+
+
+@pytest.mark.parametrize("name, source", list(_sources()), ids=lambda v: v if len(v) < 60 else "")
+def test_visit_order_and_hooks_match_libcst(name, source):
+    module = cst.parse_module(source)
+
+    class Recorder(FastVisitor):
+        def __init__(self):
+            self.events = []
+
+        def on_visit(self, node):
+            self.events.append(("visit", id(node)))
+            return not isinstance(node, cst.Lambda)  # a skipped subtree is skipped in both
+
+        def on_leave(self, node):
+            self.events.append(("leave", id(node)))
+
+    ours, theirs = Recorder(), Recorder()
+    assert visit(module, ours) is module
+    module.visit(theirs)
+    assert ours.events == theirs.events and len(ours.events) > 20
+
+
+class _Edits(FastTransformer):
+    """Edits of every kind libcst allows: replace, remove from a sequence, a body, an optional and a
+    sentinel field, and flatten into a sequence."""
+
+    def leave_Name(self, original, updated):
+        return updated.with_changes(value="renamed") if updated.value == "x" else updated
+
+    def leave_Pass(self, original, updated):
+        return cst.RemoveFromParent()  # a body line that becomes empty is dropped
+
+    def leave_Expr(self, original, updated):
+        if isinstance(updated.value, cst.Ellipsis):
+            return cst.FlattenSentinel([cst.Expr(cst.Name("a")), cst.Expr(cst.Name("b"))])
+        return updated
+
+    def leave_Annotation(self, original, updated):
+        return cst.RemoveFromParent()  # optional: Param.annotation becomes None
+
+    def leave_Comma(self, original, updated):
+        return cst.RemoveFromParent() if isinstance(updated.whitespace_after, cst.SimpleWhitespace) and updated.whitespace_after.value == "  " else updated
+
+    def leave_Arg(self, original, updated):
+        return cst.RemoveFromParent() if isinstance(updated.value, cst.Integer) and updated.value.value == "7" else updated
+
+
+EDIT_SOURCE = (
+    "def f(a: int, b: 'str' = x):\n    pass\n    y = x + 1\n    ...\n    return g(a, 7, b)\n"
+    "class C:\n    pass\n"
+    "if x:\n    pass\nelse:\n    z = [1,  2]\n"
+    "t = (1,  )\n"
+)
+
+
+@pytest.mark.parametrize("source", [EDIT_SOURCE, TRICKY], ids=["edits", "tricky"])
+def test_transform_matches_libcst(source):
+    module = cst.parse_module(source)
+
+    def outcome(run):
+        try:
+            return run().code
+        except TypeError as error:  # a required child removed: both refuse it
+            return type(error)
+
+    assert outcome(lambda: visit(module, _Edits())) == outcome(lambda: module.visit(_Edits()))
+    if source is EDIT_SOURCE:
+        ours, theirs = visit(module, _Edits()), module.visit(_Edits())
+        assert ours.deep_equals(theirs)
+        assert "def f(a, b = renamed):" in ours.code and "    a; b\n" in ours.code and "g(a, b)" in ours.code
+    else:
+        assert outcome(lambda: visit(module, _Edits())) is TypeError  # `y: int = 3`: AnnAssign needs its annotation
+
+
+def test_transform_returns_unchanged_subtrees_as_they_were():
+    module = cst.parse_module(EDIT_SOURCE)
+    assert visit(module, FastTransformer()) is module
+    edited = visit(module, _Edits())
+    assert edited.body[1] is module.body[1] or isinstance(module.body[1].body.body[0].body[0], cst.Pass)
+    unchanged = cst.parse_module("import os\nx = 1\n")
+    result = visit(unchanged, _Edits())
+    assert result.body[0] is unchanged.body[0] and result.body[1] is not unchanged.body[1]
+
+
+def test_transform_refuses_removing_a_required_child_like_libcst():
+    class RemoveNames(FastTransformer):
+        def leave_Name(self, original, updated):
+            return cst.RemoveFromParent()
+
+    module = cst.parse_module("y = x + 1\n")
+    with pytest.raises(TypeError, match="RemovalSentinel"):
+        module.visit(RemoveNames())
+    with pytest.raises(TypeError, match="RemovalSentinel"):
+        visit(module, RemoveNames())
+
+
+def test_visit_order_table_knows_every_node_type_libcst_defines():
+    def subclasses(kind):
+        for sub in kind.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+
+    concrete = {k for k in subclasses(cst.CSTNode) if dataclasses.is_dataclass(k) and not inspect.isabstract(k)}
+    assert len(concrete) > 100
+    for kind in concrete:
+        names = [name for name, _, _ in fields_in_visit_order(kind)]
+        assert set(names) <= {f.name for f in dataclasses.fields(kind)}, kind  # leaves have none
+    assert [name for name, _, _ in fields_in_visit_order(cst.Call)][:2] == ["lpar", "func"]

@@ -17,7 +17,7 @@ import libcst as cst
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.tables import lookup_numpy
-from np2jax.visitors import FastVisitor
+from np2jax.visitors import FastVisitor, visit
 
 if TYPE_CHECKING:
     from np2jax.analysis.attributes import ModuleAttributes
@@ -162,6 +162,7 @@ class FunctionAliasing:
         self._cache: dict[str, str | None] = {}
         self._returns_value: bool | None = None
         self._statement_of: dict[cst.CSTNode, int] | None = None
+        self._evidence: _ArrayEvidence | None = None
 
     def _reason(self, name: str) -> str | None:
         if name not in self._cache:
@@ -228,11 +229,8 @@ class FunctionAliasing:
         for binding in self.scope.bindings.get(name, ()):
             if isinstance(binding, ValueBinding) and self._numpy_valued(binding.value):
                 return True
-        if strict:
-            finder = _ArrayEvidence(name, self.resolver, self.scope, annotations_only=True)
-            self.function.visit(finder)
-            return finder.found
-        return self._looks_like_array(name)
+        evidence = self._array_evidence()
+        return name in evidence.annotated or (not strict and name in evidence.used)
 
     def _numpy_valued(self, expr: cst.BaseExpression) -> bool:
         """``np.zeros(n)``, ``np.arange(n)[::-1] * 2``, ``np.ones(n).astype(int)``: computed by NumPy."""
@@ -260,14 +258,19 @@ class FunctionAliasing:
             return False
         if self._returns_value is None:
             finder = _ReturnsValue()
-            self.function.body.visit(finder)
+            visit(self.function.body, finder)
             self._returns_value = finder.found
         return not self._returns_value
 
     def _looks_like_array(self, name: str) -> bool:
-        finder = _ArrayEvidence(name, self.resolver, self.scope)
-        self.function.visit(finder)
-        return finder.found
+        evidence = self._array_evidence()
+        return name in evidence.used or name in evidence.annotated
+
+    def _array_evidence(self) -> _ArrayEvidence:
+        if self._evidence is None:
+            self._evidence = _ArrayEvidence(self.resolver, self.scope)
+            visit(self.function, self._evidence)
+        return self._evidence
 
     def _parameter_rebound_at(self, name: str) -> int | None:
         """Index of the first top-level statement that rebinds parameter ``name`` to a fresh array."""
@@ -294,7 +297,7 @@ class FunctionAliasing:
             statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
             for index, statement in enumerate(statements):
                 collector = _Descendants()
-                statement.visit(collector)
+                visit(statement, collector)
                 for descendant in collector.nodes:
                     self._statement_of[descendant] = index
         return self._statement_of.get(node, -1)
@@ -323,7 +326,7 @@ class FunctionAliasing:
             elif not isinstance(binding, ValueBinding) or not is_fresh_array(binding.value, self.resolver, self.scope):
                 return f"`{name}` may share memory with another array (it is not always bound to a fresh array)"
         checker = _AliasChecker(name, self.resolver, self.scope)
-        self.function.body.visit(checker)
+        visit(self.function.body, checker)
         if checker.reason is None and is_parameter:
             return _PARAMETER
         return checker.reason
@@ -355,37 +358,36 @@ def _names_in(node: cst.CSTNode):
 
 
 class _ArrayEvidence(FastVisitor):
+    """Names of the function that are used like arrays (``np.f(x)``, ``x[i]``, ``x.shape`` ...), and
+    parameters annotated as arrays; one pass for every name (nested functions included)."""
+
     ARRAY_ATTRIBUTES = frozenset("shape ndim dtype size T reshape ravel sum mean std dot astype copy fill sort".split())
 
-    def __init__(self, name: str, resolver: Resolver, scope: Scope, annotations_only: bool = False) -> None:
-        self.name = name
+    def __init__(self, resolver: Resolver, scope: Scope) -> None:
         self.resolver = resolver
         self.scope = scope
-        self.found = False
-        self.annotations_only = annotations_only
+        self.used: set[str] = set()  # used like an array
+        self.annotated: set[str] = set()  # a parameter annotated ndarray / Array / NDArray
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.annotations_only:
-            return
-        if any(isinstance(a.value, cst.Name) and a.value.value == self.name for a in node.args):
+        names = [a.value.value for a in node.args if isinstance(a.value, cst.Name) and a.value.value not in self.used]
+        if names:
             qualname = self.resolver.qualname(node.func, self.scope) or ""
             if is_numpy(qualname) or qualname.startswith("jax.numpy."):
-                self.found = True
+                self.used.update(names)
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
-        if isinstance(node.value, cst.Name) and node.value.value == self.name and not self.annotations_only:
-            self.found = True
+        if isinstance(node.value, cst.Name):
+            self.used.add(node.value.value)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if self.annotations_only:
-            return
-        if isinstance(node.value, cst.Name) and node.value.value == self.name and node.attr.value in self.ARRAY_ATTRIBUTES:
-            self.found = True
+        if isinstance(node.value, cst.Name) and node.attr.value in self.ARRAY_ATTRIBUTES:
+            self.used.add(node.value.value)
 
     def visit_Param(self, node: cst.Param) -> bool:
-        if node.name.value == self.name and node.annotation is not None:
+        if node.annotation is not None:
             if any(n.value in ("ndarray", "Array", "NDArray") for n in _names_in(node.annotation.annotation)):
-                self.found = True
+                self.annotated.add(node.name.value)
         return True
 
 

@@ -24,6 +24,7 @@ rule: in NumPy they write into the array in place.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -32,6 +33,7 @@ from np2jax.analysis.aliasing import is_fresh_array, is_python_container, may_al
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, Scope, ScopedVisitor
 from np2jax.tables import lookup_numpy
+from np2jax.visitors import visit
 
 ARRAY_ATTRIBUTES = frozenset("shape ndim dtype size T reshape ravel sum mean std dot astype copy fill sort".split())
 SCALAR_KINDS = frozenset({"dtype", "type", "static", "constant"})
@@ -66,10 +68,10 @@ class ModuleAttributes:
         if function is None or not isinstance(node, cst.Attribute):
             return None
         if self.module is not None:  # analysed on first use by a method: most modules never ask
-            if not _may_be_method(function, self.resolver):
+            if not _may_be_method(function, self.resolver) or not _on_first_parameter(function, node):
                 return None
             module, self.module = self.module, None
-            module.visit(_AttributeUses(self, self.resolver, self.resolver.scopes[module], _families(module, self.resolver.scopes[module])))
+            visit(module, _AttributeUses(self, self.resolver, self.resolver.scopes[module], _families(module, self.resolver.scopes[module])))
         method = self.methods.get(function) if function is not None else None
         if method is None or not isinstance(node, cst.Attribute):
             return None
@@ -105,6 +107,12 @@ def _may_be_method(function: cst.FunctionDef, resolver: Resolver) -> bool:
     """``function`` is defined directly in a class body (only methods get attribute facts)."""
     scope = resolver.scopes.get(function)
     return scope is not None and scope.parent is not None and scope.parent.kind == "class"
+
+
+def _on_first_parameter(function: cst.FunctionDef, node: cst.Attribute) -> bool:
+    """``node`` is ``p.x`` for the first parameter ``p`` of ``function`` (what ``self`` would be)."""
+    params = function.params.params
+    return bool(params) and isinstance(node.value, cst.Name) and node.value.value == params[0].name.value
 
 
 def analyse_attributes(module: cst.Module, resolver: Resolver) -> ModuleAttributes:
@@ -154,10 +162,11 @@ class _AttributeUses(ScopedVisitor):
                 facts.problem = f"`{name}` is also a class attribute, shared by every instance"
         return facts
 
-    def _flag(self, name: str, why: str) -> None:
+    def _flag(self, name: str, why: str | Callable[[], str]) -> None:
+        """Record the first problem of ``name``; ``why`` may be a function, called only then (messages quote code)."""
         facts = self._facts(name)
         if facts.problem is None:
-            facts.problem = why
+            facts.problem = why if isinstance(why, str) else why()
 
     def _self_attr(self, node: cst.BaseExpression) -> str | None:
         return self.result.self_attribute(self.method, node)
@@ -175,11 +184,12 @@ class _AttributeUses(ScopedVisitor):
         may_alias_node(expr, is_array, self.resolver, self.scopes[-1])
         return found
 
-    def _escapes(self, expr: cst.BaseExpression | None, how: str) -> None:
+    def _escapes(self, expr: cst.BaseExpression | None, how: str | Callable[[], str]) -> None:
         if expr is None:
             return
         for name in self._aliases(expr):
-            self._flag(name, f"`self.{name}` (or a view of it) {how}: NumPy's in-place writes would change it there too")
+            self._flag(name, lambda: f"`self.{name}` (or a view of it) {how if isinstance(how, str) else how()}: "
+                       "NumPy's in-place writes would change it there too")
 
     # --- classes and methods -----------------------------------------------------------
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
@@ -227,8 +237,9 @@ class _AttributeUses(ScopedVisitor):
         name = node.attr.value
         if self.method is not None and name == "__dict__":
             self.result.family_problems.setdefault(self.result.methods[self.method][1], f"`{_code(node)}` gives access to every attribute")
-        if self._self_attr(node) is None and self.resolver.qualname(node, self.scopes[-1]) is None:  # not a module's member
-            self.result.foreign.setdefault(name, f"`.{name}` is also used on another object than a method's `self` (`{_code(node)}`), which may share the array")
+        if name not in self.result.foreign and self._self_attr(node) is None and self.resolver.qualname(node, self.scopes[-1]) is None:
+            # `.name` on something that is neither a method's `self` nor a module's member
+            self.result.foreign[name] = f"`.{name}` is also used on another object than a method's `self` (`{_code(node)}`), which may share the array"
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -260,7 +271,7 @@ class _AttributeUses(ScopedVisitor):
         if is_python_container(value, self.resolver, self.scopes[-1]):
             self._facts(name).container = True
         if not is_fresh_array(value, self.resolver, self.scopes[-1]):
-            self._flag(name, f"`self.{name} = {_code(value)}` may keep an array that is also referenced elsewhere (the caller's argument, another attribute or a view); "
+            self._flag(name, lambda: f"`self.{name} = {_code(value)}` may keep an array that is also referenced elsewhere (the caller's argument, another attribute or a view); "
                        f"NumPy's in-place writes to `self.{name}` would change it too (store a copy to avoid this)")
 
     def _is_array_value(self, value: cst.BaseExpression) -> bool:
@@ -333,7 +344,7 @@ class _AttributeUses(ScopedVisitor):
                 self.result.family_problems.setdefault(
                     self.result.methods[self.method][1], f"`{self_name}` is passed to `{_code(func)}`, which may keep or copy its arrays"
                 )
-            self._escapes(arg.value, f"is passed to `{_code(func)}`, which may keep it")
+            self._escapes(arg.value, lambda: f"is passed to `{_code(func)}`, which may keep it")
 
 
 def _code(node: cst.CSTNode) -> str:

@@ -34,7 +34,7 @@ from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import Scope, ValueBinding
 from np2jax.analysis.value_kinds import ORDERING, Value, ValueClassifier
 from np2jax.tables import lookup_numpy
-from np2jax.visitors import FastVisitor
+from np2jax.visitors import FastVisitor, visit
 
 PURE_NUMPY_KINDS = frozenset({"function", "constructor", "dtype", "static", "constant"})
 PURE_JAX_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.")
@@ -201,7 +201,7 @@ class ConditionalDecisions:
         self.bound_before = bound_before
         self.values = ValueClassifier(resolver)
         self.sites = ConditionalSites()
-        body.visit(self.sites)
+        visit(body, self.sites)
         self._decided: dict[cst.CSTNode, Conversion | str | None] = {}
         self._kept: list[cst.Name] = []
 

@@ -30,7 +30,7 @@ from np2jax.analysis.aliasing import FunctionAliasing, may_alias
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ScopedVisitor, ValueBinding
 from np2jax.analysis.writes import subscript_write, tuple_subscript_targets
-from np2jax.visitors import FastVisitor
+from np2jax.visitors import FastVisitor, visit
 
 
 @dataclass
@@ -72,7 +72,7 @@ class ModuleMutations:
         if not any(function.params for function in self.functions.values()):
             return  # nothing writes into its arguments: no call to look at
         finder = _References(self, resolver)
-        module.visit(finder)
+        visit(module, finder)
         for name, problem in finder.value_uses.items():
             self.functions[name].problem = problem
         self._cascade()
@@ -123,7 +123,7 @@ class ModuleMutations:
         scope = self.resolver.scopes[node]
         aliasing = self.aliasing(node)
         writes = _Body()
-        node.body.visit(writes)
+        visit(node.body, writes)
         mutated: set[str] = set()
         for target in writes.subscripts:
             if isinstance(target.value, cst.Name) and _is_parameter(scope, target.value.value):
@@ -186,7 +186,7 @@ class ModuleMutations:
         if node.asynchronous is not None:
             return "it is `async`"
         body = _Body()
-        node.body.visit(body)
+        visit(node.body, body)
         if body.yields:
             return "it is a generator"
         if body.returns_value:

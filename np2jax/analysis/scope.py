@@ -16,7 +16,7 @@ from typing import Iterator, Union
 
 import libcst as cst
 
-from np2jax.visitors import FastVisitor
+from np2jax.visitors import FastVisitor, visit
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -158,7 +158,7 @@ class ScopeCollector(FastVisitor):
         self.stack.append(scope)
         for node in nodes:
             if node is not None:
-                node.visit(self)
+                visit(node, self)
         self.stack.pop()
 
     def _bind_target(self, target: cst.BaseExpression, binding: Binding, scope: Scope | None = None) -> None:
@@ -169,9 +169,9 @@ class ScopeCollector(FastVisitor):
     def _visit_params(self, params: cst.Parameters) -> None:
         for param in (*params.params, *params.kwonly_params, *params.posonly_params):
             if param.default is not None:
-                param.default.visit(self)
+                visit(param.default, self)
             if param.annotation is not None:
-                param.annotation.visit(self)
+                visit(param.annotation, self)
 
     def _bind_params(self, scope: Scope, params: cst.Parameters) -> None:
         positional = [*params.posonly_params, *params.params]
@@ -186,10 +186,10 @@ class ScopeCollector(FastVisitor):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         self.scope.bind(node.name.value, DefBinding(node))
         for decorator in node.decorators:
-            decorator.visit(self)
+            visit(decorator, self)
         self._visit_params(node.params)
         if node.returns is not None:
-            node.returns.visit(self)
+            visit(node.returns, self)
         scope = Scope("function", self.scope, node)
         self.scopes[node] = scope
         self._bind_params(scope, node.params)
@@ -207,7 +207,7 @@ class ScopeCollector(FastVisitor):
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         self.scope.bind(node.name.value, DefBinding(node))
         for child in (*node.decorators, *node.bases, *node.keywords):
-            child.visit(self)
+            visit(child, self)
         scope = Scope("class", self.scope, node)
         self.scopes[node] = scope
         self._visit_in(scope, node.body)
@@ -215,7 +215,7 @@ class ScopeCollector(FastVisitor):
 
     def _visit_comprehension(self, node: cst.BaseComp, *results: cst.CSTNode) -> bool:
         for_in = node.for_in
-        for_in.iter.visit(self)  # the first iterable runs in the enclosing scope
+        visit(for_in.iter, self)  # the first iterable runs in the enclosing scope
         scope = Scope("comprehension", self.scope, node)
         self.scopes[node] = scope
         self.stack.append(scope)
@@ -223,16 +223,16 @@ class ScopeCollector(FastVisitor):
         first = True
         while level is not None:
             if not first:
-                level.iter.visit(self)
+                visit(level.iter, self)
             for name, position in target_positions(level.target):
                 self.scope.bind(name.value, LoopBinding(level.iter, position))
-            level.target.visit(self)
+            visit(level.target, self)
             for condition in level.ifs:
-                condition.visit(self)
+                visit(condition, self)
             level = level.inner_for_in
             first = False
         for result in results:
-            result.visit(self)
+            visit(result, self)
         self.stack.pop()
         return False
 
@@ -339,7 +339,7 @@ class ScopeCollector(FastVisitor):
 
 def collect_scopes(module: cst.Module) -> ScopeCollector:
     collector = ScopeCollector(module)
-    module.visit(collector)
+    visit(module, collector)
     return collector
 
 

@@ -48,7 +48,7 @@ from np2jax.analysis.scope import (
 )
 from np2jax.tables import lookup_numpy
 from np2jax.tables.jax_signatures import SIGNATURES
-from np2jax.visitors import FastVisitor
+from np2jax.visitors import FastVisitor, visit
 
 ARRAY = "<array>"
 BRANCH_INSTEAD = ("jax.lax.cond(pred, lambda: a, lambda: b) with a scalar boolean `pred` and branches of one shape and dtype; "
@@ -346,7 +346,7 @@ class _FunctionTracing(FastVisitor):
 
     # --- driver --------------------------------------------------------------------
     def run(self) -> JitPlan:
-        self.node.body.visit(self)
+        visit(self.node.body, self)
         plan = JitPlan()
         static: set[str] = set()
         for node, what, tokens, use_instead, note in self.requirements:
@@ -790,7 +790,7 @@ class _FunctionTracing(FastVisitor):
         if kind == "iter":
             value, index = index, None
         body = LoopBody(self.resolver, self.scope, self.module.rebinds)
-        node.body.visit(body)
+        visit(node.body, body)
         if body.obstacle:
             return None, body.obstacle
         loop_names = {name for name in (index, value) if name}

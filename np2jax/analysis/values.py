@@ -21,7 +21,7 @@ import libcst as cst
 
 from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
-from np2jax.visitors import FastVisitor
+from np2jax.visitors import FastVisitor, visit
 
 STATIC, PARAMETER, DATA = 0, 1, 2
 
@@ -240,7 +240,7 @@ def function_nodes(function: cst.FunctionDef, resolver: Resolver) -> list[tuple[
     if found is None:
         collector = _NodesWithScopes(resolver, resolver.scopes[function])
         for child in function.body.children:
-            child.visit(collector)
+            visit(child, collector)
         found = cache[function] = collector.found
     return found
 

@@ -6,7 +6,7 @@ from np2jax.analysis.conditionals import Conversion, Truth, assigned_values, if_
 from np2jax.context import FileContext, loop_plan
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
-from np2jax.visitors import FastVisitor
+from np2jax.visitors import FastVisitor, visit
 
 ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float)
 
@@ -305,7 +305,7 @@ class _Comments(FastVisitor):
 def _comments(node: cst.If) -> list[cst.EmptyLine]:
     """The comments inside an ``if`` statement (not above it), as lines to keep above its replacement."""
     visitor = _Comments()
-    node.with_changes(leading_lines=[]).visit(visitor)
+    visit(node.with_changes(leading_lines=[]), visitor)
     return [cst.EmptyLine(comment=comment) for comment in visitor.found]
 
 
