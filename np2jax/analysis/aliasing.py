@@ -220,6 +220,11 @@ class FunctionAliasing:
                 return f"`{name}` is a view of another array: NumPy updates that array too, JAX does not"
             if isinstance(binding, LoopBinding) and self._looks_like_array(name):
                 return f"`{name}` iterates over an array's rows, which are views: NumPy updates the array"
+        if self.holds_numpy_array(name):
+            checker = _AliasChecker(name, self.resolver, self.scope)
+            self.function.body.visit(checker)
+            if checker.reason is not None:  # `g = h; h += 1` changes g too in NumPy; `hs.append(h)` the stored array
+                return f"{checker.reason}; `{name} {{op}}= ...` updates that shared array in place in NumPy, JAX rebinds only `{name}`"
         return None
 
     def holds_numpy_array(self, name: str, strict: bool = False) -> bool:
@@ -265,9 +270,7 @@ class FunctionAliasing:
         return not self._returns_value
 
     def _looks_like_array(self, name: str) -> bool:
-        finder = _ArrayEvidence(name, self.resolver, self.scope)
-        self.function.visit(finder)
-        return finder.found
+        return has_array_evidence(self.function, name, self.resolver, self.scope)
 
     def _parameter_rebound_at(self, name: str) -> int | None:
         """Index of the first top-level statement that rebinds parameter ``name`` to a fresh array."""
@@ -345,6 +348,13 @@ def is_view(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
     ):
         return False
     return any(may_alias(expr, node.value, resolver, scope) for node in _names_in(expr))
+
+
+def has_array_evidence(function: cst.FunctionDef, name: str, resolver: Resolver, scope: Scope) -> bool:
+    """``name`` is indexed, passed to NumPy, asked for ``.shape``/``.sum()`` ... or annotated as an array in ``function``."""
+    finder = _ArrayEvidence(name, resolver, scope)
+    function.visit(finder)
+    return finder.found
 
 
 def _names_in(node: cst.CSTNode):
