@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.visitors import child_nodes
+
 _COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
 
 
@@ -53,6 +55,6 @@ def trailing_comment_lines(body: cst.BaseSuite) -> int:
         elif isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
             break
         else:
-            children = node.children
+            children = child_nodes(node)
             node = children[-1] if children else None
     return lines

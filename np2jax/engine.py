@@ -184,7 +184,8 @@ def _transform(
     lines = _LINE_BREAK.split(text.lstrip("\ufeff"))
     forced = dict(forced or {})
     enabled = {rule.CODE for rule in selected(set(options.select) or None, set(options.ignore) or None)}
-    tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, "NPJ306" in enabled, tree=tree) if options.jit else None
+    tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, "NPJ306" in enabled, tree=tree,
+                             convert_scans="NPJ307" in enabled) if options.jit else None
     attributes = analyse_attributes(module, resolver)
     # Without NPJ203 nothing returns its arguments: every function that writes into them keeps mutating (and is reported).
     returns_arguments = "NPJ203" in enabled

@@ -6,6 +6,7 @@ import libcst as cst
 
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import ImportBinding, Scope, dotted_name
+from np2jax.visitors import child_nodes
 
 JAX_NUMPY = "jax.numpy"
 
@@ -107,7 +108,7 @@ class _Removed:
 def _has_comment(node: cst.CSTNode) -> bool:
     if isinstance(node, cst.Comment):
         return True
-    return any(_has_comment(child) for child in node.children)
+    return any(_has_comment(child) for child in child_nodes(node))
 
 
 def _without_names(statement: cst.SimpleStatementLine, unused: set[str]):

@@ -134,6 +134,18 @@ def fields_in_visit_order(kind: type) -> tuple[tuple[str, int, int], ...]:
     return result
 
 
+def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """``node.children`` (the same nodes in the same order) without libcst's rebuild of ``node``."""
+    found: list[cst.CSTNode] = []
+    for name, _, _ in _FIELDS.get(type(node)) or fields_in_visit_order(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            found.append(value)
+        elif isinstance(value, (tuple, list)):
+            found.extend(value)
+    return found
+
+
 def visit(node: cst.CSTNode, visitor: cst.CSTVisitor | cst.CSTTransformer):
     """``node.visit(visitor)``, without rebuilding unchanged nodes (see the module's docstring)."""
     if isinstance(visitor, cst.CSTVisitor):

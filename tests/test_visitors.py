@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from np2jax.analysis.scope import SCOPE_NODES, collect_scopes
-from np2jax.visitors import FastTransformer, FastVisitor, fields_in_visit_order, visit
+from np2jax.visitors import FastTransformer, FastVisitor, child_nodes, fields_in_visit_order, visit
 
 SOURCE = (
     "import numpy as np\n"
@@ -113,6 +113,14 @@ def test_visit_order_and_hooks_match_libcst(name, source):
     assert visit(module, ours) is module
     module.visit(theirs)
     assert ours.events == theirs.events and len(ours.events) > 20
+
+    stack = [module]
+    while stack:
+        node = stack.pop()
+        expected = list(node.children)
+        found = child_nodes(node)
+        assert len(found) == len(expected) and all(a is b for a, b in zip(found, expected)), type(node).__name__
+        stack.extend(expected)
 
 
 class _Edits(FastTransformer):

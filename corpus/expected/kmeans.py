@@ -22,17 +22,19 @@ def assign(points, centroids):
     return jnp.argmin(pairwise_sq_distances(points, centroids), axis=1)
 
 
+@functools.partial(jax.jit, static_argnums=(2,))
 def update_centroids(points, labels, k):
     """Mean of the points assigned to each cluster.
 
     Empty clusters would divide by zero, so their count is clamped to one
     (the centroid then collapses to the origin, which the caller re-seeds).
     """
-    new = []
-    for j in range(k):
+    def _loop_body(j, _):
         mask = (labels == j).astype(points.dtype)
         count = jnp.maximum(mask.sum(), 1.0)
-        new.append((mask[:, None] * points).sum(axis=0) / count)
+        new = (mask[:, None] * points).sum(axis=0) / count
+        return j + 1, new
+    j, new = jax.lax.scan(_loop_body, 0, length=len(range(k)))
     return jnp.stack(new)
 
 

@@ -17,7 +17,7 @@ import libcst as cst
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.tables import lookup_numpy
-from np2jax.visitors import FastVisitor, visit
+from np2jax.visitors import FastVisitor, child_nodes, visit
 
 if TYPE_CHECKING:
     from np2jax.analysis.attributes import ModuleAttributes
@@ -38,7 +38,7 @@ COPY_METHODS = frozenset({"copy", "astype", "flatten", "tolist", "sum", "mean", 
 def mentions(node: cst.CSTNode, name: str) -> bool:
     if isinstance(node, cst.Name):
         return node.value == name
-    return any(mentions(child, name) for child in node.children)
+    return any(mentions(child, name) for child in child_nodes(node))
 
 
 def may_alias(expr: cst.BaseExpression, name: str, resolver: Resolver, scope: Scope) -> bool:
@@ -221,6 +221,11 @@ class FunctionAliasing:
                 return f"`{name}` is a view of another array: NumPy updates that array too, JAX does not"
             if isinstance(binding, LoopBinding) and self._looks_like_array(name):
                 return f"`{name}` iterates over an array's rows, which are views: NumPy updates the array"
+        if self.holds_numpy_array(name):
+            checker = _AliasChecker(name, self.resolver, self.scope)
+            visit(self.function.body, checker)
+            if checker.reason is not None:  # `g = h; h += 1` changes g too in NumPy; `hs.append(h)` the stored array
+                return f"{checker.reason}; `{name} {{op}}= ...` updates that shared array in place in NumPy, JAX rebinds only `{name}`"
         return None
 
     def holds_numpy_array(self, name: str, strict: bool = False) -> bool:
@@ -350,10 +355,17 @@ def is_view(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
     return any(may_alias(expr, node.value, resolver, scope) for node in _names_in(expr))
 
 
+def has_array_evidence(function: cst.FunctionDef, name: str, resolver: Resolver, scope: Scope) -> bool:
+    """``name`` is indexed, passed to NumPy, asked for ``.shape``/``.sum()`` ... or annotated as an array in ``function``."""
+    evidence = _ArrayEvidence(resolver, scope)
+    visit(function, evidence)
+    return name in evidence.used or name in evidence.annotated
+
+
 def _names_in(node: cst.CSTNode):
     if isinstance(node, cst.Name):
         yield node
-    for child in node.children:
+    for child in child_nodes(node):
         yield from _names_in(child)
 
 

@@ -34,7 +34,7 @@ from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import Scope, ValueBinding
 from np2jax.analysis.value_kinds import ORDERING, Value, ValueClassifier
 from np2jax.tables import lookup_numpy
-from np2jax.visitors import FastVisitor, visit
+from np2jax.visitors import FastVisitor, child_nodes, visit
 
 PURE_NUMPY_KINDS = frozenset({"function", "constructor", "dtype", "static", "constant"})
 PURE_JAX_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.")
@@ -392,7 +392,7 @@ class ConditionalDecisions:
             if isinstance(node, cst.IfExp) and isinstance(self.decide(node), str):
                 return f"it contains `{_short(node)}`, which cannot be converted"
             if not isinstance(node, (cst.Lambda, cst.BaseComp)):
-                stack.extend(node.children)
+                stack.extend(child_nodes(node))
         return f"np2jax cannot tell that `{_short(value)}` is free of side effects"
 
     def pure(self, node: cst.CSTNode) -> bool:
@@ -498,7 +498,7 @@ def _compared(tests: list[cst.BaseExpression]) -> set[str]:
         if isinstance(node, cst.Comparison) and all(isinstance(c.operator, ORDERING) for c in node.comparisons):
             names.update(_code(part) for part in (node.left, *(c.comparator for c in node.comparisons)))
         elif isinstance(node, (cst.BooleanOperation, cst.UnaryOperation)):
-            stack.extend(node.children)
+            stack.extend(child_nodes(node))
     return names
 
 

@@ -6,9 +6,9 @@ from typing import Iterable
 
 import libcst as cst
 
-from np2jax.analysis.resolve import Resolver
+from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import Scope
-from np2jax.visitors import FastVisitor
+from np2jax.visitors import FastVisitor, child_nodes
 
 MUTATING_METHODS = frozenset(
     "append extend insert pop remove clear update setdefault add discard popitem sort reverse fill put itemset resize setflags".split()
@@ -20,12 +20,15 @@ class LoopBody(FastVisitor):
 
     MUTATING_ARRAY_METHODS = frozenset({"sort", "fill", "put", "resize"})
 
-    def __init__(self, resolver: Resolver, scope: Scope, rebinds: dict[cst.Expr, tuple[str, ...]] | None = None) -> None:
-        """``rebinds``: call statements ``f(a)`` that become ``a = f(a)`` (see analysis/mutation.py)."""
+    def __init__(self, resolver: Resolver, scope: Scope, rebinds: dict[cst.Expr, tuple[str, ...]] | None = None,
+                 collected: Iterable[cst.Call] = ()) -> None:
+        """``rebinds``: call statements ``f(a)`` that become ``a = f(a)`` (see analysis/mutation.py);
+        ``collected``: the ``ys.append(v)`` calls jax.lax.scan collects (see analysis/collect.py)."""
         super().__init__()
         self.resolver = resolver
         self.scope = scope
         self.rebinds = rebinds or {}
+        self.collected = frozenset(collected)
         self.order: list[str] = []
         self.assigned: set[str] = set()
         self.obstacle = ""
@@ -72,11 +75,14 @@ class LoopBody(FastVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        if node in self.collected:
+            return
         if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
             if func.attr.value in self.MUTATING_ARRAY_METHODS:
                 self._assign(func.value)
             else:
-                self._stop(f"`.{func.attr.value}()` grows a Python container; jax.lax.scan collects per-step values")
+                self._stop(f"`.{func.attr.value}()` grows a Python container other than by one `ys.append(v)` per "
+                           "step at the top level of the body, which jax.lax.scan could collect")
 
     def visit_Return(self, node: cst.Return) -> bool:
         return self._stop("it returns from inside the loop")
@@ -115,16 +121,33 @@ class LoopBody(FastVisitor):
         return False
 
 
+def numpy_call_on_python_values(body: cst.CSTNode, names: set[str], resolver: Resolver, scope: Scope) -> cst.Call | None:
+    """A NumPy call in ``body`` whose arguments are all Python values (so it stays a NumPy call, see NPJ100)
+    but mention one of ``names``: once the loop is a fori_loop/scan, those are traced and NumPy would raise."""
+    for node in _walk(body):
+        if (isinstance(node, cst.Call) and is_numpy(resolver.qualname(node.func, scope))
+                and any(n.value in names for n in all_names(cst.Tuple([cst.Element(a.value) for a in node.args])))
+                and resolver.args_static(node, scope)):
+            return node
+    return None
+
+
+def _walk(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
+    yield node
+    for child in child_nodes(node):
+        yield from _walk(child)
+
+
 def contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
     if outer is inner:
         return True
-    return any(contains(child, inner) for child in outer.children)
+    return any(contains(child, inner) for child in child_nodes(outer))
 
 
 def all_names(node: cst.CSTNode) -> Iterable[cst.Name]:
     if isinstance(node, cst.Name):
         yield node
-    for child in node.children:
+    for child in child_nodes(node):
         yield from all_names(child)
 
 
@@ -144,7 +167,7 @@ def names_outside(body: cst.CSTNode, loop: cst.For, shadowed: frozenset[str] = f
         if body.orelse is not None:
             names |= names_outside(body.orelse, loop, shadowed)
         return names
-    for child in body.children:
+    for child in child_nodes(body):
         names |= names_outside(child, loop, shadowed)
     return names
 
@@ -168,7 +191,7 @@ def assigned_before(body: cst.CSTNode, loop: cst.For) -> set[str]:
             names.update(n.value for n in all_names(target) if not _inside_subscript_or_attribute(target, n))
         if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue  # their bodies bind their own names
-        stack.extend(reversed(node.children))
+        stack.extend(reversed(child_nodes(node)))
     return names
 
 

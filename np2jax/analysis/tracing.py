@@ -28,6 +28,8 @@ from typing import Iterable
 
 import libcst as cst
 
+from np2jax.analysis.aliasing import has_array_evidence
+from np2jax.analysis.collect import CollectedLists, Collection
 from np2jax.analysis.conditionals import ConditionalDecisions, Conversion, if_chain
 from np2jax.analysis.loops import (
     MUTATING_METHODS,
@@ -36,6 +38,7 @@ from np2jax.analysis.loops import (
     assigned_before,
     contains,
     names_outside,
+    numpy_call_on_python_values,
 )
 from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver, is_numpy, is_shape_name
 from np2jax.analysis.scope import (
@@ -48,7 +51,7 @@ from np2jax.analysis.scope import (
 )
 from np2jax.tables import lookup_numpy
 from np2jax.tables.jax_signatures import SIGNATURES
-from np2jax.visitors import FastVisitor, visit
+from np2jax.visitors import FastVisitor, child_nodes, visit
 
 ARRAY = "<array>"
 BRANCH_INSTEAD = ("jax.lax.cond(pred, lambda: a, lambda: b) with a scalar boolean `pred` and branches of one shape and dtype; "
@@ -114,13 +117,17 @@ class LoopConversion:
 
     ``kind`` is ``"range"`` (``for i in range(a, b)``), ``"iter"`` (``for v in xs``: ``v = xs[i]``)
     or ``"enumerate"`` (``for i, v in enumerate(xs)``).  ``carried`` are the names the body
-    assigns that exist before the loop, in order of first assignment.
+    assigns that exist before the loop, in order of first assignment.  ``collected`` are the
+    lists it appends one value to per step: then it becomes ``jax.lax.scan`` (analysis/collect.py);
+    ``starts`` their ``ys = []`` statements, which go away.
     """
 
     kind: str
     index: str
     value: str | None
     carried: tuple[str, ...]
+    collected: tuple[str, ...] = ()
+    starts: tuple[cst.Assign, ...] = ()
 
 
 @dataclass
@@ -149,9 +156,11 @@ class ModuleTracing:
         self, module: cst.Module, resolver: Resolver, source: str, unroll_threshold: int = DEFAULT_UNROLL_THRESHOLD,
         convert_conditionals: bool = True,
         tree: ast.Module | None = None,
+        convert_scans: bool = True,
     ) -> None:
         self.module = module
         self.convert_conditionals = convert_conditionals  # NPJ306 is on: traced conditionals become jax.lax.cond
+        self.convert_scans = convert_scans  # NPJ307 is on: loops that fill lists become jax.lax.scan
         self.resolver = resolver
         self.module_scope = resolver.scopes[module]
         self.unroll_threshold = unroll_threshold
@@ -271,9 +280,9 @@ def _hint_names(annotation: cst.Annotation | None) -> set[str]:
         elif isinstance(node, cst.SimpleString):
             names.update(part.strip("'\" []") for part in node.value.replace("[", " ").replace("|", " ").split())
         if isinstance(node, (cst.Subscript, cst.BinaryOperation)):
-            stack.extend(node.children)
+            stack.extend(child_nodes(node))
         elif isinstance(node, (cst.SubscriptElement, cst.Index)):
-            stack.extend(node.children)
+            stack.extend(child_nodes(node))
     return names
 
 
@@ -789,13 +798,20 @@ class _FunctionTracing(FastVisitor):
             return None, "it unpacks each element"
         if kind == "iter":
             value, index = index, None
-        body = LoopBody(self.resolver, self.scope, self.module.rebinds)
+        collection, obstacle = self._collection(node)
+        if obstacle:
+            return None, obstacle
+        body = LoopBody(self.resolver, self.scope, self.module.rebinds, collection.appends if collection else ())
         visit(node.body, body)
         if body.obstacle:
             return None, body.obstacle
         loop_names = {name for name in (index, value) if name}
         if loop_names & body.assigned:
             return None, "it assigns its own loop variable"
+        kept = numpy_call_on_python_values(node.body, loop_names | body.assigned, self.resolver, self.scope)
+        if kept is not None:
+            return None, (f"`{self.module.module.code_for_node(kept)}` would stay a NumPy call on Python values, "
+                          "which the loop would make traced; use the jax.numpy function")
         outside = names_outside(self.node.body, node)
         if loop_names & outside:
             return None, f"`{sorted(loop_names & outside)[0]}` is used after the loop"
@@ -820,7 +836,24 @@ class _FunctionTracing(FastVisitor):
                 return None, "it iterates over a Python container"
         if index is None:
             index = "_i"
-        return LoopConversion(kind, index, value, tuple(carried)), ""
+        if collection is None:
+            return LoopConversion(kind, index, value, tuple(carried)), ""
+        return LoopConversion(kind, index, value, tuple(carried), collection.names, collection.starts), ""
+
+    def _collection(self, node: cst.For) -> tuple[Collection | None, str]:
+        """The lists ``node`` fills one value per step, when jax.lax.scan may collect them (or why not)."""
+        scope = self.scope
+        if not self.module.convert_scans or scope.kind != "function" or not isinstance(scope.node, cst.FunctionDef):
+            return None, ""
+
+        def is_array_param(name: str) -> bool:
+            if name not in self.params or scope is not self.function_scope:
+                return False
+            hints = _hint_names(self.params[name].annotation)
+            return bool(hints & ARRAY_HINTS) or name in self.data_uses or (
+                not hints & SCALAR_HINTS and has_array_evidence(self.node, name, self.resolver, scope))
+
+        return CollectedLists(scope.node, scope, self.resolver, is_array_param).find(node, self._trip_count(node.iter))
 
     def _starts_as_array(self, name: str, loop: cst.For) -> bool:
         """Is every value ``name`` can have before ``loop`` an array (not a Python number, None or str)?"""

@@ -21,7 +21,7 @@ import libcst as cst
 
 from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
-from np2jax.visitors import FastVisitor, visit
+from np2jax.visitors import FastVisitor, child_nodes, visit
 
 STATIC, PARAMETER, DATA = 0, 1, 2
 
@@ -239,7 +239,7 @@ def function_nodes(function: cst.FunctionDef, resolver: Resolver) -> list[tuple[
     found = cache.get(function)
     if found is None:
         collector = _NodesWithScopes(resolver, resolver.scopes[function])
-        for child in function.body.children:
+        for child in child_nodes(function.body):
             visit(child, collector)
         found = cache[function] = collector.found
     return found

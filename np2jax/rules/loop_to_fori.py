@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.loops import all_names
+from np2jax.analysis.tracing import LoopConversion
 from np2jax.context import FileContext, loop_plan
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -32,9 +33,10 @@ class LoopToFori(Rule):
             "Every carried value must start as an array (not a Python number, `None` or a string: fori_loop would "
             "turn a Python int into an int32 that can overflow, a float into a float32 of fixed shape). "
             "Loops are converted only when the body has no `break`/`continue`/`return`/`raise`, does not grow a "
-            "Python list, does not assign its own loop variable, the loop variable is not used after the loop, no "
+            "Python list (one that gets one value per step becomes `jax.lax.scan` instead, NPJ307), does not assign its own loop variable, the loop variable is not used after the loop, no "
             "name first set inside is used after it, and the index is never needed as a Python value (a slice "
-            "bound, an `if` test); otherwise the function is left un-jitted (NPJ303). A carried value must keep "
+            "bound, an `if` test) nor in a NumPy call that would stay NumPy because its arguments are Python values "
+            "(`np.cos(i)`); otherwise the function is left un-jitted (NPJ303). A carried value must keep "
             "its shape across iterations (an accumulator that starts as a Python scalar and becomes a vector "
             "makes `fori_loop` raise at trace time)."
         ),
@@ -154,34 +156,22 @@ class LoopToFori(Rule):
         if plan is None or original not in plan.loops:
             return None
         conversion = plan.loops[original]
-        generated = ctx.function.generated_names
-        taken = _names_in(ctx.function.node) | set(ctx.scope.module.bindings) | generated
-        body_name = _fresh("_loop_body", taken)
-        taken.add(body_name)
+        if conversion.collected:
+            return None  # NPJ307: jax.lax.scan
+        taken, body_name, index = loop_names(conversion, ctx)
         before: list[cst.BaseStatement] = []
         prologue: list[cst.BaseStatement] = []
-        index = conversion.index
-        if index == "_i":
-            index = _fresh("_i", taken)
-            taken.add(index)
         if conversion.kind == "range":
-            args = [cst.Module([]).code_for_node(a.value) for a in updated.iter.args]
-            lower, upper = ("0", args[0]) if len(args) == 1 else (args[0], args[1])
+            lower, upper = range_bounds(updated)
         else:
-            source = updated.iter.args[0].value if conversion.kind == "enumerate" else updated.iter
-            source_code = cst.Module([]).code_for_node(source)
-            if not isinstance(source, cst.Name):
-                sequence = _fresh("_seq", taken)
-                taken.add(sequence)
-                before.append(cst.parse_statement(f"{sequence} = {source_code}\n"))
-                source_code = sequence
+            source_code = sequence_source(conversion, updated, taken, before)
             prologue.append(cst.parse_statement(f"{conversion.value} = {source_code}[{index}]\n"))
             lower, upper = "0", f"len({source_code})"
         carried = conversion.carried
         if len(carried) == 1:
             parameter, packed = carried[0], carried[0]
         else:
-            parameter = _fresh("_carry", taken)
+            parameter = fresh("_carry", taken)
             packed = f"({', '.join(carried)}{',' if len(carried) == 1 else ''})" if carried else "None"
             if carried:
                 prologue.insert(0, cst.parse_statement(f"{', '.join(carried)} = {parameter}\n"))
@@ -197,22 +187,61 @@ class LoopToFori(Rule):
         targets = ", ".join(carried) if carried else "_"
         call = f"jax.lax.fori_loop({lower}, {upper}, {body_name}, {packed})\n"
         after = cst.parse_statement(f"{targets} = {call}" if carried else call)
-        generated.update(taken - _names_in(ctx.function.node) - set(ctx.scope.module.bindings))
-        ctx.function.needs.add("jax")
-        line, col, end_line, end_col = ctx.exact_span(original)
-        carry = "carrying " + ", ".join(f"`{name}`" for name in carried) if carried else "nothing carried"
-        ctx.diagnostics.append(
-            Diagnostic(self.CODE, self.SEVERITY, self.MESSAGE.format(carry=carry), ctx.path,
-                       line, col, line, col + 3, self.DOC.use_instead)
-        )
+        report_conversion(self, ctx, original, taken, carry=carrying(carried))
         return [*before, function, after]
 
 
-def _names_in(node: cst.CSTNode) -> set[str]:
+def loop_names(conversion: LoopConversion, ctx: FileContext) -> tuple[set[str], str, str]:
+    """The names taken in the function, a fresh one for the body function, and the loop index
+    (a fresh one for ``for v in xs``, which has none)."""
+    taken = names_in(ctx.function.node) | set(ctx.scope.module.bindings) | ctx.function.generated_names
+    body_name = fresh("_loop_body", taken)
+    taken.add(body_name)
+    index = conversion.index
+    if index == "_i":
+        index = fresh("_i", taken)
+        taken.add(index)
+    return taken, body_name, index
+
+
+def carrying(carried) -> str:
+    return "carrying " + ", ".join(f"`{name}`" for name in carried) if carried else "nothing carried"
+
+
+def report_conversion(rule: Rule, ctx: FileContext, loop: cst.For, taken: set[str], **fields: str) -> None:
+    """Record the names the rewrite made up and the jax import it needs; report the converted loop."""
+    ctx.function.generated_names.update(taken - names_in(ctx.function.node) - set(ctx.scope.module.bindings))
+    ctx.function.needs.add("jax")
+    line, col, _, _ = ctx.exact_span(loop)
+    ctx.diagnostics.append(
+        Diagnostic(rule.CODE, rule.SEVERITY, rule.MESSAGE.format(**fields), ctx.path, line, col, line, col + 3,
+                   rule.DOC.use_instead)
+    )
+
+
+def range_bounds(loop: cst.For) -> tuple[str, str]:
+    """``range(n)`` -> ("0", "n"); ``range(a, b[, 1])`` -> ("a", "b")."""
+    args = [cst.Module([]).code_for_node(a.value) for a in loop.iter.args]
+    return ("0", args[0]) if len(args) == 1 else (args[0], args[1])
+
+
+def sequence_source(conversion: LoopConversion, loop: cst.For, taken: set[str], before: list[cst.BaseStatement]) -> str:
+    """The array a loop over rows (or ``enumerate``) iterates: its name, or a fresh one bound to it in ``before``."""
+    source = loop.iter.args[0].value if conversion.kind == "enumerate" else loop.iter
+    source_code = cst.Module([]).code_for_node(source)
+    if isinstance(source, cst.Name):
+        return source_code
+    sequence = fresh("_seq", taken)
+    taken.add(sequence)
+    before.append(cst.parse_statement(f"{sequence} = {source_code}\n"))
+    return sequence
+
+
+def names_in(node: cst.CSTNode) -> set[str]:
     return {name.value for name in all_names(node)}
 
 
-def _fresh(base: str, taken: set[str]) -> str:
+def fresh(base: str, taken: set[str]) -> str:
     name, counter = base, 2
     while name in taken:
         name, counter = f"{base}_{counter}", counter + 1

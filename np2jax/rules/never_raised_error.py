@@ -8,6 +8,7 @@ from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
 from np2jax.rules.hazard import HazardRule
+from np2jax.visitors import child_nodes
 
 # numpy.linalg functions that raise LinAlgError on singular or indefinite input; jax.numpy returns inf/nan.
 SINGULAR_RAISERS = frozenset({"solve", "inv", "cholesky", "tensorsolve", "tensorinv", "matrix_power"})
@@ -157,7 +158,7 @@ def _nodes(tree: cst.CSTNode):
         if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue
         yield node
-        stack.extend(node.children)
+        stack.extend(child_nodes(node))
 
 
 def _caught(handler: cst.ExceptHandler, scope: Scope, ctx: FileContext) -> set[str]:

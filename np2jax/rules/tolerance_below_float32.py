@@ -9,6 +9,7 @@ from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
 from np2jax.rules.hazard import HazardRule
+from np2jax.visitors import child_nodes
 
 FLOAT32_EPS = 1.1920929e-07
 # Positions of rtol and atol, and the default rtol (it bounds the test unless the values are near zero).
@@ -194,7 +195,7 @@ def _difference(node: cst.CSTNode, scope: Scope, depth: int) -> bool:
         return any(isinstance(b, ValueBinding) and _difference(b.value, found, depth + 1) for b in bindings)
     if isinstance(node, (cst.FunctionDef, cst.Lambda)):
         return False
-    return any(_difference(child, scope, depth) for child in node.children)
+    return any(_difference(child, scope, depth) for child in child_nodes(node))
 
 
 def _wide_finfo(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
