@@ -112,6 +112,21 @@ class UnsafeInplaceWrite(Rule):
             diagnostics=("NPJ201",),
         ),
         Example(
+            title="augmented assignment on an array that another name or a list also holds",
+            before="""
+            import numpy as np
+
+            def accumulate(x):
+                h = np.zeros(3)
+                first = h
+                h += x
+                history = [h]
+                h *= 2.0
+                return first, history
+            """,
+            diagnostics=("NPJ201", "NPJ201"),
+        ),
+        Example(
             title="augmented assignment on an array parameter mutates the caller's array",
             before="""
             import numpy as np
