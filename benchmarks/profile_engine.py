@@ -145,15 +145,15 @@ def instrumented(timers: Timers):
             if hook in rule.__dict__:
                 timers.patch(rule, hook, f"  rule {rule.CODE} {rule.__name__}")
 
-    original_visit = cst.Module.visit
+    original_visit = engine.visit  # np2jax.visitors.visit, as the engine imported it
 
-    def visit(module, visitor):
+    def visit(node, visitor):
         if isinstance(visitor, Walker):
-            return timers.timed("walker pass (rules incl.)", original_visit)(module, visitor)
-        return original_visit(module, visitor)
+            return timers.timed("walker pass (rules incl.)", original_visit)(node, visitor)
+        return original_visit(node, visitor)
 
-    cst.Module.visit = visit
-    timers._patches.append((cst.Module, "visit", original_visit))
+    engine.visit = visit
+    timers._patches.append((engine, "visit", original_visit))
 
     original_safety = engine._check_safety
 
@@ -273,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
         ("context.py", "span"), ("context.py", "_exact_positions"), ("context.py", "code"),
         ("context.py", "report"), ("resolve.py", "is_static"), ("resolve.py", "qualname"),
         ("scope.py", "lookup"), ("walker.py", "_numpy_ref"), ("walker.py", "_run_rules"),
-        ("base.py", "visit"), ("base.py", "__post_init__"), ("base.py", "_visit_and_replace_children"),
+        ("visitors.py", "_transform"), ("visitors.py", "_walk"), ("base.py", "__post_init__"),
         ("module.py", "code_for_node"), ("module.py", "bytes"), ("module.py", "code"),
         ("entrypoints.py", "parse_module"), ("wrapper.py", "resolve"), ("base.py", "_codegen"),
         ("base.py", "deep_clone"),

@@ -295,7 +295,7 @@ def _check_safety(output: bytes, path: str, options: Options, forced, parse=None
     # Only the code matters here; starting from the first pass's propagation result reaches the same
     # fixpoint a fresh run would (propagation only ever adds functions) without its extra walk.
     again, _, _, _ = _transform(module, path, output, options, precise=False, forced=forced, tree=tree)
-    if again.bytes != output:
+    if again is not module and again.bytes != output:  # the same tree back: nothing changed (np2jax.visitors.visit)
         raise MigrationError("internal error: a second migration pass would change the output again; file left unchanged")
 
 
