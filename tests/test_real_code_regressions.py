@@ -156,14 +156,20 @@ def test_nested_zip_of_starred_arguments_is_analysed_without_endless_recursion()
 
 
 def test_a_parameter_callers_may_give_as_a_list_is_converted_where_jax_numpy_needs_an_array():
-    """NumPy takes ``f([1.0, 2.0])`` for an array everywhere; jax.numpy raises TypeError on a list.  The
-    argument is wrapped in jnp.asarray (what NumPy does inside the call), also under jax.jit."""
+    """NumPy takes ``f([1.0, 2.0])`` for an array everywhere; jax.numpy raises TypeError on a list.  Where the
+    code says callers may pass one (an ArrayLike/Sequence annotation, ``*args``, a docstring ``x : array_like``,
+    ``np.atleast_1d(x)``), the argument is wrapped in jnp.asarray (what NumPy does inside the call), also
+    under jax.jit."""
     result, original, migrated = migrated_pair(
         """
         import numpy as np
         import numpy.typing as npt
 
         def total(x):
+            \"\"\"Sum of all entries.
+
+            x : array_like
+            \"\"\"
             return np.sum(x)
 
         def first_axis(x: npt.ArrayLike, h=1e-3):
@@ -176,7 +182,7 @@ def test_a_parameter_callers_may_give_as_a_list_is_converted_where_jax_numpy_nee
         def tail_max(rs: list, k):
             return np.max(np.atleast_1d(rs[k:]))
 
-        def fit(xs, ys):
+        def fit(xs: npt.ArrayLike, ys: npt.ArrayLike):
             return np.polyfit(xs, ys, 1)
 
         class Scaled:
@@ -206,23 +212,29 @@ def test_a_parameter_callers_may_give_as_a_list_is_converted_where_jax_numpy_nee
     np.testing.assert_allclose(migrated.Scaled(2.0)([1.0, 2.0]), original.Scaled(2.0)([1.0, 2.0]))
 
 
-def test_parameters_used_as_arrays_or_as_static_values_are_not_wrapped():
-    """No jnp.asarray where it would be noise (``x.shape``, ``x - m``, an array annotation) or would turn a
-    static argument into a traced one (``np.arange(n)`` needs a concrete ``n`` under jax.jit)."""
+def test_parameters_nothing_says_are_lists_or_used_as_arrays_or_static_are_not_wrapped():
+    """No jnp.asarray where nothing says the caller passes a list (plain ``np.sum(x)``), where it would be
+    noise (``x.shape``, ``x - m``, an array annotation), or where it would turn a static argument into a
+    traced one (``np.arange(n)`` needs a concrete ``n`` under jax.jit)."""
     result, original, migrated = migrated_pair(
         """
         import numpy as np
+        from typing import Any
+        from numpy.typing import ArrayLike
 
-        def centered(x):
+        def plain(x):
+            return np.sum(x)
+
+        def centered(x: ArrayLike):
             return x - np.mean(x)
 
-        def rows(x):
+        def rows(x: ArrayLike):
             return np.sum(x) / x.shape[0]
 
         def typed(x: np.ndarray, y: float):
             return np.sum(x) * np.exp(y)
 
-        def ramp(x, n):
+        def ramp(x, n: Any):
             return x[:n] * np.arange(n)
         """
     )

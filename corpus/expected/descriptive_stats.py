@@ -33,7 +33,7 @@ def summary(x):
 
 @jax.jit
 def iqr(x):
-    q75, q25 = jnp.percentile(jnp.asarray(x), jnp.asarray([75, 25]), axis=0)
+    q75, q25 = jnp.percentile(x, jnp.asarray([75, 25]), axis=0)
     return q75 - q25
 
 
@@ -47,19 +47,19 @@ def robust_scale(x):
 @jax.jit
 def covariance(x):
     """Sample covariance of the columns (``rowvar=False``)."""
-    return jnp.cov(jnp.asarray(x), rowvar=False)
+    return jnp.cov(x, rowvar=False)
 
 
 @jax.jit
 def correlation(x):
-    return jnp.corrcoef(jnp.asarray(x), rowvar=False)
+    return jnp.corrcoef(x, rowvar=False)
 
 
 @jax.jit
 def mahalanobis(x, mean, cov):
     """Mahalanobis distance of every row of ``x`` to ``mean``."""
     delta = x - mean[np.newaxis, :]
-    inv = jnp.linalg.inv(jnp.asarray(cov))
+    inv = jnp.linalg.inv(cov)
     return jnp.sqrt(jnp.einsum("ni,ij,nj->n", delta, inv, delta))
 
 
@@ -76,7 +76,7 @@ def to_float32(x):
 @jax.jit
 def mean_float64(x):
     """Mean accumulated in double precision."""
-    return jnp.mean(jnp.asarray(x), dtype=np.float64)
+    return jnp.mean(x, dtype=np.float64)
 
 
 def histogram_density(x, bins=10):
@@ -89,7 +89,7 @@ def histogram_density(x, bins=10):
 @jax.jit
 def ranks(x):
     """0-based rank of every entry of a 1-D array (ties by position)."""
-    order = jnp.argsort(jnp.asarray(x), stable=True)
+    order = jnp.argsort(x, stable=True)
     return jnp.argsort(order, stable=True)
 
 

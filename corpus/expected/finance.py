@@ -26,18 +26,18 @@ TRADING_DAYS = 252
 @jax.jit
 def simple_returns(prices):
     """Day-over-day relative change."""
-    return jnp.diff(jnp.asarray(prices), axis=0) / prices[:-1]
+    return jnp.diff(prices, axis=0) / prices[:-1]
 
 
 @jax.jit
 def log_returns(prices):
-    return jnp.diff(jnp.log(jnp.asarray(prices)), axis=0)
+    return jnp.diff(jnp.log(prices), axis=0)
 
 
 @jax.jit
 def annualized_volatility(prices, periods=TRADING_DAYS):
     """Standard deviation of log returns, scaled to a year."""
-    return jnp.std(log_returns(prices), axis=0, ddof=1) * jnp.sqrt(jnp.asarray(periods))
+    return jnp.std(log_returns(prices), axis=0, ddof=1) * jnp.sqrt(periods)
 
 
 @jax.jit

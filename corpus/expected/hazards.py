@@ -78,14 +78,14 @@ def round_prices(prices):
 
 @jax.jit
 def round_to_units(x):
-    return jnp.round(jnp.asarray(x))
+    return jnp.round(x)
 
 
 @jax.jit
 def clean_and_rank(x):
     """Replace NaNs by the column mean, then rank every column."""
-    col_mean = jnp.nanmean(jnp.asarray(x), axis=0)
-    filled = jnp.where(jnp.isnan(jnp.asarray(x)), col_mean, x)
+    col_mean = jnp.nanmean(x, axis=0)
+    filled = jnp.where(jnp.isnan(x), col_mean, x)
     return jnp.argsort(filled, axis=0)
 
 

@@ -48,14 +48,14 @@ def calibrate(codes, table):
 @jax.jit
 def energy_at_threshold(thresholds, energies, level):
     """Energy of the first threshold above `level`."""
-    k = jnp.searchsorted(jnp.asarray(thresholds), jnp.asarray(level))
+    k = jnp.searchsorted(thresholds, level)
     return energies[k]
 
 
 @jax.jit
 def peak_window(spectrum, half_width):
     """Values right around the highest channel."""
-    peak = jnp.argmax(jnp.asarray(spectrum))
+    peak = jnp.argmax(spectrum)
     left = spectrum[peak - 1]
     right = spectrum[peak + 1]
     return left, spectrum[peak], right
@@ -64,7 +64,7 @@ def peak_window(spectrum, half_width):
 @jax.jit
 def peak_value(spectrum, background):
     """Background-subtracted height of the highest channel."""
-    peak = jnp.argmax(jnp.asarray(spectrum))
+    peak = jnp.argmax(spectrum)
     return spectrum[peak] - background[peak]
 
 

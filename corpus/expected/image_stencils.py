@@ -14,7 +14,7 @@ SOBEL_SCALE = 1.0 / 8.0
 
 @functools.partial(jax.jit, static_argnums=(1,))
 def pad_edges(image, width=1):
-    return jnp.pad(jnp.asarray(image), width, mode="edge")
+    return jnp.pad(image, width, mode="edge")
 
 
 @jax.jit
@@ -68,7 +68,7 @@ def adjust_contrast(image, gain, bias=0.0):
 @jax.jit
 def saturate(image):
     """Clamp to the displayable range (keyword style, as in older code)."""
-    return jnp.clip(jnp.asarray(image), min=0.0, max=1.0)
+    return jnp.clip(image, min=0.0, max=1.0)
 
 
 def to_uint8(image):

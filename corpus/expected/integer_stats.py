@@ -21,7 +21,7 @@ def factorial_table(n):
 @jax.jit
 def n_choose_2(counts):
     """Number of unordered pairs in each group."""
-    c = jnp.round(jnp.asarray(counts)).astype(int)
+    c = jnp.round(counts).astype(int)
     return c * (c - 1) // 2
 
 

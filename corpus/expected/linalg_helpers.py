@@ -12,7 +12,7 @@ POWER_STEPS = 50
 @jax.jit
 def least_squares(A, b):
     """Minimum-norm solution of ``A x = b`` in the least-squares sense."""
-    x, residuals, rank, sv = jnp.linalg.lstsq(jnp.asarray(A), jnp.asarray(b), rcond=None)
+    x, residuals, rank, sv = jnp.linalg.lstsq(A, b, rcond=None)
     return x
 
 
@@ -68,13 +68,13 @@ def projection_matrix(A):
 
 @jax.jit
 def condition_number(A):
-    s = jnp.linalg.svd(jnp.asarray(A), compute_uv=False)
+    s = jnp.linalg.svd(A, compute_uv=False)
     return s[0] / s[-1]
 
 
 @jax.jit
 def cosine_similarity(u, v):
-    return jnp.dot(jnp.asarray(u), jnp.asarray(v)) / (jnp.linalg.norm(jnp.asarray(u)) * jnp.linalg.norm(jnp.asarray(v)))
+    return jnp.dot(u, v) / (jnp.linalg.norm(u) * jnp.linalg.norm(v))
 
 
 @jax.jit
@@ -85,5 +85,5 @@ def outer_product_sum(vectors):
 
 @jax.jit
 def log_det(A):
-    sign, logabsdet = jnp.linalg.slogdet(jnp.asarray(A))
+    sign, logabsdet = jnp.linalg.slogdet(A)
     return sign * logabsdet

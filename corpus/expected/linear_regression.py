@@ -23,7 +23,7 @@ def init_params(n_features):
 
 @jax.jit
 def predict(w, b, X):
-    return jnp.dot(jnp.asarray(X), jnp.asarray(w)) + b
+    return jnp.dot(X, w) + b
 
 
 @jax.jit

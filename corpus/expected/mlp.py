@@ -15,7 +15,7 @@ def relu(x):
 
 @jax.jit
 def tanh(x):
-    return jnp.tanh(jnp.asarray(x))
+    return jnp.tanh(x)
 
 
 @functools.partial(jax.jit, static_argnums=(1,))
@@ -42,7 +42,7 @@ def cross_entropy(logits, labels):
 
 @jax.jit
 def accuracy(logits, labels):
-    return jnp.mean(jnp.argmax(jnp.asarray(logits), axis=-1) == labels)
+    return jnp.mean(jnp.argmax(logits, axis=-1) == labels)
 
 
 @jax.jit
@@ -54,7 +54,7 @@ def glorot_scale(fan_in, fan_out):
 @jax.jit
 def dense(params, x):
     W, b = params
-    return jnp.dot(jnp.asarray(x), W) + b
+    return jnp.dot(x, W) + b
 
 
 class MLP:

@@ -30,7 +30,7 @@ def naive_std(x):
 @jax.jit
 def naive_covariance(x, y):
     n = len(x)
-    return (n * jnp.dot(jnp.asarray(x), jnp.asarray(y)) - jnp.sum(jnp.asarray(x)) * jnp.sum(jnp.asarray(y))) / (n * (n - 1))
+    return (n * jnp.dot(x, y) - jnp.sum(x) * jnp.sum(y)) / (n * (n - 1))
 
 
 @jax.jit
@@ -59,12 +59,12 @@ def zscore(x, eps=1e-12):
 @jax.jit
 def has_drifted(previous_mean, x):
     """Did the stream's mean move since the last window?"""
-    return jnp.abs(jnp.mean(jnp.asarray(x)) - previous_mean) > DRIFT_TOL
+    return jnp.abs(jnp.mean(x) - previous_mean) > DRIFT_TOL
 
 
 @jax.jit
 def same_calibration(a, b):
-    return jnp.allclose(jnp.asarray(a), jnp.asarray(b), rtol=1e-10, atol=0.0)
+    return jnp.allclose(a, b, rtol=1e-10, atol=0.0)
 
 
 @jax.jit
@@ -74,5 +74,5 @@ def moments_converged(m_old, m_new, tol=1e-9):
 
 @functools.partial(jax.jit, static_argnums=(1,))
 def rolling_mean(x, window):
-    c = jnp.cumsum(jnp.asarray(x))
+    c = jnp.cumsum(x)
     return (c[window - 1:] - jnp.concatenate([jnp.zeros(1), c[:-window]])) / window

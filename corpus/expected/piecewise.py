@@ -22,7 +22,7 @@ def clip_if_outside(x, lo, hi):
 @jax.jit
 def huber(residuals, delta=1.0):
     """Huber loss of the mean absolute residual, and its derivative."""
-    r = jnp.mean(jnp.abs(jnp.asarray(residuals)))
+    r = jnp.mean(jnp.abs(residuals))
     loss, slope = jax.lax.cond(r <= delta, lambda: (0.5 * r ** 2, r), lambda: (delta * (r - 0.5 * delta), delta))
     return loss, slope
 
@@ -30,7 +30,7 @@ def huber(residuals, delta=1.0):
 @jax.jit
 def soft_threshold_mean(x, lam: float):
     """Soft-threshold of the mean: the proximal operator of lam * |m|."""
-    m = jnp.mean(jnp.asarray(x))
+    m = jnp.mean(x)
     return jax.lax.cond(m > lam, lambda: m - lam, lambda: (jax.lax.cond(m < -lam, lambda: m + lam, lambda: 0.0)))
 
 
@@ -45,8 +45,8 @@ def backtracking_step(x, direction, step=1.0, c=1e-4, shrink=0.5):
 
 def trust_radius(actual, predicted, step, radius: float, max_radius: float = 10.0):
     """Trust-region radius update from the agreement between actual and predicted reduction."""
-    rho = jnp.sum(jnp.asarray(actual)) / jnp.sum(jnp.asarray(predicted))
-    step_norm = jnp.linalg.norm(jnp.asarray(step))
+    rho = jnp.sum(actual) / jnp.sum(predicted)
+    step_norm = jnp.linalg.norm(step)
     if rho < 0.25:
         radius = 0.25 * step_norm
     elif rho > 0.75 and jnp.abs(step_norm - radius) < 1e-6 * radius:
@@ -63,7 +63,7 @@ def safe_normalize(v, eps=1e-12):
 
 def positive_part_or_zero(x):
     """x when its sum is positive, else the number 0.0 (NumPy returns an array or a float)."""
-    return x if jnp.sum(jnp.asarray(x)) > 0 else 0.0
+    return x if jnp.sum(x) > 0 else 0.0
 
 
 def first_crossing(x, level):

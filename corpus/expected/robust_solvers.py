@@ -70,10 +70,10 @@ def ridge_solve(X, y, lam):
 
 @jax.jit
 def condition_number(A):
-    s = jnp.linalg.svd(jnp.asarray(A), compute_uv=False)
+    s = jnp.linalg.svd(A, compute_uv=False)
     return s[0] / s[-1]
 
 
 @jax.jit
 def is_singular(A):
-    return abs(jnp.linalg.det(jnp.asarray(A))) < np.finfo(float).eps
+    return abs(jnp.linalg.det(A)) < np.finfo(float).eps

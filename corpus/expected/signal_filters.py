@@ -15,7 +15,7 @@ LOWPASS_TAPS = numpy.array([1.0, 4.0, 6.0, 4.0, 1.0]) / 16.0
 def moving_average(signal, window):
     """Mean over a sliding window of ``window`` samples ('valid' part only)."""
     kernel = jnp.ones(window) / window
-    return jnp.convolve(jnp.asarray(signal), kernel, mode="valid")
+    return jnp.convolve(signal, kernel, mode="valid")
 
 
 @jax.jit
@@ -69,5 +69,5 @@ def windowed_energy(signal, n_fft=16):
 @jax.jit
 def zero_crossings(signal):
     """How many times the signal changes sign."""
-    signs = jnp.sign(jnp.asarray(signal))
+    signs = jnp.sign(signal)
     return jnp.sum(jnp.abs(jnp.diff(signs)) > 0)

@@ -9,20 +9,23 @@ the call, so the wrap is faithful whatever the argument turns out to be (an
 array, a scalar or a list): the analysis here only decides where the wrap is
 worth its noise.
 
-A parameter counts as a possible sequence when nothing says otherwise: it has
-no annotation (or a sequence one), it is not a static argument of the jitted
-function, and the function uses it only in ways a list allows too: as an
-argument, an iterable, ``len(x)``, ``x[i]``.  An attribute (``x.shape``,
-``x.sum()``), arithmetic or a comparison (``x - m``, ``x > 0``) or a
-multi-axis index (``x[:, 0]``) shows the caller passes an array, and the
-function would not work on a list in NumPy either.  The check is
-flow-insensitive: every binding of the name must be the parameter itself, or a
-conversion of it that contains the call being looked at
-(``x = np.atleast_1d(x)``).
+A parameter counts as a possible sequence when the code says its callers may
+pass one, and nothing contradicts it.  Said: an annotation that admits a list
+(``ArrayLike``, ``Sequence[float]``, ``Any``), ``*args``, a docstring entry
+``x : array_like``, or the function normalising its input
+(``np.atleast_1d(x)``, ``np.ravel(x)``).  A plain ``def f(x): return
+np.sum(x)`` is taken to get arrays: wrapping every parameter would bury the
+migrated code in ``jnp.asarray`` (called with a list, it fails loudly).
+Contradicted: an array or number annotation; a static argument of the jitted
+function; a use only an array allows (an attribute ``x.shape``, arithmetic or
+a comparison ``x - m``, ``x > 0``, a multi-axis index ``x[:, 0]``).  The
+check is flow-insensitive: every binding of the name must be the parameter
+itself, or a conversion of it that contains the call being looked at.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 import libcst as cst
@@ -77,6 +80,15 @@ def sequence_annotation(annotation: cst.Annotation | None) -> bool:
     return name in SEQUENCE_HINTS
 
 
+def _documented_array_like(name: str, function: cst.CSTNode) -> bool:
+    """The docstring says so: ``x : array_like`` (numpydoc), ``x (array-like): ...`` (Google style)."""
+    docstring = function.get_docstring() if isinstance(function, cst.FunctionDef) else None
+    if not docstring:
+        return False
+    pattern = rf"^\s*\*?{re.escape(name)}\s*(:|\()\s*(array[_ -]?like|sequence|list|tuple|iterable)"
+    return re.search(pattern, docstring, re.MULTILINE | re.IGNORECASE) is not None
+
+
 def _is_slice(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice)
 
@@ -106,13 +118,15 @@ class SequenceArguments:
         self.static_parameters = static_parameters  # of a function jax.jit will see as Python values
         self._array_uses: dict[int, frozenset[str]] = {}
 
-    def may_be_sequence(self, value: cst.BaseExpression, scope: Scope, call: cst.Call, parameters: bool = True) -> bool:
+    def may_be_sequence(
+        self, value: cst.BaseExpression, scope: Scope, call: cst.Call, parameters: bool = True, normalising: bool = False
+    ) -> bool:
         """A list or tuple built here, a name only ever bound to one (``QS = (0.25, 0.75)``, ``rhs = [0] * n``),
         or (with ``parameters``) a parameter its callers may give as one."""
         if builds_sequence(value, self.resolver, scope):
             return True
         if _is_slice(value):  # rs[4:] of a list is a list
-            return self.may_be_sequence(value.value, scope, call, parameters)
+            return self.may_be_sequence(value.value, scope, call, parameters, normalising)
         if not isinstance(value, cst.Name):
             return False
         found, bindings = scope.lookup(value.value)
@@ -124,9 +138,9 @@ class SequenceArguments:
             for b in bindings
         ):
             return True
-        return parameters and self._caller_sequence(value.value, found, bindings, call)
+        return parameters and self._caller_sequence(value.value, found, bindings, call, normalising)
 
-    def _caller_sequence(self, name: str, scope: Scope, bindings: list, call: cst.Call) -> bool:
+    def _caller_sequence(self, name: str, scope: Scope, bindings: list, call: cst.Call, normalising: bool) -> bool:
         params = [b for b in bindings if isinstance(b, ParamBinding)]
         if len(params) != 1 or scope.kind != "function":
             return False
@@ -135,11 +149,12 @@ class SequenceArguments:
             return False
         if param.star != "*" and param.annotation is not None and not _admits_list(param.annotation):
             return False  # annotated as an array, a number ...: the caller's promise
-        if any(
-            not isinstance(b, ParamBinding) and not (isinstance(b, ValueBinding) and _contains(b.value, call))
-            for b in bindings
-        ):
+        rebound = [b for b in bindings if not isinstance(b, ParamBinding)]
+        if any(not (isinstance(b, ValueBinding) and _contains(b.value, call)) for b in rebound):
             return False
+        said = param.star == "*" or param.annotation is not None or _documented_array_like(name, scope.node)
+        if not (said or normalising):
+            return False  # nothing says the function takes lists: plain `np.sum(x)` stays `jnp.sum(x)`
         return name not in self._array_uses_in(scope) and name not in self.static_parameters(scope)
 
     def _array_uses_in(self, scope: Scope) -> frozenset[str]:

@@ -58,7 +58,7 @@ class DataDependentIndex(HazardRule):
             import jax.numpy as jnp
 
             def next_after_peak(x, y):
-                return x[jnp.argmax(jnp.asarray(y)) + 1]
+                return x[jnp.argmax(y) + 1]
             """,
             diagnostics=("NPJ114",),
         ),
@@ -106,9 +106,9 @@ class DataDependentIndex(HazardRule):
                 out = jnp.zeros(n)
                 for i in range(len(x) - 1):
                     out = out.at[i].set(x[i + 1] - x[i])
-                order = jnp.argsort(jnp.asarray(y))
-                k = jnp.clip(jnp.searchsorted(jnp.asarray(x), 0.5), 0, len(x) - 1)
-                return out, x[order], x[jnp.argmax(jnp.asarray(y))], x[k], x[1:-1]
+                order = jnp.argsort(y)
+                k = jnp.clip(jnp.searchsorted(x, 0.5), 0, len(x) - 1)
+                return out, x[order], x[jnp.argmax(y)], x[k], x[1:-1]
             """,
             diagnostics=("NPJ108",),
         ),

@@ -48,7 +48,7 @@ class ForeignArrayLibrary(Rule):
             from scipy.special import factorial
 
             def taylor(x):
-                return jnp.sum(jnp.asarray(x)) / factorial(3)
+                return jnp.sum(x) / factorial(3)
             """,
         ),
     )

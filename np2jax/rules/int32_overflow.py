@@ -56,7 +56,7 @@ class Int32Overflow(HazardRule):
                 return jnp.cumprod(jnp.arange(1, n + 1))
 
             def pair_counts(counts):
-                c = jnp.round(jnp.asarray(counts)).astype(int)
+                c = jnp.round(counts).astype(int)
                 return jnp.sum(c * (c - 1) // 2)
             """,
             diagnostics=("NPJ115", "NPJ115"),

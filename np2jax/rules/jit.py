@@ -72,7 +72,7 @@ class Jit(Rule):
             @functools.partial(jax.jit, static_argnums=(1, 2))
             def smooth(x, width, center=True):
                 kernel = jnp.ones(width) / width
-                y = jnp.convolve(jnp.asarray(x), kernel, mode="same")
+                y = jnp.convolve(x, kernel, mode="same")
                 if center:
                     y = y - y.mean()
                 return y

@@ -28,7 +28,7 @@ class JitSideEffect(JitBlocker):
 
             def scale(x, factor):
                 print("scaling", factor)
-                return jnp.multiply(jnp.asarray(x), jnp.asarray(factor))
+                return jnp.multiply(x, factor)
             """,
             diagnostics=("NPJ302",),
         ),
@@ -50,7 +50,7 @@ class JitSideEffect(JitBlocker):
 
             def log_norm(x):
                 calls.append(1)
-                return jnp.linalg.norm(jnp.asarray(x))
+                return jnp.linalg.norm(x)
             """,
             diagnostics=("NPJ302",),
         ),

@@ -48,7 +48,7 @@ class JitTracedValue(JitBlocker):
             import jax.numpy as jnp
 
             def head(x, k):
-                n = int(jnp.argmax(jnp.asarray(x)))
+                n = int(jnp.argmax(x))
                 return x[:n] * k
             """,
             diagnostics=("NPJ301", "NPJ301",),

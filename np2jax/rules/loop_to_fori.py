@@ -116,7 +116,7 @@ class LoopToFori(Rule):
             import jax.numpy as jnp
 
             def lcg_noise(x, seed=12345):
-                out = jnp.zeros_like(jnp.asarray(x))
+                out = jnp.zeros_like(x)
                 s = seed
                 for i in range(len(x)):
                     s = (s * 16807) % 2147483647

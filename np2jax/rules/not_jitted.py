@@ -40,7 +40,7 @@ class NotJitted(Rule):
                     self.scale = scale
 
                 def apply(self, x):
-                    return jnp.multiply(jnp.asarray(x), self.scale)
+                    return jnp.multiply(x, self.scale)
             """,
             diagnostics=("NPJ304",),
         ),

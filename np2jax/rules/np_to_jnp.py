@@ -18,6 +18,8 @@ STATIC_PARAMETERS = frozenset(
     {"shape", "newshape", "new_shape", "axis", "axes", "reps", "pad_width", "indices_or_sections",
      "source", "destination", "s", "ord", "dims", "subscripts", "dtype", "kth", "k", "deg", "N", "M"}
 )
+# Called on a parameter, these say the function expects scalars or lists as well as arrays.
+NORMALISING = frozenset({"jax.numpy.atleast_1d", "jax.numpy.atleast_2d", "jax.numpy.atleast_3d", "jax.numpy.ravel"})
 # Nor, when the argument is a parameter, these: jax.numpy needs them concrete, or they take functions.
 CONCRETE_PARAMETERS = frozenset({"start", "n", "repeats", "obj", "copy", "function", "func", "mask_func", "prototype"})
 
@@ -53,18 +55,20 @@ class NumpyToJaxNumpy(Rule):
             "JAX's own idiom is NumPy for static values, jax.numpy for traced ones. Array constructors "
             "always move, because later code computes with and updates their result. Python lists "
             "passed where jax.numpy needs an array are wrapped in `jnp.asarray`, and so are parameters "
-            "that callers may pass as lists (`f([1.0, 2.0])` works in NumPy): unannotated or `ArrayLike` "
-            "ones that the function uses only as a list could be used (as an argument, `len(x)`, `x[i]`). "
-            "`jnp.asarray` is what NumPy does inside the call, and it leaves arrays and scalars as they are."
+            "the code says callers may pass as lists (`f([1.0, 2.0])` works in NumPy): annotated `ArrayLike` "
+            "or `Sequence`, `*args`, documented `x : array_like`, or normalised by the function "
+            "(`np.atleast_1d(x)`, `np.ravel(x)`). `jnp.asarray` is what NumPy does inside the call, "
+            "and it leaves arrays and scalars as they are."
         ),
         use_instead="`jnp.<name>` from `import jax.numpy as jnp`.",
         known_problems=(
             "jax.numpy computes in 32-bit unless `jax_enable_x64` is set (see NPJ107). "
             "A NumPy function used as a value (`f = np.sum`) is kept: it may later be called on lists or static values. "
             "Parameters named like shapes (`shape`, `axes`, `*_shape` ...) are taken to be static Python values. "
-            "A parameter used as an array (`x.shape`, `x - m`, `x[:, 0]`) or annotated as one is not wrapped: "
-            "called with a list it fails loudly, as it would in NumPy at that use; a list parameter used in "
-            "arithmetic only after slicing (`x[1:] - x[:-1]`) still fails (TypeError) after migration. "
+            "Other parameters are taken to be arrays (no `jnp.asarray` noise in every function): called with a "
+            "list, `def f(x): return np.sum(x)` fails loudly after migration (TypeError). So does a list "
+            "parameter used in arithmetic after slicing (`x[1:] - x[:-1]`). A parameter used as an array "
+            "(`x.shape`, `x - m`, `x[:, 0]`), annotated as one, or static under jit is never wrapped. "
             "Names are resolved through imports and scopes; a NumPy module reached through another "
             "module's attribute or `getattr` is not seen."
         ),
@@ -273,6 +277,7 @@ class NumpyToJaxNumpy(Rule):
                 continue
             name = names[index] if index < len(names) else ""
             if index in rejects_list and name not in STATIC_PARAMETERS:
-                if self._sequences(ctx).may_be_sequence(arg.value, ref.scope, call, name not in CONCRETE_PARAMETERS):
+                normalising = target in NORMALISING
+                if self._sequences(ctx).may_be_sequence(arg.value, ref.scope, call, name not in CONCRETE_PARAMETERS, normalising):
                     positions.add(index)
         return positions

@@ -42,7 +42,7 @@ class RoundDecimals(Rule):
             import jax.numpy as jnp
 
             def whole(x):
-                return jnp.round(jnp.asarray(x))
+                return jnp.round(x)
             """,
         ),
     )

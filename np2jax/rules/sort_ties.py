@@ -32,7 +32,7 @@ class SortTies(Rule):
             import jax.numpy as jnp
 
             def ranks(x):
-                return jnp.argsort(jnp.asarray(x))
+                return jnp.argsort(x)
             """,
             diagnostics=("NPJ108",),
         ),
@@ -47,7 +47,7 @@ class SortTies(Rule):
             import jax.numpy as jnp
 
             def ranks(x):
-                return jnp.argsort(jnp.asarray(x), stable=True)
+                return jnp.argsort(x, stable=True)
             """,
         ),
     )

@@ -72,7 +72,7 @@ class ToleranceBelowFloat32(HazardRule):
                 return x
 
             def same(a, b):
-                return jnp.allclose(jnp.asarray(a), jnp.asarray(b), rtol=0.0, atol=1e-12)
+                return jnp.allclose(a, b, rtol=0.0, atol=1e-12)
             """,
             diagnostics=("NPJ117", "NPJ117"),
         ),

@@ -94,13 +94,13 @@ class TracedConditional(Rule):
 
             @jax.jit
             def huber(r, delta):
-                a = jnp.abs(jnp.sum(jnp.asarray(r)))
+                a = jnp.abs(jnp.sum(r))
                 loss, slope = jax.lax.cond(a <= delta, lambda: (0.5 * a ** 2, a), lambda: (delta * (a - 0.5 * delta), delta))
                 return loss, slope
 
             @jax.jit
             def relu_mean(x):
-                m = jnp.mean(jnp.asarray(x))
+                m = jnp.mean(x)
                 return jax.lax.cond(m > 0, lambda: m, lambda: 0.0)
             """,
             diagnostics=("NPJ306", "NPJ306"),
@@ -143,7 +143,7 @@ class TracedConditional(Rule):
             import jax.numpy as jnp
 
             def gate(x):
-                return x if jnp.sum(jnp.asarray(x)) > 0 else 0.0
+                return x if jnp.sum(x) > 0 else 0.0
             """,
             diagnostics=("NPJ301",),
         ),

@@ -57,7 +57,7 @@ class UnrolledLoop(JitBlocker):
 
             def repeated_sqrt(x, n):
                 while n > 1:
-                    x = jnp.sqrt(jnp.asarray(x))
+                    x = jnp.sqrt(x)
                     n = n // 2
                 return x
             """,

@@ -49,7 +49,7 @@ class UnsupportedArgument(Rule):
             import jax.numpy as jnp
 
             def unravel(x):
-                return jnp.reshape(jnp.asarray(x), (-1,), order="F")
+                return jnp.reshape(x, (-1,), order="F")
             """,
         ),
     )

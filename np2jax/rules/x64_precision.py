@@ -33,7 +33,7 @@ class X64Precision(Rule):
             import jax.numpy as jnp
 
             def mean64(x):
-                return jnp.mean(jnp.asarray(x), dtype=np.float64)
+                return jnp.mean(x, dtype=np.float64)
             """,
             diagnostics=("NPJ107",),
         ),
