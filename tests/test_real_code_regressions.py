@@ -153,3 +153,94 @@ def test_nested_zip_of_starred_arguments_is_analysed_without_endless_recursion()
     assert result.status == "changed"
     buf, rows = (1.0, 2.0), ((3, 4), (5, 6))  # both static (int() of rows' items): hashable tuples
     np.testing.assert_allclose(migrated.pairs(buf, rows), original.pairs(buf, rows))
+
+
+def test_a_parameter_callers_may_give_as_a_list_is_converted_where_jax_numpy_needs_an_array():
+    """NumPy takes ``f([1.0, 2.0])`` for an array everywhere; jax.numpy raises TypeError on a list.  Where the
+    code says callers may pass one (an ArrayLike/Sequence annotation, ``*args``, a docstring ``x : array_like``,
+    ``np.atleast_1d(x)``), the argument is wrapped in jnp.asarray (what NumPy does inside the call), also
+    under jax.jit."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+        import numpy.typing as npt
+
+        def total(x):
+            \"\"\"Sum of all entries.
+
+            x : array_like
+            \"\"\"
+            return np.sum(x)
+
+        def first_axis(x: npt.ArrayLike, h=1e-3):
+            x = np.atleast_1d(x)
+            return np.cumsum(x) / h
+
+        def biggest(*xs):
+            return np.max(xs)
+
+        def tail_max(rs: list, k):
+            return np.max(np.atleast_1d(rs[k:]))
+
+        def fit(xs: npt.ArrayLike, ys: npt.ArrayLike):
+            return np.polyfit(xs, ys, 1)
+
+        class Scaled:
+            def __init__(self, factor):
+                self.factor = factor
+
+            def __call__(self, x):
+                return self.factor * np.atleast_1d(x)
+        """
+    )
+    output = result.output.decode()
+    assert "jnp.sum(jnp.asarray(x))" in output
+    assert "jnp.atleast_1d(jnp.asarray(x))" in output
+    assert "jnp.polyfit(jnp.asarray(xs), jnp.asarray(ys), 1)" in output
+    assert record(result, "total").jit and record(result, "biggest").jit
+    for name, args in [
+        ("total", ([1, 2, 3],)), ("total", ([[1.5, 2.0], [3.0, 4.0]],)), ("total", ((1.0, 2.5),)),
+        ("total", (np.arange(4.0),)), ("total", (2.5,)),
+        ("first_axis", ([1.0, 2.0],)), ("first_axis", (3.0,)),
+        ("biggest", (1.0, 4.0, 2.0)), ("tail_max", ([1.0, 5.0, 2.0], 1)),
+        ("fit", ([0.0, 1.0, 2.0], [1.0, 3.0, 5.0])),
+    ]:
+        expected = getattr(original, name)(*args)
+        actual = getattr(migrated, name)(*args)
+        np.testing.assert_allclose(np.asarray(actual), expected, rtol=1e-6, err_msg=name)
+        assert np.asarray(actual).shape == np.shape(expected), name
+    np.testing.assert_allclose(migrated.Scaled(2.0)([1.0, 2.0]), original.Scaled(2.0)([1.0, 2.0]))
+
+
+def test_parameters_nothing_says_are_lists_or_used_as_arrays_or_static_are_not_wrapped():
+    """No jnp.asarray where nothing says the caller passes a list (plain ``np.sum(x)``), where it would be
+    noise (``x.shape``, ``x - m``, an array annotation), or where it would turn a static argument into a
+    traced one (``np.arange(n)`` needs a concrete ``n`` under jax.jit)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+        from typing import Any
+        from numpy.typing import ArrayLike
+
+        def plain(x):
+            return np.sum(x)
+
+        def centered(x: ArrayLike):
+            return x - np.mean(x)
+
+        def rows(x: ArrayLike):
+            return np.sum(x) / x.shape[0]
+
+        def typed(x: np.ndarray, y: float):
+            return np.sum(x) * np.exp(y)
+
+        def ramp(x, n: Any):
+            return x[:n] * np.arange(n)
+        """
+    )
+    output = result.output.decode()
+    assert "asarray" not in output
+    assert record(result, "ramp").static_argnums == (1,)
+    x = np.linspace(0.0, 1.0, 5)
+    np.testing.assert_allclose(migrated.ramp(jnp.asarray(x), 3), original.ramp(x, 3))
+    np.testing.assert_allclose(migrated.centered(jnp.asarray(x)), original.centered(x), atol=1e-7)

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.scope import ParamBinding, ValueBinding
+from np2jax.analysis.scope import Scope
+from np2jax.analysis.sequences import SequenceArguments, builds_list
 from np2jax.analysis.values import grown_at_run_time
 from np2jax.context import FileContext, NumpyRef
 from np2jax.cstutil import call
@@ -17,64 +18,19 @@ STATIC_PARAMETERS = frozenset(
     {"shape", "newshape", "new_shape", "axis", "axes", "reps", "pad_width", "indices_or_sections",
      "source", "destination", "s", "ord", "dims", "subscripts", "dtype", "kth", "k", "deg", "N", "M"}
 )
+# Called on a parameter, these say the function expects scalars or lists as well as arrays.
+NORMALISING = frozenset({"jax.numpy.atleast_1d", "jax.numpy.atleast_2d", "jax.numpy.atleast_3d", "jax.numpy.ravel"})
+# Nor, when the argument is a parameter, these: jax.numpy needs them concrete, or they take functions.
+CONCRETE_PARAMETERS = frozenset({"start", "n", "repeats", "obj", "copy", "function", "func", "mask_func", "prototype"})
 
 
-SEQUENCES = (cst.List, cst.ListComp, cst.Tuple)
-SEQUENCE_HINTS = frozenset({"list", "List", "Sequence", "tuple", "Tuple", "MutableSequence"})
-
-
-def _builds_sequence(value: cst.BaseExpression, ctx: FileContext, scope) -> bool:
-    """``[...]``, ``(...)``, ``[0] * n``, ``list(...)``, ``tuple(...)``: a Python list or tuple."""
-    if isinstance(value, SEQUENCES):
-        return True
-    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Multiply)):
-        return _builds_sequence(value.left, ctx, scope) or _builds_sequence(value.right, ctx, scope)
-    if isinstance(value, cst.Call):
-        return ctx.resolver.qualname(value.func, scope) in ("builtins.list", "builtins.tuple")
-    return False
-
-
-def _builds_list(value: cst.BaseExpression, ctx: FileContext, scope) -> bool:
-    """A list built here (``[...]``, ``list(...)``, ``a + [b]``), or a local name only ever bound to one
-    (not tuples: ``x[(0, 1)]`` is ``x[0, 1]``)."""
-    if isinstance(value, (cst.List, cst.ListComp)):
-        return True
-    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Multiply)):
-        return _builds_list(value.left, ctx, scope) or _builds_list(value.right, ctx, scope)
-    if isinstance(value, cst.Call):
-        return ctx.resolver.qualname(value.func, scope) == "builtins.list"
-    if isinstance(value, cst.Name):
-        found, bindings = scope.lookup(value.value)
-        return (
-            found is not None and found.kind == "function" and bool(bindings)
-            and all(isinstance(b, ValueBinding) and _builds_list(b.value, ctx, found) for b in bindings)
-        )
-    return False
-
-
-def _is_python_sequence(value: cst.BaseExpression, ctx: FileContext, ref: NumpyRef) -> bool:
-    """A list or tuple built here, or a name only ever bound to one (``QS = (0.25, 0.75)``, ``rhs = [0] * n``)."""
-    if _builds_sequence(value, ctx, ref.scope):
-        return True
-    if isinstance(value, cst.Name):
-        found, bindings = ref.scope.lookup(value.value)
-        return bool(bindings) and all(
-            (isinstance(b, ValueBinding) and (b.augmented or _builds_sequence(b.value, ctx, found)))
-            or (isinstance(b, ParamBinding) and _sequence_annotation(b.param.annotation))
-            for b in bindings
-        )
-    return False
-
-
-def _sequence_annotation(annotation: cst.Annotation | None) -> bool:
-    """``xs: list``, ``xs: List[np.ndarray]``, ``xs: Sequence[float]``: the caller passes a Python sequence."""
-    if annotation is None:
-        return False
-    node = annotation.annotation
-    if isinstance(node, cst.Subscript):
-        node = node.value
-    name = node.attr.value if isinstance(node, cst.Attribute) else node.value if isinstance(node, cst.Name) else None
-    return name in SEQUENCE_HINTS
+def _static_parameters(scope: Scope, ctx: FileContext) -> frozenset[str]:
+    """Parameters of a module-level function that jax.jit will take as Python values (static_argnums)."""
+    node = scope.node
+    if ctx.tracing is None or not isinstance(node, cst.FunctionDef) or scope.parent is not ctx.scope.module:
+        return frozenset()
+    plan = ctx.tracing.plan(node.name.value)
+    return frozenset(plan.static) if plan is not None else frozenset()
 
 
 def _grown_list_argument(ref: NumpyRef, ctx: FileContext) -> bool:
@@ -98,13 +54,21 @@ class NumpyToJaxNumpy(Rule):
             "Calls whose arguments are all known at trace time (shapes, `len()`, literals) stay NumPy: "
             "JAX's own idiom is NumPy for static values, jax.numpy for traced ones. Array constructors "
             "always move, because later code computes with and updates their result. Python lists "
-            "passed where jax.numpy needs an array are wrapped in `jnp.asarray`."
+            "passed where jax.numpy needs an array are wrapped in `jnp.asarray`, and so are parameters "
+            "the code says callers may pass as lists (`f([1.0, 2.0])` works in NumPy): annotated `ArrayLike` "
+            "or `Sequence`, `*args`, documented `x : array_like`, or normalised by the function "
+            "(`np.atleast_1d(x)`, `np.ravel(x)`). `jnp.asarray` is what NumPy does inside the call, "
+            "and it leaves arrays and scalars as they are."
         ),
         use_instead="`jnp.<name>` from `import jax.numpy as jnp`.",
         known_problems=(
             "jax.numpy computes in 32-bit unless `jax_enable_x64` is set (see NPJ107). "
             "A NumPy function used as a value (`f = np.sum`) is kept: it may later be called on lists or static values. "
             "Parameters named like shapes (`shape`, `axes`, `*_shape` ...) are taken to be static Python values. "
+            "Other parameters are taken to be arrays (no `jnp.asarray` noise in every function): called with a "
+            "list, `def f(x): return np.sum(x)` fails loudly after migration (TypeError). So does a list "
+            "parameter used in arithmetic after slicing (`x[1:] - x[:-1]`). A parameter used as an array "
+            "(`x.shape`, `x - m`, `x[:, 0]`), annotated as one, or static under jit is never wrapped. "
             "Names are resolved through imports and scopes; a NumPy module reached through another "
             "module's attribute or `getattr` is not seen."
         ),
@@ -184,6 +148,29 @@ class NumpyToJaxNumpy(Rule):
             """,
         ),
         Example(
+            title="a parameter its callers may give as a list; one used as an array is left alone",
+            before="""
+            import numpy as np
+
+            def peak_to_peak(samples):
+                samples = np.atleast_1d(samples)
+                return np.max(samples) - np.min(samples)
+
+            def centered(x):
+                return x - np.mean(x)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def peak_to_peak(samples):
+                samples = jnp.atleast_1d(jnp.asarray(samples))
+                return jnp.max(samples) - jnp.min(samples)
+
+            def centered(x):
+                return x - jnp.mean(x)
+            """,
+        ),
+        Example(
             title="a list used as an index: NumPy takes it as an index array, JAX refuses it",
             before="""
             import numpy as np
@@ -257,11 +244,16 @@ class NumpyToJaxNumpy(Rule):
         if len(updated.slice) != 1 or not isinstance(updated.slice[0].slice, cst.Index):
             return None
         index = updated.slice[0].slice
-        if index.star is not None or not _builds_list(original.slice[0].slice.value, ctx, ctx.scope):
+        if index.star is not None or not builds_list(original.slice[0].slice.value, ctx.resolver, ctx.scope):
             return None
         wrapped = call(f"{ctx.use_jnp()}.asarray", index.value)
         element = updated.slice[0].with_changes(slice=index.with_changes(value=wrapped))
         return updated.with_changes(slice=[element])
+
+    def _sequences(self, ctx: FileContext) -> SequenceArguments:
+        if getattr(self, "_sequence_arguments", None) is None:
+            self._sequence_arguments = SequenceArguments(ctx.resolver, lambda scope: _static_parameters(scope, ctx))
+        return self._sequence_arguments
 
     @staticmethod
     def _rename_keywords(ref: NumpyRef) -> None:
@@ -274,8 +266,7 @@ class NumpyToJaxNumpy(Rule):
                 stable = arg.value.evaluated_value in STABLE_SORT_KINDS
                 ref.keyword_changes["kind"] = ("stable", cst.Name("True")) if stable else None
 
-    @staticmethod
-    def _list_arguments(call: cst.Call, target: str, ctx: FileContext, ref: NumpyRef) -> set[int]:
+    def _list_arguments(self, call: cst.Call, target: str, ctx: FileContext, ref: NumpyRef) -> set[int]:
         signature = SIGNATURES.get(target)
         if signature is None:
             return set()
@@ -286,6 +277,7 @@ class NumpyToJaxNumpy(Rule):
                 continue
             name = names[index] if index < len(names) else ""
             if index in rejects_list and name not in STATIC_PARAMETERS:
-                if _is_python_sequence(arg.value, ctx, ref):
+                normalising = target in NORMALISING
+                if self._sequences(ctx).may_be_sequence(arg.value, ref.scope, call, name not in CONCRETE_PARAMETERS, normalising):
                     positions.add(index)
         return positions

@@ -26,18 +26,22 @@ def _resolve(qualname: str):
 
 
 def _rejects_list(func, index: int, positional: int) -> bool:
+    """Whether ``func`` raises a list TypeError for a list at ``index``, the other arguments being arrays,
+    or failing that numbers (``polyfit(x, y, deg)`` needs an integer ``deg`` to get as far as the check)."""
     import jax.numpy as jnp
 
-    args = [jnp.ones(2)] * max(positional, index + 1)
-    args[index] = [1, 2]
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            func(*args)
-    except TypeError as error:
-        return "list" in str(error) or "sequence" in str(error).lower()
-    except Exception:
-        return False
+    for other in (jnp.ones(2), 1):
+        args = [other] * max(positional, index + 1)
+        args[index] = [1, 2]
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                func(*args)
+        except TypeError as error:
+            if "list" in str(error) or "sequence" in str(error).lower():
+                return True
+        except Exception:
+            pass
     return False
 
 

@@ -1,0 +1,217 @@
+"""May this argument be a Python list or tuple?  NumPy converts one; most of jax.numpy refuses it.
+
+``np.sum([a, b])``, ``np.mean(acc)`` with ``acc = []`` filled by ``append``, and
+``np.atleast_1d(x)`` in a function its callers call as ``f([1.0, 2.0])`` all
+work in NumPy, which converts any sequence with ``np.asarray``.  jax.numpy
+raises ``TypeError: sum requires ndarray or scalar arguments``.  The rewriting
+rule wraps such arguments in ``jnp.asarray``, which is what NumPy does inside
+the call, so the wrap is faithful whatever the argument turns out to be (an
+array, a scalar or a list): the analysis here only decides where the wrap is
+worth its noise.
+
+A parameter counts as a possible sequence when the code says its callers may
+pass one, and nothing contradicts it.  Said: an annotation that admits a list
+(``ArrayLike``, ``Sequence[float]``, ``Any``), ``*args``, a docstring entry
+``x : array_like``, or the function normalising its input
+(``np.atleast_1d(x)``, ``np.ravel(x)``).  A plain ``def f(x): return
+np.sum(x)`` is taken to get arrays: wrapping every parameter would bury the
+migrated code in ``jnp.asarray`` (called with a list, it fails loudly).
+Contradicted: an array or number annotation; a static argument of the jitted
+function; a use only an array allows (an attribute ``x.shape``, arithmetic or
+a comparison ``x - m``, ``x > 0``, a multi-axis index ``x[:, 0]``).  The
+check is flow-insensitive: every binding of the name must be the parameter
+itself, or a conversion of it that contains the call being looked at.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+import libcst as cst
+
+from np2jax.analysis.resolve import Resolver
+from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
+from np2jax.visitors import FastVisitor
+
+SEQUENCES = (cst.List, cst.ListComp, cst.Tuple)
+SEQUENCE_HINTS = frozenset({"list", "List", "Sequence", "tuple", "Tuple", "MutableSequence"})
+# Annotations that admit a list: ``x: npt.ArrayLike``, ``x: Any``, ``x: Union[float, Sequence[float]]``.
+LIST_ADMITTING_HINTS = SEQUENCE_HINTS | {"ArrayLike", "Any", "object", "Iterable"}
+
+
+def builds_sequence(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
+    """``[...]``, ``(...)``, ``[0] * n``, ``list(...)``, ``tuple(...)``: a Python list or tuple."""
+    if isinstance(value, SEQUENCES):
+        return True
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Multiply)):
+        return builds_sequence(value.left, resolver, scope) or builds_sequence(value.right, resolver, scope)
+    if isinstance(value, cst.Call):
+        return resolver.qualname(value.func, scope) in ("builtins.list", "builtins.tuple")
+    return False
+
+
+def builds_list(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
+    """A list built here (``[...]``, ``list(...)``, ``a + [b]``), or a local name only ever bound to one
+    (not tuples: ``x[(0, 1)]`` is ``x[0, 1]``)."""
+    if isinstance(value, (cst.List, cst.ListComp)):
+        return True
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Multiply)):
+        return builds_list(value.left, resolver, scope) or builds_list(value.right, resolver, scope)
+    if isinstance(value, cst.Call):
+        return resolver.qualname(value.func, scope) == "builtins.list"
+    if isinstance(value, cst.Name):
+        found, bindings = scope.lookup(value.value)
+        return (
+            found is not None and found.kind == "function" and bool(bindings)
+            and all(isinstance(b, ValueBinding) and builds_list(b.value, resolver, found) for b in bindings)
+        )
+    return False
+
+
+def sequence_annotation(annotation: cst.Annotation | None) -> bool:
+    """``xs: list``, ``xs: List[np.ndarray]``, ``xs: Sequence[float]``: the caller passes a Python sequence."""
+    if annotation is None:
+        return False
+    node = annotation.annotation
+    if isinstance(node, cst.Subscript):
+        node = node.value
+    name = node.attr.value if isinstance(node, cst.Attribute) else node.value if isinstance(node, cst.Name) else None
+    return name in SEQUENCE_HINTS
+
+
+def _documented_array_like(name: str, function: cst.CSTNode) -> bool:
+    """The docstring says so: ``x : array_like`` (numpydoc), ``x (array-like): ...`` (Google style)."""
+    docstring = function.get_docstring() if isinstance(function, cst.FunctionDef) else None
+    if not docstring:
+        return False
+    pattern = rf"^\s*\*?{re.escape(name)}\s*(:|\()\s*(array[_ -]?like|sequence|list|tuple|iterable)"
+    return re.search(pattern, docstring, re.MULTILINE | re.IGNORECASE) is not None
+
+
+def _is_slice(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice)
+
+
+def _admits_list(annotation: cst.Annotation) -> bool:
+    visitor = _HintNames()
+    annotation.visit(visitor)
+    return bool(visitor.names & LIST_ADMITTING_HINTS)
+
+
+class _HintNames(FastVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        self.names.update(str(node.evaluated_value).replace("[", " ").replace("]", " ").replace(".", " ").split())
+
+
+class SequenceArguments:
+    """Per file: which arguments of a NumPy call may be Python sequences."""
+
+    def __init__(self, resolver: Resolver, static_parameters: Callable[[Scope], frozenset[str]]) -> None:
+        self.resolver = resolver
+        self.static_parameters = static_parameters  # of a function jax.jit will see as Python values
+        self._array_uses: dict[int, frozenset[str]] = {}
+
+    def may_be_sequence(
+        self, value: cst.BaseExpression, scope: Scope, call: cst.Call, parameters: bool = True, normalising: bool = False
+    ) -> bool:
+        """A list or tuple built here, a name only ever bound to one (``QS = (0.25, 0.75)``, ``rhs = [0] * n``),
+        or (with ``parameters``) a parameter its callers may give as one."""
+        if builds_sequence(value, self.resolver, scope):
+            return True
+        if _is_slice(value):  # rs[4:] of a list is a list
+            return self.may_be_sequence(value.value, scope, call, parameters, normalising)
+        if not isinstance(value, cst.Name):
+            return False
+        found, bindings = scope.lookup(value.value)
+        if not bindings:
+            return False
+        if all(
+            (isinstance(b, ValueBinding) and (b.augmented or builds_sequence(b.value, self.resolver, found)))
+            or (isinstance(b, ParamBinding) and sequence_annotation(b.param.annotation))
+            for b in bindings
+        ):
+            return True
+        return parameters and self._caller_sequence(value.value, found, bindings, call, normalising)
+
+    def _caller_sequence(self, name: str, scope: Scope, bindings: list, call: cst.Call, normalising: bool) -> bool:
+        params = [b for b in bindings if isinstance(b, ParamBinding)]
+        if len(params) != 1 or scope.kind != "function":
+            return False
+        param = params[0].param
+        if param.star == "**":
+            return False
+        if param.star != "*" and param.annotation is not None and not _admits_list(param.annotation):
+            return False  # annotated as an array, a number ...: the caller's promise
+        rebound = [b for b in bindings if not isinstance(b, ParamBinding)]
+        if any(not (isinstance(b, ValueBinding) and _contains(b.value, call)) for b in rebound):
+            return False
+        said = param.star == "*" or param.annotation is not None or _documented_array_like(name, scope.node)
+        if not (said or normalising):
+            return False  # nothing says the function takes lists: plain `np.sum(x)` stays `jnp.sum(x)`
+        return name not in self._array_uses_in(scope) and name not in self.static_parameters(scope)
+
+    def _array_uses_in(self, scope: Scope) -> frozenset[str]:
+        key = id(scope.node)
+        if key not in self._array_uses:
+            visitor = _ArrayUses()
+            scope.node.visit(visitor)
+            self._array_uses[key] = frozenset(visitor.names)
+        return self._array_uses[key]
+
+
+class _ArrayUses(FastVisitor):
+    """Names used in ways only an array (or a number) allows: ``x.shape``, ``x - m``, ``-x``, ``x > 0``, ``x[:, 0]``."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def _add(self, *nodes: cst.BaseExpression) -> None:
+        self.names.update(node.value for node in nodes if isinstance(node, cst.Name))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self._add(node.value)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        self._add(node.left, node.right)
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        self._add(node.expression)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._add(node.target, node.value)
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        for target in node.comparisons:
+            if not isinstance(target.operator, _IDENTITY_OR_MEMBERSHIP):
+                self._add(node.left, target.comparator)
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if len(node.slice) > 1:
+            self._add(node.value)
+
+
+_IDENTITY_OR_MEMBERSHIP = (cst.Is, cst.IsNot, cst.In, cst.NotIn)
+
+
+class _Finds(FastVisitor):
+    def __init__(self, target: cst.CSTNode) -> None:
+        self.target = target
+        self.found = False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if node is self.target:
+            self.found = True
+        return not self.found
+
+
+def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
+    finder = _Finds(node)
+    tree.visit(finder)
+    return finder.found
