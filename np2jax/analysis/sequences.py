@@ -32,7 +32,7 @@ import libcst as cst
 
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
-from np2jax.visitors import FastVisitor
+from np2jax.visitors import FastVisitor, visit
 
 SEQUENCES = (cst.List, cst.ListComp, cst.Tuple)
 SEQUENCE_HINTS = frozenset({"list", "List", "Sequence", "tuple", "Tuple", "MutableSequence"})
@@ -95,7 +95,7 @@ def _is_slice(node: cst.BaseExpression) -> bool:
 
 def _admits_list(annotation: cst.Annotation) -> bool:
     visitor = _HintNames()
-    annotation.visit(visitor)
+    visit(annotation, visitor)
     return bool(visitor.names & LIST_ADMITTING_HINTS)
 
 
@@ -161,7 +161,7 @@ class SequenceArguments:
         key = id(scope.node)
         if key not in self._array_uses:
             visitor = _ArrayUses()
-            scope.node.visit(visitor)
+            visit(scope.node, visitor)
             self._array_uses[key] = frozenset(visitor.names)
         return self._array_uses[key]
 
@@ -213,5 +213,5 @@ class _Finds(FastVisitor):
 
 def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
     finder = _Finds(node)
-    tree.visit(finder)
+    visit(tree, finder)
     return finder.found
