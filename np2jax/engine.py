@@ -10,6 +10,7 @@ result is an error.
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import hashlib
 import re
@@ -269,19 +270,29 @@ def _walk(module, path, collector, resolver, lines, options, forced, precise, tr
             add_modules=sorted(name for name in ctx.jit_uses if name not in collector.module_scope.bindings),
             is_package_init=path.endswith("__init__.py"),
         )
-    functions = [_function_record(info, ctx.diagnostics) for info in walker.functions]
+    functions = _function_records(walker.functions, ctx.diagnostics)
     ctx.diagnostics.sort(key=lambda d: (d.line, d.col, d.code))
     return new_module, ctx.diagnostics, functions, walker.functions
 
 
-def _function_record(info, diagnostics: list[Diagnostic]) -> FunctionRecord:
-    inside = [d for d in diagnostics if info.line <= d.line <= info.end_line]
-    status = "migrated"
-    if any(d.severity is Severity.ERROR for d in inside):
-        status = "unsupported"
-    elif any(d.severity is Severity.WARNING for d in inside):
-        status = "needs-review"
-    return FunctionRecord(info.qualname, info.line, info.end_line, info.jit, info.static_argnums, status)
+def _function_records(functions, diagnostics: list[Diagnostic]) -> list[FunctionRecord]:
+    """Each function's record; its status from the worst diagnostic between its first and last line."""
+    errors = sorted(d.line for d in diagnostics if d.severity is Severity.ERROR)
+    warnings = sorted(d.line for d in diagnostics if d.severity is Severity.WARNING)
+
+    def any_between(lines: list[int], first: int, last: int) -> bool:
+        index = bisect.bisect_left(lines, first)
+        return index < len(lines) and lines[index] <= last
+
+    records = []
+    for info in functions:
+        status = "migrated"
+        if any_between(errors, info.line, info.end_line):
+            status = "unsupported"
+        elif any_between(warnings, info.line, info.end_line):
+            status = "needs-review"
+        records.append(FunctionRecord(info.qualname, info.line, info.end_line, info.jit, info.static_argnums, status))
+    return records
 
 
 def _check_safety(output: bytes, path: str, options: Options, forced, parse=None) -> None:

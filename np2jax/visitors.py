@@ -16,7 +16,8 @@ libcst's ``_visit_and_replace_children`` constructs (and validates) a fresh
 node for each one even for a read-only visitor.  Here a read-only visitor
 builds nothing, and a transformer rebuilds (``with_changes``) only the nodes on
 the path to a child its hooks replaced; an unchanged subtree comes back as the
-very same object, so a leave hook sees ``updated is original`` there.  The
+very same object, so a leave hook sees ``updated is original`` there.  It also
+skips trivia a visitor has no hook for (see ``_FastDispatch``).  The
 order in which libcst visits each node type's fields is read once from that
 type's own ``_visit_and_replace_children`` (a test checks it against libcst's
 ``children`` on real code).
@@ -50,16 +51,50 @@ def _refuse_attribute_hooks(cls: type) -> None:
             raise TypeError(f"{cls.__name__}.{name}: attribute hooks are not dispatched by np2jax.visitors")
 
 
+_WHITESPACE = frozenset({cst.SimpleWhitespace, cst.Newline, cst.Comment, cst.TrailingWhitespace, cst.EmptyLine, cst.ParenthesizedWhitespace})
+_PUNCTUATION = (
+    cst.Comma, cst.Dot, cst.Colon, cst.Semicolon, cst.AssignEqual, cst.LeftParen, cst.RightParen,
+    cst.LeftSquareBracket, cst.RightSquareBracket, cst.LeftCurlyBrace, cst.RightCurlyBrace,
+)
+# Trivia: node types that hold only layout (whitespace, comments, punctuation), and what may occur inside them.
+TRIVIA: dict[type, frozenset[type]] = {
+    cst.SimpleWhitespace: frozenset(), cst.Newline: frozenset(), cst.Comment: frozenset(),
+    cst.TrailingWhitespace: frozenset({cst.SimpleWhitespace, cst.Comment, cst.Newline}),
+    cst.EmptyLine: frozenset({cst.SimpleWhitespace, cst.Comment, cst.Newline}),
+    cst.ParenthesizedWhitespace: _WHITESPACE - {cst.ParenthesizedWhitespace},
+    **{kind: _WHITESPACE for kind in _PUNCTUATION},
+}
+
+
+def _skipped_trivia(cls: type) -> frozenset[type]:
+    """The trivia types a visitor class never needs to enter: it has no hook for them or anything inside them."""
+    if getattr(cls, "VISITS_TRIVIA", False):
+        return frozenset()
+
+    def hooked(kind: type) -> bool:
+        return _hook(cls, f"visit_{kind.__name__}") is not None or _hook(cls, f"leave_{kind.__name__}") is not None
+
+    return frozenset(kind for kind, inside in TRIVIA.items() if not hooked(kind) and not any(hooked(k) for k in inside))
+
+
 class _FastDispatch:
-    """Hook lookup cached per (class, node type); attribute hooks skipped."""
+    """Hook lookup cached per (class, node type); attribute hooks skipped.
+
+    With ``np2jax.visitors.visit``, trivia (whitespace, comments, punctuation: ``TRIVIA``) is not
+    entered unless the class has a hook for it or for something inside it, or sets ``VISITS_TRIVIA``
+    (a generic ``on_visit`` that must see every node).  Trivia is most of a tree's nodes.
+    """
 
     _visit_hooks: dict = {}
     _leave_hooks: dict = {}
+    VISITS_TRIVIA: bool = False
+    _skipped: frozenset[type] = frozenset()
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         _refuse_attribute_hooks(cls)
         cls._visit_hooks, cls._leave_hooks = {}, {}
+        cls._skipped = _skipped_trivia(cls)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         kind = type(node)
@@ -134,56 +169,77 @@ def fields_in_visit_order(kind: type) -> tuple[tuple[str, int, int], ...]:
     return result
 
 
+_NODE_TYPES: set[type] = set()  # classes seen that are CSTNodes; isinstance on libcst's ABC is slow
+_OTHER_TYPES: set[type] = {type(None), cst.MaybeSentinel, tuple, list, str}
+
+
+def _is_node_type(cls: type) -> bool:
+    if cls in _NODE_TYPES:
+        return True
+    if cls in _OTHER_TYPES:
+        return False
+    (_NODE_TYPES if issubclass(cls, cst.CSTNode) else _OTHER_TYPES).add(cls)
+    return cls in _NODE_TYPES
+
+
 def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
     """``node.children`` (the same nodes in the same order) without libcst's rebuild of ``node``."""
     found: list[cst.CSTNode] = []
-    for name, _, _ in _FIELDS.get(type(node)) or fields_in_visit_order(type(node)):
+    fields = _FIELDS.get(type(node))
+    for name, _, _ in fields if fields is not None else fields_in_visit_order(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            found.append(value)
-        elif isinstance(value, (tuple, list)):
+        cls = type(value)
+        if cls is tuple or cls is list:
             found.extend(value)
+        elif cls in _NODE_TYPES or _is_node_type(cls):
+            found.append(value)
     return found
 
 
 def visit(node: cst.CSTNode, visitor: cst.CSTVisitor | cst.CSTTransformer):
     """``node.visit(visitor)``, without rebuilding unchanged nodes (see the module's docstring)."""
+    skipped = visitor._skipped if isinstance(visitor, _FastDispatch) else frozenset()
     if isinstance(visitor, cst.CSTVisitor):
-        _walk(node, visitor)
+        _walk(node, visitor, skipped)
         return node
-    result = _transform(node, visitor)
+    result = _transform(node, visitor, skipped)
     if isinstance(node, cst.Module) and isinstance(result, cst.RemovalSentinel):
         return node.with_changes(body=(), header=(), footer=())
     return result
 
 
-def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, skipped: frozenset[type]) -> None:
     if visitor.on_visit(node):
-        for name, _, _ in _FIELDS.get(type(node)) or fields_in_visit_order(type(node)):
+        fields = _FIELDS.get(type(node))
+        for name, _, _ in fields if fields is not None else fields_in_visit_order(type(node)):
             value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                _walk(value, visitor)
-            elif isinstance(value, (tuple, list)):
+            cls = type(value)
+            if cls is tuple or cls is list:
                 for child in value:
-                    _walk(child, visitor)
+                    if type(child) not in skipped:
+                        _walk(child, visitor, skipped)
+            elif cls not in skipped and (cls in _NODE_TYPES or _is_node_type(cls)):
+                _walk(value, visitor, skipped)
     visitor.on_leave(node)
 
 
-def _transform(node: cst.CSTNode, visitor: cst.CSTTransformer):
+def _transform(node: cst.CSTNode, visitor: cst.CSTTransformer, skipped: frozenset[type]):
     updated = node
     if visitor.on_visit(node):
         changes = None
-        for name, single, many in _FIELDS.get(type(node)) or fields_in_visit_order(type(node)):
+        fields = _FIELDS.get(type(node))
+        for name, single, many in fields if fields is not None else fields_in_visit_order(type(node)):
             value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                new = _transform(value, visitor)
+            cls = type(value)
+            if cls is tuple or cls is list:
+                new = _transform_sequence(value, visitor, many == BODY, skipped)
+                if new is None:
+                    continue
+            elif cls not in skipped and (cls in _NODE_TYPES or _is_node_type(cls)):
+                new = _transform(value, visitor, skipped)
                 if new is value:
                     continue
                 new = _single(new, value, single)
-            elif isinstance(value, (tuple, list)):
-                new = _transform_sequence(value, visitor, many == BODY)
-                if new is None:
-                    continue
             else:
                 continue
             if changes is None:
@@ -192,7 +248,7 @@ def _transform(node: cst.CSTNode, visitor: cst.CSTTransformer):
         if changes is not None:
             updated = node.with_changes(**changes)
     result = visitor.on_leave(node, updated)
-    if not isinstance(result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)):
+    if result is not updated and not isinstance(result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)):
         raise cst.CSTValidationError(
             f"Expected a node of type CSTNode or a RemovalSentinel, but got a return value of {type(result).__name__}"
         )
@@ -210,9 +266,9 @@ def _single(new, old: cst.CSTNode, kind: int):
     return new
 
 
-def _transform_sequence(children, visitor: cst.CSTTransformer, body: bool) -> tuple | None:
+def _transform_sequence(children, visitor: cst.CSTTransformer, body: bool, skipped: frozenset[type]) -> tuple | None:
     """libcst's visit_sequence / visit_body_sequence; None when every child came back unchanged."""
-    results = [_transform(child, visitor) for child in children]
+    results = [child if type(child) in skipped else _transform(child, visitor, skipped) for child in children]
     if all(new is old for new, old in zip(results, children)):
         return None
     out = []

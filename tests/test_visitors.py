@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from np2jax.analysis.scope import SCOPE_NODES, collect_scopes
-from np2jax.visitors import FastTransformer, FastVisitor, child_nodes, fields_in_visit_order, visit
+from np2jax.visitors import TRIVIA, FastTransformer, FastVisitor, child_nodes, fields_in_visit_order, visit
 
 SOURCE = (
     "import numpy as np\n"
@@ -99,6 +99,8 @@ def test_visit_order_and_hooks_match_libcst(name, source):
     module = cst.parse_module(source)
 
     class Recorder(FastVisitor):
+        VISITS_TRIVIA = True
+
         def __init__(self):
             self.events = []
 
@@ -209,3 +211,37 @@ def test_visit_order_table_knows_every_node_type_libcst_defines():
         names = [name for name, _, _ in fields_in_visit_order(kind)]
         assert set(names) <= {f.name for f in dataclasses.fields(kind)}, kind  # leaves have none
     assert [name for name, _, _ in fields_in_visit_order(cst.Call)][:2] == ["lpar", "func"]
+
+
+def test_trivia_is_skipped_only_where_no_hook_needs_it():
+    module = cst.parse_module(TRICKY + "x = f(a,  # note\n      b)\n")
+
+    def count(kind, base=FastVisitor):
+        hooked = type("Counter", (base,), {"n": 0, f"visit_{kind.__name__}": lambda self, node: setattr(self, "n", self.n + 1)})
+        ours, theirs = hooked(), hooked()
+        visit(module, ours)
+        module.visit(theirs)
+        return ours.n, theirs.n
+
+    for kind in (cst.Newline, cst.Comment, cst.SimpleWhitespace, cst.Comma, cst.Name, cst.ParenthesizedWhitespace):
+        ours, theirs = count(kind)
+        assert ours == theirs > 0, kind  # a hook on trivia (or inside it) still sees every one
+
+    class Everything(FastVisitor):  # a generic on_visit without hooks: no trivia, every other node
+        def __init__(self):
+            self.seen = []
+
+        def on_visit(self, node):
+            self.seen.append(node)
+            return True
+
+    everything = Everything()
+    visit(module, everything)
+    trivia = set(TRIVIA)
+    expected = []
+    stack = [module]
+    while stack:
+        node = stack.pop()
+        expected.append(node)
+        stack.extend(reversed([c for c in child_nodes(node) if type(c) not in trivia]))
+    assert everything.seen == expected and not any(type(n) in trivia for n in everything.seen)
