@@ -345,6 +345,8 @@ def _judge_candidate(info: FunctionInfo, ctx: FileContext) -> JitState:
     plan = ctx.tracing.plan(node.name.value)
     if plan is None:
         return JitState(skip="np2jax could not analyse it")
+    if plan.ok:  # its fori_loop/scan bodies take the loop index as a traced value (analysis/index_calls.py)
+        ctx.resolver.trace_loops(loop.iter for loop in plan.loops)
     return JitState(plan=plan)
 
 

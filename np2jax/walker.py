@@ -17,7 +17,7 @@ import libcst as cst
 
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, Scope, attribute_chain
-from np2jax.context import FileContext, FunctionInfo, NumpyRef
+from np2jax.context import FileContext, FunctionInfo, NumpyRef, loop_plan
 from np2jax.cstutil import change_keywords, dotted, trailing_comment_lines
 from np2jax.diagnostics import Severity
 from np2jax.rule import Rule
@@ -102,6 +102,8 @@ class Walker(FastTransformer):
         self._open_functions.append(info)
         self.functions.append(info)
         self.ctx.function = info
+        if info.is_module_level:
+            loop_plan(info, self.ctx)  # before any rule asks what is static in its converted loops
         info.first_diagnostic = len(self.ctx.diagnostics)
         self._frames.append((len(self.ctx.diagnostics), self.ctx.jnp_uses, set(), self._changes()))
 

@@ -164,7 +164,7 @@ SCAN_CASES = [
         def f(x):
             hs = []
             for t in range(x.shape[0]):
-                hs.append(x[t] * np.cos(t))
+                hs.append(x[t] * np.abs(t - 3))
             return np.stack(hs)
         """,
         {"f": ("NPJ303",)},

@@ -25,4 +25,5 @@ EXAMPLES = {
     "hann_window": [(8,), (33,)],
     "windowed_energy": [(S64,), (S100, 32)],
     "zero_crossings": [(S64,), (S100,), (np.array([1, -1, 1, 0, -2], dtype=np.float32),)],
+    "mix_down": [(S64,), (S100,), (S20,)],
 }

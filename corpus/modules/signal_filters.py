@@ -59,3 +59,11 @@ def zero_crossings(signal):
     """How many times the signal changes sign."""
     signs = numpy.sign(signal)
     return numpy.sum(numpy.abs(numpy.diff(signs)) > 0)
+
+
+def mix_down(signal):
+    """Multiply by a decaying carrier at a quarter of the sample rate, one sample at a time."""
+    out = numpy.zeros_like(signal)
+    for i in range(signal.shape[0]):
+        out[i] = signal[i] * numpy.cos(0.5 * numpy.pi * i) * numpy.exp(-i / 50.0)
+    return out

@@ -6,6 +6,7 @@ from typing import Iterable
 
 import libcst as cst
 
+from np2jax.analysis.index_calls import converts_on_traced_index
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import Scope
 from np2jax.visitors import FastVisitor, child_nodes
@@ -123,11 +124,12 @@ class LoopBody(FastVisitor):
 
 def numpy_call_on_python_values(body: cst.CSTNode, names: set[str], resolver: Resolver, scope: Scope) -> cst.Call | None:
     """A NumPy call in ``body`` whose arguments are all Python values (so it stays a NumPy call, see NPJ100)
-    but mention one of ``names``: once the loop is a fori_loop/scan, those are traced and NumPy would raise."""
+    but mention one of ``names``: once the loop is a fori_loop/scan, those are traced and NumPy would raise.
+    Calls NPJ100 rewrites once the loop makes them traced (analysis/index_calls.py) are not such calls."""
     for node in _walk(body):
         if (isinstance(node, cst.Call) and is_numpy(resolver.qualname(node.func, scope))
                 and any(n.value in names for n in all_names(cst.Tuple([cst.Element(a.value) for a in node.args])))
-                and resolver.args_static(node, scope)):
+                and resolver.args_static(node, scope) and not converts_on_traced_index(node, resolver, scope)):
             return node
     return None
 

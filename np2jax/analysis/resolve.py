@@ -62,6 +62,14 @@ class Resolver:
         self.scopes = scopes
         self._static_cache: dict[tuple[int, int], bool] = {}
         self.memo: dict[str, dict] = {}  # per-module results of analyses keyed by node (see values.function_nodes)
+        self.traced_loops: set[cst.BaseExpression] = set()  # iterables of loops jit turns into fori_loop/scan
+
+    def trace_loops(self, iterables) -> None:
+        """The loops over ``iterables`` become fori_loop/scan bodies: the names they bind are traced values."""
+        new = set(iterables) - self.traced_loops
+        if new:
+            self.traced_loops |= new
+            self._static_cache.clear()
 
     # --- names ----------------------------------------------------------
     def name_qualname(self, name: str, scope: Scope) -> str | None:
@@ -195,7 +203,7 @@ class Resolver:
                 if found.kind == "function" and isinstance(binding.value, (cst.List, cst.ListComp)) and self._grown(name, found):
                     return False  # acc = [] then acc.append(np.mean(p)): filled with run-time values
             elif isinstance(binding, LoopBinding):
-                if not self.is_static(binding.iterable, found):
+                if binding.iterable in self.traced_loops or not self.is_static(binding.iterable, found):
                     return False
             elif isinstance(binding, ParamBinding):
                 if not is_shape_name(name):

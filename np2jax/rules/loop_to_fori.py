@@ -36,7 +36,12 @@ class LoopToFori(Rule):
             "Python list (one that gets one value per step becomes `jax.lax.scan` instead, NPJ307), does not assign its own loop variable, the loop variable is not used after the loop, no "
             "name first set inside is used after it, and the index is never needed as a Python value (a slice "
             "bound, an `if` test) nor in a NumPy call that would stay NumPy because its arguments are Python values "
-            "(`np.cos(i)`); otherwise the function is left un-jitted (NPJ303). A carried value must keep "
+            "(`np.zeros(i)`, `np.abs(i - 3)`); otherwise the function is left un-jitted (NPJ303). Float elementwise "
+            "functions of the index (`np.sin(0.1 * i)`, `np.sqrt(i)`, also through names computed from it) are the "
+            "exception: they become jax.numpy calls on the traced index, unless their arguments multiply, raise or "
+            "shift integers (`np.sin(i * i)`: exact Python ints in NumPy, wrapping int32 in the loop). "
+            "Their results are float32 unless `jax_enable_x64` is set, where NumPy computed in float64 (NPJ107). "
+            "A carried value must keep "
             "its shape across iterations (an accumulator that starts as a Python scalar and becomes a vector "
             "makes `fori_loop` raise at trace time)."
         ),
@@ -126,6 +131,32 @@ class LoopToFori(Rule):
                 return out
             """,
             diagnostics=("NPJ303",),
+        ),
+        Example(
+            title="float functions of the index move to jax.numpy with the loop",
+            before="""
+            import numpy as np
+
+            def chirp(x):
+                out = np.zeros_like(x)
+                for i in range(x.shape[0]):
+                    out[i] = x[i] * np.sin(0.1 * i) + np.sqrt(i)
+                return out
+            """,
+            after="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def chirp(x):
+                out = jnp.zeros_like(x)
+                def _loop_body(i, out):
+                    out = out.at[i].set(x[i] * jnp.sin(0.1 * i) + jnp.sqrt(i))
+                    return out
+                out = jax.lax.fori_loop(0, x.shape[0], _loop_body, out)
+                return out
+            """,
+            diagnostics=("NPJ305",),
         ),
         Example(
             title="the index is needed as a Python value: not converted, not jitted",
