@@ -16,7 +16,7 @@ from typing import Sequence
 import libcst as cst
 
 from np2jax.analysis.resolve import is_numpy
-from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, Scope, attribute_chain
+from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, attribute_chain
 from np2jax.context import FileContext, FunctionInfo, NumpyRef, loop_plan
 from np2jax.cstutil import change_keywords, dotted, trailing_comment_lines
 from np2jax.diagnostics import Severity
@@ -102,7 +102,7 @@ class Walker(FastTransformer):
         self._open_functions.append(info)
         self.functions.append(info)
         self.ctx.function = info
-        if info.is_module_level:
+        if info.is_module_level and _has_for_loop(self.scopes.get(node)):
             loop_plan(info, self.ctx)  # before any rule asks what is static in its converted loops
         info.first_diagnostic = len(self.ctx.diagnostics)
         self._frames.append((len(self.ctx.diagnostics), self.ctx.jnp_uses, set(), self._changes()))
@@ -454,6 +454,13 @@ def _append_statement(body: cst.BaseSuite, statement: cst.BaseSmallStatement) ->
     if isinstance(body, cst.SimpleStatementSuite):
         return body.with_changes(body=[*body.body, statement])
     return body.with_changes(body=[*body.body, cst.SimpleStatementLine(body=[statement])])
+
+
+def _has_for_loop(scope: Scope | None) -> bool:
+    """A ``for`` statement binds a name in this function's own scope (comprehensions have their own)."""
+    return scope is not None and any(
+        isinstance(binding, LoopBinding) for bindings in scope.bindings.values() for binding in bindings
+    )
 
 
 class ContinuationWalker(Walker):
