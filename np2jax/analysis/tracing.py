@@ -31,6 +31,7 @@ import libcst as cst
 from np2jax.analysis.aliasing import has_array_evidence
 from np2jax.analysis.collect import CollectedLists, Collection
 from np2jax.analysis.conditionals import ConditionalDecisions, Conversion, if_chain
+from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.loops import (
     MUTATING_METHODS,
     LoopBody,
@@ -49,6 +50,7 @@ from np2jax.analysis.scope import (
     Scope,
     ValueBinding,
 )
+from np2jax.analysis.writes import becomes_where
 from np2jax.tables import lookup_numpy
 from np2jax.tables.jax_signatures import SIGNATURES
 from np2jax.visitors import FastVisitor, child_nodes, visit
@@ -983,11 +985,25 @@ class _FunctionTracing(FastVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self._check_store(target.target)
+            self._check_mask_store(target.target, node.value, augmented=False)
             self.store_targets.add(target.target)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._check_store(node.target)
+        self._check_mask_store(node.target, node.value, augmented=True)
         self.store_targets.add(node.target)
+
+    def _check_mask_store(self, target: cst.BaseExpression, value: cst.BaseExpression, augmented: bool) -> None:
+        """``x[mask] = v`` becomes ``x.at[mask].set(v)``, which jit refuses (the mask's true count is data);
+        only ``x[mask of x] = number`` becomes a shape-fixed ``jnp.where``."""
+        if not isinstance(target, cst.Subscript) or len(target.slice) != 1:
+            return
+        index = target.slice[0].slice
+        if not isinstance(index, cst.Index) or not self._is_mask(index.value):
+            return
+        if not becomes_where(target, value, IndexClassifier(self.resolver, self.scope), augmented):
+            self._block(target, "traced-value", "a write through a boolean mask index: jit needs the mask's shape-fixed form",
+                        "x = jnp.where(mask, value, x) with a mask of x's shape")
 
     def _check_store(self, target: cst.BaseExpression) -> None:
         if isinstance(target, (cst.Tuple, cst.List)):
