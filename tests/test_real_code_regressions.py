@@ -321,3 +321,25 @@ def test_a_write_through_a_mask_of_another_array_is_not_jitted():
     img = np.array([[0.2, 0.7], [0.9, 0.1]], dtype=np.float32)
     np.testing.assert_array_equal(np.asarray(migrated.threshold(jnp.asarray(img), 0.5)), original.threshold(img, 0.5))
     np.testing.assert_array_equal(np.asarray(migrated.clamp(jnp.asarray(img - 0.5))), original.clamp(img - 0.5))
+
+
+def test_arguments_that_land_in_star_args_are_not_taken_for_later_keywords():
+    """jnp.meshgrid(*xi, copy, sparse, indexing): `y` in meshgrid(x, y) is an array, not `copy=` (once a static
+    requirement that kept the function from jit); gradient's spacing is data, not `axis=`."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def grid(x, y):
+            X, Y = np.meshgrid(x, y, indexing="ij")
+            return X + 2 * Y
+
+        def slope(f, dx):
+            return np.gradient(f, dx)
+        """
+    )
+    assert record(result, "grid").jit and record(result, "grid").static_argnums == ()
+    assert record(result, "slope").jit and record(result, "slope").static_argnums == ()
+    x, y = np.linspace(0.0, 1.0, 3, dtype=np.float32), np.linspace(0.0, 2.0, 4, dtype=np.float32)
+    np.testing.assert_allclose(np.asarray(migrated.grid(jnp.asarray(x), jnp.asarray(y))), original.grid(x, y))
+    np.testing.assert_allclose(np.asarray(migrated.slope(jnp.asarray(y * y), 0.5)), original.slope(y * y, 0.5), rtol=1e-6)

@@ -51,7 +51,7 @@ from np2jax.analysis.scope import (
     ValueBinding,
 )
 from np2jax.analysis.writes import becomes_where
-from np2jax.tables import lookup_numpy
+from np2jax.tables import lookup_numpy, positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES
 from np2jax.visitors import FastVisitor, child_nodes, visit
 
@@ -1075,10 +1075,8 @@ class _FunctionTracing(FastVisitor):
                 param = arg.keyword.value
             elif arg.star:
                 continue
-            elif index < len(names) and not names[index].startswith("*"):
-                param = names[index]
             else:
-                param = ""
+                param = positional_parameter(names, index)
             if param in STATIC_PARAMETERS:
                 self._require(arg.value, f"`{param}` of `{name.rsplit('.', 1)[-1]}`", STATIC_INSTEAD)
             else:

@@ -9,6 +9,7 @@ from np2jax.context import FileContext, NumpyRef
 from np2jax.cstutil import call
 from np2jax.diagnostics import FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
+from np2jax.tables import positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES, UFUNCS
 from np2jax.tables.numpy_api import KEYWORD_ADDITIONS, KEYWORD_RENAMES, STABLE_SORT_KINDS
 
@@ -295,7 +296,7 @@ class NumpyToJaxNumpy(Rule):
         for index, arg in enumerate(call.args):
             if arg.keyword is not None or arg.star:
                 continue
-            name = names[index] if index < len(names) else ""
+            name = positional_parameter(names, index)
             if index in rejects_list and name not in STATIC_PARAMETERS:
                 normalising = target in NORMALISING
                 if self._sequences(ctx).may_be_sequence(arg.value, ref.scope, call, name not in CONCRETE_PARAMETERS, normalising):
