@@ -343,3 +343,19 @@ def test_arguments_that_land_in_star_args_are_not_taken_for_later_keywords():
     x, y = np.linspace(0.0, 1.0, 3, dtype=np.float32), np.linspace(0.0, 2.0, 4, dtype=np.float32)
     np.testing.assert_allclose(np.asarray(migrated.grid(jnp.asarray(x), jnp.asarray(y))), original.grid(x, y))
     np.testing.assert_allclose(np.asarray(migrated.slope(jnp.asarray(y * y), 0.5)), original.slope(y * y, 0.5), rtol=1e-6)
+
+
+def test_an_array_parameter_named_like_a_size_stays_traced():
+    """jnp.linalg.matrix_rank(M): `M` is the matrix, not eye's column count; made static, every call failed
+    (a NumPy array is not hashable)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def rank(A):
+            return np.linalg.matrix_rank(A)
+        """
+    )
+    assert record(result, "rank").jit and record(result, "rank").static_argnums == ()
+    a = np.array([[1.0, 2.0], [2.0, 4.0], [0.0, 1.0]], dtype=np.float32)
+    assert int(migrated.rank(jnp.asarray(a))) == original.rank(a) == 2

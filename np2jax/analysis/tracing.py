@@ -71,6 +71,8 @@ STATIC_PARAMETERS = frozenset(
     return_counts rowvar bias increasing total_repeat_length stable descending offset s method
     interpolation edge_order pad_width range density subscripts correction""".split()
 )
+# Array parameters that share a name with STATIC_PARAMETERS (`M` is eye's column count, matrix_rank's matrix).
+ARRAY_PARAMETERS = frozenset({("jax.numpy.linalg.matrix_rank", "M")})
 # ... and whole calls whose arguments all must be (arange's bounds are its shape).
 ALL_STATIC_FUNCTIONS = frozenset({"jax.numpy.arange", "jax.numpy.eye", "jax.numpy.identity", "jax.numpy.tri"})
 # ndarray methods: which positional arguments are static (None: all of them).
@@ -1077,7 +1079,7 @@ class _FunctionTracing(FastVisitor):
                 continue
             else:
                 param = positional_parameter(names, index)
-            if param in STATIC_PARAMETERS:
+            if param in STATIC_PARAMETERS and (name, param) not in ARRAY_PARAMETERS:
                 self._require(arg.value, f"`{param}` of `{name.rsplit('.', 1)[-1]}`", STATIC_INSTEAD)
             else:
                 self._mark_data(arg.value)
