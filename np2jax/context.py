@@ -44,7 +44,7 @@ class NumpyRef:
     scope: Scope
     blocked: bool = False
     rewrite: str | None = None
-    wrap_args: set[int] = field(default_factory=set)
+    wrap_args: set[int | tuple[int, int]] = field(default_factory=set)  # argument i, or element j of argument i's list/tuple
     # keyword -> (new keyword, new value or None to keep it), or None to drop the argument
     keyword_changes: dict[str, tuple[str, cst.BaseExpression | None] | None] = field(default_factory=dict)
 

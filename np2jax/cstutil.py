@@ -25,7 +25,8 @@ def call(func: str | cst.BaseExpression, *args: cst.BaseExpression) -> cst.Call:
 
 
 def change_keywords(args, changes) -> list[cst.Arg]:
-    """Rename, replace (``(keyword, value)``) or drop (``None``) keyword arguments."""
+    """Rename, replace (``(keyword, value)``) or drop (``None``) keyword arguments; a change keyed
+    ``"+name"`` (``(name, value)``) appends ``name=value`` unless the call already passes ``name``."""
     result = []
     for arg in args:
         keyword = arg.keyword.value if arg.keyword is not None else None
@@ -41,6 +42,15 @@ def change_keywords(args, changes) -> list[cst.Arg]:
     if result and len(result) < len(args):
         last = args[-1].comma
         result[-1] = result[-1].with_changes(comma=last)
+    present = {arg.keyword.value for arg in result if arg.keyword is not None}
+    for keyword, change in changes.items():
+        if keyword.startswith("+") and change is not None and change[0] not in present:
+            added = cst.Arg(value=change[1], keyword=cst.Name(change[0]),
+                            equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+            if result:  # the new last argument takes over a trailing comma
+                added = added.with_changes(comma=result[-1].comma)
+                result[-1] = result[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            result.append(added)
     return result
 
 

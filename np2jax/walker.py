@@ -46,7 +46,7 @@ class Walker(FastTransformer):
         self.function_depth = 0  # > 0 inside a function body
         self.import_time_depth = 0  # > 0 in decorators, defaults, annotations
         self.replacements: dict[cst.CSTNode, cst.BaseExpression] = {}
-        self.wraps: dict[cst.CSTNode, set[int]] = {}
+        self.wraps: dict[cst.CSTNode, set[int | tuple[int, int]]] = {}
         self.keyword_changes: dict[cst.CSTNode, dict] = {}
         self.functions: list[FunctionInfo] = []
         self._open_functions: list[FunctionInfo] = []
@@ -443,10 +443,17 @@ class Walker(FastTransformer):
         if not positions:
             return updated
         asarray = dotted(f"{self.ctx.jnp_alias}.asarray")
-        args = [
-            arg.with_changes(value=cst.Call(func=asarray, args=[cst.Arg(arg.value)])) if i in positions else arg
-            for i, arg in enumerate(updated.args)
-        ]
+        args = []
+        for i, arg in enumerate(updated.args):
+            if i in positions:
+                arg = arg.with_changes(value=cst.Call(func=asarray, args=[cst.Arg(arg.value)]))
+            elif isinstance(arg.value, (cst.List, cst.Tuple)) and any(p[0] == i for p in positions if isinstance(p, tuple)):
+                elements = [
+                    e.with_changes(value=cst.Call(func=asarray, args=[cst.Arg(e.value)])) if (i, j) in positions else e
+                    for j, e in enumerate(arg.value.elements)
+                ]
+                arg = arg.with_changes(value=arg.value.with_changes(elements=elements))
+            args.append(arg)
         return updated.with_changes(args=args)
 
 

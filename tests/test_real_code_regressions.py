@@ -244,3 +244,118 @@ def test_parameters_nothing_says_are_lists_or_used_as_arrays_or_static_are_not_w
     x = np.linspace(0.0, 1.0, 5)
     np.testing.assert_allclose(migrated.ramp(jnp.asarray(x), 3), original.ramp(x, 3))
     np.testing.assert_allclose(migrated.centered(jnp.asarray(x)), original.centered(x), atol=1e-7)
+
+
+def test_symmetric_eigensolvers_read_one_triangle_as_numpy_does():
+    """jnp.linalg.eigh/eigvalsh/cholesky average the matrix with its transpose by default; NumPy reads
+    only the lower (or UPLO) triangle, so a not exactly symmetric input gave silently different results."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def symmetric_sqrt(A):
+            w, V = np.linalg.eigh(A)
+            w = np.clip(w, 0, None)
+            return (V * np.sqrt(w)) @ V.T
+
+        def spectrum(A):
+            return np.linalg.eigvalsh(A, UPLO="U")
+
+        def factor(A):
+            return np.linalg.cholesky(A)
+        """
+    )
+    assert result.output.decode().count("symmetrize_input=False") == 3
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(4, 4)).astype(np.float32)
+    spd = a @ a.T + 4 * np.eye(4, dtype=np.float32)
+    spd[0, 3] += 0.5  # upper triangle only: NumPy's cholesky never reads it
+    for name, x in (("symmetric_sqrt", a), ("spectrum", a), ("factor", spd)):
+        np.testing.assert_allclose(np.asarray(getattr(migrated, name)(jnp.asarray(x))), getattr(original, name)(x),
+                                   rtol=1e-4, atol=1e-4)
+
+
+def test_lists_among_the_arrays_to_join_become_arrays():
+    """jnp.concatenate/hstack/stack refuse a list among the arrays they join, NumPy takes it."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def prefix_sum(x):
+            c = np.cumsum(x)
+            return np.concatenate([[0.0], c])
+
+        def framed(x):
+            edge = [1.0, 2.0]
+            return np.hstack((edge, x, [3.0]))
+        """
+    )
+    assert "jnp.concatenate([jnp.asarray([0.0]), c])" in result.output.decode()
+    x = np.array([1.0, 2.0, 4.0], dtype=np.float32)
+    for name in ("prefix_sum", "framed"):
+        assert record(result, name).jit
+        np.testing.assert_allclose(np.asarray(getattr(migrated, name)(jnp.asarray(x))), getattr(original, name)(x))
+
+
+def test_a_write_through_a_mask_of_another_array_is_not_jitted():
+    """`out[img > t] = 1.0` becomes out.at[mask].set(1.0): right outside jit, refused by jit (the mask's count is data)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def threshold(img, t):
+            out = np.zeros_like(img)
+            out[img > t] = 1.0
+            return out
+
+        def clamp(x):
+            x = x.copy()
+            x[x < 0] = 0.0
+            return x
+        """
+    )
+    output = result.output.decode()
+    assert "out = out.at[img > t].set(1.0)" in output
+    assert "@jax.jit\ndef clamp" in output and "@jax.jit\ndef threshold" not in output
+    assert any(d.code == "NPJ301" for d in result.diagnostics)
+    img = np.array([[0.2, 0.7], [0.9, 0.1]], dtype=np.float32)
+    np.testing.assert_array_equal(np.asarray(migrated.threshold(jnp.asarray(img), 0.5)), original.threshold(img, 0.5))
+    np.testing.assert_array_equal(np.asarray(migrated.clamp(jnp.asarray(img - 0.5))), original.clamp(img - 0.5))
+
+
+def test_arguments_that_land_in_star_args_are_not_taken_for_later_keywords():
+    """jnp.meshgrid(*xi, copy, sparse, indexing): `y` in meshgrid(x, y) is an array, not `copy=` (once a static
+    requirement that kept the function from jit); gradient's spacing is data, not `axis=`."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def grid(x, y):
+            X, Y = np.meshgrid(x, y, indexing="ij")
+            return X + 2 * Y
+
+        def slope(f, dx):
+            return np.gradient(f, dx)
+        """
+    )
+    assert record(result, "grid").jit and record(result, "grid").static_argnums == ()
+    assert record(result, "slope").jit and record(result, "slope").static_argnums == ()
+    x, y = np.linspace(0.0, 1.0, 3, dtype=np.float32), np.linspace(0.0, 2.0, 4, dtype=np.float32)
+    np.testing.assert_allclose(np.asarray(migrated.grid(jnp.asarray(x), jnp.asarray(y))), original.grid(x, y))
+    np.testing.assert_allclose(np.asarray(migrated.slope(jnp.asarray(y * y), 0.5)), original.slope(y * y, 0.5), rtol=1e-6)
+
+
+def test_an_array_parameter_named_like_a_size_stays_traced():
+    """jnp.linalg.matrix_rank(M): `M` is the matrix, not eye's column count; made static, every call failed
+    (a NumPy array is not hashable)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def rank(A):
+            return np.linalg.matrix_rank(A)
+        """
+    )
+    assert record(result, "rank").jit and record(result, "rank").static_argnums == ()
+    a = np.array([[1.0, 2.0], [2.0, 4.0], [0.0, 1.0]], dtype=np.float32)
+    assert int(migrated.rank(jnp.asarray(a))) == original.rank(a) == 2

@@ -31,6 +31,7 @@ import libcst as cst
 from np2jax.analysis.aliasing import has_array_evidence
 from np2jax.analysis.collect import CollectedLists, Collection
 from np2jax.analysis.conditionals import ConditionalDecisions, Conversion, if_chain
+from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.loops import (
     MUTATING_METHODS,
     LoopBody,
@@ -49,7 +50,8 @@ from np2jax.analysis.scope import (
     Scope,
     ValueBinding,
 )
-from np2jax.tables import lookup_numpy
+from np2jax.analysis.writes import becomes_where
+from np2jax.tables import lookup_numpy, positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES
 from np2jax.visitors import FastVisitor, child_nodes, visit
 
@@ -69,6 +71,8 @@ STATIC_PARAMETERS = frozenset(
     return_counts rowvar bias increasing total_repeat_length stable descending offset s method
     interpolation edge_order pad_width range density subscripts correction""".split()
 )
+# Array parameters that share a name with STATIC_PARAMETERS (`M` is eye's column count, matrix_rank's matrix).
+ARRAY_PARAMETERS = frozenset({("jax.numpy.linalg.matrix_rank", "M")})
 # ... and whole calls whose arguments all must be (arange's bounds are its shape).
 ALL_STATIC_FUNCTIONS = frozenset({"jax.numpy.arange", "jax.numpy.eye", "jax.numpy.identity", "jax.numpy.tri"})
 # ndarray methods: which positional arguments are static (None: all of them).
@@ -983,11 +987,25 @@ class _FunctionTracing(FastVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self._check_store(target.target)
+            self._check_mask_store(target.target, node.value, augmented=False)
             self.store_targets.add(target.target)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._check_store(node.target)
+        self._check_mask_store(node.target, node.value, augmented=True)
         self.store_targets.add(node.target)
+
+    def _check_mask_store(self, target: cst.BaseExpression, value: cst.BaseExpression, augmented: bool) -> None:
+        """``x[mask] = v`` becomes ``x.at[mask].set(v)``, which jit refuses (the mask's true count is data);
+        only ``x[mask of x] = number`` becomes a shape-fixed ``jnp.where``."""
+        if not isinstance(target, cst.Subscript) or len(target.slice) != 1:
+            return
+        index = target.slice[0].slice
+        if not isinstance(index, cst.Index) or not self._is_mask(index.value):
+            return
+        if not becomes_where(target, value, IndexClassifier(self.resolver, self.scope), augmented):
+            self._block(target, "traced-value", "a write through a boolean mask index: jit needs the mask's shape-fixed form",
+                        "x = jnp.where(mask, value, x) with a mask of x's shape")
 
     def _check_store(self, target: cst.BaseExpression) -> None:
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -1059,11 +1077,9 @@ class _FunctionTracing(FastVisitor):
                 param = arg.keyword.value
             elif arg.star:
                 continue
-            elif index < len(names) and not names[index].startswith("*"):
-                param = names[index]
             else:
-                param = ""
-            if param in STATIC_PARAMETERS:
+                param = positional_parameter(names, index)
+            if param in STATIC_PARAMETERS and (name, param) not in ARRAY_PARAMETERS:
                 self._require(arg.value, f"`{param}` of `{name.rsplit('.', 1)[-1]}`", STATIC_INSTEAD)
             else:
                 self._mark_data(arg.value)

@@ -108,7 +108,7 @@ def _plan(
     if classifier.is_basic(target.slice):
         return WritePlan(name, "at", method)
     if classifier.is_mask_of(target.slice, name):
-        if not augmented and value is not None and _is_number(value):
+        if becomes_where(target, value, classifier, augmented):
             return WritePlan(name, "where", "set")
         return WritePlan(name, "where", method, "a boolean-mask write whose value is not a plain number: jnp.where needs a value that broadcasts to the array")
     if not augmented and value is not None and _is_number(value):
@@ -118,6 +118,12 @@ def _plan(
         "the index may be an integer array with repeated entries or a boolean mask: NumPy and "
         "JAX resolve repeats differently, and boolean masks have no static shape under jit",
     )
+
+
+def becomes_where(target: cst.Subscript, value: cst.BaseExpression | None, classifier: IndexClassifier, augmented: bool) -> bool:
+    """``x[mask of x] = number``: rewritten to ``jnp.where(mask, number, x)``, which keeps every shape fixed under jit."""
+    return (isinstance(target.value, cst.Name) and classifier.is_mask_of(target.slice, target.value.value)
+            and not augmented and value is not None and _is_number(value))
 
 
 def _is_number(node: cst.BaseExpression) -> bool:

@@ -9,8 +9,9 @@ from np2jax.context import FileContext, NumpyRef
 from np2jax.cstutil import call
 from np2jax.diagnostics import FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
+from np2jax.tables import positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES, UFUNCS
-from np2jax.tables.numpy_api import KEYWORD_RENAMES, STABLE_SORT_KINDS
+from np2jax.tables.numpy_api import KEYWORD_ADDITIONS, KEYWORD_RENAMES, STABLE_SORT_KINDS
 
 UFUNC_METHODS = frozenset({"reduce", "accumulate", "outer", "reduceat"})
 # Never wrap these in jnp.asarray: they are shapes, axes or counts, not data.
@@ -22,6 +23,9 @@ STATIC_PARAMETERS = frozenset(
 NORMALISING = frozenset({"jax.numpy.atleast_1d", "jax.numpy.atleast_2d", "jax.numpy.atleast_3d", "jax.numpy.ravel"})
 # Nor, when the argument is a parameter, these: jax.numpy needs them concrete, or they take functions.
 CONCRETE_PARAMETERS = frozenset({"start", "n", "repeats", "obj", "copy", "function", "func", "mask_func", "prototype"})
+
+# jnp functions whose first argument is a sequence of arrays, none of which may be a list or tuple
+JOINING = frozenset("concatenate concat stack hstack vstack dstack column_stack row_stack".split())
 
 
 def _static_parameters(scope: Scope, ctx: FileContext) -> frozenset[str]:
@@ -58,7 +62,10 @@ class NumpyToJaxNumpy(Rule):
             "the code says callers may pass as lists (`f([1.0, 2.0])` works in NumPy): annotated `ArrayLike` "
             "or `Sequence`, `*args`, documented `x : array_like`, or normalised by the function "
             "(`np.atleast_1d(x)`, `np.ravel(x)`). `jnp.asarray` is what NumPy does inside the call, "
-            "and it leaves arrays and scalars as they are."
+            "and it leaves arrays and scalars as they are. Lists among the arrays `concatenate`/`stack`/`hstack` "
+            "... join are wrapped the same way (`np.concatenate([[0.0], c])`). `linalg.eigh`, `eigvalsh` and "
+            "`cholesky` get `symmetrize_input=False`: NumPy reads one triangle, jax.numpy by default "
+            "averages the matrix with its transpose, which differs for a not exactly symmetric input."
         ),
         use_instead="`jnp.<name>` from `import jax.numpy as jnp`.",
         known_problems=(
@@ -236,6 +243,7 @@ class NumpyToJaxNumpy(Rule):
         ref.rewrite = target
         if ref.call is not None and not ref.member:
             ref.wrap_args |= self._list_arguments(ref.call, row.jax, ctx, ref)
+            ref.wrap_args |= self._sequence_elements(ref.call, row.jax, ctx, ref)
             self._rename_keywords(ref)
 
     def rewrite_subscript(self, original: cst.Subscript, updated: cst.Subscript, ctx: FileContext):
@@ -265,6 +273,19 @@ class NumpyToJaxNumpy(Rule):
             elif keyword == "kind" and ref.name in ("sort", "argsort") and isinstance(arg.value, cst.SimpleString):
                 stable = arg.value.evaluated_value in STABLE_SORT_KINDS
                 ref.keyword_changes["kind"] = ("stable", cst.Name("True")) if stable else None
+        for keyword, value in KEYWORD_ADDITIONS.get(ref.row.numpy, {}).items():
+            ref.keyword_changes[f"+{keyword}"] = (keyword, cst.parse_expression(value))
+
+    def _sequence_elements(self, call: cst.Call, target: str, ctx: FileContext, ref: NumpyRef) -> set[tuple[int, int]]:
+        """``jnp.concatenate([[0.0], c])``: the joining functions take a list of arrays, but refuse a list among them."""
+        if target.rsplit(".", 1)[-1] not in JOINING or not call.args or call.args[0].keyword is not None:
+            return set()
+        arrays = call.args[0].value
+        if not isinstance(arrays, (cst.List, cst.Tuple)):
+            return set()
+        return {(0, j) for j, element in enumerate(arrays.elements)
+                if not isinstance(element, cst.StarredElement)
+                and self._sequences(ctx).may_be_sequence(element.value, ref.scope, call)}
 
     def _list_arguments(self, call: cst.Call, target: str, ctx: FileContext, ref: NumpyRef) -> set[int]:
         signature = SIGNATURES.get(target)
@@ -275,7 +296,7 @@ class NumpyToJaxNumpy(Rule):
         for index, arg in enumerate(call.args):
             if arg.keyword is not None or arg.star:
                 continue
-            name = names[index] if index < len(names) else ""
+            name = positional_parameter(names, index)
             if index in rejects_list and name not in STATIC_PARAMETERS:
                 normalising = target in NORMALISING
                 if self._sequences(ctx).may_be_sequence(arg.value, ref.scope, call, name not in CONCRETE_PARAMETERS, normalising):

@@ -24,7 +24,8 @@ class UnsupportedArgument(Rule):
         known_problems=(
             "`order=` is accepted for `reshape` and `ravel`, where it changes the element order and JAX supports it. "
             "Keywords jax.numpy only spells differently are renamed instead (`clip(a_min=, a_max=)` -> `min=`, `max=`), "
-            "and `sort`/`argsort` `kind=` becomes `stable=True` for stable kinds."
+            "and `sort`/`argsort` `kind=` becomes `stable=True` for stable kinds. Ufunc methods "
+            "(`np.maximum.accumulate(x, out=y)`) are checked for `out=` and the other options too."
         ),
     )
     EXAMPLES = (
@@ -37,6 +38,17 @@ class UnsupportedArgument(Rule):
                 return np.asarray(buf, order="F")
             """,
             diagnostics=("NPJ103", "NPJ103"),
+        ),
+        Example(
+            before="""
+            import numpy as np
+
+            def running_max(x):
+                out = np.empty_like(x)
+                np.maximum.accumulate(x, out=out)
+                return out
+            """,
+            diagnostics=("NPJ103",),
         ),
         Example(
             before="""
@@ -55,9 +67,10 @@ class UnsupportedArgument(Rule):
     )
 
     def on_numpy_ref(self, ref: NumpyRef, ctx: FileContext) -> None:
-        if ref.call is None or ref.member or ref.row is None or ref.row.jax is None:
+        if ref.call is None or ref.row is None or ref.row.jax is None:
             return
-        problem = self._problem(ref.call, ref.row.jax, KEYWORD_RENAMES.get(ref.row.numpy, {}))
+        target = f"{ref.row.jax}.{ref.member}" if ref.member else ref.row.jax  # `np.maximum.accumulate(x, out=y)`
+        problem = self._problem(ref.call, target, KEYWORD_RENAMES.get(ref.row.numpy, {}))
         if problem is None:
             return
         ref.block()

@@ -25,3 +25,14 @@ def lookup_numpy(qualname: str) -> ApiRow | None:
 
 
 __all__ = ["ApiRow", "ROWS", "lookup_numpy"]
+
+
+def positional_parameter(names: tuple[str, ...], index: int) -> str:
+    """The parameter the ``index``-th positional argument binds, from a SIGNATURES name list; "" for one
+    that lands in ``*args`` (``jnp.meshgrid(x, y)``: ``y`` is not ``copy=``) or past the end."""
+    for position, name in enumerate(names[: index + 1]):
+        if name.startswith("*"):
+            return ""
+        if position == index:
+            return name
+    return ""

@@ -46,7 +46,8 @@ def _rejects_list(func, index: int, positional: int) -> bool:
 
 
 def signature_of(qualname: str) -> tuple[int, tuple[str, ...], tuple[int, ...], tuple[str, ...]] | None:
-    """(max positional args, parameter names, positions that reject a list, parameters that accept only None)"""
+    """(max positional args, parameter names (``*name`` where ``*args`` starts), positions that reject a list,
+    parameters that accept only None)"""
     import jax.numpy as jnp
 
     func = _resolve(qualname)
@@ -62,6 +63,7 @@ def signature_of(qualname: str) -> tuple[int, tuple[str, ...], tuple[int, ...], 
     for parameter in signature.parameters.values():
         if parameter.kind is parameter.VAR_POSITIONAL:
             positional = 99
+            names.append(f"*{parameter.name}")  # positional arguments from here on are `*args`
         elif parameter.kind is parameter.VAR_KEYWORD:
             names.append("**")
         else:

@@ -39,6 +39,14 @@ class ApiRow:
 KEYWORD_RENAMES: dict[str, dict[str, str]] = {
     "numpy.clip": {"a_min": "min", "a_max": "max"},
 }
+# Keywords the jnp twin needs to compute what NumPy computes, appended to every rewritten call.
+# NumPy's eigh/eigvalsh/cholesky read one triangle of the matrix; jnp's average it with its transpose
+# first (symmetrize_input=True), which differs whenever the input is not exactly symmetric.
+KEYWORD_ADDITIONS: dict[str, dict[str, str]] = {
+    "numpy.linalg.eigh": {"symmetrize_input": "False"},
+    "numpy.linalg.eigvalsh": {"symmetrize_input": "False"},
+    "numpy.linalg.cholesky": {"symmetrize_input": "False"},
+}
 # Array libraries that cannot take traced JAX values: top-level module -> what to say.
 FOREIGN_LIBRARIES: dict[str, str] = {
     "scipy": "jax.scipy{twin}, or call SciPy outside the migrated function",

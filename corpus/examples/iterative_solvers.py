@@ -1,0 +1,20 @@
+"""Inputs for corpus/modules/iterative_solvers.py (see corpus/README.md for the format)."""
+
+import numpy as np
+rng = np.random.default_rng(1)
+M = rng.normal(size=(5, 5)).astype(np.float32)
+SPD = (M @ M.T + 5 * np.eye(5)).astype(np.float32)
+b = rng.normal(size=5).astype(np.float32)
+X = rng.normal(size=(12, 3)).astype(np.float32)
+y = rng.normal(size=12).astype(np.float32)
+EXAMPLES = {
+    "jacobi": [(SPD, b), (SPD, b, np.zeros(5, np.float32), 1e-4, 50)],
+    "conjugate_gradient": [(SPD, b, 1e-4), (SPD, b, 1e-4, 3)],
+    "residual_norm": [(SPD, b, b)],
+    "power_iteration": [(SPD,), (SPD, 20)],
+    "laplacian_1d": [(5,), (4, 0.5)],
+    "lstsq_fit": [(X, y)],
+    "condition_number": [(SPD,)],
+    "symmetric_sqrt": [(SPD,), (M,)],  # M is not symmetric: NumPy reads its lower triangle
+    "sor_step": [(SPD, b, np.zeros(5, np.float32))],
+}

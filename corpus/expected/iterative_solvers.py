@@ -1,0 +1,105 @@
+"""Iterative linear solvers, textbook style."""
+import numpy as np
+import functools
+import jax
+import jax.numpy as jnp
+
+
+def jacobi(A, b, x0=None, tol=1e-8, maxiter=500):
+    n = len(b)
+    x = jnp.zeros(n) if x0 is None else x0.copy()
+    D = jnp.diag(A)
+    R = A - jnp.diagflat(D)
+    for it in range(maxiter):
+        x_new = (b - R @ x) / D
+        if jnp.linalg.norm(x_new - x, ord=np.inf) < tol:
+            return x_new
+        x = x_new
+    return x
+
+
+def gauss_seidel_sweep(A, b, x):
+    n = A.shape[0]
+    for i in range(n):
+        s = A[i, :i] @ x[:i] + A[i, i + 1:] @ x[i + 1:]
+        x[i] = (b[i] - s) / A[i, i]
+    return x
+
+
+def conjugate_gradient(A, b, tol=1e-10, maxiter=None):
+    n = b.shape[0]
+    if maxiter is None:
+        maxiter = 10 * n
+    x = jnp.zeros_like(b)
+    r = b - A @ x
+    p = r.copy()
+    rs_old = r @ r
+    for _ in range(maxiter):
+        Ap = A @ p
+        alpha = rs_old / (p @ Ap)
+        x += alpha * p
+        r -= alpha * Ap
+        rs_new = r @ r
+        if jnp.sqrt(rs_new) < tol:
+            break
+        p = r + (rs_new / rs_old) * p
+        rs_old = rs_new
+    return x
+
+
+@jax.jit
+def residual_norm(A, x, b):
+    return jnp.linalg.norm(A @ x - b) / jnp.linalg.norm(b)
+
+
+@functools.partial(jax.jit, static_argnums=(1,))
+def power_iteration(A, num_iter=100):
+    v = jnp.ones(A.shape[1]) / np.sqrt(A.shape[1])
+    def _loop_body(_, v):
+        w = A.dot(v)
+        v = w / jnp.linalg.norm(w)
+        return v
+    v = jax.lax.fori_loop(0, num_iter, _loop_body, v)
+    return v @ A @ v, v
+
+
+@functools.partial(jax.jit, static_argnums=(0,))
+def laplacian_1d(n, h=1.0):
+    L = jnp.zeros((n, n))
+    i = jnp.arange(n)
+    L = L.at[i, i].set(-2.0)
+    L = L.at[i[:-1], i[:-1] + 1].set(1.0)
+    L = L.at[i[1:], i[1:] - 1].set(1.0)
+    return L / h ** 2
+
+
+def solve_normal_equations(X, y, ridge=0.0):
+    XtX = X.T @ X
+    XtX[np.diag_indices_from(XtX)] += ridge
+    return np.linalg.solve(XtX, X.T @ y)
+
+
+@jax.jit
+def lstsq_fit(X, y):
+    coef, res, rank, sv = jnp.linalg.lstsq(X, y, rcond=None)
+    return coef
+
+
+@jax.jit
+def condition_number(A):
+    s = jnp.linalg.svd(A, compute_uv=False)
+    return s[0] / s[-1]
+
+
+@jax.jit
+def symmetric_sqrt(A):
+    w, V = jnp.linalg.eigh(A, symmetrize_input=False)
+    w = jnp.clip(w, 0, None)
+    return (V * jnp.sqrt(w)) @ V.T
+
+
+def sor_step(A, b, x, omega=1.5):
+    for i in range(A.shape[0]):
+        sigma = jnp.dot(A[i], x) - A[i, i] * x[i]
+        x = x.at[i].set((1 - omega) * x[i] + omega * (b[i] - sigma) / A[i, i])
+    return x

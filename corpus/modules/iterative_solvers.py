@@ -1,0 +1,93 @@
+"""Iterative linear solvers, textbook style."""
+import numpy as np
+
+
+def jacobi(A, b, x0=None, tol=1e-8, maxiter=500):
+    n = len(b)
+    x = np.zeros(n) if x0 is None else x0.copy()
+    D = np.diag(A)
+    R = A - np.diagflat(D)
+    for it in range(maxiter):
+        x_new = (b - R @ x) / D
+        if np.linalg.norm(x_new - x, ord=np.inf) < tol:
+            return x_new
+        x = x_new
+    return x
+
+
+def gauss_seidel_sweep(A, b, x):
+    n = A.shape[0]
+    for i in range(n):
+        s = A[i, :i] @ x[:i] + A[i, i + 1:] @ x[i + 1:]
+        x[i] = (b[i] - s) / A[i, i]
+    return x
+
+
+def conjugate_gradient(A, b, tol=1e-10, maxiter=None):
+    n = b.shape[0]
+    if maxiter is None:
+        maxiter = 10 * n
+    x = np.zeros_like(b)
+    r = b - A @ x
+    p = r.copy()
+    rs_old = r @ r
+    for _ in range(maxiter):
+        Ap = A @ p
+        alpha = rs_old / (p @ Ap)
+        x += alpha * p
+        r -= alpha * Ap
+        rs_new = r @ r
+        if np.sqrt(rs_new) < tol:
+            break
+        p = r + (rs_new / rs_old) * p
+        rs_old = rs_new
+    return x
+
+
+def residual_norm(A, x, b):
+    return np.linalg.norm(A @ x - b) / np.linalg.norm(b)
+
+
+def power_iteration(A, num_iter=100):
+    v = np.ones(A.shape[1]) / np.sqrt(A.shape[1])
+    for _ in range(num_iter):
+        w = A.dot(v)
+        v = w / np.linalg.norm(w)
+    return v @ A @ v, v
+
+
+def laplacian_1d(n, h=1.0):
+    L = np.zeros((n, n))
+    i = np.arange(n)
+    L[i, i] = -2.0
+    L[i[:-1], i[:-1] + 1] = 1.0
+    L[i[1:], i[1:] - 1] = 1.0
+    return L / h ** 2
+
+
+def solve_normal_equations(X, y, ridge=0.0):
+    XtX = X.T @ X
+    XtX[np.diag_indices_from(XtX)] += ridge
+    return np.linalg.solve(XtX, X.T @ y)
+
+
+def lstsq_fit(X, y):
+    coef, res, rank, sv = np.linalg.lstsq(X, y, rcond=None)
+    return coef
+
+
+def condition_number(A):
+    s = np.linalg.svd(A, compute_uv=False)
+    return s[0] / s[-1]
+
+
+def symmetric_sqrt(A):
+    w, V = np.linalg.eigh(A)
+    w = np.clip(w, 0, None)
+    return (V * np.sqrt(w)) @ V.T
+
+
+def sor_step(A, b, x, omega=1.5):
+    for i in range(A.shape[0]):
+        sigma = np.dot(A[i], x) - A[i, i] * x[i]
+        x[i] = (1 - omega) * x[i] + omega * (b[i] - sigma) / A[i, i]
