@@ -90,6 +90,7 @@ class ForcedUnsupported:
     callee: str
     via_class: bool = False  # True: a method of the same class stays NumPy (they share `self`)
     via_caller: bool = False  # True: `callee` is a caller that stays NumPy and relies on this function's mutation
+    via_result: bool = False  # True: `callee` is a caller that stays NumPy and writes into this function's result
 
 
 class FileContext:

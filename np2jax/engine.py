@@ -25,6 +25,7 @@ from np2jax import __version__
 from np2jax.analysis.attributes import analyse_attributes
 from np2jax.analysis.mutation import ModuleMutations
 from np2jax.analysis.resolve import Resolver
+from np2jax.analysis.result_writes import callees_whose_results_are_written
 from np2jax.analysis.scope import collect_scopes
 from np2jax.analysis.tracing import ModuleTracing
 from np2jax.codes import instantiate, selected
@@ -202,7 +203,12 @@ def _transform(
         new_module, diagnostics, functions, infos = _walk(
             module, path, collector, resolver, lines, options, forced, precise, tracing, mutations, attributes
         )
-        more = _callers_of_unsupported(infos, functions, forced) or _mutators_of_unsupported_callers(infos, functions, forced, mutations)
+        # Every reason found in this walk at once (each only ever adds functions, so the fixpoint is the same).
+        more = {
+            **_callees_written_by_unsupported(infos, functions, forced),
+            **_mutators_of_unsupported_callers(infos, functions, forced, mutations),
+            **_callers_of_unsupported(infos, functions, forced),
+        }
         if not more:
             return new_module, diagnostics, functions, forced
         forced.update(more)
@@ -232,6 +238,34 @@ def _callers_of_unsupported(infos, functions, forced) -> dict[str, ForcedUnsuppo
             unsupported.add(info.qualname)
             changed = True
     return {name: why for name, why in found.items() if name not in forced}
+
+
+def _callees_written_by_unsupported(infos, functions, forced) -> dict[str, ForcedUnsupported]:
+    """Functions whose result a function that stays NumPy writes into in place (``p = f(z); p[i] -= 1``):
+    migrated, they would return immutable JAX arrays, so they stay NumPy too."""
+    unsupported = {record.qualname for record in functions if record.status == "unsupported"}
+    module_functions = {info.qualname for info in infos if info.is_module_level}
+    by_name = {info.qualname: info for info in infos}
+    found: dict[str, ForcedUnsupported] = {}
+    for info in infos:
+        if info.qualname not in unsupported or ".<locals>." in info.qualname:
+            continue
+
+        def callee_of(call: cst.Call, info=info) -> str | None:
+            func = call.func
+            if isinstance(func, cst.Name) and func.value in module_functions:
+                return func.value
+            if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and info.class_name
+                    and func.value.value in ("self", "cls")):
+                return f"{info.class_name}.{func.attr.value}"
+            return None
+
+        for callee in callees_whose_results_are_written(info.node, callee_of):
+            target = by_name.get(callee)
+            # a callee the migration leaves as it was returns what it returned before
+            if target is not None and target.changed and callee not in unsupported and callee not in forced:
+                found.setdefault(callee, ForcedUnsupported(info.qualname, via_result=True))
+    return found
 
 
 def _mutators_of_unsupported_callers(infos, functions, forced, mutations) -> dict[str, ForcedUnsupported]:

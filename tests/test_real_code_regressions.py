@@ -359,3 +359,40 @@ def test_an_array_parameter_named_like_a_size_stays_traced():
     assert record(result, "rank").jit and record(result, "rank").static_argnums == ()
     a = np.array([[1.0, 2.0], [2.0, 4.0], [0.0, 1.0]], dtype=np.float32)
     assert int(migrated.rank(jnp.asarray(a))) == original.rank(a) == 2
+
+
+def test_numpy_code_that_writes_into_a_result_keeps_the_callee_numpy():
+    """A function left as NumPy writes into what a same-module function returns: that function stays NumPy
+    (NPJ202), so the write still works; a caller that only reads the result still migrates around it."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def softmax(logits):
+            shifted = np.exp(logits - np.max(logits))
+            return shifted / np.sum(shifted)
+
+        def gradient_step(W, x, label):
+            probs = softmax(x @ W)
+            probs[label] -= 1.0
+            W -= 0.1 * np.outer(x, probs)
+            return np.sum(probs * probs)
+
+        def squash(z):
+            return np.tanh(z)
+
+        def reads_only(W, z):
+            q = squash(z)
+            W -= 1.0
+            return q.sum()
+        """
+    )
+    assert record(result, "softmax").status == "unsupported" and not record(result, "softmax").jit
+    assert any(d.code == "NPJ202" and "writes in place into what this function returns" in d.message for d in result.diagnostics)
+    assert record(result, "squash").jit  # not written into: migrates
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        W, x = rng.normal(size=(4, 3)), rng.normal(size=4)
+        W0, W1 = W.copy(), W.copy()
+        np.testing.assert_allclose(migrated.gradient_step(W1, x, 1), original.gradient_step(W0, x, 1))
+        np.testing.assert_allclose(W1, W0)

@@ -10,17 +10,20 @@ class CallsUnmigratedFunction(Rule):
     NAME = "calls-unmigrated-function"
     MESSAGE = "calls `{callee}`, which stays NumPy code: this function stays NumPy too"
     CLASS_MESSAGE = "`{callee}` stays NumPy code and shares `self` with this method: the class stays NumPy"
+    RESULT_MESSAGE = "`{callee}` stays NumPy code and writes in place into what this function returns: this function stays NumPy too"
     SEVERITY = Severity.ERROR
     DOC = RuleDoc(
         what=(
             "Reports functions that call a function or method of the same module that np2jax leaves untouched, "
-            "and the other methods of a class one of whose methods is left untouched."
+            "the other methods of a class one of whose methods is left untouched, and functions whose result a "
+            "function left untouched writes into in place (`p = f(z); p[i] -= 1`)."
         ),
         why=(
             "A function that is left as NumPy code (because of an error-level diagnostic) may mutate its "
             "arguments or need NumPy arrays. A migrated caller would hand it immutable JAX arrays and rely on "
             "writes that no longer happen. So the caller is left untouched too, transitively. Methods of one "
-            "class pass arrays to each other through `self`: a class migrates as a whole or not at all."
+            "class pass arrays to each other through `self`: a class migrates as a whole or not at all. And NumPy "
+            "code that writes into a function's result needs a mutable NumPy array back, not a JAX array."
         ),
         use_instead="fix the callee first (see its own diagnostics); its callers then migrate on the next run",
         known_problems="Only direct calls by name and `self.`/`cls.` method calls within a module are followed.",
@@ -58,17 +61,34 @@ class CallsUnmigratedFunction(Rule):
             """,
             diagnostics=("NPJ201", "NPJ202", "NPJ202"),
         ),
+        Example(
+            title="NumPy code that writes into a function's result keeps that function NumPy",
+            before="""
+            import numpy as np
+
+            def softmax(z):
+                e = np.exp(z - np.max(z))
+                return e / np.sum(e)
+
+            def gradient_step(W, x, label):
+                p = softmax(x @ W)
+                p[label] -= 1.0
+                W -= 0.1 * np.outer(x, p)
+                return np.sum(p * p)
+            """,
+            diagnostics=("NPJ202", "NPJ201"),
+        ),
     )
 
     def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
         forced = ctx.forced_unsupported.get(info.qualname)
         if forced is None or forced.via_caller:  # via_caller: its own writes are reported (NPJ201)
             return
-        if forced.via_class:
+        if forced.via_class or forced.via_result:
             line, col, end_line, end_col = ctx.def_name_span(info)
+            message = (self.CLASS_MESSAGE if forced.via_class else self.RESULT_MESSAGE).format(callee=forced.callee)
             ctx.diagnostics.append(
-                Diagnostic(self.CODE, self.SEVERITY, self.CLASS_MESSAGE.format(callee=forced.callee), ctx.path,
-                           line, col, end_line, end_col, self.DOC.use_instead)
+                Diagnostic(self.CODE, self.SEVERITY, message, ctx.path, line, col, end_line, end_col, self.DOC.use_instead)
             )
         else:
             call = info.calls[forced.callee]

@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.result_writes import INPLACE_METHODS
 from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
 
 
-INPLACE_METHODS = frozenset({"sort", "fill", "put", "itemset", "partition", "resize", "setflags", "byteswap"})
 
 
 class UnsafeInplaceWrite(Rule):
