@@ -162,7 +162,6 @@ class FunctionAliasing:
         self._cache: dict[str, str | None] = {}
         self._returns_value: bool | None = None
         self._statement_of: dict[cst.CSTNode, int] | None = None
-        self._evidence: _ArrayEvidence | None = None
 
     def _reason(self, name: str) -> str | None:
         if name not in self._cache:
@@ -234,7 +233,7 @@ class FunctionAliasing:
         for binding in self.scope.bindings.get(name, ()):
             if isinstance(binding, ValueBinding) and self._numpy_valued(binding.value):
                 return True
-        evidence = self._array_evidence()
+        evidence = array_evidence(self.function, self.resolver, self.scope)
         return name in evidence.annotated or (not strict and name in evidence.used)
 
     def _numpy_valued(self, expr: cst.BaseExpression) -> bool:
@@ -268,14 +267,7 @@ class FunctionAliasing:
         return not self._returns_value
 
     def _looks_like_array(self, name: str) -> bool:
-        evidence = self._array_evidence()
-        return name in evidence.used or name in evidence.annotated
-
-    def _array_evidence(self) -> _ArrayEvidence:
-        if self._evidence is None:
-            self._evidence = _ArrayEvidence(self.resolver, self.scope)
-            visit(self.function, self._evidence)
-        return self._evidence
+        return has_array_evidence(self.function, name, self.resolver, self.scope)
 
     def _parameter_rebound_at(self, name: str) -> int | None:
         """Index of the first top-level statement that rebinds parameter ``name`` to a fresh array."""
@@ -357,9 +349,18 @@ def is_view(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
 
 def has_array_evidence(function: cst.FunctionDef, name: str, resolver: Resolver, scope: Scope) -> bool:
     """``name`` is indexed, passed to NumPy, asked for ``.shape``/``.sum()`` ... or annotated as an array in ``function``."""
-    evidence = _ArrayEvidence(resolver, scope)
-    visit(function, evidence)
+    evidence = array_evidence(function, resolver, scope)
     return name in evidence.used or name in evidence.annotated
+
+
+def array_evidence(function: cst.FunctionDef, resolver: Resolver, scope: Scope) -> _ArrayEvidence:
+    """The names of ``function`` used like arrays, found in one pass and remembered by the resolver."""
+    cache = resolver.memo.setdefault("array_evidence", {})
+    evidence = cache.get(function)
+    if evidence is None:
+        evidence = cache[function] = _ArrayEvidence(resolver, scope)
+        visit(function, evidence)
+    return evidence
 
 
 def _names_in(node: cst.CSTNode):

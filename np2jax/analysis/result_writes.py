@@ -53,12 +53,16 @@ class _ResultWrites(FastVisitor):
             self._write(func.value, node)
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value == "out":
-                for element in _names(arg.value):
-                    self._write(cst.Name(element), node)
+                for name in _names(arg.value):
+                    self._write_name(name, node)
 
     def _write(self, target: cst.BaseExpression, node: cst.CSTNode) -> None:
-        if isinstance(target, cst.Name) and target.value in self.bound:
-            self.written.setdefault(self.bound[target.value], node)
+        if isinstance(target, cst.Name):
+            self._write_name(target.value, node)
+
+    def _write_name(self, name: str, node: cst.CSTNode) -> None:
+        if name in self.bound:
+            self.written.setdefault(self.bound[name], node)
 
 
 def _names(target: cst.BaseExpression) -> list[str]:
