@@ -69,7 +69,10 @@ class FunctionInfo:
     calls: dict[str, cst.Call] = field(default_factory=dict)  # same-module callee -> first call
     call_statements: dict[cst.Call, tuple | None] = field(default_factory=dict)  # call -> its statement, for positions
     first_diagnostic: int = 0  # index of its first diagnostic in FileContext.diagnostics
-    changed: bool = False  # the walker rewrote something in it (set before on_leave_function)
+    changed: bool = False  # the walker rewrote something in it, or it is jitted as it is (set before on_leave_function)
+    as_is: bool = False  # nothing in it needed rewriting, but it computes with arrays and is jitted as it is
+    as_is_reason: tuple[str, str] = ("", "")  # nothing in it needed rewriting: why it is not jitted, and what to use instead
+    nested: list[FunctionInfo] = field(default_factory=list)  # of an outermost function: every function inside it
     decorator: str | None = None  # a decorator to add (the jit rule's), applied by the walker
     generated_names: set[str] = field(default_factory=set)  # names rewrites introduced in it
     needs: set[str] = field(default_factory=set)  # modules its rewrites refer to, kept only if it is not reverted
@@ -311,6 +314,37 @@ def _jit_state(info: FunctionInfo, ctx: FileContext) -> JitState:
     return _jit_candidate(info, ctx)
 
 
+def as_is_verdict(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:
+    """For a function with nothing to rewrite: None if it is array code ``jax.jit`` can trace as it is
+    (analysis/array_code.py), else why it is not jitted and what to use instead ("" when there is nothing to say)."""
+    tracing = ctx.tracing
+    if tracing is None:
+        return "", ""
+    if ctx.diagnostics[info.first_diagnostic:]:
+        return "", ""  # a rule chose to leave something in it as it was, and said why
+    if not info.is_module_level or info.node.decorators:
+        return _judge_candidate(info, ctx).skip or "", ""
+    name = info.node.name.value
+    if tracing.function_node(name) is not info.node:
+        return f"`{name}` is defined more than once in this module", ""
+    if not tracing.array_code(name):
+        return ("nothing in it is specific to arrays (no NumPy or jax.numpy call, no array method or attribute): it may "
+                "compute with Python numbers too, which jax.jit would turn into arrays"), ""
+    if name in tracing.array_code.keeps_numpy:
+        return "it calls NumPy functions that stay NumPy, which cannot take traced arrays", ""
+    state = _jit_candidate(info, ctx)
+    plan = state.plan
+    if plan is None:
+        return state.skip or "", ""
+    if not plan.ok:
+        blocker = plan.blockers[0]
+        line = ctx.exact_span(blocker.node)[0]
+        return f"{blocker.message} (line {line})", blocker.use_instead
+    if not plan.returns_array:
+        return "it returns only values known at trace time (shapes, sizes, flags): under jax.jit they would become arrays", ""
+    return None
+
+
 def loop_plan(info: FunctionInfo | None, ctx: FileContext) -> JitPlan | None:
     """The jit plan of the function the walker is in, if it will be jitted (so its loops may become fori_loops)."""
     if info is None or ctx.tracing is None:
@@ -333,10 +367,12 @@ def _judge_candidate(info: FunctionInfo, ctx: FileContext) -> JitState:
             return JitState(already_jitted=True)
         names = ", ".join(f"`@{ctx.code(d.decorator).strip()}`" for d in node.decorators)
         return JitState(skip=f"decorated with {names}: np2jax does not know how jax.jit combines with it")
+    if info.class_name is not None and node.name.value == "__init__":
+        return JitState(skip="a constructor: it sets up the object's state, which jax.jit cannot return")
     if info.class_name is not None:
         return JitState(skip="a method: jax.jit would take `self` as a fixed argument and miss later changes to its state")
     if not info.is_module_level:
-        return JitState()  # a nested function: traced as part of the function that calls it
+        return JitState()  # a nested function: traced as part of the function that calls it (rules/not_jitted.py)
     if isinstance(node.asynchronous, cst.Asynchronous):
         return JitState(skip="an `async` function")
     for module_name in ("jax", "functools"):

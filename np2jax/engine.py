@@ -296,7 +296,7 @@ def _walk(module, path, collector, resolver, lines, options, forced, precise, tr
     ctx.jnp_alias, already_imported = choose_jnp_alias(collector.module_scope, list(collector.scopes.values()))
     walker = walker_for(ctx, instantiate(set(options.select) or None, set(options.ignore) or None))
     new_module = visit(module, walker)
-    if new_module is not module and (walker.replacements or walker.wraps or walker.statement_rewrites):
+    if new_module is not module and (walker.replacements or walker.wraps or walker.statement_rewrites or ctx.jit_uses):
         new_module = finalize_imports(
             new_module,
             unused=walker.rewritten_import_names - walker.used_import_names,

@@ -96,6 +96,10 @@ class Rule:
     def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
         """Called when the walker leaves a function, before it decides whether to keep the rewrites."""
 
+    def on_function_decided(self, info: FunctionInfo, ctx: FileContext) -> None:
+        """Called when the walker has decided what becomes of an outermost function (module-level or a method):
+        whether it keeps its rewrites and gets ``jax.jit``; ``info.nested`` are the functions inside it."""
+
     def report(
         self,
         ctx: FileContext,

@@ -17,7 +17,7 @@ import libcst as cst
 
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, attribute_chain
-from np2jax.context import FileContext, FunctionInfo, NumpyRef, loop_plan
+from np2jax.context import FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan
 from np2jax.cstutil import change_keywords, dotted, trailing_comment_lines
 from np2jax.diagnostics import Severity
 from np2jax.rule import Rule
@@ -99,6 +99,8 @@ class Walker(FastTransformer):
             info.class_name = self._qualname_stack[-1]
         self._qualname_stack.append(info.qualname + ".<locals>")
         self._pending_def_names[node.name] = info
+        if self._open_functions:
+            self._open_functions[0].nested.append(info)
         self._open_functions.append(info)
         self.functions.append(info)
         self.ctx.function = info
@@ -116,6 +118,12 @@ class Walker(FastTransformer):
             self._frames[-1][2].update(import_names)
         info = self._open_functions[-1]
         info.changed = self._changes() > changes
+        if not info.changed:
+            verdict = as_is_verdict(info, self.ctx)
+            if verdict is None:
+                info.changed = info.as_is = True
+            else:
+                info.as_is_reason = verdict
         for rule in self.hooks["on_leave_function"]:
             rule.on_leave_function(info, self.ctx)
         reverted = any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:])
@@ -138,6 +146,11 @@ class Walker(FastTransformer):
         self.ctx.function = self._open_functions[-1] if self._open_functions else None
         self._qualname_stack.pop()
         info.end_line = self.ctx.line - 1 - trailing_comment_lines(original.body)
+        if not self._open_functions:
+            for nested in info.nested:  # traced as part of it
+                nested.jit = info.jit
+            for rule in self.hooks["on_function_decided"]:
+                rule.on_function_decided(info, self.ctx)
         return updated
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:

@@ -318,7 +318,7 @@ CASES = [
                 return np.exp(y)
             return inner
         """,
-        {"f": ("NPJ302",), "f.<locals>.inner": PLAIN},
+        {"f": ("NPJ302", "NPJ304"), "f.<locals>.inner": ("NPJ304",)},  # inner runs as part of f, not jitted
         id="returning-a-function",
     ),
     pytest.param(
@@ -365,6 +365,56 @@ CASES = [
         """,
         {"pure_python": PLAIN},
         id="no-numpy-no-decorator-no-diagnostic",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def standardize(x):
+            return (x - x.mean(axis=0)) / x.std(axis=0)
+
+        def worst(prices):
+            return standardize(prices).min(axis=0)
+
+        def flat(x):
+            return x.reshape((np.prod(x.shape),))
+
+        def scaled(x, factor):
+            return x * factor
+
+        def rows(x):
+            return x.shape[0]
+        """,
+        {"standardize": jit(), "worst": jit(), "flat": jit(), "scaled": ("NPJ304",), "rows": ("NPJ304",)},
+        id="nothing-to-rewrite-array-code-jitted-as-is",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def rounded(x):
+            return np.round(x, decimals=2)
+
+        def head(xs, n):
+            total = xs.sum()
+            while total > n:
+                total = total / 2
+            return total
+        """,
+        {"rounded": PLAIN, "head": ("NPJ304",)},  # rounded: NPJ104 says why np.round stays
+        id="nothing-to-rewrite-but-not-traceable-says-why",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def outer(x):
+            def inner(y):
+                return y.sum()
+            return inner(x) * 2.0
+        """,
+        {"outer": jit(), "outer.<locals>.inner": jit()},
+        id="nested-function-of-a-jitted-one-is-traced-with-it",
     ),
 ]
 
@@ -645,7 +695,7 @@ FORI_CASES = [
         def g(x):
             return f(x, np.sin)
         """,
-        {"f": ("NPJ302",), "g": PLAIN},
+        {"f": ("NPJ302",), "g": ("NPJ304",)},  # g: passes np.sin, which stays NumPy
         id="numpy-function-as-a-value",
     ),
     pytest.param(

@@ -72,6 +72,7 @@ def drawdown(prices):
     return prices / running_peak - 1.0
 
 
+@jax.jit
 def max_drawdown(prices):
     """The worst peak-to-trough loss, as a negative fraction."""
     return drawdown(prices).min(axis=0)

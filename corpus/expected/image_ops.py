@@ -43,6 +43,7 @@ def equalize_hist(img, nbins=256):
     return jnp.interp(img.ravel(), centers, cdf).reshape(img.shape)
 
 
+@jax.jit
 def normalize(img, eps=1e-8):
     lo, hi = img.min(), img.max()
     return (img - lo) / (hi - lo + eps)
@@ -69,6 +70,7 @@ def gamma_correct(img, gamma):
         return jnp.where(img > 0, img ** (1.0 / gamma), 0.0)
 
 
+@jax.jit
 def downsample2(img):
     h, w = img.shape[0] // 2 * 2, img.shape[1] // 2 * 2
     x = img[:h, :w]
@@ -101,6 +103,7 @@ def local_max_mask(img):
     return mask
 
 
+@jax.jit
 def channel_stats(batch):
     mean = batch.mean(axis=(0, 1, 2))
     std = batch.std(axis=(0, 1, 2), ddof=1)

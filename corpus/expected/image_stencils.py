@@ -29,6 +29,7 @@ def box_blur(image):
     return total / 9.0
 
 
+@jax.jit
 def sobel(image):
     """Horizontal and vertical Sobel derivatives (scaled to unit gain)."""
     p = pad_edges(image)
@@ -54,6 +55,7 @@ def sharpen(image, amount=0.5):
     return out
 
 
+@jax.jit
 def normalize(image, eps=1e-8):
     """Rescale to [0, 1]."""
     lo, hi = image.min(), image.max()
@@ -81,12 +83,14 @@ def threshold(image, level=0.5):
     return jnp.where(image > level, 1.0, 0.0)
 
 
+@jax.jit
 def laplacian(image):
     """5-point discrete Laplacian."""
     p = pad_edges(image)
     return p[:-2, 1:-1] + p[2:, 1:-1] + p[1:-1, :-2] + p[1:-1, 2:] - 4 * image
 
 
+@jax.jit
 def downsample(image):
     """Halve each side by averaging 2x2 blocks (sides must be even)."""
     h, w = image.shape

@@ -38,6 +38,7 @@ def update_centroids(points, labels, k):
     return jnp.stack(new)
 
 
+@jax.jit
 def kmeans_step(points, centroids):
     """Assign, then move every centroid to the mean of its points."""
     k = centroids.shape[0]

@@ -43,6 +43,7 @@ def mse_grad(w, b, X, y):
     return grad_w, grad_b
 
 
+@jax.jit
 def sgd_update(w, b, X, y, lr=LEARNING_RATE):
     """One step of gradient descent; returns the new parameters."""
     grad_w, grad_b = mse_grad(w, b, X, y)

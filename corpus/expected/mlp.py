@@ -9,6 +9,7 @@ import jax
 import jax.numpy as jnp
 
 
+@jax.jit
 def relu(x):
     return jnp.maximum(x, 0.0)
 

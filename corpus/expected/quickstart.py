@@ -30,6 +30,7 @@ def selu(x, alpha=SELU_ALPHA, lmbda=SELU_LAMBDA):
     return lmbda * jnp.where(x > 0, x, alpha * jnp.exp(x) - alpha)
 
 
+@jax.jit
 def normalize_rows(X):
     # Standardise every column: zero mean, unit variance.
     return (X - X.mean(0)) / X.std(0)
@@ -40,6 +41,7 @@ def negate_if(x, neg):
     return -x if neg else x
 
 
+@jax.jit
 def flatten(x):
     """A 1-D view of ``x``; the length is computed from the static shape."""
     return x.reshape((np.prod(x.shape),))

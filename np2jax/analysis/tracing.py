@@ -29,6 +29,7 @@ from typing import Iterable
 import libcst as cst
 
 from np2jax.analysis.aliasing import has_array_evidence
+from np2jax.analysis.array_code import ArrayCode
 from np2jax.analysis.collect import CollectedLists, Collection
 from np2jax.analysis.conditionals import ConditionalDecisions, Conversion, if_chain
 from np2jax.analysis.indexing import IndexClassifier
@@ -174,6 +175,7 @@ class ModuleTracing:
         self.rebinds: dict[cst.Expr, tuple[str, ...]] = {}  # `f(a)` statements that become `a = f(a)`
         self._plans: dict[str, JitPlan] = {}
         self._in_progress: set[str] = set()
+        self.array_code = ArrayCode(resolver, self.module_scope, self.function_node)  # name -> computes with arrays?
 
     def function_node(self, name: str) -> cst.FunctionDef | None:
         bindings = self.module_scope.bindings.get(name, [])

@@ -20,7 +20,10 @@ class Jit(Rule):
             "time: flags tested by `if`, sizes passed to `range`/`zeros`/`reshape`, `axis`/`ord`/`mode` arguments, "
             "indices into Python lists, callables. A parameter is made static only if it looks like a Python value "
             "(hinted `int`/`float`/`bool`/`str`/`tuple`, a literal default, a shape-like name, or never used as array "
-            "data); the report lists the indices in `static_argnums`."
+            "data); the report lists the indices in `static_argnums`. A function with nothing to rewrite is jitted as "
+            "it is when it is array code (it calls jax.numpy or array methods such as `.mean()`, uses `.shape`/`.T`, "
+            "or calls a function of the module that is) and returns an array; functions defined inside a jitted "
+            "function are traced with it and reported as jitted."
         ),
         why=(
             "Under `jax.jit` a function is compiled once per combination of static arguments and runs as one XLA "
@@ -101,6 +104,30 @@ class Jit(Rule):
             @functools.partial(jax.jit, static_argnums=(1,))
             def taper(x, n):
                 return jnp.sum(x[:n] * window(n))
+            """,
+        ),
+        Example(
+            title="array code with nothing to rewrite is jitted as it is",
+            before="""
+            import numpy as np
+
+            def standardize(x):
+                return (x - x.mean(axis=0)) / x.std(axis=0)
+
+            def center(x):
+                return x - np.mean(x)
+            """,
+            after="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def standardize(x):
+                return (x - x.mean(axis=0)) / x.std(axis=0)
+
+            @jax.jit
+            def center(x):
+                return x - jnp.mean(x)
             """,
         ),
     )

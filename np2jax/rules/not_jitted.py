@@ -12,11 +12,19 @@ class NotJitted(Rule):
     SEVERITY = Severity.INFO
     EXAMPLES_JIT = True
     DOC = RuleDoc(
-        what="Notes migrated functions that np2jax does not decorate with `jax.jit` by design: methods, functions that already have other decorators, `async` functions, and modules where the name `jax` or `functools` means something else.",
+        what=(
+            "Says why a function is not decorated with `jax.jit` when no other diagnostic does, so that every "
+            "function left un-jitted in a module that uses NumPy carries a reason: methods and constructors, "
+            "functions with other decorators, `async` functions, modules where the name `jax` or `functools` means "
+            "something else; functions inside a function that is not jitted; and functions with nothing to "
+            "rewrite that are not array code jax.jit could trace as they are (Python-number helpers, functions "
+            "that return only sizes, or whose loop or `if` needs concrete values: the reason names the line)."
+        ),
         why=(
             "Jitting a method would freeze `self`: `jax.jit` treats it as an argument it cannot trace, and later "
             "changes to the object's arrays would be missed. Other decorators may not compose with `jax.jit`. "
-            "These functions are migrated to jax.numpy and run eagerly, computing what they computed before."
+            "A helper that computes with Python numbers would return arrays once jitted. "
+            "These functions run eagerly, computing what they computed before."
         ),
         use_instead="jit pure helpers that take arrays as arguments, or register the class as a pytree and jit by hand",
     )
@@ -42,16 +50,52 @@ class NotJitted(Rule):
                 def apply(self, x):
                     return jnp.multiply(x, self.scale)
             """,
-            diagnostics=("NPJ304",),
+            diagnostics=("NPJ304", "NPJ304"),  # the constructor and the method
+        ),
+        Example(
+            title="nothing array-specific to compile, and a function inside one that is not jitted",
+            before="""
+            import numpy as np
+
+            def scaled(x, factor):
+                return x * factor
+
+            def make_scaler(factor):
+                def scale(x):
+                    return np.multiply(x, factor)
+                return scale
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def scaled(x, factor):
+                return x * factor
+
+            def make_scaler(factor):
+                def scale(x):
+                    return jnp.multiply(x, factor)
+                return scale
+            """,
+            diagnostics=("NPJ304", "NPJ302", "NPJ304"),  # make_scaler returns a function (NPJ302); scale runs inside it
         ),
     )
 
     def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
-        reason = ctx.jit_state(info).skip
-        if reason is None:
-            return
+        reason, use_instead = (ctx.jit_state(info).skip, "") if info.changed else info.as_is_reason
+        if reason:
+            self._note(info, reason, ctx, use_instead)
+
+    def on_function_decided(self, info: FunctionInfo, ctx: FileContext) -> None:
+        if info.jit or ctx.tracing is None:
+            return  # the functions inside a jitted one are traced with it
+        for nested in info.nested:
+            if not any(nested.line <= d.line <= nested.end_line for d in ctx.diagnostics[nested.first_diagnostic:]):
+                outer = nested.qualname.rsplit(".<locals>.", 1)[0].rsplit(".", 1)[-1]
+                self._note(nested, f"a nested function: it runs as part of `{outer}`, which is not jitted", ctx)
+
+    def _note(self, info: FunctionInfo, reason: str, ctx: FileContext, use_instead: str = "") -> None:
         line, col, end_line, end_col = ctx.def_name_span(info)
         ctx.diagnostics.append(
             Diagnostic(self.CODE, self.SEVERITY, self.MESSAGE.format(reason=reason), ctx.path,
-                       line, col, end_line, end_col, self.DOC.use_instead)
+                       line, col, end_line, end_col, use_instead or self.DOC.use_instead)
         )

@@ -1,0 +1,134 @@
+"""Does a function compute with arrays, even though no NumPy call in it needed rewriting?
+
+A module-level function with nothing to rewrite -- ``(x - x.mean(0)) / x.std(0)``,
+``drawdown(prices).min(axis=0)``, code that already calls ``jax.numpy`` -- runs
+on whatever arrays it is given.  Once its callers and callees are migrated it
+works on JAX arrays, and ``jax.jit`` can compile it like any migrated function.
+A function that only handles Python values (sizes, strings, lists) must not be
+jitted: its results would turn into arrays.
+
+The evidence is direct: a value that meets an ndarray-only method or
+attribute (``.mean()``, ``.reshape()``, ``.T``, ``.shape``), a parameter passed
+to a NumPy or jax.numpy function, a parameter annotated as an array, a call to
+``jax``/``jax.numpy`` (or a NumPy function that computes arrays), or a call to
+another module-level function of the same module that computes with arrays.
+Indexing alone is no evidence: lists and dicts are indexed too.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver, is_numpy
+from np2jax.analysis.scope import Scope
+from np2jax.tables import lookup_numpy
+from np2jax.visitors import FastVisitor, child_nodes, visit
+
+# ndarray methods and attributes no list, tuple, dict or str has.
+_ARRAY_ONLY_METHODS = frozenset(
+    """sum mean std var min max argmin argmax prod cumsum cumprod any all ptp argsort round reshape transpose
+    swapaxes squeeze astype repeat ravel flatten diagonal trace dot clip nonzero take""".split()
+)
+_ARRAY_ONLY_ATTRIBUTES = frozenset({*SHAPE_ATTRIBUTES, "T", "mT"})
+_ARRAY_HINTS = frozenset({"ndarray", "NDArray", "ArrayLike", "Array"})
+_NOT_ARRAY_KINDS = ("dtype", "static", "type", "constant")
+
+
+class ArrayCode:
+    """Which module-level functions of one module compute with arrays; each judged once."""
+
+    def __init__(self, resolver: Resolver, module_scope: Scope, function_node) -> None:
+        self.resolver = resolver
+        self.module_scope = module_scope
+        self._function_node = function_node  # name -> cst.FunctionDef | None (a single module-level def)
+        self._known: dict[str, bool] = {}
+        self.keeps_numpy: set[str] = set()  # functions that still call NumPy array functions (rules chose to keep them)
+
+    def __call__(self, name: str) -> bool:
+        known = self._known.get(name)
+        if known is not None:
+            return known
+        node = self._function_node(name)
+        if node is None:
+            return False
+        self._known[name] = False  # recursion: a function is no evidence for itself
+        finder = _Evidence(self, node)
+        visit(node, finder)
+        self._known[name] = finder.found
+        if finder.numpy_call:
+            self.keeps_numpy.add(name)
+        return finder.found
+
+
+class _Evidence(FastVisitor):
+    def __init__(self, owner: ArrayCode, node: cst.FunctionDef) -> None:
+        self.owner = owner
+        self.resolver = owner.resolver
+        self.node = node
+        self.scope = owner.resolver.scopes[node]
+        self.params = {p.name.value for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)}
+        self.found = False
+        self.numpy_call = False
+        self._called: set[cst.CSTNode] = set()  # functions of calls seen (not NumPy functions passed as values)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return not (self.found and self.numpy_call) and super().on_visit(node)
+
+    def _is_param(self, node: cst.BaseExpression) -> bool:
+        if not isinstance(node, cst.Name) or node.value not in self.params:
+            return False
+        found, _ = self.scope.lookup(node.value)
+        return found is self.scope
+
+    def _is_value(self, node: cst.BaseExpression) -> bool:
+        """A value the function computes or receives, not an imported module or class (``np.linalg``)."""
+        return self.resolver.qualname(node, self.scope) is None
+
+    def visit_Param(self, node: cst.Param) -> None:
+        annotation = node.annotation
+        if annotation is not None and any(_hint_name(n) in _ARRAY_HINTS for n in _names(annotation.annotation)):
+            self.found = True
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value in _ARRAY_ONLY_ATTRIBUTES and self._is_value(node.value):
+            self.found = True
+        elif node not in self._called and isinstance(node.value, cst.Name) and is_numpy(self.resolver.qualname(node, self.scope) or ""):
+            row = lookup_numpy(self.resolver.qualname(node, self.scope))
+            if row is None or row.kind not in _NOT_ARRAY_KINDS:
+                self.numpy_call = True  # a NumPy function passed as a value
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        self._called.add(func)
+        qualname = self.resolver.qualname(func, self.scope)
+        if qualname is not None:
+            if qualname.startswith("jax.") and qualname != "jax.jit":
+                self.found = True
+            elif is_numpy(qualname):
+                row = lookup_numpy(qualname)
+                if (row is None or row.kind not in _NOT_ARRAY_KINDS) and not self.resolver.is_static(node, self.scope):
+                    self.numpy_call = True  # shape arithmetic (`np.prod(x.shape)`) stays NumPy by design
+                    self.found = self.found or any(self._is_param(a.value) for a in node.args)
+            return
+        if isinstance(func, cst.Attribute):
+            if func.attr.value in _ARRAY_ONLY_METHODS and self._is_value(func.value):
+                self.found = True
+        elif isinstance(func, cst.Name):
+            found, _ = self.scope.lookup(func.value)
+            if found is self.owner.module_scope and self.owner(func.value):
+                self.found = True
+
+
+def _names(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (cst.Name, cst.Attribute)):
+            yield current
+        if isinstance(current, cst.Attribute):
+            continue
+        stack.extend(child_nodes(current))
+
+
+def _hint_name(node: cst.Name | cst.Attribute) -> str:
+    return node.value if isinstance(node, cst.Name) else node.attr.value
