@@ -326,12 +326,13 @@ def as_is_verdict(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | Non
         return _judge_candidate(info, ctx).skip or "", ""
     name = info.node.name.value
     if tracing.function_node(name) is not info.node:
-        return f"`{name}` is defined more than once in this module", ""
+        return f"`{name}` is defined more than once in this module", "give each definition its own name"
     if not tracing.array_code(name):
         return ("nothing in it is specific to arrays (no NumPy or jax.numpy call, no array method or attribute): it may "
-                "compute with Python numbers too, which jax.jit would turn into arrays"), ""
+                "compute with Python numbers too, which jax.jit would turn into arrays"), (
+                "nothing to do; decorate it with `@jax.jit` by hand if it only ever takes arrays")
     if name in tracing.array_code.keeps_numpy:
-        return "it calls NumPy functions that stay NumPy, which cannot take traced arrays", ""
+        return "it calls NumPy functions that stay NumPy, which cannot take traced arrays", "the jax.numpy functions, where their diagnostics allow"
     state = _jit_candidate(info, ctx)
     plan = state.plan
     if plan is None:
@@ -341,7 +342,8 @@ def as_is_verdict(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | Non
         line = ctx.exact_span(blocker.node)[0]
         return f"{blocker.message} (line {line})", blocker.use_instead
     if not plan.returns_array:
-        return "it returns only values known at trace time (shapes, sizes, flags): under jax.jit they would become arrays", ""
+        return ("it returns only values known at trace time (shapes, sizes, flags): under jax.jit they would become arrays",
+                "nothing to do: jitted callers run it at trace time")
     return None
 
 

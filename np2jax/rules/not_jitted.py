@@ -80,14 +80,14 @@ class NotJitted(Rule):
         ),
     )
 
-    def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
-        reason, use_instead = (ctx.jit_state(info).skip, "") if info.changed else info.as_is_reason
-        if reason:
-            self._note(info, reason, ctx, use_instead)
-
     def on_function_decided(self, info: FunctionInfo, ctx: FileContext) -> None:
+        # Here, not when leaving the function: a later rule may still find an error that keeps it NumPy.
         if info.jit or ctx.tracing is None:
             return  # the functions inside a jitted one are traced with it
+        if not info.has_errors(ctx):
+            reason, use_instead = (ctx.jit_state(info).skip, "") if info.changed else info.as_is_reason
+            if reason:
+                self._note(info, reason, ctx, use_instead)
         for nested in info.nested:
             if not any(nested.line <= d.line <= nested.end_line for d in ctx.diagnostics[nested.first_diagnostic:]):
                 outer = nested.qualname.rsplit(".<locals>.", 1)[0].rsplit(".", 1)[-1]
