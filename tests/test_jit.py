@@ -581,7 +581,7 @@ FORI_CASES = [
                 acc = acc + last
             return acc + last
         """,
-        {"f": ("NPJ303",)},
+        {"f": jit()},  # `last` is carried; the first step runs before the fori_loop, so it exists
         id="temporary-used-after-the-loop",
     ),
     pytest.param(
@@ -669,7 +669,7 @@ FORI_CASES = [
                 total = total + tmp
             return total, tmp
         """,
-        {"f": ("NPJ303",)},
+        {"f": jit()},  # after the first step, run before the fori_loop, `tmp` is an array
         id="carry-starting-as-none",
     ),
     pytest.param(
@@ -796,6 +796,77 @@ def smooth_rows(img):
             out[r, c] = (img[r - 1, c] + img[r + 1, c] + img[r, c - 1] + img[r, c + 1]) / 4.0
     return out
 """
+
+
+PEELED_RUNTIME = """
+import numpy as np
+
+def welford(x):
+    avg, spread = 0.0, 0.0
+    for i in range(x.shape[0]):
+        step = x[i] - avg
+        avg = avg + step / (i + 1)
+        spread = spread + step * (x[i] - avg)
+    return avg, spread
+
+def last_scaled(x, n_iter=12):
+    total = None
+    for k in range(n_iter):
+        scaled = np.multiply(x, k + 1)
+        total = scaled if total is None else total
+    return scaled
+
+def sor_sweep(A, b, x, omega=1.5):
+    for i in range(A.shape[0]):
+        sigma = np.dot(A[i], x) - A[i, i] * x[i]
+        x[i] = (1 - omega) * x[i] + omega * (b[i] - sigma) / A[i, i]
+
+def count_positive(x):
+    count = 0
+    for i in range(x.shape[0]):
+        count = count + (x[i] > 0)
+    return count
+
+def int_total(n):
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+"""
+
+
+def test_loops_whose_carry_starts_as_a_python_value_run_their_first_step_first():
+    """The first step runs in Python (the carry gets its array type), then the fori_loop: same values, and a
+    zero-step loop stays a zero-step loop. A carry that stays a Python int (exact) is never converted."""
+    jnp = pytest.importorskip("jax.numpy")
+    result = migrate(PEELED_RUNTIME)
+    output = result.output.decode()
+    assert output.count("jax.lax.fori_loop(") == 4, output
+    assert "if 0 < x.shape[0]:" in output and "jax.lax.fori_loop(1, x.shape[0]" in output
+    jitted = {r.qualname for r in result.functions if r.jit and "<locals>" not in r.qualname}
+    assert jitted == {"welford", "last_scaled", "sor_sweep", "count_positive"}, output
+    int_total = PEELED_RUNTIME.lstrip("\n").splitlines().index("def int_total(n):") + 1
+    assert [d.code for d in result.diagnostics if d.line == int_total] == ["NPJ304"]  # Python ints only: exact
+    original, migrated = {}, {}
+    exec(compile(PEELED_RUNTIME, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=30).astype(np.float32)
+    a = (rng.normal(size=(6, 6)) + 8 * np.eye(6)).astype(np.float32)
+    b = rng.normal(size=6).astype(np.float32)
+    swept = np.zeros(6, np.float32)
+    original["sor_sweep"](a, b, swept)  # in place; the migrated one returns it (NPJ203)
+    np.testing.assert_allclose(np.asarray(migrated["sor_sweep"](jnp.asarray(a), jnp.asarray(b), jnp.zeros(6))), swept, rtol=2e-5)
+    calls = [("welford", (x,)), ("welford", (x[:1],)), ("last_scaled", (x,)), ("count_positive", (x,)), ("count_positive", (x[:0],))]
+    for name, args in calls:
+        want = original[name](*args)
+        got = migrated[name](*(jnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args))
+        for w, g in zip(want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,)):
+            np.testing.assert_allclose(np.asarray(g), w, rtol=2e-5, atol=2e-5, err_msg=name)
+    with pytest.raises((UnboundLocalError, NameError)):
+        migrated["last_scaled"](jnp.asarray(x), 0)  # as the original does: no step, no `scaled`
+    with pytest.raises((UnboundLocalError, NameError)):
+        original["last_scaled"](x, 0)
 
 
 def test_fori_loops_run_under_jit_and_match_numpy():

@@ -98,8 +98,15 @@ def symmetric_sqrt(A):
     return (V * jnp.sqrt(w)) @ V.T
 
 
+@jax.jit
 def sor_step(A, b, x, omega=1.5):
-    for i in range(A.shape[0]):
+    if 0 < A.shape[0]:
+        i = 0
         sigma = jnp.dot(A[i], x) - A[i, i] * x[i]
         x = x.at[i].set((1 - omega) * x[i] + omega * (b[i] - sigma) / A[i, i])
+        def _loop_body(i, x):
+            sigma = jnp.dot(A[i], x) - A[i, i] * x[i]
+            x = x.at[i].set((1 - omega) * x[i] + omega * (b[i] - sigma) / A[i, i])
+            return x
+        x = jax.lax.fori_loop(1, A.shape[0], _loop_body, x)
     return x

@@ -64,8 +64,14 @@ def one_hot(labels, k):
     return (labels[:, None] == jnp.arange(k)[None, :]).astype(np.float32)
 
 
+@functools.partial(jax.jit, static_argnums=(2,))
 def kmeans(points, init_centroids, n_iter=10):
     centroids = init_centroids
-    for _ in range(n_iter):
+    if 0 < n_iter:
         centroids, labels = kmeans_step(points, centroids)
+        def _loop_body(_, _carry):
+            centroids, labels = _carry
+            centroids, labels = kmeans_step(points, centroids)
+            return centroids, labels
+        centroids, labels = jax.lax.fori_loop(1, n_iter, _loop_body, (centroids, labels))
     return centroids, labels

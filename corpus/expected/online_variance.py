@@ -39,14 +39,23 @@ def two_pass_variance(x):
     return jnp.sum(d * d) / (len(x) - 1)
 
 
+@jax.jit
 def welford(x):
     """Mean and variance in one numerically stable pass."""
     mean = 0.0
     m2 = 0.0
-    for i in range(x.shape[0]):
+    if 0 < x.shape[0]:
+        i = 0
         delta = x[i] - mean
         mean = mean + delta / (i + 1)
         m2 = m2 + delta * (x[i] - mean)
+        def _loop_body(i, _carry):
+            mean, m2 = _carry
+            delta = x[i] - mean
+            mean = mean + delta / (i + 1)
+            m2 = m2 + delta * (x[i] - mean)
+            return mean, m2
+        mean, m2 = jax.lax.fori_loop(1, x.shape[0], _loop_body, (mean, m2))
     return mean, m2 / (x.shape[0] - 1)
 
 

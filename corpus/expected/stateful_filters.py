@@ -71,13 +71,20 @@ class RunningMax:
         return self.best
 
 
+@jax.jit
 def normalize_rows_(m):
     """Scale each row of ``m`` to unit length, in place."""
-    for i in range(m.shape[0]):
+    if 0 < m.shape[0]:
+        i = 0
         m = m.at[i].divide(jnp.linalg.norm(m[i]))
+        def _loop_body(i, m):
+            m = m.at[i].divide(jnp.linalg.norm(m[i]))
+            return m
+        m = jax.lax.fori_loop(1, m.shape[0], _loop_body, m)
     return m
 
 
+@jax.jit
 def unit_directions(points, origin):
     d = points - origin
     d = normalize_rows_(d)

@@ -32,18 +32,22 @@ class LoopBody(FastVisitor):
         self.collected = frozenset(collected)
         self.order: list[str] = []
         self.assigned: set[str] = set()
+        self.written: set[str] = set()  # changed in place (`x[i] = v`, `x.sort()`, `f(x)` that returns it): arrays
         self.obstacle = ""
 
     def _stop(self, why: str) -> bool:
         self.obstacle = self.obstacle or why
         return False
 
-    def _assign(self, target: cst.BaseExpression) -> None:
+    def _assign(self, target: cst.BaseExpression, in_place: bool = False) -> None:
         while isinstance(target, (cst.Subscript, cst.Attribute)):
             if isinstance(target, cst.Attribute):
                 self._stop("it sets an attribute")
                 return
             target = target.value
+            in_place = True
+        if in_place and isinstance(target, cst.Name):
+            self.written.add(target.value)
         if isinstance(target, (cst.Tuple, cst.List)):
             for element in target.elements:
                 self._assign(element.value)
@@ -63,7 +67,7 @@ class LoopBody(FastVisitor):
 
     def visit_Expr(self, node: cst.Expr) -> None:
         for name in self.rebinds.get(node, ()):
-            self._assign(cst.Name(name))
+            self._assign(cst.Name(name), in_place=True)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         self._assign(node.target)
@@ -80,7 +84,7 @@ class LoopBody(FastVisitor):
             return
         if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
             if func.attr.value in self.MUTATING_ARRAY_METHODS:
-                self._assign(func.value)
+                self._assign(func.value, in_place=True)
             else:
                 self._stop(f"`.{func.attr.value}()` grows a Python container other than by one `ys.append(v)` per "
                            "step at the top level of the body, which jax.lax.scan could collect")

@@ -57,6 +57,7 @@ from np2jax.tables.jax_signatures import SIGNATURES
 from np2jax.visitors import FastVisitor, child_nodes, visit
 
 ARRAY = "<array>"
+_IN_PROGRESS = frozenset({"<in progress>"})  # a distinct object: tokens() is computing this value
 BRANCH_INSTEAD = ("jax.lax.cond(pred, lambda: a, lambda: b) with a scalar boolean `pred` and branches of one shape and dtype; "
                   "jnp.where(cond, a, b) to choose elementwise")
 WHILE_INSTEAD = "jax.lax.while_loop(cond_fun, body_fun, init)"
@@ -133,6 +134,7 @@ class LoopConversion:
     carried: tuple[str, ...]
     collected: tuple[str, ...] = ()
     starts: tuple[cst.Assign, ...] = ()
+    peel: bool = False  # the first step runs before the fori_loop (a carried name starts as a Python value)
 
 
 @dataclass
@@ -348,6 +350,7 @@ class _FunctionTracing(FastVisitor):
         self.blockers: list[Blocker] = []
         self.returns: list[cst.BaseExpression] = []
         self._tokens: dict[tuple[int, int], frozenset[str]] = {}
+        self._cut: set[tuple[int, int]] = set()  # values being computed that a cycle met again
         self.while_loops: list[cst.While] = []
         self.loops: dict[cst.For, LoopConversion] = {}
         self.traced_iterables: dict[cst.BaseExpression, str] = {}  # iterable of a converted loop -> its index token
@@ -446,14 +449,25 @@ class _FunctionTracing(FastVisitor):
 
     # --- tokens ------------------------------------------------------------------
     def tokens(self, node: cst.BaseExpression, scope: Scope | None = None) -> frozenset[str]:
+        """The tokens of ``node``, a union over the values it is computed from (a fixpoint through cycles:
+        ``x = x + a`` in a loop). A value met again while it is being computed adds nothing there; what was
+        computed meanwhile, inside the cycle, misses that value, so it is not remembered (only the cycle's
+        head, complete once it is done, is)."""
         scope = scope or self.scope
         key = (id(node), id(scope))
         found = self._tokens.get(key)
+        if found is _IN_PROGRESS:
+            self._cut.add(key)
+            return frozenset()
         if found is not None:
             return found
-        self._tokens[key] = frozenset()  # a cycle alone adds nothing
+        self._tokens[key] = _IN_PROGRESS
         result = frozenset(self._compute(node, scope))
-        self._tokens[key] = result
+        self._cut.discard(key)
+        if self._cut:  # misses what a value still being computed will hold: computed again when asked again
+            del self._tokens[key]
+        else:
+            self._tokens[key] = result
         return result
 
     def _union(self, nodes: Iterable[cst.BaseExpression | None], scope: Scope) -> set[str]:
@@ -755,6 +769,9 @@ class _FunctionTracing(FastVisitor):
             return  # range(len(coeffs)) of a tuple: as short as the tuple
         conversion, obstacle = self._fori_conversion(node)
         if conversion is not None:
+            if conversion.peel:  # its first step runs only if there is one: Python decides that, at trace time
+                for arg in iterable.args:
+                    self._require(arg.value, "bound of a `range` whose first step runs before jax.lax.fori_loop", STATIC_INSTEAD)
             self.loops[node] = conversion
             self.traced_iterables[iterable] = f"<index:{conversion.index}>"
             self.carried.update(conversion.carried)
@@ -822,6 +839,7 @@ class _FunctionTracing(FastVisitor):
         if loop_names & outside:
             return None, f"`{sorted(loop_names & outside)[0]}` is used after the loop"
         carried = []
+        peel = False  # a carried name that starts as a Python value (or unbound) is an array after the first step
         for name in body.order:
             if name in loop_names:
                 continue
@@ -829,11 +847,16 @@ class _FunctionTracing(FastVisitor):
                 if self._is_container(name, node):
                     return None, f"`{name}` is a Python container"
                 if not self._starts_as_array(name, node):
-                    return None, (f"`{name}` may start as a Python value; fori_loop would make it a 32-bit array "
-                                  "of fixed shape")
+                    if kind != "range" or collection is not None or not self._becomes_array(name, node, body):
+                        return None, (f"`{name}` may start as a Python value; fori_loop would make it a 32-bit array "
+                                      "of fixed shape")
+                    peel = True
                 carried.append(name)
             elif name in outside:
-                return None, f"`{name}` is first set inside the loop and used after it"
+                if kind != "range" or collection is not None or not self._becomes_array(name, node, body):
+                    return None, f"`{name}` is first set inside the loop and used after it"
+                peel = True
+                carried.append(name)
         if kind in ("iter", "enumerate"):
             source = iterable.args[0].value if kind == "enumerate" else iterable
             if any(isinstance(n, cst.Name) and n.value in carried for n in all_names(source)):
@@ -843,7 +866,7 @@ class _FunctionTracing(FastVisitor):
         if index is None:
             index = "_i"
         if collection is None:
-            return LoopConversion(kind, index, value, tuple(carried)), ""
+            return LoopConversion(kind, index, value, tuple(carried), peel=peel), ""
         return LoopConversion(kind, index, value, tuple(carried), collection.names, collection.starts), ""
 
     def _collection(self, node: cst.For) -> tuple[Collection | None, str]:
@@ -853,13 +876,17 @@ class _FunctionTracing(FastVisitor):
             return None, ""
 
         def is_array_param(name: str) -> bool:
-            if name not in self.params or scope is not self.function_scope:
-                return False
-            hints = _hint_names(self.params[name].annotation)
-            return bool(hints & ARRAY_HINTS) or name in self.data_uses or (
-                not hints & SCALAR_HINTS and has_array_evidence(self.node, name, self.resolver, scope))
+            return scope is self.function_scope and self._is_array_param(name)
 
         return CollectedLists(scope.node, scope, self.resolver, is_array_param).find(node, self._trip_count(node.iter))
+
+    def _is_array_param(self, name: str) -> bool:
+        """A parameter hinted as an array, used as array data, or used like one (indexed, ``.shape``, ...)."""
+        if name not in self.params:
+            return False
+        hints = _hint_names(self.params[name].annotation)
+        return bool(hints & ARRAY_HINTS) or name in self.data_uses or (
+            not hints & SCALAR_HINTS and has_array_evidence(self.node, name, self.resolver, self.function_scope))
 
     def _starts_as_array(self, name: str, loop: cst.For) -> bool:
         """Is every value ``name`` can have before ``loop`` an array (not a Python number, None or str)?"""
@@ -873,6 +900,20 @@ class _FunctionTracing(FastVisitor):
             isinstance(b, ValueBinding) and not b.augmented and ARRAY in self.tokens(b.value, self.function_scope)
             for b in outside
         )
+
+    def _becomes_array(self, name: str, loop: cst.For, body: LoopBody) -> bool:
+        """Is every value the body of ``loop`` gives ``name`` computed from arrays, or an in-place write that
+        becomes ``.at[]`` (so that after one step it is an array, of the shape and dtype later steps keep,
+        and no longer a Python number)?"""
+        _, bindings = self.function_scope.lookup(name)
+        inside = [b for b in bindings if (isinstance(b, ValueBinding) and contains(loop.body, b.value))
+                  or (isinstance(b, LoopBinding) and contains(loop.body, b.iterable))]
+        return bool(inside or name in body.written) and all(
+            isinstance(b, ValueBinding) and self._array_valued(b.value) for b in inside)
+
+    def _array_valued(self, value: cst.BaseExpression) -> bool:
+        tokens = self.tokens(value, self.function_scope)
+        return ARRAY in tokens or any(self._is_array_param(token) for token in tokens)
 
     def _bound_before(self, name: str, loop: cst.For) -> bool:
         return name in self.params or name in assigned_before(self.node.body, loop)

@@ -30,8 +30,12 @@ class LoopToFori(Rule):
         ),
         use_instead="nothing to do: the loop is converted for you",
         known_problems=(
-            "Every carried value must start as an array (not a Python number, `None` or a string: fori_loop would "
-            "turn a Python int into an int32 that can overflow, a float into a float32 of fixed shape). "
+            "A carried value that starts as a Python number or `None` (`total = 0.0`), or is first set inside the "
+            "loop and used after it, is converted only in a `range` loop whose bounds are known at trace time and "
+            "when every value the body gives it is computed from arrays: the first step then runs before the "
+            "fori_loop, under `if lower < upper:`, so the value has its array shape and dtype when the fori_loop "
+            "starts (a zero-step loop still runs no step). One that stays a Python number (`total += i * i`, exact "
+            "Python ints) keeps the loop as it is (fori_loop would make it an int32 that can overflow). "
             "Loops are converted only when the body has no `break`/`continue`/`return`/`raise`, does not grow a "
             "Python list (one that gets one value per step becomes `jax.lax.scan` instead, NPJ307), does not assign its own loop variable, the loop variable is not used after the loop, no "
             "name first set inside is used after it, and the index is never needed as a Python value (a slice "
@@ -159,6 +163,35 @@ class LoopToFori(Rule):
             diagnostics=("NPJ305",),
         ),
         Example(
+            title="an accumulator that starts as a Python number: the first step runs before the loop",
+            before="""
+            import numpy as np
+
+            def weighted_sum(x, w):
+                total = 0.0
+                for i in range(x.shape[0]):
+                    total = total + np.dot(x[i], w)
+                return total
+            """,
+            after="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def weighted_sum(x, w):
+                total = 0.0
+                if 0 < x.shape[0]:
+                    i = 0
+                    total = total + jnp.dot(x[i], w)
+                    def _loop_body(i, total):
+                        total = total + jnp.dot(x[i], w)
+                        return total
+                    total = jax.lax.fori_loop(1, x.shape[0], _loop_body, total)
+                return total
+            """,
+            diagnostics=("NPJ305",),
+        ),
+        Example(
             title="the index is needed as a Python value: not converted, not jitted",
             before="""
             import numpy as np
@@ -208,6 +241,12 @@ class LoopToFori(Rule):
                 prologue.insert(0, cst.parse_statement(f"{', '.join(carried)} = {parameter}\n"))
         returned = ", ".join(carried) if carried else parameter
         block = updated.body
+        first_step: list[cst.BaseStatement] = []
+        if conversion.peel:  # the carried values get their array type from the first step, run in Python
+            first_step = [s.deep_clone() for s in block.body]
+            if index in names_in(block):
+                first_step.insert(0, cst.parse_statement(f"{index} = {lower}\n"))
+            lower = str(int(lower) + 1) if lower.isdigit() else f"{lower} + 1"
         body = block.with_changes(body=[*prologue, *block.body, cst.parse_statement(f"return {returned}\n")])
         function = cst.FunctionDef(
             name=cst.Name(body_name),
@@ -218,8 +257,13 @@ class LoopToFori(Rule):
         targets = ", ".join(carried) if carried else "_"
         call = f"jax.lax.fori_loop({lower}, {upper}, {body_name}, {packed})\n"
         after = cst.parse_statement(f"{targets} = {call}" if carried else call)
-        report_conversion(self, ctx, original, taken, carry=carrying(carried))
-        return [*before, function, after]
+        report_conversion(self, ctx, original, taken, carry=carrying(carried) + (", its first step run before it" if first_step else ""))
+        if not first_step:
+            return [*before, function, after]
+        guarded = cst.If(test=cst.parse_expression(f"{range_bounds(updated)[0]} < {upper}"),
+                         body=cst.IndentedBlock([*first_step, function.with_changes(leading_lines=()), after]),
+                         leading_lines=updated.leading_lines)
+        return [*before, guarded]
 
 
 def loop_names(conversion: LoopConversion, ctx: FileContext) -> tuple[set[str], str, str]:
