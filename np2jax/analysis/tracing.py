@@ -23,7 +23,6 @@ jax.numpy call, an ndarray method).  Shapes (``x.shape``, ``len(x)``,
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 from typing import Iterable
 
 import libcst as cst
@@ -33,6 +32,7 @@ from np2jax.analysis.array_code import ArrayCode
 from np2jax.analysis.collect import CollectedLists, Collection
 from np2jax.analysis.conditionals import ConditionalDecisions, Conversion, if_chain
 from np2jax.analysis.indexing import IndexClassifier
+from np2jax.analysis.jit_plan import Blocker, JitPlan, LoopConversion, jit_decorator
 from np2jax.analysis.loops import (
     MUTATING_METHODS,
     LoopBody,
@@ -42,6 +42,7 @@ from np2jax.analysis.loops import (
     names_outside,
     numpy_call_on_python_values,
 )
+from np2jax.analysis.param_hints import hint_names, int_like, literal_default
 from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver, is_numpy, is_shape_name
 from np2jax.analysis.scope import (
     DefBinding,
@@ -51,108 +52,38 @@ from np2jax.analysis.scope import (
     Scope,
     ValueBinding,
 )
+from np2jax.analysis.tracing_tables import (
+    ALL_STATIC_FUNCTIONS,
+    ARRAY,
+    ARRAY_ATTRIBUTES,
+    ARRAY_HINTS,
+    ARRAY_METHODS,
+    ARRAY_PARAMETERS,
+    BRANCH_INSTEAD,
+    BUILTIN_CONSTANTS,
+    CONCRETE_BUILTINS,
+    DEFAULT_UNROLL_THRESHOLD,
+    IMMUTABLE_BUILTINS,
+    ITERATOR_BUILTINS,
+    MASK_FUNCTIONS,
+    METHOD_STATIC_POSITIONS,
+    NAMEDTUPLE_BASES,
+    SCALAR_HINTS,
+    SIDE_EFFECT_BUILTINS,
+    STATIC_INSTEAD,
+    STATIC_PARAMETERS,
+    STRING_LITERALS,
+    TRACEABLE_MODULES,
+    VALUE_INSTEAD,
+    WHILE_INSTEAD,
+)
 from np2jax.analysis.writes import becomes_where
 from np2jax.tables import lookup_numpy, positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES
-from np2jax.visitors import FastVisitor, child_nodes, visit
+from np2jax.visitors import FastVisitor, visit
 
-ARRAY = "<array>"
-BRANCH_INSTEAD = ("jax.lax.cond(pred, lambda: a, lambda: b) with a scalar boolean `pred` and branches of one shape and dtype; "
-                  "jnp.where(cond, a, b) to choose elementwise")
-WHILE_INSTEAD = "jax.lax.while_loop(cond_fun, body_fun, init)"
-STATIC_INSTEAD = "compute shapes and sizes from `x.shape` or pass them as Python ints"
-VALUE_INSTEAD = "keep the value as an array; jax.lax.dynamic_slice / dynamic_update_slice for slices at traced offsets"
-DEFAULT_UNROLL_THRESHOLD = 8
+__all__ = ["Blocker", "JitPlan", "LoopConversion", "ModuleTracing", "jit_decorator"]
 
-# Parameters of jax.numpy functions that must be Python values when jit traces the call.
-STATIC_PARAMETERS = frozenset(
-    """shape newshape axis axes axis1 axis2 keepdims ord k n num N M deg bins dtype indices_or_sections
-    sections mode side repeats reps order endpoint retstep kind source destination size decimals norm
-    sparse indexing copy full_matrices compute_uv UPLO hermitian ndmin ddof return_index return_inverse
-    return_counts rowvar bias increasing total_repeat_length stable descending offset s method
-    interpolation edge_order pad_width range density subscripts correction""".split()
-)
-# Array parameters that share a name with STATIC_PARAMETERS (`M` is eye's column count, matrix_rank's matrix).
-ARRAY_PARAMETERS = frozenset({("jax.numpy.linalg.matrix_rank", "M")})
-# ... and whole calls whose arguments all must be (arange's bounds are its shape).
-ALL_STATIC_FUNCTIONS = frozenset({"jax.numpy.arange", "jax.numpy.eye", "jax.numpy.identity", "jax.numpy.tri"})
-# ndarray methods: which positional arguments are static (None: all of them).
-METHOD_STATIC_POSITIONS: dict[str, tuple[int, ...] | None] = {
-    **{name: None for name in "reshape transpose swapaxes squeeze astype repeat view ravel flatten resize diagonal trace".split()},
-    **{name: (0,) for name in "sum mean std var min max argmin argmax prod cumsum cumprod any all ptp sort argsort".split()},
-    "round": (0,),
-}
-# Methods that only exist on arrays (not on lists, tuples, str, dict).
-ARRAY_METHODS = frozenset(
-    """sum mean std var min max argmin argmax prod cumsum cumprod any all ptp sort argsort round reshape
-    transpose swapaxes squeeze astype repeat view ravel flatten resize diagonal trace dot clip conj
-    conjugate nonzero take fill item tolist at""".split()
-)
-ARRAY_ATTRIBUTES = frozenset({*SHAPE_ATTRIBUTES, "T", "mT", "real", "imag", "flat", "at"})
-# Builtins whose arguments Python looks at (they need concrete values).
-CONCRETE_BUILTINS = frozenset(
-    "int float bool complex round range min max sorted any all str repr format hash chr ord bin hex oct slice".split()
-)
-SIDE_EFFECT_BUILTINS = frozenset("print input open exec eval breakpoint setattr delattr globals locals vars id exit quit".split())
-ITERATOR_BUILTINS = frozenset({"iter", "next"})
-IMMUTABLE_BUILTINS = frozenset(f"builtins.{name}" for name in "int float complex bool str tuple frozenset bytes range slice len abs round pow min max sum".split())
-BUILTIN_CONSTANTS = frozenset({"True", "False", "None"})
-MASK_FUNCTIONS = frozenset("isnan isfinite isinf isposinf isneginf logical_and logical_or logical_not logical_xor signbit isclose".split())
-# Modules whose functions may be called from traced code.
-TRACEABLE_MODULES = ("numpy", "jax", "builtins", "functools", "operator", "itertools", "typing", "collections")
-NAMEDTUPLE_BASES = frozenset({"typing.NamedTuple", "collections.namedtuple", "NamedTuple"})
-
-SCALAR_HINTS = frozenset({"int", "float", "bool", "str", "complex", "tuple", "Callable", "Literal", "Sequence", "None"})
-ARRAY_HINTS = frozenset({"ndarray", "NDArray", "ArrayLike", "Array", "array"})
-
-
-@dataclass(frozen=True)
-class Blocker:
-    """Why a function cannot be jitted: the node Python would need a concrete value for, and what to say."""
-
-    node: cst.CSTNode
-    kind: str  # "traced-value" | "side-effect" | "loop"
-    message: str
-    use_instead: str
-
-
-@dataclass(frozen=True)
-class LoopConversion:
-    """A ``for`` loop that becomes ``jax.lax.fori_loop``: the same operations, in the same order.
-
-    ``kind`` is ``"range"`` (``for i in range(a, b)``), ``"iter"`` (``for v in xs``: ``v = xs[i]``)
-    or ``"enumerate"`` (``for i, v in enumerate(xs)``).  ``carried`` are the names the body
-    assigns that exist before the loop, in order of first assignment.  ``collected`` are the
-    lists it appends one value to per step: then it becomes ``jax.lax.scan`` (analysis/collect.py);
-    ``starts`` their ``ys = []`` statements, which go away.
-    """
-
-    kind: str
-    index: str
-    value: str | None
-    carried: tuple[str, ...]
-    collected: tuple[str, ...] = ()
-    starts: tuple[cst.Assign, ...] = ()
-
-
-@dataclass
-class JitPlan:
-    """What ``jax.jit`` needs for one function, or why it cannot have it."""
-
-    static: list[str] = field(default_factory=list)  # parameter names, in signature order
-    static_argnums: tuple[int, ...] = ()
-    static_argnames: tuple[str, ...] = ()  # keyword-only static parameters
-    blockers: list[Blocker] = field(default_factory=list)
-    returns_array: bool = False
-    loops: dict[cst.For, LoopConversion] = field(default_factory=dict)
-    conditionals: dict[cst.CSTNode, Conversion] = field(default_factory=dict)  # If / IfExp -> jax.lax.cond
-
-    @property
-    def ok(self) -> bool:
-        return not self.blockers
-
-
-_STRING_LITERALS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
 
 class ModuleTracing:
     """Jit plans for the module-level functions of one module, computed on demand."""
@@ -271,53 +202,6 @@ def _mutated_globals(tree: ast.Module) -> set[str]:
         stack.extend((child, params) for child in ast.iter_child_nodes(node))
     return mutated & module_names
 
-
-def _hint_names(annotation: cst.Annotation | None) -> set[str]:
-    if annotation is None:
-        return set()
-    names = set()
-    stack: list[cst.CSTNode] = [annotation.annotation]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Name):
-            names.add(node.value)
-        elif isinstance(node, cst.Attribute):
-            names.add(node.attr.value)
-        elif isinstance(node, cst.SimpleString):
-            names.update(part.strip("'\" []") for part in node.value.replace("[", " ").replace("|", " ").split())
-        if isinstance(node, (cst.Subscript, cst.BinaryOperation)):
-            stack.extend(child_nodes(node))
-        elif isinstance(node, (cst.SubscriptElement, cst.Index)):
-            stack.extend(child_nodes(node))
-    return names
-
-
-def _int_like(param: cst.Param) -> bool:
-    hints = _hint_names(param.annotation)
-    if hints & ARRAY_HINTS:
-        return False
-    if "int" in hints and not hints & {"float", "complex"}:
-        return True
-    default = param.default
-    if isinstance(default, cst.UnaryOperation):
-        default = default.expression
-    return isinstance(default, cst.Integer) and not hints
-
-
-def _literal_default(node: cst.BaseExpression | None) -> bool:
-    if node is None:
-        return False
-    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.Imaginary)):
-        return True
-    if isinstance(node, cst.Name):
-        return node.value in ("True", "False")
-    if isinstance(node, cst.UnaryOperation):
-        return _literal_default(node.expression)
-    if isinstance(node, cst.Tuple):
-        return all(_literal_default(e.value) or (isinstance(e.value, cst.Name) and e.value.value == "None") for e in node.elements)
-    return False
-
-
 class _FunctionTracing(FastVisitor):
     """One pass over a function body, collecting static requirements, array evidence and blockers."""
 
@@ -383,7 +267,7 @@ class _FunctionTracing(FastVisitor):
                     self._block(node, "traced-value", f"{what} depends on the values of array argument `{name}`{note}", use_instead)
         for name, param in self.params.items():
             # A Python int stays a Python int (arbitrary precision); traced it would be an int32 that can overflow.
-            if name not in self.variadic and name not in self.data_uses and _int_like(param):
+            if name not in self.variadic and name not in self.data_uses and int_like(param):
                 static.add(name)
         for name in static:
             default = self.params[name].default
@@ -405,10 +289,10 @@ class _FunctionTracing(FastVisitor):
 
     def _may_be_static(self, name: str) -> bool:
         param = self.params[name]
-        hints = _hint_names(param.annotation)
+        hints = hint_names(param.annotation)
         if hints & ARRAY_HINTS:
             return False
-        if hints & SCALAR_HINTS or is_shape_name(name) or _literal_default(param.default):
+        if hints & SCALAR_HINTS or is_shape_name(name) or literal_default(param.default):
             return True
         return name not in self.data_uses
 
@@ -718,7 +602,7 @@ class _FunctionTracing(FastVisitor):
             if found is self.function_scope and node.value in self.params:
                 param = self.params[node.value]
                 return isinstance(param.default, (cst.Tuple, cst.List)) or bool(
-                    _hint_names(param.annotation) & {"tuple", "list", "Sequence", "Tuple", "List"})
+                    hint_names(param.annotation) & {"tuple", "list", "Sequence", "Tuple", "List"})
             return all(
                 isinstance(b, ValueBinding) and (isinstance(b.value, (cst.List, cst.Tuple, cst.ListComp))
                                                  or (isinstance(b.value, cst.BinaryOperation) and isinstance(b.value.left, cst.List)))
@@ -855,7 +739,7 @@ class _FunctionTracing(FastVisitor):
         def is_array_param(name: str) -> bool:
             if name not in self.params or scope is not self.function_scope:
                 return False
-            hints = _hint_names(self.params[name].annotation)
+            hints = hint_names(self.params[name].annotation)
             return bool(hints & ARRAY_HINTS) or name in self.data_uses or (
                 not hints & SCALAR_HINTS and has_array_evidence(self.node, name, self.resolver, scope))
 
@@ -865,7 +749,7 @@ class _FunctionTracing(FastVisitor):
         """Is every value ``name`` can have before ``loop`` an array (not a Python number, None or str)?"""
         if name in self.params:
             param = self.params[name]
-            return bool(_hint_names(param.annotation) & ARRAY_HINTS) or name in self.data_uses
+            return bool(hint_names(param.annotation) & ARRAY_HINTS) or name in self.data_uses
         _, bindings = self.function_scope.lookup(name)
         outside = [b for b in bindings if not (isinstance(b, ValueBinding) and contains(loop, b.value))
                    and not (isinstance(b, LoopBinding) and contains(loop, b.iterable))]
@@ -916,7 +800,7 @@ class _FunctionTracing(FastVisitor):
         if ARRAY in tokens:
             return True
         return any(
-            name in self.data_uses or _hint_names(self.params[name].annotation) & ARRAY_HINTS
+            name in self.data_uses or hint_names(self.params[name].annotation) & ARRAY_HINTS
             for name in tokens if name in self.params
         )
 
@@ -956,12 +840,12 @@ class _FunctionTracing(FastVisitor):
 
     def _returns_non_array(self, value: cst.BaseExpression) -> bool:
         """A function or a string (or a tuple/list holding one, or an item picked from such a literal): not a JAX type."""
-        if isinstance(value, (cst.Lambda, *_STRING_LITERALS)):
+        if isinstance(value, (cst.Lambda, *STRING_LITERALS)):
             return True
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "format":
-            return isinstance(value.func.value, _STRING_LITERALS)
+            return isinstance(value.func.value, STRING_LITERALS)
         if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Modulo):
-            return isinstance(value.left, _STRING_LITERALS)
+            return isinstance(value.left, STRING_LITERALS)
         if isinstance(value, (cst.Tuple, cst.List)):
             return any(self._returns_non_array(element.value) for element in value.elements)
         if isinstance(value, cst.Subscript):
@@ -978,7 +862,7 @@ class _FunctionTracing(FastVisitor):
         pass
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
-        if isinstance(node.operator, cst.Modulo) and isinstance(node.left, _STRING_LITERALS):
+        if isinstance(node.operator, cst.Modulo) and isinstance(node.left, STRING_LITERALS):
             self._require(node.right, "`%` string formatting argument", VALUE_INSTEAD)
 
     def visit_FormattedString(self, node: cst.FormattedString) -> None:
@@ -1027,7 +911,7 @@ class _FunctionTracing(FastVisitor):
     # --- calls ---------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "format" and isinstance(func.value, _STRING_LITERALS):
+        if isinstance(func, cst.Attribute) and func.attr.value == "format" and isinstance(func.value, STRING_LITERALS):
             for arg in node.args:
                 self._require(arg.value, "`str.format` argument", VALUE_INSTEAD)
         for arg in node.args:
@@ -1165,16 +1049,3 @@ class _FunctionTracing(FastVisitor):
 
 def _not_converted(reason: str | None) -> str:
     return f" (not converted to jax.lax.cond: {reason})" if reason else ""
-
-
-def jit_decorator(plan: JitPlan) -> str:
-    """The decorator expression (without ``@``) for ``plan``."""
-    if not plan.static_argnums and not plan.static_argnames:
-        return "jax.jit"
-    parts = ["jax.jit"]
-    if plan.static_argnums:
-        parts.append(f"static_argnums=({', '.join(map(str, plan.static_argnums))}{',' if len(plan.static_argnums) == 1 else ''})")
-    if plan.static_argnames:
-        names = ", ".join(repr(n).replace("'", '"') for n in plan.static_argnames)
-        parts.append(f"static_argnames=({names}{',' if len(plan.static_argnames) == 1 else ''})")
-    return f"functools.partial({', '.join(parts)})"
