@@ -1,0 +1,175 @@
+"""Calls in a traced function: which arguments must be static, and which calls block jit.
+
+Builtins that look at a value (``int()``, ``range()``) need concrete arguments;
+jax.numpy parameters such as ``axis`` or ``shape`` and the shape arguments of
+ndarray methods must be static; calls into other modules, classes, recursion and
+functions of this module that cannot be jitted block it.  A call of a function
+of this module that can be jitted passes on its static parameters: the caller's
+arguments there must be static too.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.loops import MUTATING_METHODS
+from np2jax.analysis.resolve import is_numpy
+from np2jax.analysis.scope import DefBinding, ImportBinding
+from np2jax.analysis.tracing_tables import (
+    ALL_STATIC_FUNCTIONS,
+    ARRAY_METHODS,
+    ARRAY_PARAMETERS,
+    CONCRETE_BUILTINS,
+    ITERATOR_BUILTINS,
+    METHOD_STATIC_POSITIONS,
+    NAMEDTUPLE_BASES,
+    SIDE_EFFECT_BUILTINS,
+    STATIC_INSTEAD,
+    STATIC_PARAMETERS,
+    STRING_LITERALS,
+    TRACEABLE_MODULES,
+    VALUE_INSTEAD,
+)
+from np2jax.tables import lookup_numpy, positional_parameter
+from np2jax.tables.jax_signatures import SIGNATURES
+
+
+class CallChecks:
+    """The call visitor of ``FunctionTracing`` (analysis/function_tracing.py)."""
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "format" and isinstance(func.value, STRING_LITERALS):
+            for arg in node.args:
+                self._require(arg.value, "`str.format` argument", VALUE_INSTEAD)
+        for arg in node.args:
+            if self._numpy_function(arg.value, self.scope):
+                self._block(arg.value, "side-effect", f"passes the NumPy function `{self.module.module.code_for_node(arg.value)}` "
+                            "as a value; called on traced arrays it raises", "pass the jax.numpy function instead")
+        qualname = self.resolver.qualname(func, self.scope)
+        if qualname is not None and qualname.startswith("builtins."):
+            self._builtin_call(node, qualname[len("builtins."):])
+        elif qualname is not None and (is_numpy(qualname) or qualname.startswith("jax.")):
+            self._array_call(node, qualname)
+        elif qualname is not None and qualname.startswith("math."):
+            for arg in node.args:
+                self._require(arg.value, f"argument of `{qualname}`", VALUE_INSTEAD)
+        elif isinstance(func, cst.Name):
+            self._name_call(node, func.value, qualname)
+        elif isinstance(func, cst.Attribute):
+            if qualname is not None and not qualname.startswith(TRACEABLE_MODULES):
+                self._block(node, "side-effect", f"calls `{qualname}` from another module, which np2jax cannot see into",
+                            "jit the function by hand once its callees are traceable")
+            else:
+                self._method_call(node, func)
+
+    def _builtin_call(self, node: cst.Call, name: str) -> None:
+        if name in SIDE_EFFECT_BUILTINS:
+            self._block(node, "side-effect", f"`{name}()` runs once, at trace time, under jax.jit", "jax.debug.print for printing; move I/O out of the function")
+        elif name in ITERATOR_BUILTINS:
+            self._block(node, "side-effect", f"`{name}()` consumes a Python iterator, once, at trace time", "index the array or use jax.lax.scan")
+        elif name in CONCRETE_BUILTINS:
+            for arg in node.args:
+                self._require(arg.value, f"argument of `{name}()`", VALUE_INSTEAD)
+
+    def _array_call(self, node: cst.Call, qualname: str) -> None:
+        name = qualname
+        if is_numpy(qualname):
+            row = lookup_numpy(qualname)
+            if row is None or row.jax is None:
+                return
+            name = row.jax + qualname[len(row.numpy):]
+        if name in ALL_STATIC_FUNCTIONS:
+            for arg in node.args:
+                if arg.keyword is None or arg.keyword.value != "dtype":
+                    self._require(arg.value, f"argument of `{name.rsplit('.', 1)[-1]}`", STATIC_INSTEAD)
+            return
+        signature = SIGNATURES.get(name)
+        names = signature[1] if signature else ()
+        for index, arg in enumerate(node.args):
+            if arg.keyword is not None:
+                param = arg.keyword.value
+            elif arg.star:
+                continue
+            else:
+                param = positional_parameter(names, index)
+            if param in STATIC_PARAMETERS and (name, param) not in ARRAY_PARAMETERS:
+                self._require(arg.value, f"`{param}` of `{name.rsplit('.', 1)[-1]}`", STATIC_INSTEAD)
+            else:
+                self._mark_data(arg.value)
+
+    def _name_call(self, node: cst.Call, name: str, qualname: str | None) -> None:
+        found, bindings = self.scope.lookup(name)
+        if found is self.function_scope and name in self.params:
+            self._require(node.func, f"called function `{name}`")
+            return
+        if found is None or found.kind not in ("module",):
+            return  # a nested function or lambda of this function: traced with it
+        if qualname is not None and not qualname.startswith(TRACEABLE_MODULES) and not qualname.startswith("."):
+            if qualname.startswith("math."):
+                return
+            self._block(node, "side-effect", f"calls `{qualname}` from another module, which np2jax cannot see into",
+                        "jit the function by hand once its callees are traceable")
+            return
+        if qualname is not None:
+            if qualname.startswith("."):
+                self._block(node, "side-effect", f"calls `{name}` from another module, which np2jax cannot see into",
+                            "jit the function by hand once its callees are traceable")
+            return
+        callee = self.module.function_node(name)
+        if callee is not None:
+            plan = self.module.plan(name)
+            if plan is None:
+                self._block(node, "side-effect", f"calls `{name}` recursively", "write the recursion as a loop")
+                return
+            if not plan.ok:
+                self._block(node, "side-effect", f"calls `{name}`, which cannot be jitted", "fix `" + name + "` first (see its own diagnostics)")
+                return
+            callee_positions = {index for index in plan.static_argnums}
+            for index, arg in enumerate(node.args):
+                if arg.star:
+                    if callee_positions:
+                        self._block(node, "traced-value", f"unpacks arguments into `{name}`, which has static arguments", "pass them one by one")
+                    continue
+                keyword = arg.keyword.value if arg.keyword is not None else None
+                static = (keyword in plan.static) if keyword is not None else index in callee_positions
+                if static:
+                    self._require(arg.value, f"static argument of `{name}`", STATIC_INSTEAD)
+            return
+        classdef = self.module.class_node(name)
+        if classdef is not None and not self._is_namedtuple(classdef):
+            self._block(node, "side-effect", f"creates a `{name}` object: jax.jit can only return arrays and containers of arrays",
+                        "return a tuple or a NamedTuple, or register the class as a pytree")
+        elif classdef is None and any(not isinstance(b, (DefBinding, ImportBinding)) for b in bindings):
+            self._block(node, "side-effect", f"calls `{name}`, a module-level value np2jax cannot see into", "pass the function as an argument")
+
+    def _is_namedtuple(self, node: cst.ClassDef) -> bool:
+        for base in node.bases:
+            qualname = self.resolver.qualname(base.value, self.module.module_scope)
+            if qualname in NAMEDTUPLE_BASES or (isinstance(base.value, cst.Name) and base.value.value == "NamedTuple"):
+                return True
+        return False
+
+    def _method_call(self, node: cst.Call, func: cst.Attribute) -> None:
+        method = func.attr.value
+        base = func.value
+        if method in ("item", "tolist"):
+            self._require(base, f"`.{method}()`", VALUE_INSTEAD)
+            return
+        if method in ARRAY_METHODS:
+            self._mark_data(base)
+        if method in MUTATING_METHODS and isinstance(base, cst.Name):
+            found, _ = self.scope.lookup(base.value)
+            if found is not None and (found.kind == "module" or (found is self.function_scope and base.value in self.params)):
+                self.handled_names.add(base)
+                if method not in ("sort", "fill", "put", "resize"):  # array methods: the in-place rules handle these
+                    self._block(node, "side-effect", f"`.{method}()` changes `{base.value}`, which outlives the call; jax.jit runs it once, at trace time",
+                                "build a new value and return it")
+        positions = METHOD_STATIC_POSITIONS.get(method, ())
+        for index, arg in enumerate(node.args):
+            if arg.keyword is not None:
+                if arg.keyword.value in STATIC_PARAMETERS:
+                    self._require(arg.value, f"`{arg.keyword.value}` of `.{method}()`", STATIC_INSTEAD)
+            elif positions is None or index in positions:
+                if method in METHOD_STATIC_POSITIONS:
+                    self._require(arg.value, f"argument of `.{method}()`", STATIC_INSTEAD)

@@ -1,0 +1,232 @@
+"""Which ``for`` loops of a traced function become ``jax.lax.fori_loop`` / ``jax.lax.scan``, and why the others block jit.
+
+A loop with a few steps known from the code is left for ``jax.jit`` to unroll; so is
+one over a Python container (a list of layers).  Any other loop is converted when
+its body keeps the same operations in the same order as a fori_loop body (the
+``LoopConversion`` in the plan, read by NPJ305/NPJ307), and otherwise blocks jit
+(NPJ303) with the reason.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.aliasing import has_array_evidence
+from np2jax.analysis.collect import CollectedLists, Collection
+from np2jax.analysis.jit_plan import LoopConversion
+from np2jax.analysis.loops import LoopBody, all_names, assigned_before, contains, names_outside, numpy_call_on_python_values
+from np2jax.analysis.param_hints import hint_names
+from np2jax.analysis.scope import LoopBinding, ValueBinding
+from np2jax.analysis.tracing_tables import ARRAY, ARRAY_HINTS, SCALAR_HINTS, STATIC_INSTEAD
+from np2jax.visitors import visit
+
+
+class ForLoops:
+    """The ``for`` loop visitor of ``FunctionTracing`` (analysis/function_tracing.py) and its loop analysis.
+
+    A converted loop's index and carried names become traced from the loop on
+    (``traced_iterables``, ``carried``), which the token computation reads.
+    """
+
+    def visit_For(self, node: cst.For) -> None:
+        iterable = node.iter
+        steps = self._trip_count(iterable)
+        if steps is not None and steps <= self.module.unroll_threshold:
+            return
+        if steps is None and not self._iterates_array(iterable):
+            return  # a Python container (a list of layers, a tuple of names): unrolling is what is meant
+        if steps is None and self._ranges_over_python_sequence(iterable):
+            return  # range(len(coeffs)) of a tuple: as short as the tuple
+        conversion, obstacle = self._fori_conversion(node)
+        if conversion is not None:
+            if conversion.peel:  # its first step runs only if there is one: Python decides that, at trace time
+                for arg in iterable.args:
+                    self._require(arg.value, "bound of a `range` whose first step runs before jax.lax.fori_loop", STATIC_INSTEAD)
+            self.loops[node] = conversion
+            self.traced_iterables[iterable] = f"<index:{conversion.index}>"
+            self.carried.update(conversion.carried)
+            return
+        count = f"{steps} steps" if steps is not None else "a trip count known only at run time"
+        self._block(node, "loop", f"Python `for` loop with {count} ({obstacle}): jax.jit would unroll it, one copy per step",
+                    "jax.lax.fori_loop(lower, upper, body, init), or jax.lax.scan to collect per-step values")
+
+    def _ranges_over_python_sequence(self, iterable: cst.BaseExpression) -> bool:
+        if not (isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) == "builtins.range"):
+            return False
+        for arg in iterable.args:
+            value = arg.value
+            if isinstance(value, cst.Call) and self.resolver.qualname(value.func, self.scope) == "builtins.len" and value.args:
+                if self._is_python_sequence(value.args[0].value):
+                    return True
+        return False
+
+    def _fori_conversion(self, node: cst.For) -> tuple[LoopConversion | None, str]:
+        """How ``node`` becomes a fori_loop, or why it cannot (the second item)."""
+        if node.orelse is not None or node.asynchronous is not None:
+            return None, "it has an `else` clause"
+        iterable, target = node.iter, node.target
+        kind = "iter"
+        if isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) == "builtins.range":
+            args = iterable.args
+            if not 1 <= len(args) <= 3 or any(a.keyword is not None or a.star for a in args):
+                return None, "an unusual `range`"
+            if len(args) == 3 and not (isinstance(args[2].value, cst.Integer) and args[2].value.value == "1"):
+                return None, "a step other than 1"
+            kind = "range"
+        elif isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) == "builtins.enumerate":
+            if len(iterable.args) != 1 or iterable.args[0].keyword is not None or iterable.args[0].star:
+                return None, "an unusual `enumerate`"
+            kind = "enumerate"
+        elif isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) is not None and (
+            self.resolver.qualname(iterable.func, self.scope) or "").startswith("builtins."):
+            return None, "it iterates over a builtin's result"
+        if kind == "enumerate":
+            if not (isinstance(target, cst.Tuple) and len(target.elements) == 2
+                    and all(isinstance(e.value, cst.Name) for e in target.elements)):
+                return None, "an unusual loop target"
+            index, value = (e.value.value for e in target.elements)
+        elif isinstance(target, cst.Name):
+            index, value = target.value, None
+        else:
+            return None, "it unpacks each element"
+        if kind == "iter":
+            value, index = index, None
+        collection, obstacle = self._collection(node)
+        if obstacle:
+            return None, obstacle
+        body = LoopBody(self.resolver, self.scope, self.module.rebinds, collection.appends if collection else ())
+        visit(node.body, body)
+        if body.obstacle:
+            return None, body.obstacle
+        loop_names = {name for name in (index, value) if name}
+        if loop_names & body.assigned:
+            return None, "it assigns its own loop variable"
+        kept = numpy_call_on_python_values(node.body, loop_names | body.assigned, self.resolver, self.scope)
+        if kept is not None:
+            return None, (f"`{self.module.module.code_for_node(kept)}` would stay a NumPy call on Python values, "
+                          "which the loop would make traced; use the jax.numpy function")
+        outside = names_outside(self.node.body, node)
+        if loop_names & outside:
+            return None, f"`{sorted(loop_names & outside)[0]}` is used after the loop"
+        carried = []
+        peel = False  # a carried name that starts as a Python value (or unbound) is an array after the first step
+        for name in body.order:
+            if name in loop_names:
+                continue
+            if self._bound_before(name, node):
+                if self._is_container(name, node):
+                    return None, f"`{name}` is a Python container"
+                if not self._starts_as_array(name, node):
+                    if kind != "range" or collection is not None or not self._becomes_array(name, node, body):
+                        return None, (f"`{name}` may start as a Python value; fori_loop would make it a 32-bit array "
+                                      "of fixed shape")
+                    peel = True
+                carried.append(name)
+            elif name in outside:
+                if kind != "range" or collection is not None or not self._becomes_array(name, node, body):
+                    return None, f"`{name}` is first set inside the loop and used after it"
+                peel = True
+                carried.append(name)
+        if kind in ("iter", "enumerate"):
+            source = iterable.args[0].value if kind == "enumerate" else iterable
+            if any(isinstance(n, cst.Name) and n.value in carried for n in all_names(source)):
+                return None, "the loop changes what it iterates over"
+            if not self._iterates_array(source):
+                return None, "it iterates over a Python container"
+        if index is None:
+            index = "_i"
+        if collection is None:
+            return LoopConversion(kind, index, value, tuple(carried), peel=peel), ""
+        return LoopConversion(kind, index, value, tuple(carried), collection.names, collection.starts), ""
+
+    def _collection(self, node: cst.For) -> tuple[Collection | None, str]:
+        """The lists ``node`` fills one value per step, when jax.lax.scan may collect them (or why not)."""
+        scope = self.scope
+        if not self.module.convert_scans or scope.kind != "function" or not isinstance(scope.node, cst.FunctionDef):
+            return None, ""
+
+        def is_array_param(name: str) -> bool:
+            return scope is self.function_scope and self._is_array_param(name)
+
+        return CollectedLists(scope.node, scope, self.resolver, is_array_param).find(node, self._trip_count(node.iter))
+
+    def _is_array_param(self, name: str) -> bool:
+        """A parameter hinted as an array, used as array data, or used like one (indexed, ``.shape``, ...)."""
+        if name not in self.params:
+            return False
+        hints = hint_names(self.params[name].annotation)
+        return bool(hints & ARRAY_HINTS) or name in self.data_uses or (
+            not hints & SCALAR_HINTS and has_array_evidence(self.node, name, self.resolver, self.function_scope))
+
+    def _starts_as_array(self, name: str, loop: cst.For) -> bool:
+        """Is every value ``name`` can have before ``loop`` an array (not a Python number, None or str)?"""
+        if name in self.params:
+            param = self.params[name]
+            return bool(hint_names(param.annotation) & ARRAY_HINTS) or name in self.data_uses
+        _, bindings = self.function_scope.lookup(name)
+        outside = [b for b in bindings if not (isinstance(b, ValueBinding) and contains(loop, b.value))
+                   and not (isinstance(b, LoopBinding) and contains(loop, b.iterable))]
+        return bool(outside) and all(
+            isinstance(b, ValueBinding) and not b.augmented and ARRAY in self.tokens(b.value, self.function_scope)
+            for b in outside
+        )
+
+    def _becomes_array(self, name: str, loop: cst.For, body: LoopBody) -> bool:
+        """Is every value the body of ``loop`` gives ``name`` computed from arrays, or an in-place write that
+        becomes ``.at[]`` (so that after one step it is an array, of the shape and dtype later steps keep,
+        and no longer a Python number)?"""
+        _, bindings = self.function_scope.lookup(name)
+        inside = [b for b in bindings if (isinstance(b, ValueBinding) and contains(loop.body, b.value))
+                  or (isinstance(b, LoopBinding) and contains(loop.body, b.iterable))]
+        return bool(inside or name in body.written) and all(
+            isinstance(b, ValueBinding) and self._array_valued(b.value) for b in inside)
+
+    def _array_valued(self, value: cst.BaseExpression) -> bool:
+        tokens = self.tokens(value, self.function_scope)
+        return ARRAY in tokens or any(self._is_array_param(token) for token in tokens)
+
+    def _bound_before(self, name: str, loop: cst.For) -> bool:
+        return name in self.params or name in assigned_before(self.node.body, loop)
+
+    def _is_container(self, name: str, loop: cst.For) -> bool:
+        _, bindings = self.function_scope.lookup(name)
+        return any(
+            isinstance(b, ValueBinding)
+            and isinstance(b.value, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp, cst.Tuple))
+            for b in bindings
+        )
+
+    def _trip_count(self, iterable: cst.BaseExpression) -> int | None:
+        if isinstance(iterable, (cst.Tuple, cst.List)):
+            return len(iterable.elements)
+        if isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) == "builtins.range":
+            values = []
+            for arg in iterable.args:
+                if isinstance(arg.value, cst.Integer):
+                    values.append(int(arg.value.evaluated_value))
+                elif isinstance(arg.value, cst.UnaryOperation) and isinstance(arg.value.expression, cst.Integer) and isinstance(arg.value.operator, cst.Minus):
+                    values.append(-int(arg.value.expression.evaluated_value))
+                else:
+                    return None
+            if not values or arg.keyword is not None:
+                return None
+            try:
+                return len(range(*values))
+            except (TypeError, ValueError):
+                return None
+        return None
+
+    def _iterates_array(self, iterable: cst.BaseExpression) -> bool:
+        if isinstance(iterable, cst.Call):
+            qualname = self.resolver.qualname(iterable.func, self.scope)
+            if qualname == "builtins.range":
+                return True
+            if qualname in ("builtins.enumerate", "builtins.zip", "builtins.reversed"):
+                return any(self._iterates_array(a.value) for a in iterable.args)
+        tokens = self.tokens(iterable)
+        if ARRAY in tokens:
+            return True
+        return any(
+            name in self.data_uses or hint_names(self.params[name].annotation) & ARRAY_HINTS
+            for name in tokens if name in self.params
+        )

@@ -1,0 +1,351 @@
+"""The tracing analysis of one function: one pass over its body (see analysis/tracing.py).
+
+``FunctionTracing`` collects *requirements* (an expression Python needs a concrete
+value for, with its tokens: analysis/traced_tokens.py), array evidence (parameters
+used as array data) and blockers, then decides which parameters become static.
+Its visitors are split by concern: here the places where values must be concrete
+(tests, slice bounds, masks, formatting); calls in call_checks.py; ``for`` loops in
+for_loops.py; statements with side effects in side_effects.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from np2jax.analysis.call_checks import CallChecks
+from np2jax.analysis.conditionals import ConditionalDecisions, Conversion, if_chain
+from np2jax.analysis.for_loops import ForLoops
+from np2jax.analysis.indexing import IndexClassifier
+from np2jax.analysis.jit_plan import Blocker, JitPlan, LoopConversion
+from np2jax.analysis.loops import assigned_before
+from np2jax.analysis.param_hints import hint_names, int_like, literal_default
+from np2jax.analysis.resolve import is_numpy, is_shape_name
+from np2jax.analysis.scope import Scope, ValueBinding
+from np2jax.analysis.side_effects import SideEffectChecks
+from np2jax.analysis.traced_tokens import TracedTokens
+from np2jax.analysis.tracing_tables import (
+    ARRAY,
+    ARRAY_ATTRIBUTES,
+    ARRAY_HINTS,
+    BRANCH_INSTEAD,
+    MASK_FUNCTIONS,
+    SCALAR_HINTS,
+    STRING_LITERALS,
+    VALUE_INSTEAD,
+    WHILE_INSTEAD,
+)
+from np2jax.analysis.writes import becomes_where
+from np2jax.tables import lookup_numpy
+from np2jax.visitors import FastVisitor, visit
+
+if TYPE_CHECKING:
+    from np2jax.analysis.tracing import ModuleTracing
+
+
+class FunctionTracing(TracedTokens, ForLoops, CallChecks, SideEffectChecks, FastVisitor):
+    """One pass over a function body, collecting static requirements, array evidence and blockers."""
+
+    def __init__(self, module: ModuleTracing, node: cst.FunctionDef) -> None:
+        super().__init__()
+        self.module = module
+        self.resolver = module.resolver
+        self.node = node
+        self.function_scope = self.resolver.scopes[node]
+        self.scope_stack = [self.function_scope]
+        self.params: dict[str, cst.Param] = {}
+        self.positions: dict[str, int] = {}
+        self.kwonly: set[str] = set()
+        self.variadic: set[str] = set()
+        params = node.params
+        for index, param in enumerate([*params.posonly_params, *params.params]):
+            self.params[param.name.value] = param
+            self.positions[param.name.value] = index
+        for param in params.kwonly_params:
+            self.params[param.name.value] = param
+            self.kwonly.add(param.name.value)
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                self.params[star.name.value] = star
+                self.variadic.add(star.name.value)
+        self.data_uses: set[str] = set()  # parameters used as array data
+        self.requirements: list[tuple[cst.CSTNode, str, frozenset[str], str, str]] = []  # (node, what, tokens, use_instead, note)
+        self.blockers: list[Blocker] = []
+        self.returns: list[cst.BaseExpression] = []
+        self._tokens: dict[tuple[int, int], frozenset[str]] = {}
+        self._cut: set[tuple[int, int]] = set()  # values being computed that a cycle met again (traced_tokens.py)
+        self._tainted: list[tuple[int, int]] = []  # values computed while some of those were unknown
+        self.while_loops: list[cst.While] = []
+        self.loops: dict[cst.For, LoopConversion] = {}
+        self.traced_iterables: dict[cst.BaseExpression, str] = {}  # iterable of a converted loop -> its index token
+        self.carried: set[str] = set()  # names carried through a fori_loop: traced from the loop on
+        self.store_targets: set[cst.CSTNode] = set()
+        self.handled_names: set[cst.Name] = set()
+        self.decisions = ConditionalDecisions(self.resolver, self.function_scope, node.body, self._traced, self._callee_ok,
+                                              lambda name, at: name in self.params or name in assigned_before(node.body, at))
+        self.conditionals: dict[cst.CSTNode, Conversion] = {}
+        self.converted_logic: set[cst.CSTNode] = set()  # and/or/not/chains of converted tests: no Python truth value needed
+
+    # --- driver --------------------------------------------------------------------
+    def run(self) -> JitPlan:
+        visit(self.node.body, self)
+        plan = JitPlan()
+        static: set[str] = set()
+        for node, what, tokens, use_instead, note in self.requirements:
+            indices = sorted(t for t in tokens if t.startswith("<index:"))
+            if indices:
+                loop_index = indices[0][len("<index:"):-1]
+                self._block(node, "loop", f"{what} uses `{loop_index}`, which jax.lax.fori_loop makes a traced value{note}",
+                            "jax.lax.dynamic_slice for slices at the index; jax.lax.cond or jnp.where instead of `if` on it")
+                continue
+            if ARRAY in tokens:
+                self._block(node, "traced-value", f"{what} depends on traced array values{note}", use_instead)
+                continue
+            for name in sorted(tokens):
+                if name in self.variadic:
+                    self._block(node, "traced-value", f"{what} depends on `*{name}`", "pass it as a separate argument")
+                elif self._may_be_static(name):
+                    static.add(name)
+                else:
+                    self._block(node, "traced-value", f"{what} depends on the values of array argument `{name}`{note}", use_instead)
+        for name, param in self.params.items():
+            # A Python int stays a Python int (arbitrary precision); traced it would be an int32 that can overflow.
+            if name not in self.variadic and name not in self.data_uses and int_like(param):
+                static.add(name)
+        for name in static:
+            default = self.params[name].default
+            if default is not None and self._numpy_function(default, self.module.module_scope):
+                self._block(default, "side-effect", f"the default of `{name}` is a NumPy function, which cannot take traced arrays",
+                            "use the jax.numpy function as the default")
+        blocked = {b.node for b in self.blockers}
+        for loop in self.while_loops:
+            if loop.test not in blocked:  # a traced test is reported as such, with the while_loop advice
+                self._block(loop, "loop", "`while` loop: jax.jit would unroll it, one copy per iteration", WHILE_INSTEAD)
+        plan.blockers = self.blockers
+        plan.loops = self.loops
+        plan.conditionals = self.conditionals
+        plan.static = [name for name in self.params if name in static]
+        plan.static_argnums = tuple(self.positions[name] for name in plan.static if name in self.positions)
+        plan.static_argnames = tuple(name for name in plan.static if name in self.kwonly)
+        plan.returns_array = any(self.tokens(value) - static for value in self.returns)
+        return plan
+
+    def _may_be_static(self, name: str) -> bool:
+        param = self.params[name]
+        hints = hint_names(param.annotation)
+        if hints & ARRAY_HINTS:
+            return False
+        if hints & SCALAR_HINTS or is_shape_name(name) or literal_default(param.default):
+            return True
+        return name not in self.data_uses
+
+    def _block(self, node: cst.CSTNode, kind: str, message: str, use_instead: str) -> None:
+        if all(b.node is not node for b in self.blockers):
+            self.blockers.append(Blocker(node, kind, message, use_instead))
+
+    def _require(self, node: cst.BaseExpression, what: str, use_instead: str = BRANCH_INSTEAD, note: str = "") -> None:
+        self.requirements.append((node, what, self.tokens(node), use_instead, note))
+
+    def _traced(self, node: cst.BaseExpression) -> bool:
+        """Depends on array data or a fori_loop index (parameters alone may still become static)."""
+        return any(t == ARRAY or t.startswith("<index:") for t in self.tokens(node, self.function_scope))
+
+    def _callee_ok(self, name: str) -> bool:
+        if self.module.function_node(name) is None:
+            return False
+        plan = self.module.plan(name)
+        return plan is not None and plan.ok
+
+    @property
+    def scope(self) -> Scope:
+        return self.scope_stack[-1]
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        scope = self.resolver.scopes.get(node)
+        if scope is not None:
+            self.scope_stack.append(scope)
+        return super().on_visit(node)
+
+    def on_leave(self, original: cst.CSTNode) -> None:
+        super().on_leave(original)
+        if original in self.resolver.scopes:
+            self.scope_stack.pop()
+
+    # --- array evidence ------------------------------------------------------------
+    def _numpy_function(self, node: cst.BaseExpression, scope: Scope) -> bool:
+        if not isinstance(node, (cst.Name, cst.Attribute)):
+            return False
+        qualname = self.resolver.qualname(node, scope)
+        if not is_numpy(qualname):
+            return False
+        row = lookup_numpy(qualname)
+        return row is None or row.kind not in ("dtype", "static", "type", "constant")
+
+    def _mark_data(self, node: cst.BaseExpression) -> None:
+        """``node`` is used as array data: parameters it is directly are array arguments."""
+        if isinstance(node, cst.Name):
+            found, _ = self.scope.lookup(node.value)
+            if found is self.function_scope and node.value in self.params:
+                self.data_uses.add(node.value)
+
+    # --- visitors: where values must be concrete ------------------------------------
+    def visit_If(self, node: cst.If) -> None:
+        if node in self.converted_logic:
+            return  # an elif of a converted chain
+        decision = self._decision(node)
+        if isinstance(decision, Conversion):
+            self.conditionals[node] = decision
+            orelse = node.orelse
+            while isinstance(orelse, cst.If):
+                self.converted_logic.add(orelse)
+                orelse = orelse.orelse
+            for test, truth in zip(if_chain(node)[0], decision.truths):
+                self._convert_test(test, truth, "`if` test")
+            return
+        self._require(node.test, "`if` test", note=_not_converted(decision))
+
+    def visit_While(self, node: cst.While) -> None:
+        self._require(node.test, "`while` test", WHILE_INSTEAD)
+        self.while_loops.append(node)
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        decision = self._decision(node)
+        if isinstance(decision, Conversion):
+            self.conditionals[node] = decision
+            self._convert_test(node.test, decision.truths[0], "conditional expression test")
+            return
+        self._require(node.test, "conditional expression test", note=_not_converted(decision))
+
+    def _decision(self, node: cst.If | cst.IfExp) -> Conversion | str | None:
+        if self.scope is not self.function_scope:
+            return None  # in a nested function or lambda: jitted only as part of this one, as written
+        if not self.module.convert_conditionals:
+            return "NPJ306 is not enabled"
+        return self.decisions.decide(node)
+
+    def _convert_test(self, test: cst.BaseExpression, truth, what: str) -> None:
+        """A test that becomes jax.lax.cond's predicate: only the parts Python still evaluates must be static."""
+        for leaf in self.decisions.static_leaves(test, truth):
+            self._require(leaf, what)
+        self.converted_logic.update(self.decisions.logic_nodes(test, truth))
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        self._require(node.test, "`assert`")
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        if node in self.converted_logic:
+            return
+        self._require(node.left, "`and`/`or` operand")
+        self._require(node.right, "`and`/`or` operand")
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        if isinstance(node.operator, cst.Not) and node not in self.converted_logic:
+            self._require(node.expression, "`not` operand")
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        if len(node.comparisons) > 1 and node not in self.converted_logic:
+            self._require(node, "chained comparison")
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if node not in self.store_targets:
+            for element in node.slice:
+                index = element.slice
+                if isinstance(index, cst.Index) and self._is_mask(index.value):
+                    self._block(node, "traced-value", "a boolean mask index: the result's shape depends on the data",
+                                "jnp.where(mask, x, 0).sum() / jnp.sum(mask) for reductions; keep shapes fixed")
+        base_is_list = self._is_python_sequence(node.value)
+        multi = len(node.slice) > 1
+        for element in node.slice:
+            index = element.slice
+            if isinstance(index, cst.Slice):
+                for part in (index.lower, index.upper, index.step):
+                    if part is not None:
+                        self._require(part, "slice bound", VALUE_INSTEAD)
+            elif base_is_list:
+                self._require(index.value, "index into a Python list", VALUE_INSTEAD)
+        if multi or any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, (cst.Ellipsis,)) for e in node.slice):
+            self._mark_data(node.value)
+
+    def _is_mask(self, node: cst.BaseExpression) -> bool:
+        """A traced boolean array used as an index (a comparison, ``~m``, ``&``/``|`` of those, or a name bound to one)."""
+        if isinstance(node, cst.Comparison):
+            if all(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons):
+                return False
+            return bool(self.tokens(node))
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+            return self._is_mask(node.expression)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+            return self._is_mask(node.left) or self._is_mask(node.right)
+        if isinstance(node, cst.Call):
+            qualname = self.resolver.qualname(node.func, self.scope) or ""
+            short = qualname.rsplit(".", 1)[-1]
+            return (is_numpy(qualname) or qualname.startswith("jax.numpy")) and short in MASK_FUNCTIONS
+        if isinstance(node, cst.Name):
+            found, bindings = self.scope.lookup(node.value)
+            return found is not None and found.kind == "function" and bool(bindings) and all(
+                isinstance(b, ValueBinding) and not b.augmented and self._is_mask(b.value) for b in bindings
+            )
+        return False
+
+    def _is_python_sequence(self, node: cst.BaseExpression) -> bool:
+        if isinstance(node, (cst.List, cst.Tuple)):
+            return True
+        if isinstance(node, cst.Name):
+            found, bindings = self.scope.lookup(node.value)
+            if found is None or found.kind != "function" or not bindings:
+                return False
+            if found is self.function_scope and node.value in self.params:
+                param = self.params[node.value]
+                return isinstance(param.default, (cst.Tuple, cst.List)) or bool(
+                    hint_names(param.annotation) & {"tuple", "list", "Sequence", "Tuple", "List"})
+            return all(
+                isinstance(b, ValueBinding) and (isinstance(b.value, (cst.List, cst.Tuple, cst.ListComp))
+                                                 or (isinstance(b.value, cst.BinaryOperation) and isinstance(b.value.left, cst.List)))
+                for b in bindings
+            )
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value in ARRAY_ATTRIBUTES:
+            self._mark_data(node.value)
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        pass
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, cst.Modulo) and isinstance(node.left, STRING_LITERALS):
+            self._require(node.right, "`%` string formatting argument", VALUE_INSTEAD)
+
+    def visit_FormattedString(self, node: cst.FormattedString) -> None:
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringExpression):
+                self._require(part.expression, "f-string field")
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._check_store(target.target)
+            self._check_mask_store(target.target, node.value, augmented=False)
+            self.store_targets.add(target.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._check_store(node.target)
+        self._check_mask_store(node.target, node.value, augmented=True)
+        self.store_targets.add(node.target)
+
+    def _check_mask_store(self, target: cst.BaseExpression, value: cst.BaseExpression, augmented: bool) -> None:
+        """``x[mask] = v`` becomes ``x.at[mask].set(v)``, which jit refuses (the mask's true count is data);
+        only ``x[mask of x] = number`` becomes a shape-fixed ``jnp.where``."""
+        if not isinstance(target, cst.Subscript) or len(target.slice) != 1:
+            return
+        index = target.slice[0].slice
+        if not isinstance(index, cst.Index) or not self._is_mask(index.value):
+            return
+        if not becomes_where(target, value, IndexClassifier(self.resolver, self.scope), augmented):
+            self._block(target, "traced-value", "a write through a boolean mask index: jit needs the mask's shape-fixed form",
+                        "x = jnp.where(mask, value, x) with a mask of x's shape")
+
+
+def _not_converted(reason: str | None) -> str:
+    return f" (not converted to jax.lax.cond: {reason})" if reason else ""
+

@@ -1,0 +1,74 @@
+"""The tracing analysis's answer for one function: what ``jax.jit`` needs, or why it cannot have it.
+
+``JitPlan`` is what the jit rules (NPJ300-NPJ307) read: the static parameters, the
+blockers, and the loops and conditionals that become ``jax.lax`` control flow;
+``jit_decorator`` spells the decorator a plan asks for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from np2jax.analysis.conditionals import Conversion
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """Why a function cannot be jitted: the node Python would need a concrete value for, and what to say."""
+
+    node: cst.CSTNode
+    kind: str  # "traced-value" | "side-effect" | "loop"
+    message: str
+    use_instead: str
+
+
+@dataclass(frozen=True)
+class LoopConversion:
+    """A ``for`` loop that becomes ``jax.lax.fori_loop``: the same operations, in the same order.
+
+    ``kind`` is ``"range"`` (``for i in range(a, b)``), ``"iter"`` (``for v in xs``: ``v = xs[i]``)
+    or ``"enumerate"`` (``for i, v in enumerate(xs)``).  ``carried`` are the names the body
+    assigns that exist before the loop, in order of first assignment.  ``collected`` are the
+    lists it appends one value to per step: then it becomes ``jax.lax.scan`` (analysis/collect.py);
+    ``starts`` their ``ys = []`` statements, which go away.
+    """
+
+    kind: str
+    index: str
+    value: str | None
+    carried: tuple[str, ...]
+    collected: tuple[str, ...] = ()
+    starts: tuple[cst.Assign, ...] = ()
+    peel: bool = False  # the first step runs before the fori_loop (a carried name starts as a Python value)
+
+
+@dataclass
+class JitPlan:
+    """What ``jax.jit`` needs for one function, or why it cannot have it."""
+
+    static: list[str] = field(default_factory=list)  # parameter names, in signature order
+    static_argnums: tuple[int, ...] = ()
+    static_argnames: tuple[str, ...] = ()  # keyword-only static parameters
+    blockers: list[Blocker] = field(default_factory=list)
+    returns_array: bool = False
+    loops: dict[cst.For, LoopConversion] = field(default_factory=dict)
+    conditionals: dict[cst.CSTNode, Conversion] = field(default_factory=dict)  # If / IfExp -> jax.lax.cond
+
+    @property
+    def ok(self) -> bool:
+        return not self.blockers
+
+
+def jit_decorator(plan: JitPlan) -> str:
+    """The decorator expression (without ``@``) for ``plan``."""
+    if not plan.static_argnums and not plan.static_argnames:
+        return "jax.jit"
+    parts = ["jax.jit"]
+    if plan.static_argnums:
+        parts.append(f"static_argnums=({', '.join(map(str, plan.static_argnums))}{',' if len(plan.static_argnums) == 1 else ''})")
+    if plan.static_argnames:
+        names = ", ".join(repr(n).replace("'", '"') for n in plan.static_argnames)
+        parts.append(f"static_argnames=({names}{',' if len(plan.static_argnames) == 1 else ''})")
+    return f"functools.partial({', '.join(parts)})"
