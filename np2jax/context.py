@@ -157,8 +157,9 @@ class FileContext:
         aliasing = self._aliasing.get(function.node)
         if aliasing is None:
             returned, why = self.mutations.returned(function.node) if self.mutations is not None else (frozenset(), None)
+            relied = self.mutations.relied_on(function.node) if self.mutations is not None else {}
             aliasing = self._aliasing[function.node] = FunctionAliasing(
-                function.node, self.scope, self.resolver, returned, why, self.attributes
+                function.node, self.scope, self.resolver, returned, why, self.attributes, relied
             )
         return aliasing
 

@@ -189,6 +189,59 @@ def test_an_untyped_parameter_changed_by_augmented_assignment_is_flagged():
     result = migrate(source)
     assert statuses(result) == {"scale": "unsupported", "energy": "unsupported", "decay": "migrated"}
 
+RETURNS_ITS_ARGUMENT = """
+import numpy as np
+
+def propagate(p, noise, q):
+    p += np.sqrt(q) * noise
+    return p
+
+def reads_after(p, noise):
+    propagate(p, noise, 0.1)
+    return p * 2
+
+def copies_first(p, noise):
+    p2 = p.copy()
+    propagate(p2, noise, 0.1)
+    return p2
+
+def drift(x, v):
+    x += v
+    return x
+
+def rebinds(x, v):
+    y = x * 1.0
+    y = drift(y, v)
+    return drift(x * 2.0, v) + y
+
+def advance(t, dt):
+    t += dt
+    return t
+
+def clock(dt):
+    t = 0.0
+    t2 = advance(t, dt)
+    return t2 + t
+"""
+
+
+def test_a_function_that_updates_and_returns_its_argument_stays_numpy_when_a_caller_reads_it_later():
+    """`p += v; return p` updates an array argument in place in NumPy; the migrated function only rebinds `p`:
+    a call that reads the argument afterwards keeps both NumPy, calls that rebind it (or pass a temporary) do not."""
+    original, migrated, result = both(RETURNS_ITS_ARGUMENT)
+    assert statuses(result) == {
+        "propagate": "unsupported", "reads_after": "unsupported", "copies_first": "unsupported",
+        "drift": "migrated", "rebinds": "migrated", "advance": "migrated", "clock": "migrated",
+    }
+    assert any(d.code == "NPJ201" and "passes `p` to `propagate` and may read it after the call" in d.message for d in result.diagnostics)
+    rng = np.random.default_rng(0)
+    p, noise = rng.normal(size=5), rng.normal(size=5)
+    assert_close(migrated["rebinds"](jnp.asarray(p), jnp.asarray(noise)), original["rebinds"](p.copy(), noise))
+    assert_close(migrated["clock"](0.5), original["clock"](0.5))
+    for name in ("reads_after", "copies_first"):  # NumPy code on both sides
+        assert_close(migrated[name](p.copy(), noise), original[name](p.copy(), noise))
+
+
 
 # --- methods that write into self.x ---------------------------------------------------------
 FILTER = """

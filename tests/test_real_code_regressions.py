@@ -396,3 +396,34 @@ def test_numpy_code_that_writes_into_a_result_keeps_the_callee_numpy():
         W0, W1 = W.copy(), W.copy()
         np.testing.assert_allclose(migrated.gradient_step(W1, x, 1), original.gradient_step(W0, x, 1))
         np.testing.assert_allclose(W1, W0)
+
+
+def test_numpy_functions_that_write_into_a_result_keep_the_callee_numpy():
+    """np.fill_diagonal(d2, inf) and np.add.at(c, i, 1) in NumPy code on what a same-module function returned:
+    migrated, that function handed back a JAX array and the NumPy call raised."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def pairwise(x):
+            return np.sum(x ** 2, axis=1)[:, None] - 2 * x @ x.T + np.sum(x ** 2, axis=1)[None, :]
+
+        def neighbour_counts(x, eps):
+            d2 = pairwise(x)
+            np.fill_diagonal(d2, np.inf)
+            return (d2 <= eps ** 2).sum(axis=1)
+
+        def empty_counts(k):
+            return np.zeros(k)
+
+        def tally(labels, k):
+            c = empty_counts(k)
+            np.add.at(c, labels, 1)
+            return c
+        """
+    )
+    assert record(result, "pairwise").status == "unsupported" and record(result, "empty_counts").status == "unsupported"
+    x = np.random.default_rng(1).normal(size=(6, 2))
+    np.testing.assert_array_equal(migrated.neighbour_counts(x, 1.0), original.neighbour_counts(x, 1.0))
+    labels = np.array([0, 2, 2, 1, 2])
+    np.testing.assert_array_equal(migrated.tally(labels, 3), original.tally(labels, 3))

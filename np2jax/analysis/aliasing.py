@@ -149,6 +149,7 @@ class FunctionAliasing:
     def __init__(
         self, function: cst.FunctionDef, scope: Scope, resolver: Resolver,
         returned: frozenset[str] = frozenset(), not_returned: str | None = None, attributes: ModuleAttributes | None = None,
+        relied: dict[str, str] | None = None,
     ) -> None:
         """``returned``: parameters the migrated function returns (so writing them is a rebinding);
         ``not_returned``: why the mutated parameters cannot be returned instead (for the message);
@@ -159,6 +160,7 @@ class FunctionAliasing:
         self.resolver = resolver
         self.returned = returned
         self.not_returned = not_returned
+        self.relied = relied or {}  # parameters whose in-place update (`x += v`) a call in the module relies on: why
         self._cache: dict[str, str | None] = {}
         self._returns_value: bool | None = None
         self._statement_of: dict[cst.CSTNode, int] | None = None
@@ -206,6 +208,8 @@ class FunctionAliasing:
         if not bindings or self.is_container(name):
             return None
         for binding in bindings:
+            if isinstance(binding, ParamBinding) and name in self.relied and self.augmented_may_mutate_parameter(name, write):
+                return self.relied[name]
             if isinstance(binding, ParamBinding) and not self._looks_like_array(name):
                 if name not in self.returned and self._may_be_array(binding.param) and self.mutates_parameter(name, write):
                     return (f"`{name}` is a parameter and this function returns nothing, so `{name} {{op}}= ...` only "
@@ -253,18 +257,24 @@ class FunctionAliasing:
 
     def _may_be_array(self, param: cst.Param) -> bool:
         """No hint that ``param`` is a Python number, in a function that returns no value."""
-        annotation = param.annotation
-        if annotation is not None and any(n.value in ("int", "float", "complex", "bool") for n in _names_in(annotation.annotation)):
+        if has_number_hint(param):
             return False
-        if isinstance(param.default, (cst.Integer, cst.Float, cst.Imaginary)) or (
-            isinstance(param.default, cst.UnaryOperation) and isinstance(param.default.expression, (cst.Integer, cst.Float))
-        ):
-            return False
+        return not self.returns_value()
+
+    def augmented_may_mutate_parameter(self, name: str, write: cst.CSTNode) -> bool:
+        """``name op= v`` on a parameter without array evidence nor a number hint, in a function that returns
+        a value: NumPy updates the caller's object in place if it is an array, rebinds the name if a number."""
+        params = [b.param for b in self.scope.bindings.get(name, ()) if isinstance(b, ParamBinding)]
+        return bool(params) and not has_number_hint(params[0]) and self.returns_value() and (
+            not self._looks_like_array(name) and self.mutates_parameter(name, write)
+        )
+
+    def returns_value(self) -> bool:
         if self._returns_value is None:
             finder = _ReturnsValue()
             visit(self.function.body, finder)
             self._returns_value = finder.found
-        return not self._returns_value
+        return self._returns_value
 
     def _looks_like_array(self, name: str) -> bool:
         return has_array_evidence(self.function, name, self.resolver, self.scope)
@@ -345,6 +355,17 @@ def is_view(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
     ):
         return False
     return any(may_alias(expr, node.value, resolver, scope) for node in _names_in(expr))
+
+
+def has_number_hint(param: cst.Param) -> bool:
+    """``x: float``, ``n: int = 3``, ``dt=0.1``: the parameter is meant to be a Python number."""
+    annotation = param.annotation
+    if annotation is not None and any(n.value in ("int", "float", "complex", "bool") for n in _names_in(annotation.annotation)):
+        return True
+    default = param.default
+    if isinstance(default, cst.UnaryOperation):
+        default = default.expression
+    return isinstance(default, (cst.Integer, cst.Float, cst.Imaginary))
 
 
 def has_array_evidence(function: cst.FunctionDef, name: str, resolver: Resolver, scope: Scope) -> bool:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from np2jax.analysis.aliasing import FunctionAliasing, may_alias
+from np2jax.analysis.aliasing import FunctionAliasing, is_fresh_array, may_alias
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ScopedVisitor, ValueBinding
 from np2jax.analysis.writes import subscript_write, tuple_subscript_targets
@@ -42,6 +42,8 @@ class CallSite:
     names: tuple[str, ...] = ()  # the caller's names passed for the mutated parameters, in their order
     problem: str | None = None  # why the call cannot become `names = f(...)`
     cascade: tuple[str, ...] = ()  # names that are parameters of the caller, mutated through this call
+    target: cst.BaseExpression | None = None  # `t` of `t = f(...)`, when the call is the whole assigned value
+    returned: bool = False  # the call is the whole value of a `return`
 
 
 @dataclass
@@ -51,6 +53,7 @@ class MutatingFunction:
     params: list[str] = field(default_factory=list)  # mutated parameters, in signature order
     problem: str | None = None  # why it cannot return them instead; None: it does
     calls: list[CallSite] = field(default_factory=list)
+    maybe: list[str] = field(default_factory=list)  # parameters it may update in place (`x += v`) and returns a value
 
 
 class ModuleMutations:
@@ -67,12 +70,14 @@ class ModuleMutations:
             if len(bindings) == 1 and isinstance(bindings[0], DefBinding) and isinstance(bindings[0].node, cst.FunctionDef):
                 self.functions[name] = MutatingFunction(name, bindings[0].node)
         for function in self.functions.values():
-            function.params = self._mutated_parameters(function.node)
+            function.params, function.maybe = self._mutated_parameters(function.node)
         self.rebinds: dict[cst.Expr, tuple[str, ...]] = {}
-        if not any(function.params for function in self.functions.values()):
+        self._relied: dict[cst.FunctionDef, dict[str, str]] = {}
+        if not any(function.params or function.maybe for function in self.functions.values()):
             return  # nothing writes into its arguments: no call to look at
         finder = _References(self, resolver)
         visit(module, finder)
+        self._find_reliance(finder.value_uses)
         for name, problem in finder.value_uses.items():
             self.functions[name].problem = problem
         self._cascade()
@@ -104,6 +109,11 @@ class ModuleMutations:
             return frozenset(), function.problem
         return frozenset(function.params), None
 
+    def relied_on(self, node: cst.FunctionDef) -> dict[str, str]:
+        """Parameters that ``node`` (a function returning a value) updates with ``x op= v``, and that a use of
+        it in the module relies on being updated in place, with why (the migrated ``x op= v`` only rebinds)."""
+        return self._relied.get(node, {})
+
     def function(self, node: cst.FunctionDef) -> MutatingFunction | None:
         """The facts about module-level function ``node`` (None for methods and nested functions)."""
         return self._function_of(node)
@@ -119,12 +129,14 @@ class ModuleMutations:
             found = self._aliasing[node] = FunctionAliasing(node, self.resolver.scopes[node], self.resolver)
         return found
 
-    def _mutated_parameters(self, node: cst.FunctionDef) -> list[str]:
+    def _mutated_parameters(self, node: cst.FunctionDef) -> tuple[list[str], list[str]]:
+        """The parameters ``node`` writes into, and those it may update in place while returning a value."""
         scope = self.resolver.scopes[node]
         aliasing = self.aliasing(node)
         writes = _Body()
         visit(node.body, writes)
         mutated: set[str] = set()
+        maybe: set[str] = set()
         for target in writes.subscripts:
             if isinstance(target.value, cst.Name) and _is_parameter(scope, target.value.value):
                 if aliasing.mutates_parameter(target.value.value, target):
@@ -133,7 +145,51 @@ class ModuleMutations:
             name = statement.target.value
             if aliasing.augmented_mutates_parameter(name, statement.target):
                 mutated.add(name)
-        return [name for name in _parameter_names(node) if name in mutated]
+            elif aliasing.augmented_may_mutate_parameter(name, statement.target):
+                maybe.add(name)
+        names = _parameter_names(node)
+        return [name for name in names if name in mutated], [name for name in names if name in maybe]
+
+    def _find_reliance(self, value_uses: dict[str, str]) -> None:
+        """``def f(x): x += v; return x``: NumPy updates an array argument in place, the migrated ``f`` only
+        rebinds ``x``. A use of ``f`` that may observe the argument afterwards relies on the update."""
+        for function in self.functions.values():
+            if not function.maybe:
+                continue
+            for param in function.maybe:
+                why = value_uses.get(function.name) or next(
+                    (problem for site in function.calls if (problem := self._site_reliance(function, site, param))), None
+                )
+                if why is not None:
+                    self._relied.setdefault(function.node, {})[param] = (
+                        f"`{param}` is a parameter that `{param} {{op}}= ...` updates in place in NumPy when it is an array, "
+                        f"and {why}: the migrated code only rebinds `{param}`"
+                    )
+
+    def _site_reliance(self, function: MutatingFunction, site: CallSite, param: str) -> str | None:
+        """Why the call ``site`` may observe the in-place update of ``param`` after the call (None: it cannot)."""
+        bound = _bind_arguments(function.node, site.call)
+        if bound is None:
+            return f"a call of `{function.name}` unpacks `*args`/`**kwargs`"
+        argument = bound.get(param)
+        if argument is None:
+            return None
+        shown = _code(argument)
+        if site.target is not None and site.target.deep_equals(argument):
+            return None  # `a = f(a)`: the caller rebinds its argument to the result
+        if site.caller is None:
+            return f"`{function.name}({shown}, ...)` is called outside a function body"
+        caller_scope = self.resolver.scopes[site.caller]
+        if isinstance(argument, cst.Name):
+            bindings = caller_scope.bindings.get(argument.value, ())
+            if bindings and all(isinstance(b, ValueBinding) and _is_number_literal(b.value) for b in bindings):
+                return None  # a Python number: `+=` rebinds it in NumPy too
+            if site.returned and site.scope is caller_scope and bindings and not _is_parameter(caller_scope, argument.value):
+                if self.aliasing(site.caller).blocker(argument.value, site.call) is None:
+                    return None  # `return f(a)` of a fresh local array nothing else sees: nobody observes `a` later
+        elif is_fresh_array(argument, self.resolver, site.scope):
+            return None  # `f(x * 2)`, `f(x.copy())`: a temporary nobody observes
+        return f"`{site.caller.name.value}` passes `{shown}` to `{function.name}` and may read it after the call"
 
     def _cascade(self) -> None:
         """A caller that passes its own parameter to a mutating function mutates that parameter too."""
@@ -244,6 +300,12 @@ class ModuleMutations:
         site.names, site.cascade = tuple(names), tuple(cascade)
 
 
+def _is_number_literal(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.UnaryOperation):
+        expr = expr.expression
+    return isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary))
+
+
 def _is_parameter(scope: Scope, name: str) -> bool:
     return any(isinstance(b, ParamBinding) for b in scope.bindings.get(name, ()))
 
@@ -330,9 +392,22 @@ class _References(ScopedVisitor):
         self.callees: set[cst.Name] = set()
         self.not_references: set[cst.Name] = set()
         self.value_uses: dict[str, str] = {}
+        self.values: list[tuple[cst.BaseExpression | None, cst.BaseExpression | None]] = []  # enclosing assign/return
 
     def visit_Expr(self, node: cst.Expr) -> None:
         self.statements.append(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.values.append((node.value, node.targets[0].target if len(node.targets) == 1 else None))
+
+    def leave_Assign(self, node: cst.Assign) -> None:
+        self.values.pop()
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.values.append((node.value, None))
+
+    def leave_Return(self, node: cst.Return) -> None:
+        self.values.pop()
 
     def leave_Expr(self, node: cst.Expr) -> None:
         self.statements.pop()
@@ -356,7 +431,10 @@ class _References(ScopedVisitor):
         scope = self.scopes[-1]
         if caller is not None and scope is not self.resolver.scopes.get(caller):
             caller = None  # inside a comprehension: a value, not a statement
-        function.calls.append(CallSite(node, statement, caller, scope))
+        site = CallSite(node, statement, caller, scope)
+        if self.values and self.values[-1][0] is node:
+            site.target, site.returned = self.values[-1][1], self.values[-1][1] is None
+        function.calls.append(site)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self.not_references.add(node.attr)

@@ -1,7 +1,7 @@
 """Results of same-module calls that a function writes into in place.
 
 A function left as NumPy code that does ``p = softmax(z)`` and then ``p[i] -= 1``
-relies on ``softmax`` returning a NumPy array.  If ``softmax`` migrates, it returns
+(or ``p.sort()``, ``np.fill_diagonal(p, 0)``, ``np.add.at(p, i, 1)``, ``out=p``) relies on ``softmax`` returning a NumPy array.  If ``softmax`` migrates, it returns
 an immutable JAX array and the write raises at run time.  The engine keeps such
 callees as NumPy code too (see ``engine._callees_written_by_unsupported``).
 """
@@ -14,6 +14,8 @@ from np2jax.visitors import FastVisitor, visit
 
 INPLACE_METHODS = frozenset(  # NumPy array methods that change the array in place
     {"sort", "fill", "put", "itemset", "partition", "resize", "setflags", "byteswap"})
+INPLACE_FUNCTIONS = frozenset(  # NumPy functions that change their first argument in place (see NPJ111)
+    {"copyto", "putmask", "place", "put", "put_along_axis", "fill_diagonal", "shuffle"})
 
 
 def callees_whose_results_are_written(function: cst.FunctionDef, callee_of) -> dict[str, cst.CSTNode]:
@@ -51,6 +53,8 @@ class _ResultWrites(FastVisitor):
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in INPLACE_METHODS:
             self._write(func.value, node)
+        if _writes_first_argument(func) and node.args and node.args[0].keyword is None:
+            self._write(node.args[0].value, node)  # np.fill_diagonal(p, 0), np.add.at(p, i, 1)
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value == "out":
                 for name in _names(arg.value):
@@ -63,6 +67,13 @@ class _ResultWrites(FastVisitor):
     def _write_name(self, name: str, node: cst.CSTNode) -> None:
         if name in self.bound:
             self.written.setdefault(self.bound[name], node)
+
+
+def _writes_first_argument(func: cst.BaseExpression) -> bool:
+    """``np.fill_diagonal``, ``np.copyto`` ... or a ufunc's ``.at`` (``np.add.at``): writes into its first argument."""
+    if not isinstance(func, cst.Attribute):
+        return False
+    return func.attr.value in INPLACE_FUNCTIONS or (func.attr.value == "at" and isinstance(func.value, cst.Attribute))
 
 
 def _names(target: cst.BaseExpression) -> list[str]:

@@ -16,7 +16,8 @@ class CallsUnmigratedFunction(Rule):
         what=(
             "Reports functions that call a function or method of the same module that np2jax leaves untouched, "
             "the other methods of a class one of whose methods is left untouched, and functions whose result a "
-            "function left untouched writes into in place (`p = f(z); p[i] -= 1`)."
+            "function left untouched writes into in place (`p = f(z); p[i] -= 1`, `p.sort()`, "
+            "`np.fill_diagonal(p, 0)`, `np.add.at(p, i, 1)`, `out=p`)."
         ),
         why=(
             "A function that is left as NumPy code (because of an error-level diagnostic) may mutate its "

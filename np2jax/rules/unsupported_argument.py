@@ -7,8 +7,15 @@ from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
 from np2jax.tables.jax_signatures import SIGNATURES
 from np2jax.tables.numpy_api import KEYWORD_RENAMES
+from np2jax.visitors import FastVisitor, visit
 
 ALWAYS_UNSUPPORTED = frozenset({"out", "casting", "subok", "like", "order"})
+# jax.numpy functions that call a Python function argument with traced arrays (vmap or tracing): position, keyword
+CALLBACKS = {
+    "jax.numpy.vectorize": (0, "pyfunc"), "jax.numpy.apply_along_axis": (0, "func1d"),
+    "jax.numpy.apply_over_axes": (0, "func"), "jax.numpy.piecewise": (2, "funclist"),
+}
+TRACEABLE_BUILTINS = frozenset({"builtins.abs", "builtins.pow"})
 ORDER_OK = frozenset({"jax.numpy.reshape", "jax.numpy.ravel"})
 
 
@@ -16,12 +23,22 @@ class UnsupportedArgument(Rule):
     CODE = "NPJ103"
     NAME = "unsupported-argument"
     MESSAGE = "`np.{name}` is called with {argument}, which jax.numpy does not support"
+    CALLBACK_MESSAGE = "`np.{name}` is called with {argument}: jax.numpy calls it with traced arrays instead of Python scalars, which it cannot take"
+    CALLBACK_INSTEAD = ("a function written with jax.numpy operations (`jax.scipy.special.erf` for `math.erf`, "
+                        "`jnp.where(test, a, b)` for `a if test else b`)")
     SEVERITY = Severity.ERROR
     DOC = RuleDoc(
-        what="Reports calls that pass `out=`, `order=`, `casting=`, `subok=`, `like=`, or any argument the jax.numpy twin does not accept.",
+        what=(
+            "Reports calls that pass `out=`, `order=`, `casting=`, `subok=`, `like=`, or any argument the jax.numpy "
+            "twin does not accept, including a function it cannot call with traced arrays (`np.vectorize(math.erf)`)."
+        ),
         why="JAX arrays are immutable and have no memory layout: `out=` cannot write in place, and the other options do not exist.",
         use_instead="assign the result: `y = jnp.add(a, b)` instead of `np.add(a, b, out=y)`; drop layout options.",
         known_problems=(
+            "A function handed to `np.vectorize`, `np.apply_along_axis`, `np.apply_over_axes` or `np.piecewise` is "
+            "reported when it is a function of another library or a builtin such as `float` (`math.erf`: jax.numpy "
+            "calls it with traced arrays, which it cannot take), or a lambda that calls one or branches on values "
+            "(`a if x > 0 else b`, `and`/`or`); a function of the module is not checked. "
             "`order=` is accepted for `reshape` and `ravel`, where it changes the element order and JAX supports it. "
             "Keywords jax.numpy only spells differently are renamed instead (`clip(a_min=, a_max=)` -> `min=`, `max=`), "
             "and `sort`/`argsort` `kind=` becomes `stable=True` for stable kinds. Ufunc methods "
@@ -51,6 +68,36 @@ class UnsupportedArgument(Rule):
             diagnostics=("NPJ103",),
         ),
         Example(
+            title="a function jax.numpy cannot call with traced arrays",
+            before="""
+            import math
+
+            import numpy as np
+
+            def norm_cdf(x):
+                return 0.5 * (1.0 + np.vectorize(math.erf)(x / math.sqrt(2.0)))
+
+            def ramp(x):
+                return np.vectorize(lambda v: v if v > 0 else 0.0)(x)
+            """,
+            diagnostics=("NPJ103", "NPJ103"),
+        ),
+        Example(
+            title="a lambda of jax.numpy operations is traced as it is",
+            before="""
+            import numpy as np
+
+            def bump(x):
+                return np.vectorize(lambda v: np.exp(-v * v))(x)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def bump(x):
+                return jnp.vectorize(lambda v: jnp.exp(-v * v))(x)
+            """,
+        ),
+        Example(
             before="""
             import numpy as np
 
@@ -71,10 +118,14 @@ class UnsupportedArgument(Rule):
             return
         target = f"{ref.row.jax}.{ref.member}" if ref.member else ref.row.jax  # `np.maximum.accumulate(x, out=y)`
         problem = self._problem(ref.call, target, KEYWORD_RENAMES.get(ref.row.numpy, {}))
-        if problem is None:
+        if problem is not None:
+            ref.block()
+            self.report(ctx, ref.call, self.MESSAGE.format(name=ref.name, argument=problem))
             return
-        ref.block()
-        self.report(ctx, ref.call, self.MESSAGE.format(name=ref.name, argument=problem))
+        callback = None if ref.member else _untraceable_callback(ref.call, target, ctx)
+        if callback is not None:
+            ref.block()
+            self.report(ctx, ref.call, self.CALLBACK_MESSAGE.format(name=ref.name, argument=callback), use_instead=self.CALLBACK_INSTEAD)
 
     @staticmethod
     def _problem(call: cst.Call, target: str, renames: dict[str, str]) -> str | None:
@@ -99,3 +150,57 @@ class UnsupportedArgument(Rule):
             if signature is not None and keyword not in signature[1] and "**" not in signature[1]:
                 return f"`{keyword}=`"
         return None
+
+
+def _untraceable_callback(call: cst.Call, target: str, ctx: FileContext) -> str | None:
+    """``np.vectorize(math.erf)``: NumPy calls the function on Python scalars, jax.numpy on traced arrays."""
+    if target not in CALLBACKS:
+        return None
+    position, keyword = CALLBACKS[target]
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    argument = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == keyword), None)
+    if argument is None and len(positional) > position:
+        argument = positional[position]
+    functions = [e.value for e in argument.elements] if isinstance(argument, (cst.List, cst.Tuple)) else [argument]
+    for function in functions:
+        if function is None:
+            continue
+        why = _why_untraceable(function, ctx)
+        if why is not None:
+            return f"`{ctx.code(function)}`, {why}"
+    return None
+
+
+def _why_untraceable(function: cst.BaseExpression, ctx: FileContext) -> str | None:
+    if isinstance(function, cst.Lambda):
+        finder = _Untraceable(ctx)
+        visit(function.body, finder)
+        return None if finder.found is None else f"a lambda that {finder.found}"
+    qualname = ctx.resolver.qualname(function, ctx.scope)
+    if _foreign(qualname):
+        return f"a function of `{qualname.rsplit('.', 1)[0]}`"
+    return None
+
+
+def _foreign(qualname: str | None) -> bool:
+    """A function np2jax knows is neither NumPy's nor JAX's (a library's, or a builtin like ``float``)."""
+    if qualname is None or qualname in TRACEABLE_BUILTINS:
+        return False
+    return not (qualname == "numpy" or qualname.startswith(("numpy.", "jax.", "jax")))
+
+
+class _Untraceable(FastVisitor):
+    def __init__(self, ctx: FileContext) -> None:
+        self.ctx = ctx
+        self.found: str | None = None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualname = self.ctx.resolver.qualname(node.func, self.ctx.scope)
+        if self.found is None and _foreign(qualname):
+            self.found = f"calls `{qualname}`"
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self.found = self.found or "branches on a value (`a if test else b`)"
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        self.found = self.found or "branches on a value (`and`/`or`)"
