@@ -3,6 +3,9 @@ jitted but failing: each migrated module runs under real JAX against the NumPy o
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
 import types
 
@@ -427,3 +430,37 @@ def test_numpy_functions_that_write_into_a_result_keep_the_callee_numpy():
     np.testing.assert_array_equal(migrated.neighbour_counts(x, 1.0), original.neighbour_counts(x, 1.0))
     labels = np.array([0, 2, 2, 1, 2])
     np.testing.assert_array_equal(migrated.tally(labels, 3), original.tally(labels, 3))
+
+
+def test_the_mean_of_a_boolean_array_keeps_numpys_float64_under_x64(tmp_path):
+    """jax.numpy averages booleans in float32 even with jax_enable_x64 (NumPy: float64): `dtype=float` is added."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def accuracy(pred, labels):
+            return np.mean(pred == labels)
+
+        def positive_share(x):
+            return np.mean(np.isfinite(x) & (x > 0), axis=0)
+        """
+    ).lstrip()
+    result = migrate_source(source.encode(), "m.py")
+    assert "jnp.mean(pred == labels, dtype=float)" in result.output.decode()
+    (tmp_path / "original.py").write_text(source)
+    (tmp_path / "migrated.py").write_bytes(result.output)
+    script = textwrap.dedent(
+        """
+        import numpy as np, jax.numpy as jnp, original, migrated
+        pred, labels = np.arange(7) % 3, np.arange(7) % 2
+        x = np.linspace(-1.0, 2.0, 21).reshape(7, 3)
+        for want, got in [(original.accuracy(pred, labels), migrated.accuracy(jnp.asarray(pred), jnp.asarray(labels))),
+                          (original.positive_share(x), migrated.positive_share(jnp.asarray(x)))]:
+            assert np.asarray(got).dtype == np.float64, np.asarray(got).dtype
+            np.testing.assert_allclose(np.asarray(got), want, rtol=1e-15)  # float64 rounding, not float32's
+        print("ok")
+        """
+    )
+    env = {**os.environ, "JAX_ENABLE_X64": "1", "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

@@ -91,7 +91,7 @@ def remove_dc(x):
 def zero_crossing_rate(frames):
     signs = jnp.sign(frames)
     signs = jnp.where(signs == 0, 1, signs)
-    return jnp.mean(jnp.abs(jnp.diff(signs, axis=1)) > 0, axis=1)
+    return jnp.mean(jnp.abs(jnp.diff(signs, axis=1)) > 0, axis=1, dtype=float)
 
 
 @functools.partial(jax.jit, static_argnums=(1, 2))

@@ -24,6 +24,35 @@ NORMALISING = frozenset({"jax.numpy.atleast_1d", "jax.numpy.atleast_2d", "jax.nu
 # Nor, when the argument is a parameter, these: jax.numpy needs them concrete, or they take functions.
 CONCRETE_PARAMETERS = frozenset({"start", "n", "repeats", "obj", "copy", "function", "func", "mask_func", "prototype"})
 
+# NumPy averages booleans in float64; jax.numpy in float32 even with jax_enable_x64, unless given dtype=float
+BOOLEAN_AVERAGES = frozenset(f"numpy.{name}" for name in "mean std var nanmean nanstd nanvar".split())
+BOOLEAN_FUNCTIONS = frozenset(
+    f"numpy.{name}" for name in "isnan isinf isfinite isclose isneginf isposinf logical_and logical_or logical_not logical_xor signbit".split()
+)
+
+
+def _averages_booleans(ref: NumpyRef, ctx: FileContext) -> bool:
+    """``np.mean(pred == y)``: the first argument is plainly a boolean array, and no ``dtype=`` is given."""
+    args = ref.call.args
+    if not args or args[0].keyword is not None or args[0].star or any(
+            a.keyword is not None and a.keyword.value == "dtype" for a in args) or len(
+            [a for a in args if a.keyword is None]) > 2:  # mean(a, axis, dtype, ...): a third positional is dtype
+        return False
+    return _is_boolean(args[0].value, ref, ctx)
+
+
+def _is_boolean(node: cst.BaseExpression, ref: NumpyRef, ctx: FileContext) -> bool:
+    if isinstance(node, cst.Comparison):
+        return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+        return _is_boolean(node.expression, ref, ctx)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+        return _is_boolean(node.left, ref, ctx) and _is_boolean(node.right, ref, ctx)
+    if isinstance(node, cst.Call):
+        return ctx.resolver.qualname(node.func, ref.scope) in BOOLEAN_FUNCTIONS
+    return False
+
+
 # jnp functions whose first argument is a sequence of arrays, none of which may be a list or tuple
 JOINING = frozenset("concatenate concat stack hstack vstack dstack column_stack row_stack".split())
 
@@ -70,6 +99,9 @@ class NumpyToJaxNumpy(Rule):
         use_instead="`jnp.<name>` from `import jax.numpy as jnp`.",
         known_problems=(
             "jax.numpy computes in 32-bit unless `jax_enable_x64` is set (see NPJ107). "
+            "It averages booleans in float32 even then, where NumPy uses float64: `np.mean`/`std`/`var` (and the "
+            "`nan` variants) of a plainly boolean argument (a comparison, `~`/`&`/`|` of those, `np.isfinite` ...) "
+            "get `dtype=float`; the `.mean()` method of a boolean array does not. "
             "A NumPy function used as a value (`f = np.sum`) is kept: it may later be called on lists or static values. "
             "Parameters named like shapes (`shape`, `axes`, `*_shape` ...) are taken to be static Python values. "
             "Other parameters are taken to be arrays (no `jnp.asarray` noise in every function): called with a "
@@ -245,6 +277,8 @@ class NumpyToJaxNumpy(Rule):
             ref.wrap_args |= self._list_arguments(ref.call, row.jax, ctx, ref)
             ref.wrap_args |= self._sequence_elements(ref.call, row.jax, ctx, ref)
             self._rename_keywords(ref)
+            if row.numpy in BOOLEAN_AVERAGES and _averages_booleans(ref, ctx):
+                ref.keyword_changes["+dtype"] = ("dtype", cst.Name("float"))
 
     def rewrite_subscript(self, original: cst.Subscript, updated: cst.Subscript, ctx: FileContext):
         """``x[[0, 2]]``, ``x[idx]`` with ``idx = list(range(j)) + [k]``: NumPy indexes with the list as an
