@@ -8,10 +8,11 @@ A function that only handles Python values (sizes, strings, lists) must not be
 jitted: its results would turn into arrays.
 
 The evidence is direct: a value that meets an ndarray-only method or
-attribute (``.mean()``, ``.reshape()``, ``.T``, ``.shape``), a parameter passed
-to a NumPy or jax.numpy function, a parameter annotated as an array, a call to
-``jax``/``jax.numpy`` (or a NumPy function that computes arrays), or a call to
-another module-level function of the same module that computes with arrays.
+attribute (``.mean()``, ``.reshape()``, ``.T``, ``.shape``), a parameter
+annotated as an array, a call to ``jax``/``jax.numpy`` or to a NumPy function
+that computes arrays (not shape arithmetic such as ``np.prod(x.shape)``), or a
+call to another module-level function of the same module that computes with
+arrays.
 Indexing alone is no evidence: lists and dicts are indexed too.
 """
 
@@ -66,19 +67,12 @@ class _Evidence(FastVisitor):
         self.resolver = owner.resolver
         self.node = node
         self.scope = owner.resolver.scopes[node]
-        self.params = {p.name.value for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)}
         self.found = False
         self.numpy_call = False
         self._called: set[cst.CSTNode] = set()  # functions of calls seen (not NumPy functions passed as values)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return not (self.found and self.numpy_call) and super().on_visit(node)
-
-    def _is_param(self, node: cst.BaseExpression) -> bool:
-        if not isinstance(node, cst.Name) or node.value not in self.params:
-            return False
-        found, _ = self.scope.lookup(node.value)
-        return found is self.scope
 
     def _is_value(self, node: cst.BaseExpression) -> bool:
         """A value the function computes or receives, not an imported module or class (``np.linalg``)."""
@@ -108,7 +102,7 @@ class _Evidence(FastVisitor):
                 row = lookup_numpy(qualname)
                 if (row is None or row.kind not in _NOT_ARRAY_KINDS) and not self.resolver.is_static(node, self.scope):
                     self.numpy_call = True  # shape arithmetic (`np.prod(x.shape)`) stays NumPy by design
-                    self.found = self.found or any(self._is_param(a.value) for a in node.args)
+                    self.found = True  # as its jax.numpy twin is, once migrated
             return
         if isinstance(func, cst.Attribute):
             if func.attr.value in _ARRAY_ONLY_METHODS and self._is_value(func.value):

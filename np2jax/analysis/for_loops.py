@@ -16,6 +16,7 @@ from np2jax.analysis.collect import CollectedLists, Collection
 from np2jax.analysis.jit_plan import LoopConversion
 from np2jax.analysis.loops import LoopBody, all_names, assigned_before, contains, names_outside, numpy_call_on_python_values
 from np2jax.analysis.param_hints import hint_names
+from np2jax.analysis.resolve import is_shape_name
 from np2jax.analysis.scope import LoopBinding, ValueBinding
 from np2jax.analysis.tracing_tables import ARRAY, ARRAY_HINTS, SCALAR_HINTS, STATIC_INSTEAD
 from np2jax.visitors import visit
@@ -117,13 +118,13 @@ class ForLoops:
                 if self._is_container(name, node):
                     return None, f"`{name}` is a Python container"
                 if not self._starts_as_array(name, node):
-                    if kind != "range" or collection is not None or not self._becomes_array(name, node, body):
+                    if not self._may_peel(kind, collection) or not self._becomes_array(name, node, body):
                         return None, (f"`{name}` may start as a Python value; fori_loop would make it a 32-bit array "
                                       "of fixed shape")
                     peel = True
                 carried.append(name)
             elif name in outside:
-                if kind != "range" or collection is not None or not self._becomes_array(name, node, body):
+                if not self._may_peel(kind, collection) or not self._becomes_array(name, node, body):
                     return None, f"`{name}` is first set inside the loop and used after it"
                 peel = True
                 carried.append(name)
@@ -171,6 +172,11 @@ class ForLoops:
             for b in outside
         )
 
+    def _may_peel(self, kind: str, collection: Collection | None) -> bool:
+        """May the loop's first step run before the fori_loop? Only for a ``range`` loop that collects no lists,
+        in a function that computes with arrays (analysis/array_code.py), not one of Python index arithmetic."""
+        return kind == "range" and collection is None and self.module.array_code(self.node.name.value)
+
     def _becomes_array(self, name: str, loop: cst.For, body: LoopBody) -> bool:
         """Is every value the body of ``loop`` gives ``name`` computed from arrays, or an in-place write that
         becomes ``.at[]`` (so that after one step it is an array, of the shape and dtype later steps keep,
@@ -183,7 +189,7 @@ class ForLoops:
 
     def _array_valued(self, value: cst.BaseExpression) -> bool:
         tokens = self.tokens(value, self.function_scope)
-        return ARRAY in tokens or any(self._is_array_param(token) for token in tokens)
+        return ARRAY in tokens or any(self._is_array_param(token) and not is_shape_name(token) for token in tokens)
 
     def _bound_before(self, name: str, loop: cst.For) -> bool:
         return name in self.params or name in assigned_before(self.node.body, loop)
