@@ -70,7 +70,6 @@ class FunctionInfo:
     call_statements: dict[cst.Call, tuple | None] = field(default_factory=dict)  # call -> its statement, for positions
     first_diagnostic: int = 0  # index of its first diagnostic in FileContext.diagnostics
     changed: bool = False  # the walker rewrote something in it, or it is jitted as it is (set before on_leave_function)
-    as_is: bool = False  # nothing in it needed rewriting, but it computes with arrays and is jitted as it is
     as_is_reason: tuple[str, str] = ("", "")  # nothing in it needed rewriting: why it is not jitted, and what to use instead
     nested: list[FunctionInfo] = field(default_factory=list)  # of an outermost function: every function inside it
     decorator: str | None = None  # a decorator to add (the jit rule's), applied by the walker

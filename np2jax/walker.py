@@ -121,7 +121,7 @@ class Walker(FastTransformer):
         if not info.changed:
             verdict = as_is_verdict(info, self.ctx)
             if verdict is None:
-                info.changed = info.as_is = True
+                info.changed = True  # array code jitted as it is
             else:
                 info.as_is_reason = verdict
         for rule in self.hooks["on_leave_function"]:

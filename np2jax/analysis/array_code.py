@@ -21,9 +21,11 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver, is_numpy
+from np2jax.analysis.param_hints import hint_names
 from np2jax.analysis.scope import Scope
+from np2jax.analysis.tracing_tables import ARRAY_HINTS
 from np2jax.tables import lookup_numpy
-from np2jax.visitors import FastVisitor, child_nodes, visit
+from np2jax.visitors import FastVisitor, visit
 
 # ndarray methods and attributes no list, tuple, dict or str has.
 _ARRAY_ONLY_METHODS = frozenset(
@@ -31,7 +33,6 @@ _ARRAY_ONLY_METHODS = frozenset(
     swapaxes squeeze astype repeat ravel flatten diagonal trace dot clip nonzero take""".split()
 )
 _ARRAY_ONLY_ATTRIBUTES = frozenset({*SHAPE_ATTRIBUTES, "T", "mT"})
-_ARRAY_HINTS = frozenset({"ndarray", "NDArray", "ArrayLike", "Array"})
 _NOT_ARRAY_KINDS = ("dtype", "static", "type", "constant")
 
 
@@ -79,15 +80,17 @@ class _Evidence(FastVisitor):
         return self.resolver.qualname(node, self.scope) is None
 
     def visit_Param(self, node: cst.Param) -> None:
-        annotation = node.annotation
-        if annotation is not None and any(_hint_name(n) in _ARRAY_HINTS for n in _names(annotation.annotation)):
+        if hint_names(node.annotation) & ARRAY_HINTS:
             self.found = True
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value in _ARRAY_ONLY_ATTRIBUTES and self._is_value(node.value):
             self.found = True
-        elif node not in self._called and isinstance(node.value, cst.Name) and is_numpy(self.resolver.qualname(node, self.scope) or ""):
-            row = lookup_numpy(self.resolver.qualname(node, self.scope))
+        elif node not in self._called and isinstance(node.value, cst.Name):
+            qualname = self.resolver.qualname(node, self.scope)
+            if not is_numpy(qualname):
+                return
+            row = lookup_numpy(qualname)
             if row is None or row.kind not in _NOT_ARRAY_KINDS:
                 self.numpy_call = True  # a NumPy function passed as a value
 
@@ -112,17 +115,3 @@ class _Evidence(FastVisitor):
             if found is self.owner.module_scope and self.owner(func.value):
                 self.found = True
 
-
-def _names(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, (cst.Name, cst.Attribute)):
-            yield current
-        if isinstance(current, cst.Attribute):
-            continue
-        stack.extend(child_nodes(current))
-
-
-def _hint_name(node: cst.Name | cst.Attribute) -> str:
-    return node.value if isinstance(node, cst.Name) else node.attr.value
