@@ -194,6 +194,7 @@ def _transform(
     unforced = ModuleMutations(module, resolver, keep_all=None if returns_arguments else "NPJ203, which makes such functions return them, is not selected")
     if tracing is not None:  # loops see `f(a)` as the assignment `a = f(a)` it becomes (whenever it does)
         tracing.rebinds = unforced.rebinds
+    written_results: dict = {}  # function node -> its callees whose results it writes into (stable across walks)
     while True:
         kept = {
             name: f"`{why.callee}`, which calls it, stays NumPy code and relies on the mutation"
@@ -205,7 +206,7 @@ def _transform(
         )
         # Every reason found in this walk at once (each only ever adds functions, so the fixpoint is the same).
         more = {
-            **_callees_written_by_unsupported(infos, functions, forced),
+            **_callees_written_by_unsupported(infos, functions, forced, written_results),
             **_mutators_of_unsupported_callers(infos, functions, forced, mutations),
             **_callers_of_unsupported(infos, functions, forced),
         }
@@ -240,32 +241,43 @@ def _callers_of_unsupported(infos, functions, forced) -> dict[str, ForcedUnsuppo
     return {name: why for name, why in found.items() if name not in forced}
 
 
-def _callees_written_by_unsupported(infos, functions, forced) -> dict[str, ForcedUnsupported]:
+def _callees_written_by_unsupported(infos, functions, forced, memo: dict) -> dict[str, ForcedUnsupported]:
     """Functions whose result a function that stays NumPy writes into in place (``p = f(z); p[i] -= 1``):
-    migrated, they would return immutable JAX arrays, so they stay NumPy too."""
+    migrated, they would return immutable JAX arrays, so they stay NumPy too.
+
+    ``memo`` keeps each function's findings for the next walk of the same module."""
     unsupported = {record.qualname for record in functions if record.status == "unsupported"}
+    # a callee the migration leaves as it was returns what it returned before
+    candidates = {info.qualname for info in infos if info.changed} - unsupported - forced.keys()
+    if not candidates:
+        return {}
     module_functions = {info.qualname for info in infos if info.is_module_level}
-    by_name = {info.qualname: info for info in infos}
     found: dict[str, ForcedUnsupported] = {}
     for info in infos:
         if info.qualname not in unsupported or ".<locals>." in info.qualname:
             continue
-
-        def callee_of(call: cst.Call, info=info) -> str | None:
-            func = call.func
-            if isinstance(func, cst.Name) and func.value in module_functions:
-                return func.value
-            if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and info.class_name
-                    and func.value.value in ("self", "cls")):
-                return f"{info.class_name}.{func.attr.value}"
-            return None
-
-        for callee in callees_whose_results_are_written(info.node, callee_of):
-            target = by_name.get(callee)
-            # a callee the migration leaves as it was returns what it returned before
-            if target is not None and target.changed and callee not in unsupported and callee not in forced:
+        written = memo.get(info.node)
+        if written is None:
+            written = memo[info.node] = _written_results(info, module_functions)
+        for callee in written:
+            if callee in candidates:
                 found.setdefault(callee, ForcedUnsupported(info.qualname, via_result=True))
     return found
+
+
+def _written_results(info, module_functions) -> dict:
+    """Same-module callees whose results ``info``'s function writes into in place."""
+
+    def callee_of(call: cst.Call) -> str | None:
+        func = call.func
+        if isinstance(func, cst.Name) and func.value in module_functions:
+            return func.value
+        if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and info.class_name
+                and func.value.value in ("self", "cls")):
+            return f"{info.class_name}.{func.attr.value}"
+        return None
+
+    return callees_whose_results_are_written(info.node, callee_of)
 
 
 def _mutators_of_unsupported_callers(infos, functions, forced, mutations) -> dict[str, ForcedUnsupported]:
