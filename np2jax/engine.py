@@ -216,8 +216,9 @@ def _transform(
 
 
 def _callers_of_unsupported(infos, functions, forced) -> dict[str, ForcedUnsupported]:
-    """Functions that call (transitively) a same-module function left untouched, and the other
-    methods of a class with a method left untouched (methods share state through ``self``)."""
+    """Functions that call (transitively) a same-module function left untouched, or create an object of a
+    class with a method left untouched, and the other methods of such a class (methods share state through
+    ``self``)."""
     unsupported = {record.qualname for record in functions if record.status == "unsupported"}
     found: dict[str, ForcedUnsupported] = {}
     changed = True
@@ -229,7 +230,8 @@ def _callers_of_unsupported(infos, functions, forced) -> dict[str, ForcedUnsuppo
         for info in infos:
             if info.qualname in unsupported:
                 continue
-            callee = next((name for name in info.calls if name in unsupported), None)
+            # a call to a class whose methods stay NumPy (`h = Holder(x0)`) hands them this function's arrays
+            callee = next((name for name in info.calls if name in unsupported or name in blocked_classes), None)
             if callee is not None:
                 found[info.qualname] = ForcedUnsupported(callee)
             elif info.class_name in blocked_classes:

@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from np2jax.analysis.aliasing import is_fresh_array, is_python_container, may_alias_node
+from np2jax.analysis.aliasing import has_number_hint, is_fresh_array, is_python_container, may_alias_node
 from np2jax.analysis.resolve import Resolver, is_numpy
-from np2jax.analysis.scope import DefBinding, Scope, ScopedVisitor
+from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ScopedVisitor
 from np2jax.tables import lookup_numpy
 from np2jax.visitors import visit
 
@@ -47,6 +47,7 @@ class _Facts:
     inplace: bool = False  # written in place somewhere (subscript write or augmented assignment)
     array: bool = False  # evidence it holds an array
     container: bool = False  # it is bound to a list, dict or other Python container somewhere
+    caller_value: str | None = None  # a store of a method's parameter that may be an array (`self.x = x0`)
     problem: str | None = None  # first reason another reference may see the array
 
 
@@ -96,6 +97,11 @@ class ModuleAttributes:
     def is_array(self, function: cst.FunctionDef | None, node: cst.BaseExpression) -> bool:
         facts = self._facts_of(function, node)
         return facts is not None and facts.array and not facts.container
+
+    def caller_value(self, function: cst.FunctionDef | None, node: cst.BaseExpression) -> str | None:
+        """``self.x = x0`` somewhere, ``x0`` a parameter with no number hint: the caller's object, maybe an array."""
+        facts = self._facts_of(function, node)
+        return facts.caller_value if facts is not None and not facts.container else None
 
     def is_container(self, function: cst.FunctionDef | None, node: cst.BaseExpression) -> bool:
         """``self.x`` is bound to a Python list, dict ... (in some method): writing into it is Python's business."""
@@ -270,9 +276,20 @@ class _AttributeUses(ScopedVisitor):
             self._facts(name).array = True
         if is_python_container(value, self.resolver, self.scopes[-1]):
             self._facts(name).container = True
+        if self._unhinted_parameter(value) and self._facts(name).caller_value is None:
+            self._facts(name).caller_value = f"self.{name} = {value.value}"
         if not is_fresh_array(value, self.resolver, self.scopes[-1]):
             self._flag(name, lambda: f"`self.{name} = {_code(value)}` may keep an array that is also referenced elsewhere (the caller's argument, another attribute or a view); "
                        f"NumPy's in-place writes to `self.{name}` would change it too (store a copy to avoid this)")
+
+    def _unhinted_parameter(self, value: cst.BaseExpression) -> bool:
+        """``value`` is a parameter of the method being visited that nothing says is a Python number."""
+        if not isinstance(value, cst.Name) or self.method is None:
+            return False
+        found, bindings = self.scopes[-1].lookup(value.value)
+        return found is self.resolver.scopes.get(self.method) and any(
+            isinstance(b, ParamBinding) and not has_number_hint(b.param) for b in bindings
+        )
 
     def _is_array_value(self, value: cst.BaseExpression) -> bool:
         if isinstance(value, cst.Call):

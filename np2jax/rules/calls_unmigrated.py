@@ -14,7 +14,8 @@ class CallsUnmigratedFunction(Rule):
     SEVERITY = Severity.ERROR
     DOC = RuleDoc(
         what=(
-            "Reports functions that call a function or method of the same module that np2jax leaves untouched, "
+            "Reports functions that call a function or method of the same module that np2jax leaves untouched "
+            "(or create an object of a class one of whose methods it leaves untouched), "
             "the other methods of a class one of whose methods is left untouched, and functions whose result a "
             "function left untouched writes into in place (`p = f(z); p[i] -= 1`, `p.sort()`, "
             "`np.fill_diagonal(p, 0)`, `np.add.at(p, i, 1)`, `out=p`)."
@@ -27,7 +28,7 @@ class CallsUnmigratedFunction(Rule):
             "code that writes into a function's result needs a mutable NumPy array back, not a JAX array."
         ),
         use_instead="fix the callee first (see its own diagnostics); its callers then migrate on the next run",
-        known_problems="Only direct calls by name and `self.`/`cls.` method calls within a module are followed.",
+        known_problems="Only direct calls by name (functions, and classes created by name) and `self.`/`cls.` method calls within a module are followed.",
     )
     EXAMPLES = (
         Example(
@@ -61,6 +62,27 @@ class CallsUnmigratedFunction(Rule):
                     self.data[i] = 0.0
             """,
             diagnostics=("NPJ201", "NPJ202", "NPJ202"),
+        ),
+        Example(
+            title="creating an object of a class that stays NumPy",
+            before="""
+            import numpy as np
+
+            class Accumulator:
+                def __init__(self, total):
+                    self.total = total
+
+                def add(self, x):
+                    self.total += x
+
+            def running_total(xs):
+                total = np.zeros(xs.shape[1])
+                acc = Accumulator(total)
+                for x in xs:
+                    acc.add(x)
+                return total
+            """,
+            diagnostics=("NPJ202", "NPJ201", "NPJ202"),
         ),
         Example(
             title="NumPy code that writes into a function's result keeps that function NumPy",

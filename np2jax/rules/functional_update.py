@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.narrow_dtypes import is_narrow_array
 from np2jax.analysis.writes import BINARY_FOR, subscript_write
 from np2jax.context import FileContext, FunctionInfo
 from np2jax.cstutil import call
@@ -51,7 +52,8 @@ class FunctionalUpdate(Rule):
             "`.at[idx].add/subtract/multiply/divide/power(v)`; a write through a boolean mask computed from `x` "
             "itself (`x[x < 0] = 0`) becomes `x = jnp.where(x < 0, 0, x)`. In methods, writes to array attributes "
             "of `self` become rebindings: `self.x[i] = v` -> `self.x = self.x.at[i].set(v)`, `self.x *= v` -> "
-            "`self.x = self.x * v`."
+            "`self.x = self.x * v`. `acc += v` on an array made with a dtype narrower than 32 bits "
+            "(`np.zeros(n, dtype=np.int8)`, `.astype(np.uint8)`) becomes `acc = (acc + v).astype(acc.dtype)`."
         ),
         why=(
             "JAX arrays are immutable and `x.at[mask]` needs a static shape under `jax.jit`. The rewrite is "
@@ -73,6 +75,28 @@ class FunctionalUpdate(Rule):
         ),
     )
     EXAMPLES = (
+        Example(
+            title="NumPy's `+=` keeps an int8 array int8 (and wraps); JAX's rebinding would promote it",
+            before="""
+            import numpy as np
+
+            def neighbour_count(board):
+                n = np.zeros(board.shape, dtype=np.int8)
+                n += np.roll(board, 1, axis=0)
+                n += np.roll(board, -1, axis=0)
+                return n
+            """,
+            after="""
+            import numpy as np
+            import jax.numpy as jnp
+
+            def neighbour_count(board):
+                n = jnp.zeros(board.shape, dtype=np.int8)
+                n = (n + jnp.roll(board, 1, axis=0)).astype(n.dtype)
+                n = (n + jnp.roll(board, -1, axis=0)).astype(n.dtype)
+                return n
+            """,
+        ),
         Example(
             before="""
             import numpy as np
@@ -229,6 +253,8 @@ class FunctionalUpdate(Rule):
     def rewrite_statement(self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement, ctx: FileContext):
         if isinstance(original, cst.AugAssign) and isinstance(original.target, cst.Attribute):
             return self._rebind_attribute(original, updated, ctx)
+        if isinstance(original, cst.AugAssign) and isinstance(original.target, cst.Name):
+            return self._keep_narrow_dtype(original, updated, ctx)
         plan = ctx.write_plan(original)
         if plan is None or plan.blocker is not None or original in ctx.blocked_statements:
             return None
@@ -256,6 +282,18 @@ class FunctionalUpdate(Rule):
                 )
             new_value = cst.Call(func=cst.Attribute(value=at, attr=cst.Name(plan.method)), args=[cst.Arg(argument)])
         return cst.Assign(targets=[cst.AssignTarget(target=name)], value=new_value)
+
+    def _keep_narrow_dtype(self, original: cst.AugAssign, updated: cst.AugAssign, ctx: FileContext):
+        """``acc += v`` on an int8/uint8/int16/float16 array: NumPy casts the sum back into ``acc`` (wrapping),
+        JAX's rebinding would keep the wider type: ``acc = (acc + v).astype(acc.dtype)``."""
+        operator = BINARY_OPERATOR_FOR.get(type(original.operator))
+        if operator is None or not is_narrow_array(original.target.value, ctx.scope, ctx.resolver):
+            return None
+        target = updated.target.deep_clone()
+        result = cst.BinaryOperation(left=target, operator=operator(), right=parenthesized(updated.value),
+                                     lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        value = call(cst.Attribute(value=result, attr=cst.Name("astype")), cst.Attribute(value=target, attr=cst.Name("dtype")))
+        return cst.Assign(targets=[cst.AssignTarget(updated.target)], value=value, semicolon=updated.semicolon)
 
     def _rebind_attribute(self, original: cst.AugAssign, updated: cst.AugAssign, ctx: FileContext):
         """``self.x *= v`` on an array only this object refers to: ``self.x = self.x * v``."""

@@ -23,7 +23,8 @@ class UnsafeInplaceWrite(Rule):
             "`self.x` arrays that may be shared (stored from the caller without a copy, returned, stored elsewhere); "
             "writes through integer-array indices that may repeat. Augmented assignments (`x += v`, `self.x *= v`) "
             "on such arrays too: NumPy updates them in place; also `v *= k` on an untyped parameter of a function "
-            "that returns nothing (its only effect can be on the caller's object). And NumPy's in-place array "
+            "that returns nothing (its only effect can be on the caller's object), and `self.x += v` where some "
+            "method stores an untyped parameter in `self.x` (`self.x = x0`: the caller's array, if it is one). And NumPy's in-place array "
             "methods (`x.sort()`, `x.fill(v)`, `put`, `resize` ...) on arrays."
         ),
         why=(
@@ -53,6 +54,23 @@ class UnsafeInplaceWrite(Rule):
                 return x.sum()
             """,
             diagnostics=("NPJ201",),
+        ),
+        Example(
+            title="`self.x += dx` on whatever the caller passed in: if it is an array, NumPy updates the caller's too",
+            before="""
+            import numpy as np
+
+            class Integrator:
+                def __init__(self, state, dt=0.1):
+                    self.state = state
+                    self.dt = dt
+                    self.steps = 0
+
+                def step(self, velocity):
+                    self.state += self.dt * np.tanh(velocity)
+                    self.steps += 1
+            """,
+            diagnostics=("NPJ202", "NPJ201"),
         ),
         Example(
             title="an attribute array that the caller also holds (no copy in `__init__`)",
@@ -235,7 +253,17 @@ class UnsafeInplaceWrite(Rule):
 
     def on_augmented_attribute(self, original: cst.AugAssign, ctx: FileContext) -> None:
         aliasing = ctx.aliasing()
-        if aliasing is None or aliasing.attributes is None or not aliasing.attributes.is_array(aliasing.function, original.target):
+        if aliasing is None or aliasing.attributes is None:
+            return
+        if not aliasing.attributes.is_array(aliasing.function, original.target):
+            # Nothing says it is an array, but it may hold the caller's one (`self.x = x0`): NumPy's `+=` writes
+            # into that array, JAX's rebinds `self.x` only, so the caller's array no longer follows.
+            stored = aliasing.attributes.caller_value(aliasing.function, original.target)
+            if stored is not None:
+                self.report(ctx, original, self.MESSAGE.format(name=ctx.code(original.target), why=(
+                    f"`{stored}` may keep the caller's array, which `{ctx.code(original.target)} "
+                    f"{ctx.code(original.operator).strip()} ...` changes in place in NumPy; under JAX it rebinds the "
+                    "attribute and the caller's array stays as it was (store a copy, or a Python number, to avoid this)")))
             return
         reason = aliasing.attribute_blocker(original.target)
         if reason is not None:
