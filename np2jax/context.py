@@ -72,6 +72,7 @@ class FunctionInfo:
     changed: bool = False  # the walker rewrote something in it, or it is jitted as it is (set before on_leave_function)
     as_is_reason: tuple[str, str] = ("", "")  # nothing in it needed rewriting: why it is not jitted, and what to use instead
     nested: list[FunctionInfo] = field(default_factory=list)  # of an outermost function: every function inside it
+    outer: FunctionInfo | None = None  # of a nested function: the outermost function it is in
     decorator: str | None = None  # a decorator to add (the jit rule's), applied by the walker
     generated_names: set[str] = field(default_factory=set)  # names rewrites introduced in it
     needs: set[str] = field(default_factory=set)  # modules its rewrites refer to, kept only if it is not reverted
@@ -353,6 +354,14 @@ def loop_plan(info: FunctionInfo | None, ctx: FileContext) -> JitPlan | None:
         return None
     plan = _jit_candidate(info, ctx).plan
     return plan if plan is not None and plan.ok else None
+
+
+def runs_on_jax_arrays(info: FunctionInfo | None, ctx: FileContext) -> bool:
+    """Will ``info`` (or the outermost function it is in) be jitted, so that it only ever sees JAX arrays?
+    (A migrated function is jitted exactly when its jit plan is OK; one with an error is left as it was.)"""
+    if info is None:
+        return False
+    return loop_plan(info.outer or info, ctx) is not None
 
 
 def _jit_candidate(info: FunctionInfo, ctx: FileContext) -> JitState:

@@ -101,6 +101,7 @@ class Walker(FastTransformer):
         self._pending_def_names[node.name] = info
         if self._open_functions:
             self._open_functions[0].nested.append(info)
+            info.outer = self._open_functions[0]
         self._open_functions.append(info)
         self.functions.append(info)
         self.ctx.function = info

@@ -100,3 +100,59 @@ def test_augmented_attribute_holding_the_callers_array_keeps_the_class_and_its_c
     xs = np.arange(6.0).reshape(3, 2)
     np.testing.assert_array_equal(migrated["integrate"](xs), original["integrate"](xs))
     assert migrated["integrate"](xs).sum() == 0.5 * xs.sum()
+
+
+UNJITTED = """
+import numpy as np
+
+
+def backward_cumsum(xs):
+    x = xs.copy()
+    for k in range(len(x) - 2, -1, -1):
+        x[k] += x[k + 1]
+    return x
+
+
+def zero_first(a, verbose=False):
+    b = a * 1.0
+    b[0] = 0.0
+    print("zeroed", b.shape)
+    return b
+
+
+def ramp(n):
+    out = np.zeros(n)
+    out[1:] = 1.0
+    print(n)
+    return out
+
+
+class Filter:
+    def __init__(self, P):
+        self.P = P.copy()
+        self.Q = np.eye(len(P)) * 0.1
+
+    def predict(self):
+        self.P[0, 0] += 1.0
+        self.Q[0, 0] *= 2.0
+        return self.P + self.Q
+"""
+
+
+def test_updates_in_functions_that_are_not_jitted_work_on_numpy_arguments():
+    # Not jitted (a `print`, a loop np2jax leaves as it is, a method): the function runs on the caller's
+    # NumPy arrays, and `xs.copy()` of one has no `.at` -- it is read through jnp.asarray.
+    result, original, migrated = _run(UNJITTED)
+    output = result.output.decode()
+    assert "x = jnp.asarray(x).at[k].add(x[k + 1])" in output, output
+    assert "b = jnp.asarray(b).at[0].set(0.0)" in output, output
+    assert "out = out.at[1:].set(1.0)" in output, output  # jnp.zeros: a JAX array already
+    assert "self.P = jnp.asarray(self.P).at[0, 0]" in output and "self.Q = self.Q.at[0, 0]" in output, output
+    assert not any(r.jit for r in result.functions), output
+    xs = np.arange(5.0)
+    for name, args in (("backward_cumsum", (xs,)), ("zero_first", (xs,)), ("ramp", (4,))):
+        np.testing.assert_allclose(np.asarray(migrated[name](*args)), original[name](*args), err_msg=name)
+    P = np.eye(2)
+    want, got = original["Filter"](P.copy()), migrated["Filter"](P.copy())
+    for _ in range(2):
+        np.testing.assert_allclose(np.asarray(got.predict()), want.predict())

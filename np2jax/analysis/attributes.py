@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from np2jax.analysis.aliasing import has_number_hint, is_fresh_array, is_python_container, may_alias_node
+from np2jax.analysis.jax_values import makes_jax_array
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ScopedVisitor
 from np2jax.tables import lookup_numpy
@@ -48,6 +49,7 @@ class _Facts:
     array: bool = False  # evidence it holds an array
     container: bool = False  # it is bound to a list, dict or other Python container somewhere
     caller_value: str | None = None  # a store of a method's parameter that may be an array (`self.x = x0`)
+    jax_made: bool = True  # every store makes a JAX array once migrated (analysis/jax_values.py)
     problem: str | None = None  # first reason another reference may see the array
 
 
@@ -102,6 +104,11 @@ class ModuleAttributes:
         """``self.x = x0`` somewhere, ``x0`` a parameter with no number hint: the caller's object, maybe an array."""
         facts = self._facts_of(function, node)
         return facts.caller_value if facts is not None and not facts.container else None
+
+    def holds_jax_array(self, function: cst.FunctionDef | None, node: cst.BaseExpression) -> bool:
+        """Every ``self.x = value`` of the class makes a JAX array once migrated (``np.zeros(n)``, ``jnp.eye(k)``)."""
+        facts = self._facts_of(function, node)
+        return facts is not None and facts.jax_made
 
     def is_container(self, function: cst.FunctionDef | None, node: cst.BaseExpression) -> bool:
         """``self.x`` is bound to a Python list, dict ... (in some method): writing into it is Python's business."""
@@ -276,6 +283,8 @@ class _AttributeUses(ScopedVisitor):
             self._facts(name).array = True
         if is_python_container(value, self.resolver, self.scopes[-1]):
             self._facts(name).container = True
+        if not makes_jax_array(value, self.resolver, self.scopes[-1]):
+            self._facts(name).jax_made = False
         if self._unhinted_parameter(value) and self._facts(name).caller_value is None:
             self._facts(name).caller_value = f"self.{name} = {value.value}"
         if not is_fresh_array(value, self.resolver, self.scopes[-1]):

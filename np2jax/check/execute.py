@@ -580,10 +580,13 @@ def run_migrated(message: dict) -> dict:
         return {"status": "error", "message": f"cannot read the inputs: {one_line(error)}"}
     deadline = time.monotonic() + message["budget"]
     results = []
-    for call, (rule, positions) in zip(calls, message["rules"]):
+    for index, (call, (rule, positions)) in enumerate(zip(calls, message["rules"])):
         try:
             with quiet_numerics():
-                work = copy.deepcopy(call) if numpy_inputs else to_jax(copy.deepcopy(call))
+                # A function left unjitted runs on what its callers pass: migrated callers pass JAX arrays,
+                # the rest of a codebase NumPy's (which have no `.at`), so every other call gets NumPy's.
+                as_given = numpy_inputs or (not jitted and index % 2 == 0)
+                work = copy.deepcopy(call) if as_given else to_jax(copy.deepcopy(call))
                 with time_limit(deadline - time.monotonic()):
                     result, instance = invoke(module, target.kind, target.qualname, work)
                     value = output_value(rule, positions, work, result, instance, jax_side=not numpy_inputs)

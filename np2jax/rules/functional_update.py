@@ -2,9 +2,10 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.jax_values import name_holds_jax_array
 from np2jax.analysis.narrow_dtypes import is_narrow_array
 from np2jax.analysis.writes import BINARY_FOR, subscript_write
-from np2jax.context import FileContext, FunctionInfo
+from np2jax.context import FileContext, FunctionInfo, runs_on_jax_arrays
 from np2jax.cstutil import call
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -53,7 +54,9 @@ class FunctionalUpdate(Rule):
             "itself (`x[x < 0] = 0`) becomes `x = jnp.where(x < 0, 0, x)`. In methods, writes to array attributes "
             "of `self` become rebindings: `self.x[i] = v` -> `self.x = self.x.at[i].set(v)`, `self.x *= v` -> "
             "`self.x = self.x * v`. `acc += v` on an array made with a dtype narrower than 32 bits "
-            "(`np.zeros(n, dtype=np.int8)`, `.astype(np.uint8)`) becomes `acc = (acc + v).astype(acc.dtype)`."
+            "(`np.zeros(n, dtype=np.int8)`, `.astype(np.uint8)`) becomes `acc = (acc + v).astype(acc.dtype)`. In a "
+            "function that is not jitted, an array that may still be the caller's NumPy array (`x = xs.copy()`, "
+            "`b = a * 1.0`, `self.P = P.copy()`) is read through `jnp.asarray` first: NumPy arrays have no `.at`."
         ),
         why=(
             "JAX arrays are immutable and `x.at[mask]` needs a static shape under `jax.jit`. The rewrite is "
@@ -75,6 +78,29 @@ class FunctionalUpdate(Rule):
         ),
     )
     EXAMPLES = (
+        Example(
+            title="not jitted (here: jit is off), so `xs.copy()` is still a NumPy array: read through jnp.asarray",
+            before="""
+            import numpy as np
+
+            def clamp_ends(xs):
+                y = xs.copy()
+                y[0] = 0.0
+                z = np.zeros(3)
+                z[0] = 1.0
+                return y, z
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def clamp_ends(xs):
+                y = xs.copy()
+                y = jnp.asarray(y).at[0].set(0.0)
+                z = jnp.zeros(3)
+                z = z.at[0].set(1.0)
+                return y, z
+            """,
+        ),
         Example(
             title="NumPy's `+=` keeps an int8 array int8 (and wraps); JAX's rebinding would promote it",
             before="""
@@ -243,7 +269,7 @@ class FunctionalUpdate(Rule):
             taken.add(temporary)
             subscript = element.value
             elements[index] = element.with_changes(value=cst.Name(temporary))
-            at = cst.Subscript(value=cst.Attribute(value=cst.Name(plan.name), attr=cst.Name("at")), slice=subscript.slice)
+            at = cst.Subscript(value=cst.Attribute(value=_at_base(cst.Name(plan.name), ctx), attr=cst.Name("at")), slice=subscript.slice)
             value = cst.Call(func=cst.Attribute(value=at, attr=cst.Name("set")), args=[cst.Arg(cst.Name(temporary))])
             updates.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(plan.name))], value)]))
         target = assign.targets[0].target.with_changes(elements=elements)
@@ -269,7 +295,7 @@ class FunctionalUpdate(Rule):
             new_value = call(f"{ctx.use_jnp()}.where", mask, value, name)
         else:
             at = cst.Subscript(
-                value=cst.Attribute(value=name, attr=cst.Name("at")),
+                value=cst.Attribute(value=_at_base(name, ctx), attr=cst.Name("at")),
                 slice=target.slice,
                 lbracket=target.lbracket,
                 rbracket=target.rbracket,
@@ -321,3 +347,18 @@ class FunctionalUpdate(Rule):
             self.CODE, Severity.WARNING, self.PUBLIC_MESSAGE.format(names=shown, verb="now gets" if len(names) == 1 else "now get"), ctx.path, line, col, end_line, end_col,
             "read the attribute again after each call (or make it private, `self._x`, to say that nobody else holds it)",
         ))
+
+
+def _at_base(target: cst.Name | cst.Attribute, ctx: FileContext) -> cst.BaseExpression:
+    """What ``.at`` is read on: ``target`` itself, or ``jnp.asarray(target)`` in a function that is not jitted
+    when ``target`` may still be a NumPy array there (``x = xs.copy()`` of a NumPy argument has no ``.at``;
+    analysis/jax_values.py)."""
+    if runs_on_jax_arrays(ctx.function, ctx):
+        return target
+    if isinstance(target, cst.Name) and name_holds_jax_array(target.value, ctx.scope, ctx.resolver):
+        return target
+    if isinstance(target, cst.Attribute) and ctx.attributes is not None and ctx.attributes.holds_jax_array(
+            ctx.function.node if ctx.function is not None else None, target):
+        return target
+    return call(f"{ctx.use_jnp()}.asarray", target)
+

@@ -107,7 +107,7 @@ class ReturnedArgument(Rule):
                 if limit is None:
                     return lo, hi
                 lo = jnp.where(lo < 0, jnp.asarray(0.0, lo.dtype), lo)
-                hi = hi.at[0].set(jnp.minimum(hi[0], limit))
+                hi = jnp.asarray(hi).at[0].set(jnp.minimum(hi[0], limit))
                 return lo, hi
 
             def clip_all(lo, hi):

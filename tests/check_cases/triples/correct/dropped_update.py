@@ -2,7 +2,7 @@ import jax.numpy as jnp
 
 
 def clamp_ends(x):
-    y = x.copy()
+    y = jnp.array(x)  # a copy that is a JAX array, also for callers passing NumPy's
     y = y.at[0].set(0.0)
     y = y.at[-1].set(0.0)
     return y

@@ -5,7 +5,7 @@ from .helpers import scale
 
 
 def smooth(x):
-    out = x.copy()
+    out = jnp.array(x)
     out = out.at[1:-1].set((x[:-2] + x[1:-1] + x[2:]) / 3.0)
     return scale(out, 2.0) + OFFSET
 

@@ -1,0 +1,52 @@
+"""Which values are JAX arrays once migrated, whatever the function's arguments are?
+
+A jitted function only ever sees JAX arrays (``jax.jit`` turns NumPy arguments
+into tracers), so ``x = x.at[i].set(v)`` works on anything it computes.  A
+function that is migrated but *not* jitted (a method, a function with a
+``print`` or a loop np2jax cannot convert) runs on whatever its caller passes:
+``x = xs.copy()`` or ``b = a * 1.0`` of a NumPy argument is still a NumPy
+array, which has no ``.at``.  The functional-update rewrite therefore reads
+such an array through ``jnp.asarray`` unless every binding of it makes a JAX
+array: a NumPy constructor (which np2jax turns into its jax.numpy twin) or a
+jax.numpy call.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.resolve import Resolver, is_numpy
+from np2jax.analysis.scope import Scope, ValueBinding
+from np2jax.tables import lookup_numpy
+
+
+def makes_jax_array(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
+    """``expr``, migrated, is certainly a JAX array: a NumPy constructor or jax.numpy call (``np.zeros(n)``,
+    ``jnp.asarray(x)``), arithmetic with one (JAX arrays win over NumPy's: ``np.eye(2) * 10.0``), or a
+    method, attribute or element of one (``np.eye(n).T``)."""
+    if isinstance(expr, cst.BinaryOperation):
+        return makes_jax_array(expr.left, resolver, scope) or makes_jax_array(expr.right, resolver, scope)
+    if isinstance(expr, cst.UnaryOperation):
+        return makes_jax_array(expr.expression, resolver, scope)
+    if isinstance(expr, (cst.Attribute, cst.Subscript)):
+        return makes_jax_array(expr.value, resolver, scope)
+    if not isinstance(expr, cst.Call):
+        return False
+    if isinstance(expr.func, cst.Attribute) and makes_jax_array(expr.func.value, resolver, scope):
+        return True  # a method of a JAX array
+    qualname = resolver.qualname(expr.func, scope) or ""
+    if qualname.startswith("jax.numpy."):
+        return True
+    if not is_numpy(qualname):
+        return False
+    row = lookup_numpy(qualname)
+    return row is not None and row.kind == "constructor" and bool(row.jax)
+
+
+def name_holds_jax_array(name: str, scope: Scope, resolver: Resolver) -> bool:
+    """Every binding of ``name`` (augmented assignments aside, which keep the kind of array) makes a JAX array."""
+    found, bindings = scope.lookup(name)
+    made = [b for b in bindings if not (isinstance(b, ValueBinding) and b.augmented)]
+    return found is not None and bool(made) and all(
+        isinstance(b, ValueBinding) and makes_jax_array(b.value, resolver, found) for b in made
+    )
