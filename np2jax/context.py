@@ -269,8 +269,8 @@ class FileContext:
         """Where the name of ``def`` ``info`` is, from the line the walker recorded for it."""
         name = info.node.name.value
         source_line = self.source_lines[info.line - 1] if 0 < info.line <= len(self.source_lines) else ""
-        match = re.search(rf"\bdef\s+({re.escape(name)})\b", source_line)
-        if match is None:
+        match = _DEF_NAME.search(source_line)
+        if match is None or match.group(1) != name:
             return self.exact_span(info.node.name)
         return info.line, match.start(1) + 1, info.line, match.end(1) + 1
 
@@ -298,6 +298,9 @@ class FileContext:
             wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
             self._positions = wrapper.resolve(PositionProvider)
         return self._positions
+
+
+_DEF_NAME = re.compile(r"\bdef\s+(\w+)")
 
 
 @dataclass

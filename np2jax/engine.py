@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import bisect
 import functools
+import gc
 import hashlib
 import re
 import sys
@@ -108,7 +109,21 @@ def cache_key(source: bytes, options: Options, path: str = "") -> str:
 
 
 def migrate_source(source: bytes, path: str = "<string>", options: Options = Options()) -> FileResult:
-    """Migrate one module given as bytes (its encoding, BOM and newlines are kept)."""
+    """Migrate one module given as bytes (its encoding, BOM and newlines are kept).
+
+    Python's cyclic garbage collector is paused meanwhile: the trees of one file are millions of
+    short-lived objects, and the collections they trigger cost about an eighth of the time.  What
+    little cyclic garbage a file leaves is collected once it is switched back on."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _migrate_source(source, path, options)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _migrate_source(source: bytes, path: str, options: Options) -> FileResult:
     try:
         if b"numpy" not in source:
             functions = _functions_without_numpy(source)
@@ -258,6 +273,8 @@ def _callees_written_by_unsupported(infos, functions, forced, memo: dict) -> dic
     for info in infos:
         if info.qualname not in unsupported or ".<locals>." in info.qualname:
             continue
+        if candidates.isdisjoint(info.calls) and all(candidates.isdisjoint(inner.calls) for inner in info.nested):
+            continue  # calls none of them
         written = memo.get(info.node)
         if written is None:
             written = memo[info.node] = _written_results(info, module_functions)
