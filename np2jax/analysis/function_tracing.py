@@ -32,6 +32,7 @@ from np2jax.analysis.tracing_tables import (
     BRANCH_INSTEAD,
     MASK_FUNCTIONS,
     SCALAR_HINTS,
+    STATIC_INSTEAD,
     STRING_LITERALS,
     VALUE_INSTEAD,
     WHILE_INSTEAD,
@@ -316,6 +317,10 @@ class FunctionTracing(TracedTokens, ForLoops, CallChecks, SideEffectChecks, Fast
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         if isinstance(node.operator, cst.Modulo) and isinstance(node.left, STRING_LITERALS):
             self._require(node.right, "`%` string formatting argument", VALUE_INSTEAD)
+        if isinstance(node.operator, cst.Multiply):  # `[x] * n`, `n * "-"`: Python repeats by a Python int
+            for sequence, count in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(sequence, STRING_LITERALS) or self._is_python_sequence(sequence):
+                    self._require(count, "repetition count of a list, tuple or string", STATIC_INSTEAD)
 
     def visit_FormattedString(self, node: cst.FormattedString) -> None:
         for part in node.parts:
