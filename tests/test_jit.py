@@ -432,6 +432,27 @@ CASES = [
         {"row": jit(0), "dashes": jit(1), "by_data": ("NPJ301",)},
         id="list-and-string-repetition-counts-are-static",
     ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def count_above(x, thr=0.5):
+            count = np.zeros((), dtype=int)
+            for v in x:
+                if v > thr:
+                    count += 1
+            return count
+
+        def weighted(x, weights=(0.25, 0.5, 0.25)):
+            total = 0.0
+            for w in weights:
+                if w > 0.3:
+                    total = total + w * np.sum(x)
+            return total
+        """,
+        {"count_above": ("NPJ301",), "weighted": jit(1)},
+        id="an-iterated-parameter-is-never-static-unless-a-tuple-default-says-so",
+    ),
 ]
 
 

@@ -71,6 +71,7 @@ class FunctionTracing(TracedTokens, ForLoops, CallChecks, SideEffectChecks, Fast
                 self.params[star.name.value] = star
                 self.variadic.add(star.name.value)
         self.data_uses: set[str] = set()  # parameters used as array data
+        self.iterated: set[str] = set()  # parameters a `for` loop iterates over (arrays or lists: unhashable)
         self.requirements: list[tuple[cst.CSTNode, str, frozenset[str], str, str]] = []  # (node, what, tokens, use_instead, note)
         self.blockers: list[Blocker] = []
         self.returns: list[cst.BaseExpression] = []
@@ -139,7 +140,7 @@ class FunctionTracing(TracedTokens, ForLoops, CallChecks, SideEffectChecks, Fast
             return False
         if hints & SCALAR_HINTS or is_shape_name(name) or literal_default(param.default):
             return True
-        return name not in self.data_uses
+        return name not in self.data_uses and name not in self.iterated
 
     def _block(self, node: cst.CSTNode, kind: str, message: str, use_instead: str) -> None:
         if all(b.node is not node for b in self.blockers):
