@@ -10,6 +10,7 @@ from np2jax.rules.data_dependent_shape import DataDependentShape
 from np2jax.rules.float32_cancellation import Float32Cancellation
 from np2jax.rules.foreign_array_library import ForeignArrayLibrary
 from np2jax.rules.functional_update import FunctionalUpdate
+from np2jax.rules.inexact_before_rounding import InexactBeforeRounding
 from np2jax.rules.inplace_function import InplaceFunction
 from np2jax.rules.int32_overflow import Int32Overflow
 from np2jax.rules.io_and_global_state import IoAndGlobalState
@@ -58,6 +59,7 @@ RULES: tuple[type[Rule], ...] = (
     Int32Overflow,
     Float32Cancellation,
     ToleranceBelowFloat32,
+    InexactBeforeRounding,
     NumpyToJaxNumpy,
     FunctionalUpdate,
     ReturnedArgument,

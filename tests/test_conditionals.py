@@ -256,6 +256,28 @@ COND_CASES = [
         flagged("may be None or a string"),
         id="nested-conditional-with-a-string",
     ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, scale=1.0):
+            m = np.mean(x)
+            return m if m > scale else scale
+        """,
+        converted(1),
+        id="float-array-beside-a-float-default",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            y = x - 1
+            return y if np.max(x) > 0 else x[::-1]
+        """,
+        converted(1),
+        id="both-branches-keep-the-parameters-dtype",
+    ),
 ]
 
 
@@ -297,7 +319,7 @@ def relu_mean(x):
     m = np.mean(x)
     if m > 0:
         return m
-    return 0
+    return 0.0
 
 def band(x, lo, hi):
     m = np.median(x)
@@ -306,7 +328,7 @@ def band(x, lo, hi):
     elif m >= hi:
         y = 2.0
     else:
-        y = 0
+        y = 0.0
     return x * y
 
 def nonzero_truth(x):
@@ -492,3 +514,39 @@ def test_no_jit_converts_nothing():
     source = b"import numpy as np\n\ndef f(x):\n    m = np.mean(x)\n    return m if m > 0 else -m\n"
     result = migrate_source(source, "m.py", Options(jit=False))
     assert b"jax.lax.cond" not in result.output and not result.diagnostics
+
+
+def test_branches_of_data_dependent_dtype_kind_stay_python_and_match_numpy():
+    """`s = 1` / `s = -1.5` and `x / x.max()` / `x`: NumPy's result kind follows the branch taken. As
+    jax.lax.cond the first came out float for int `x` (silently), the second raised for int `x`."""
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    source = """
+    import numpy as np
+
+    def cond_mixed(x):
+        if np.sum(x) > 0:
+            s = 1
+        else:
+            s = -1.5
+        return x * s
+
+    def cond_return(x):
+        if np.max(x) > 1.0:
+            return x / np.max(x)
+        return x
+    """
+    result = migrate(source)
+    assert "jax.lax.cond" not in result.output.decode() and not any(r.jit for r in result.functions)
+    reasons = " ".join(d.message for d in result.diagnostics if d.code == "NPJ301")
+    assert "a branch is an int and another a float" in reasons and "has the dtype of `x`" in reasons, reasons
+    original, migrated = {}, {}
+    exec(compile(textwrap.dedent(source), "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    for name, x in [("cond_mixed", np.array([1, 2])), ("cond_mixed", np.array([-1, -2])),
+                    ("cond_return", np.array([0, 1])), ("cond_return", np.array([1, 4]))]:
+        want, got = original[name](x), migrated[name](jnp.asarray(x))
+        assert np.asarray(got).dtype.kind == np.asarray(want).dtype.kind, (name, x)
+        np.testing.assert_allclose(np.asarray(got), want)
+    with pytest.raises(TypeError):  # what the conversion gave for int `x`
+        jax.jit(lambda x: jax.lax.cond(x.max() > 1.0, lambda: x / x.max(), lambda: x))(jnp.array([0, 1]))

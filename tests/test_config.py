@@ -103,7 +103,7 @@ BAD_CONFIGS = [
     ('[tool.np2jax]\nloop-unroll-threshold = true\n', ["[tool.np2jax] 'loop-unroll-threshold' must be a whole number >= 0, not true"]),
     ('[tool.np2jax]\nexclude = "build"\n', ["[tool.np2jax] 'exclude' must be a list of glob strings, not the string 'build'"]),
     ('[tool.np2jax]\nmigrated = [1]\n', ["[tool.np2jax] 'migrated' must be a list of glob strings, not a list with non-string items"]),
-    ('[tool.np2jax]\nselect = ["NPJ10"]\n', ["[tool.np2jax] 'select' has unknown rule code(s) 'NPJ10'; did you mean 'NPJ110'?"]),
+    ('[tool.np2jax]\nselect = ["NPJ1188"]\n', ["[tool.np2jax] 'select' has unknown rule code(s) 'NPJ1188'; did you mean 'NPJ118'?"]),
     ('[tool.np2jax]\nignore = "NPJ100"\n', ["[tool.np2jax] 'ignore' must be a list of rule codes such as [\"NPJ100\"], not the string 'NPJ100'"]),
     ('[tool.np2jax]\nper-file-ignores = {"t/*" = ["E501"]}\n',
      ["[tool.np2jax] 'per-file-ignores' entry 't/*' has unknown rule code(s) 'E501'; `np2jax rules` lists them"]),

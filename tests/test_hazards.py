@@ -1,4 +1,4 @@
-"""The hazard rules (NPJ114-NPJ118) point at real differences, and only there.
+"""The hazard rules (NPJ114-NPJ118, NPJ120) point at real differences, and only there.
 
 Each flagged case is migrated, run with real JAX on an input at the edge and
 compared with NumPy: the results must differ (else the diagnostic is a false
@@ -17,7 +17,7 @@ import pytest
 
 from np2jax.engine import Options, migrate_source
 
-HAZARD_CODES = {"NPJ114", "NPJ115", "NPJ116", "NPJ117", "NPJ118"}
+HAZARD_CODES = {"NPJ114", "NPJ115", "NPJ116", "NPJ117", "NPJ118", "NPJ120"}
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
 SOURCE = textwrap.dedent(
@@ -133,3 +133,41 @@ def test_no_hazard_diagnostics_on_the_ordinary_corpus_modules():
         result = migrate_source(path.read_bytes(), str(path), Options(jit=True))
         found = [f"{d.line}:{d.code}" for d in result.diagnostics if d.code in HAZARD_CODES]
         assert not found, f"{path.name}: {found}"
+
+
+ROUNDED = textwrap.dedent(
+    """
+    import numpy as np
+
+    def octave(x):
+        return np.floor(np.log2(x))
+
+    def bin_index(x, width):
+        return np.floor(x / width).astype(int)
+
+    def exact_octave(x):
+        return np.floor(np.log(x)), x // 41.0
+    """
+)
+
+
+def test_inexact_value_before_rounding_is_flagged_and_real():
+    """NPJ120: XLA's log2 and its division by a broadcast value miss by one unit in the last place, which a
+    floor turns into an off-by-one (float32 here, as the tests run; float64 under x64 misses the same way)."""
+    result = migrate_source(ROUNDED.encode(), "rounded.py", Options(jit=True))
+    original, new = {}, {}
+    exec(compile(ROUNDED, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), new)
+    assert "NPJ120" in _codes_in(result, "octave") and "NPJ120" in _codes_in(result, "bin_index")
+    assert "NPJ120" not in _codes_in(result, "exact_octave")
+
+    powers = np.array([2.0, 8.0, 8192.0, 32768.0], np.float32)
+    assert np.asarray(original["octave"](powers)).tolist() == [1, 3, 13, 15]
+    assert np.asarray(new["octave"](jnp.asarray(powers))).tolist() == [1, 3, 12, 14]
+    on_edges = np.arange(1, 200, dtype=np.float32) * np.float32(41.0)
+    expected = original["bin_index"](on_edges, np.float32(41.0))
+    got = np.asarray(new["bin_index"](jnp.asarray(on_edges), np.float32(41.0)))  # 55 of 199 are one bin low
+    assert (expected == np.arange(1, 200)).all() and (got != expected).any()
+    logs, quotients = (np.asarray(v) for v in new["exact_octave"](jnp.asarray(on_edges)))
+    np.testing.assert_array_equal(quotients, np.arange(1, 200))
+    np.testing.assert_array_equal(logs, np.floor(np.log(on_edges)))

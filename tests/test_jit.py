@@ -416,6 +416,43 @@ CASES = [
         {"outer": jit(), "outer.<locals>.inner": jit()},
         id="nested-function-of-a-jitted-one-is-traced-with-it",
     ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def row(n, x):
+            return np.array([x] * n)
+
+        def dashes(x, width):
+            return np.sum(x), width * "-"
+
+        def by_data(x):
+            return np.array([1.0] * int(np.sum(x)))
+        """,
+        {"row": jit(0), "dashes": jit(1), "by_data": ("NPJ301",)},
+        id="list-and-string-repetition-counts-are-static",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def count_above(x, thr=0.5):
+            count = np.zeros((), dtype=int)
+            for v in x:
+                if v > thr:
+                    count += 1
+            return count
+
+        def weighted(x, weights=(0.25, 0.5, 0.25)):
+            total = 0.0
+            for w in weights:
+                if w > 0.3:
+                    total = total + w * np.sum(x)
+            return total
+        """,
+        {"count_above": ("NPJ301",), "weighted": jit(1)},
+        id="an-iterated-parameter-is-never-static-unless-a-tuple-default-says-so",
+    ),
 ]
 
 
@@ -497,6 +534,9 @@ def apply(x, func):
 
 def taper(x, n):
     return np.sum(x[:n] * np.hanning(n))
+
+def repeat_value(n, x):
+    return np.array([[x] * n]) + np.sum(x)
 """
 
 
@@ -517,6 +557,7 @@ def test_jitted_functions_run_and_match_numpy():
         ("pick", (x, 2), {}),
         ("apply", (x, np.cumsum), {}),
         ("taper", (x, 6), {}),
+        ("repeat_value", (3, x[:2]), {}),
     ]
     for name, args, kwargs in calls:
         assert isinstance(migrated[name], jax.stages.Wrapped) or hasattr(migrated[name], "lower"), name

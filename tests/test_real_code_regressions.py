@@ -464,3 +464,38 @@ def test_the_mean_of_a_boolean_array_keeps_numpys_float64_under_x64(tmp_path):
     env = {**os.environ, "JAX_ENABLE_X64": "1", "PYTHONPATH": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_arrays_of_objects_or_strings_stay_numpy():
+    """filterpy's `np.array([[None] * dim_z]).T` placeholder and object/str arrays: jax.numpy cannot hold them
+    (`jnp.array([None])` raises), so the functions stay NumPy with an NPJ103 error and still run."""
+    result, original, migrated = migrated_pair(
+        """
+        from decimal import Decimal
+
+        import numpy as np
+
+        def placeholder(dim_z):
+            return np.array([[None] * dim_z]).T
+
+        def prices():
+            return np.array([Decimal("1.25"), Decimal("2.5")]) * 2
+
+        def names(n):
+            out = np.empty(n, dtype=object)
+            out[0] = "first"
+            return out
+
+        def codes(x):
+            return np.round(x).astype(str)
+        """
+    )
+    errors = sorted((d.line, d.code) for d in result.diagnostics if d.severity.name == "ERROR")
+    assert errors == [(6, "NPJ103"), (9, "NPJ103"), (12, "NPJ103"), (17, "NPJ103")], errors
+    assert not any(record(result, name).jit for name in ("placeholder", "prices", "names", "codes"))
+    with pytest.raises((TypeError, ValueError)):
+        jnp.array([[None] * 3])
+    assert migrated.placeholder(3).tolist() == original.placeholder(3).tolist() == [[None], [None], [None]]
+    assert migrated.prices().tolist() == original.prices().tolist()
+    assert migrated.names(2).tolist() == ["first", None]
+    assert migrated.codes(np.array([1.2, 2.7])).tolist() == ["1.0", "3.0"]

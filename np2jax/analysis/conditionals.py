@@ -15,9 +15,13 @@ shape or dtype it raises at trace time instead of broadcasting or promoting
   branch reading a name it assigned itself), or returns in every branch
   (a ``return`` right after an ``if`` without ``else`` is its ``else``);
 * a Python number in one branch meets a 0-d value of its kind in the other
-  (``total if total > 0 else 0.0``; an int literal beside a float becomes a
-  float literal): a number beside an array, or beside an int array (whose
-  narrow dtypes a weakly typed result would take on), is left alone.
+  (``total if total > 0 else 0.0``): a number beside an array, or beside an
+  int array (whose narrow dtypes a weakly typed result would take on), is left
+  alone;
+* the branches' dtype kinds cannot differ with the data: ``1`` beside ``-1.5``,
+  or ``x / s`` (a float) beside ``x`` (an int array for an integer ``x``), would
+  give NumPy an int or a float depending on the branch taken, which no
+  ``jax.lax.cond`` can (dtype_sources.py).
 
 Everything else keeps blocking ``jax.jit`` (NPJ301), with the reason.
 """
@@ -29,6 +33,7 @@ from typing import Callable
 
 import libcst as cst
 
+from np2jax.analysis.dtype_sources import dtype_source, mixed_kinds
 from np2jax.analysis.loops import all_names
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import Scope, ValueBinding
@@ -68,13 +73,11 @@ class Conversion:
     ``form``: ``"expression"`` (``a if t else b``), ``"assign"`` (every branch assigns
     ``names``), ``"return"`` (every branch returns) or ``"early-return"`` (``if t:
     return a`` and the ``return b`` right after it, ``following``).  ``truths``: one
-    per test of the ``if``/``elif`` chain.  ``floats``: per branch (the else last),
-    per value, whether an int literal is written as a float.
+    per test of the ``if``/``elif`` chain.
     """
 
     form: str
     truths: tuple[Truth, ...]
-    floats: tuple[tuple[bool, ...], ...]
     names: tuple[str, ...] = ()
     following: cst.SimpleStatementLine | None = None
 
@@ -251,10 +254,8 @@ class ConditionalDecisions:
         truth = self._truth(node.test)
         if isinstance(truth, str):
             return truth
-        floats = self._branch_values([[node.body], [node.orelse]], [node.test])
-        if isinstance(floats, str):
-            return floats
-        return Conversion("expression", (truth,), floats)
+        reason = self._branch_values([[node.body], [node.orelse]], [node.test])
+        return reason or Conversion("expression", (truth,))
 
     def _statement(self, node: cst.If) -> Conversion | str | None:
         tests, bodies, else_body = if_chain(node)
@@ -292,10 +293,8 @@ class ConditionalDecisions:
             unchanged = [cst.Name(name) for name in names]
             self._kept.extend(unchanged)  # the classifier caches by id(): keep them alive
             values.append(unchanged)
-        floats = self._branch_values(values, tests)
-        if isinstance(floats, str):
-            return floats
-        return Conversion("assign", tuple(truths), floats, names)
+        reason = self._branch_values(values, tests)
+        return reason or Conversion("assign", tuple(truths), names)
 
     def _returns(self, node: cst.If, truths: tuple[Truth, ...], returns: list, else_body) -> Conversion | str:
         following = None
@@ -308,10 +307,8 @@ class ConditionalDecisions:
             final = following_return(following)
             if final is None:
                 return "it returns early and something other than a `return` follows"
-        floats = self._branch_values([[value] for value in [*returns, final]], if_chain(node)[0])
-        if isinstance(floats, str):
-            return floats
-        return Conversion("return" if following is None else "early-return", truths, floats, following=following)
+        reason = self._branch_values([[value] for value in [*returns, final]], if_chain(node)[0])
+        return reason or Conversion("return" if following is None else "early-return", truths, following=following)
 
     def _branch_order(self, branch: list[list[tuple[str, cst.BaseExpression]]], names: tuple[str, ...]) -> str:
         assigned = [name for statement in branch for name, _ in statement]
@@ -329,8 +326,8 @@ class ConditionalDecisions:
         return ""
 
     # --- branches ----------------------------------------------------------------
-    def _branch_values(self, branches: list[list[cst.BaseExpression]], tests: list[cst.BaseExpression]) -> tuple[tuple[bool, ...], ...] | str:
-        """Checks every value; per branch and position, whether an int literal is written as a float."""
+    def _branch_values(self, branches: list[list[cst.BaseExpression]], tests: list[cst.BaseExpression]) -> str:
+        """Why the branches' values cannot become ``jax.lax.cond``'s ("" when they can)."""
         values = self.values.assuming(frozenset(_compared(tests)))
         for branch in branches:
             for value in branch:
@@ -338,18 +335,14 @@ class ConditionalDecisions:
                     return f"`{_short(value)}` may be None or a string (jax.lax.cond returns arrays)"
                 if not self.pure(value):
                     return self._impure(value)
-        floats = [[False] * len(branch) for branch in branches]
         for position in range(len(branches[0])):
-            column = [branch[position] for branch in branches]
-            reason = self._one_type(column, values)
-            if isinstance(reason, str):
+            reason = self._one_type([branch[position] for branch in branches], values)
+            if reason:
                 return reason
-            for index in reason:
-                floats[index][position] = True
-        return tuple(tuple(flags) for flags in floats)
+        return ""
 
-    def _one_type(self, column: list[cst.BaseExpression], classifier: ValueClassifier) -> list[int] | str:
-        """The branches whose int literal becomes a float, or why the values may not have one type.
+    def _one_type(self, column: list[cst.BaseExpression], classifier: ValueClassifier) -> str:
+        """Why the values may not have one type ("" when they have).
 
         Shapes and dtypes only need checking where jax.lax.cond would predictably raise: it checks
         them itself when tracing, so a wrong guess here can never make a silent difference.
@@ -361,7 +354,9 @@ class ConditionalDecisions:
             other = next((node for node, v in zip(column, values) if not v.scalar), None)
             if scalar is not None and other is not None:
                 return f"`{_short(other)}` may not be 0-d like `{_short(scalar)}` (NumPy would return either)"
-            return []  # arrays on both sides: jax.lax.cond checks their shapes and dtypes when tracing
+            # Arrays on both sides: jax.lax.cond checks shapes and dtypes when tracing; kinds that differ for some
+            # inputs (a float beside an array of a parameter's dtype) would make it raise where NumPy returns.
+            return mixed_kinds(column, self.scope, self.resolver, classifier) or ""
         if any(not v.numeric or v.kind == "complex" for v in weak):
             return "a branch is a Python number jax.lax.cond cannot match"
         strong = [(node, v) for node, v in zip(column, values) if not v.weak]
@@ -370,16 +365,18 @@ class ConditionalDecisions:
                 return f"one branch is a Python number and `{_short(node)}` may not be 0-d (NumPy would return either)"
         kinds = {v.kind for v in values}
         if "bool" in kinds:
-            return [] if kinds == {"bool"} else "a branch is a bool and another is not"
+            return "" if kinds == {"bool"} else "a branch is a bool and another is not"
         strong_kinds = {v.kind for _, v in strong}
         if strong_kinds - {"float", "number"} or ("number" in strong_kinds and "int" in {v.kind for v in weak}):
             return "a Python number meets an array whose dtype kind np2jax cannot tell is a float"
-        if kinds == {"int"}:
-            return []
-        promote = [i for i, (node, v) in enumerate(zip(column, values)) if v.weak and v.kind == "int"]
-        if any(not values[i].literal for i in promote):
-            return "a Python int meets a float (written as a float only when it is a literal)"
-        return promote
+        if kinds == {"int", "float"} or (kinds == {"int", "number"} and not strong):
+            return "a branch is an int and another a float: NumPy's result kind depends on the branch taken"
+        for node, v in strong:
+            source = dtype_source(node, self.scope, self.resolver, classifier) if v.kind == "number" else None
+            if source is not None and source[0] == "like":
+                return (f"`{_short(node)}` has the dtype of `{source[1]}` and another branch is a Python float: "
+                        f"an int `{source[1]}` would make NumPy's result kind depend on the branch taken")
+        return ""
 
     def _may_not_be_array(self, name: str) -> bool:
         _, bindings = self.scope.lookup(name)

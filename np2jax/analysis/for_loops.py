@@ -19,6 +19,7 @@ from np2jax.analysis.param_hints import hint_names
 from np2jax.analysis.resolve import is_shape_name
 from np2jax.analysis.scope import LoopBinding, ValueBinding
 from np2jax.analysis.tracing_tables import ARRAY, ARRAY_HINTS, SCALAR_HINTS, STATIC_INSTEAD
+from np2jax.analysis.values import ZIPPERS
 from np2jax.visitors import visit
 
 
@@ -31,6 +32,7 @@ class ForLoops:
 
     def visit_For(self, node: cst.For) -> None:
         iterable = node.iter
+        self._mark_iterated(iterable)
         steps = self._trip_count(iterable)
         if steps is not None and steps <= self.module.unroll_threshold:
             return
@@ -50,6 +52,18 @@ class ForLoops:
         count = f"{steps} steps" if steps is not None else "a trip count known only at run time"
         self._block(node, "loop", f"Python `for` loop with {count} ({obstacle}): jax.jit would unroll it, one copy per step",
                     "jax.lax.fori_loop(lower, upper, body, init), or jax.lax.scan to collect per-step values")
+
+    def _mark_iterated(self, iterable: cst.BaseExpression) -> None:
+        """``for v in x`` (or ``enumerate(x)``, ``zip(x, y)``) of a parameter: an array or a list, both
+        unhashable, so never a static argument (a tuple says so with a hint or a default)."""
+        sources = [iterable]
+        if isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) in ZIPPERS:
+            sources = [arg.value for arg in iterable.args if arg.keyword is None and not arg.star]
+        for source in sources:
+            if isinstance(source, cst.Name) and source.value in self.params:
+                found, _ = self.scope.lookup(source.value)
+                if found is self.function_scope:
+                    self.iterated.add(source.value)
 
     def _ranges_over_python_sequence(self, iterable: cst.BaseExpression) -> bool:
         if not (isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) == "builtins.range"):

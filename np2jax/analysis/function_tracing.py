@@ -32,6 +32,7 @@ from np2jax.analysis.tracing_tables import (
     BRANCH_INSTEAD,
     MASK_FUNCTIONS,
     SCALAR_HINTS,
+    STATIC_INSTEAD,
     STRING_LITERALS,
     VALUE_INSTEAD,
     WHILE_INSTEAD,
@@ -70,6 +71,7 @@ class FunctionTracing(TracedTokens, ForLoops, CallChecks, SideEffectChecks, Fast
                 self.params[star.name.value] = star
                 self.variadic.add(star.name.value)
         self.data_uses: set[str] = set()  # parameters used as array data
+        self.iterated: set[str] = set()  # parameters a `for` loop iterates over (arrays or lists: unhashable)
         self.requirements: list[tuple[cst.CSTNode, str, frozenset[str], str, str]] = []  # (node, what, tokens, use_instead, note)
         self.blockers: list[Blocker] = []
         self.returns: list[cst.BaseExpression] = []
@@ -138,7 +140,7 @@ class FunctionTracing(TracedTokens, ForLoops, CallChecks, SideEffectChecks, Fast
             return False
         if hints & SCALAR_HINTS or is_shape_name(name) or literal_default(param.default):
             return True
-        return name not in self.data_uses
+        return name not in self.data_uses and name not in self.iterated
 
     def _block(self, node: cst.CSTNode, kind: str, message: str, use_instead: str) -> None:
         if all(b.node is not node for b in self.blockers):
@@ -316,6 +318,10 @@ class FunctionTracing(TracedTokens, ForLoops, CallChecks, SideEffectChecks, Fast
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         if isinstance(node.operator, cst.Modulo) and isinstance(node.left, STRING_LITERALS):
             self._require(node.right, "`%` string formatting argument", VALUE_INSTEAD)
+        if isinstance(node.operator, cst.Multiply):  # `[x] * n`, `n * "-"`: Python repeats by a Python int
+            for sequence, count in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(sequence, STRING_LITERALS) or self._is_python_sequence(sequence):
+                    self._require(count, "repetition count of a list, tuple or string", STATIC_INSTEAD)
 
     def visit_FormattedString(self, node: cst.FormattedString) -> None:
         for part in node.parts:

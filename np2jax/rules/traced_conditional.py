@@ -41,7 +41,8 @@ class TracedConditional(Rule):
             "statements other than plain assignments, branches reading a name they assigned just before, tests "
             "that are not known to be booleans or numbers (a parameter, a list), `in`/`is` tests, and a Python "
             "number beside an array that may not be 0-d or may be an integer array (NumPy returns either one; "
-            "`jax.lax.cond` needs one type). A Python int literal beside a float becomes a float literal. When one "
+            "`jax.lax.cond` needs one type), and branches whose dtype kinds can differ with the data (`1` beside "
+            "`-1.5`, `x / s` beside an array parameter `x`: NumPy returns an int for one, a float for the other). When one "
             "branch is a Python float and the other a float32 array, the result is weakly typed, so combined later "
             "with float16 data it stays float16 where NumPy would give float32. Comments inside the branches of an "
             "`if` statement move above the new statement; a conditional expression with comments between its "
@@ -68,7 +69,7 @@ class TracedConditional(Rule):
             diagnostics=("NPJ306",),
         ),
         Example(
-            title="an if/else that assigns the same names; an int literal beside a float becomes a float",
+            title="an if/else that assigns the same names; a Python number beside a 0-d float of its kind",
             before="""
             import numpy as np
 
@@ -86,7 +87,7 @@ class TracedConditional(Rule):
                 m = np.mean(x)
                 if m > 0:
                     return m
-                return 0
+                return 0.0
             """,
             after="""
             import jax
@@ -104,6 +105,25 @@ class TracedConditional(Rule):
                 return jax.lax.cond(m > 0, lambda: m, lambda: 0.0)
             """,
             diagnostics=("NPJ306", "NPJ306"),
+        ),
+        Example(
+            title="branches whose dtype kind depends on the data are left as they are",
+            before="""
+            import numpy as np
+
+            def scaled(x):
+                if x.sum() > 0:
+                    s = 1
+                else:
+                    s = -1.5
+                return x * s
+
+            def normalized(x):
+                if x.max() > 1.0:
+                    return x / x.max()
+                return x
+            """,
+            diagnostics=("NPJ304", "NPJ304"),
         ),
         Example(
             title="a number tested for truth, `and`, and an if without else",
@@ -189,7 +209,7 @@ class TracedConditional(Rule):
         self._note(original, ctx)
         if isinstance(updated, cst.IfExp):
             truth = self._truth(conversion.truths[0], updated.test, ctx)
-            body, orelse = (self._value(v, f[0]) for v, f in zip((updated.body, updated.orelse), conversion.floats))
+            body, orelse = (self._value(v) for v in (updated.body, updated.orelse))
             call = cst.parse_expression(f"jax.lax.cond({truth}, lambda: {body}, lambda: {orelse})")
             return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)
         leading = [*updated.leading_lines, *_comments(updated)]
@@ -232,7 +252,7 @@ class TracedConditional(Rule):
             branches.append(self._branch(conversion, else_body))
         else:
             branches.append([cst.Name(name) for name in conversion.names])
-        rendered = [self._packed(values, floats) for values, floats in zip(branches, conversion.floats)]
+        rendered = [self._packed(values) for values in branches]
         result = rendered[-1]
         for test, truth, value in reversed(list(zip(tests, conversion.truths, rendered))):
             result = f"jax.lax.cond({self._truth(truth, test, ctx)}, lambda: {value}, lambda: {result})"
@@ -245,16 +265,12 @@ class TracedConditional(Rule):
         values = assigned_values(body)
         return [values[name] for name in conversion.names]
 
-    def _packed(self, values: list[cst.BaseExpression], floats: tuple[bool, ...]) -> str:
-        parts = [self._value(v, f) for v, f in zip(values, floats)]
+    def _packed(self, values: list[cst.BaseExpression]) -> str:
+        parts = [self._value(v) for v in values]
         return parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
 
     @staticmethod
-    def _value(node: cst.BaseExpression, as_float: bool) -> str:
-        if as_float:
-            negative = isinstance(node, cst.UnaryOperation)
-            integer = node.expression if negative else node
-            return ("-" if negative else "") + repr(float(integer.evaluated_value))
+    def _value(node: cst.BaseExpression) -> str:
         code = _code(node)
         if isinstance(node, cst.Tuple) and not node.lpar:
             return f"({code})"

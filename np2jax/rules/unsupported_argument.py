@@ -2,9 +2,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.context import FileContext, NumpyRef
+from np2jax.analysis.object_arrays import DATA_FUNCTIONS, is_object_dtype, object_element
+from np2jax.analysis.values import function_nodes
+from np2jax.context import FileContext, FunctionInfo, NumpyRef
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
+from np2jax.tables import positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES
 from np2jax.tables.numpy_api import KEYWORD_RENAMES
 from np2jax.visitors import FastVisitor, visit
@@ -24,15 +27,24 @@ class UnsupportedArgument(Rule):
     NAME = "unsupported-argument"
     MESSAGE = "`np.{name}` is called with {argument}, which jax.numpy does not support"
     CALLBACK_MESSAGE = "`np.{name}` is called with {argument}: jax.numpy calls it with traced arrays instead of Python scalars, which it cannot take"
+    OBJECT_MESSAGE = "`{name}` makes an array of {what}, which jax.numpy cannot hold (it has only numeric and boolean dtypes)"
+    OBJECT_INSTEAD = ("keep the function NumPy, or hold such values in a Python list; use NaN or a mask for missing numbers "
+                      "and integer codes for strings")
     CALLBACK_INSTEAD = ("a function written with jax.numpy operations (`jax.scipy.special.erf` for `math.erf`, "
                         "`jnp.where(test, a, b)` for `a if test else b`)")
     SEVERITY = Severity.ERROR
     DOC = RuleDoc(
         what=(
             "Reports calls that pass `out=`, `order=`, `casting=`, `subok=`, `like=`, or any argument the jax.numpy "
-            "twin does not accept, including a function it cannot call with traced arrays (`np.vectorize(math.erf)`)."
+            "twin does not accept, including a function it cannot call with traced arrays (`np.vectorize(math.erf)`), "
+            "and arrays jax.numpy cannot represent: a `dtype` of `object`, `str`, `bytes` (`\"O\"`, `\"U10\"`, "
+            "`.astype(object)`), or data written as lists holding `None`, strings or `Decimal`/`Fraction` objects "
+            "(`np.array([[None] * k])`, `np.full(n, None)`)."
         ),
-        why="JAX arrays are immutable and have no memory layout: `out=` cannot write in place, and the other options do not exist.",
+        why=(
+            "JAX arrays are immutable and have no memory layout: `out=` cannot write in place, and the other options do not "
+            "exist. JAX has no object or string dtypes: `jnp.array([None])` raises `None is not a valid value for jnp.array`."
+        ),
         use_instead="assign the result: `y = jnp.add(a, b)` instead of `np.add(a, b, out=y)`; drop layout options.",
         known_problems=(
             "A function handed to `np.vectorize`, `np.apply_along_axis`, `np.apply_over_axes` or `np.piecewise` is "
@@ -42,7 +54,9 @@ class UnsupportedArgument(Rule):
             "`order=` is accepted for `reshape` and `ravel`, where it changes the element order and JAX supports it. "
             "Keywords jax.numpy only spells differently are renamed instead (`clip(a_min=, a_max=)` -> `min=`, `max=`), "
             "and `sort`/`argsort` `kind=` becomes `stable=True` for stable kinds. Ufunc methods "
-            "(`np.maximum.accumulate(x, out=y)`) are checked for `out=` and the other options too."
+            "(`np.maximum.accumulate(x, out=y)`) are checked for `out=` and the other options too. Object arrays are "
+            "found only where the source shows them (a dtype, or list literals and local names bound to them); "
+            "`Decimal` values passed in by the caller are not seen."
         ),
     )
     EXAMPLES = (
@@ -98,6 +112,19 @@ class UnsupportedArgument(Rule):
             """,
         ),
         Example(
+            title="arrays of objects or strings",
+            before="""
+            import numpy as np
+
+            def placeholder(k):
+                return np.array([[None] * k]).T
+
+            def labels(n):
+                return np.empty(n, dtype=object), np.zeros(n).astype("U8")
+            """,
+            diagnostics=("NPJ103", "NPJ103", "NPJ103"),
+        ),
+        Example(
             before="""
             import numpy as np
 
@@ -122,10 +149,26 @@ class UnsupportedArgument(Rule):
             ref.block()
             self.report(ctx, ref.call, self.MESSAGE.format(name=ref.name, argument=problem))
             return
+        what = None if ref.member else _object_array(ref.call, target, ref.name, ctx, ref.scope)
+        if what is not None:
+            ref.block()
+            self.report(ctx, ref.call, self.OBJECT_MESSAGE.format(name=f"np.{ref.name}", what=what), use_instead=self.OBJECT_INSTEAD)
+            return
         callback = None if ref.member else _untraceable_callback(ref.call, target, ctx)
         if callback is not None:
             ref.block()
             self.report(ctx, ref.call, self.CALLBACK_MESSAGE.format(name=ref.name, argument=callback), use_instead=self.CALLBACK_INSTEAD)
+
+    def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
+        """``x.astype(object)``: a method call, not a NumPy name."""
+        if not info.changed:
+            return
+        for node, scope in function_nodes(info.node, ctx.resolver):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype":
+                dtype = _argument(node, 0, "dtype")
+                if dtype is not None and is_object_dtype(dtype, ctx.resolver, scope):
+                    what = f"dtype `{ctx.code(dtype)}`"
+                    self.report(ctx, node, self.OBJECT_MESSAGE.format(name=".astype", what=what), use_instead=self.OBJECT_INSTEAD)
 
     @staticmethod
     def _problem(call: cst.Call, target: str, renames: dict[str, str]) -> str | None:
@@ -204,3 +247,32 @@ class _Untraceable(FastVisitor):
 
     def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
         self.found = self.found or "branches on a value (`and`/`or`)"
+
+
+def _argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    return positional[position] if len(positional) > position else None
+
+
+def _object_array(call: cst.Call, target: str, name: str, ctx: FileContext, scope) -> str | None:
+    """What makes ``call`` build an array jax.numpy cannot hold (a dtype, an element), or None."""
+    names = SIGNATURES[target][1] if target in SIGNATURES else ()
+    for index, arg in enumerate(call.args):
+        param = arg.keyword.value if arg.keyword is not None else ("" if arg.star else positional_parameter(names, index))
+        if param == "dtype" and is_object_dtype(arg.value, ctx.resolver, scope):
+            return f"dtype `{ctx.code(arg.value)}`"
+    start = DATA_FUNCTIONS.get(name)
+    if start is None:
+        return None
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    fill = _argument(call, 1, "fill_value") if start == 1 else None
+    for value in positional[start:] if fill is None else [fill]:
+        if start == 1 and (isinstance(value, cst.Name) and value.value == "None" or isinstance(value, cst.SimpleString)):
+            return f"`{ctx.code(value)}`"
+        element = object_element(value, ctx.resolver, scope)
+        if element is not None:
+            return f"`{ctx.code(element)}` values"
+    return None

@@ -1,0 +1,123 @@
+"""Where an array's dtype comes from, for the branches of a conditional that becomes ``jax.lax.cond``.
+
+NumPy returns each branch's value with its own dtype: ``x / x.max() if t else x``
+is a float array or, for an integer ``x``, an int array, depending on the data.
+``jax.lax.cond`` needs one dtype; it raises when tracing an integer ``x``.  The
+value classifier (value_kinds.py) cannot name the kind of a parameter's array,
+but it does not need to: a branch whose dtype *follows* a parameter's (``x``,
+``x - 1``, ``x[::-1]``, ``x.max()``) and a branch that is a float whatever the
+parameter is (``x / s``, ``np.sqrt(x)``, ``x.mean()``) differ for integer
+arrays.  ``dtype_source`` gives ``("like", name)`` or ``("fixed", kind)`` (None
+when it cannot tell); a conditional whose branches mix the two, or two fixed
+kinds, may change its result's dtype kind with the data, and is not converted.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.resolve import Resolver, is_numpy
+from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
+from np2jax.analysis.value_kinds import FLOAT_FUNCTIONS, MEAN_REDUCTIONS, ORDER, SAME_KIND_REDUCTIONS, ValueClassifier
+
+Source = tuple[str, str]
+FLOAT: Source = ("fixed", "float")
+# Functions and methods whose result has their first argument's (or the array's) dtype.
+SAME_DTYPE_FUNCTIONS = SAME_KIND_REDUCTIONS | frozenset(
+    "negative positive square abs absolute copy ravel flatten reshape squeeze transpose sort flip roll clip cumsum round".split()
+)
+SAME_DTYPE_METHODS = frozenset("max min ptp copy ravel flatten reshape squeeze transpose clip cumsum round".split())
+FLOAT_METHODS = frozenset({"mean", "std", "var"})
+
+
+def dtype_source(node: cst.BaseExpression, scope: Scope, resolver: Resolver, values: ValueClassifier, depth: int = 0) -> Source | None:
+    """``("fixed", kind)`` when ``node``'s dtype kind is known, ``("like", p)`` when it is parameter ``p``'s, else None."""
+    if depth > 8:
+        return None
+    value = values.value(node, scope)
+    if value.kind in ORDER and not value.weak:
+        return ("fixed", value.kind)
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        if len(bindings) != 1:
+            return None
+        binding = bindings[0]
+        if isinstance(binding, ParamBinding) and found is not None and found.kind == "function":
+            default = binding.param.default
+            if isinstance(default, cst.UnaryOperation):
+                default = default.expression
+            return FLOAT if isinstance(default, cst.Float) else ("like", node.value)  # `delta=1.0`: meant as a float
+        if isinstance(binding, ValueBinding) and not binding.augmented and found is not None:
+            return dtype_source(binding.value, found, resolver, values, depth + 1)
+        return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        return dtype_source(node.expression, scope, resolver, values, depth + 1)
+    if isinstance(node, cst.Subscript):
+        return dtype_source(node.value, scope, resolver, values, depth + 1)
+    if isinstance(node, cst.Attribute) and node.attr.value in ("T", "mT"):
+        return dtype_source(node.value, scope, resolver, values, depth + 1)
+    if isinstance(node, cst.BinaryOperation):
+        return _binary(node, scope, resolver, values, depth)
+    if isinstance(node, cst.Call):
+        return _call(node, scope, resolver, values, depth)
+    return None
+
+
+def _binary(node: cst.BinaryOperation, scope: Scope, resolver: Resolver, values: ValueClassifier, depth: int) -> Source | None:
+    if isinstance(node.operator, cst.Divide):
+        return FLOAT  # a true division is a float for real operands of any dtype
+    sides = []
+    for side in (node.left, node.right):
+        value = values.value(side, scope)
+        if value.weak and value.kind == "int":
+            continue  # a Python int takes the other operand's dtype
+        if value.weak and value.kind == "float":
+            sides.append(FLOAT)
+            continue
+        sides.append(dtype_source(side, scope, resolver, values, depth + 1))
+    if not sides:
+        return None
+    if FLOAT in sides and all(side is not None for side in sides):
+        return FLOAT if all(side in (FLOAT, ("fixed", "int"), ("fixed", "bool")) or side[0] == "like" for side in sides) else None
+    return sides[0] if all(side == sides[0] for side in sides) else None
+
+
+def _call(node: cst.Call, scope: Scope, resolver: Resolver, values: ValueClassifier, depth: int) -> Source | None:
+    func = node.func
+    positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+    qualname = resolver.qualname(func, scope)
+    if qualname is not None and (is_numpy(qualname) or qualname.startswith("jax.numpy.")):
+        short = qualname.rsplit(".", 1)[-1]
+        if short in FLOAT_FUNCTIONS or short in MEAN_REDUCTIONS:
+            return FLOAT
+        if short in SAME_DTYPE_FUNCTIONS and positional:
+            return dtype_source(positional[0], scope, resolver, values, depth + 1)
+        return None
+    if qualname is None and isinstance(func, cst.Attribute):
+        method = func.attr.value
+        if method in FLOAT_METHODS:
+            return FLOAT
+        if method in SAME_DTYPE_METHODS:
+            return dtype_source(func.value, scope, resolver, values, depth + 1)
+    return None
+
+
+def mixed_kinds(column: list[cst.BaseExpression], scope: Scope, resolver: Resolver, values: ValueClassifier) -> str | None:
+    """Why the arrays ``column`` (one per branch) may have different dtype kinds, or None."""
+    sources = [dtype_source(node, scope, resolver, values) for node in column]
+    fixed = {source[1] for source in sources if source is not None and source[0] == "fixed"}
+    if len(fixed) > 1:
+        return f"its branches are arrays of different kinds ({' and '.join(sorted(fixed))}), which NumPy returns as they are"
+    likes = [(node, source[1]) for node, source in zip(column, sources) if source is not None and source[0] == "like"]
+    if fixed and likes:
+        kind = next(iter(fixed))
+        node, name = likes[0]
+        return (f"one branch is a {kind} array and `{_code(node)}` has the dtype of `{name}`: NumPy's result dtype "
+                f"would depend on the branch taken (an int `{name}` gives an int array)" if kind == "float" else
+                f"one branch is a {kind} array and `{_code(node)}` has the dtype of `{name}`, which may differ")
+    return None
+
+
+def _code(node: cst.CSTNode) -> str:
+    text = cst.Module([]).code_for_node(node)
+    return text if len(text) <= 40 else text[:37] + "..."

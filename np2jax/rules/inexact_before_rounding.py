@@ -1,0 +1,258 @@
+"""NPJ120: a last-bit difference of XLA's math turned into an off-by-one by rounding.
+
+Measured with jax 0.10 on CPU, float64 (``jax_enable_x64``), against NumPy:
+``jnp.log2`` is off at 14 of the powers 2**0..2**59 (``log2(8.0)`` is
+2.9999999999999996), ``jnp.log10(1e15)`` is 14.999999999999998,
+``jnp.cbrt(27.0)`` is 3.0000000000000004, ``jnp.exp2`` misses 92 of the
+integers -50..59, ``x ** (1/3)`` 20 of the first 299 cubes, and a division of
+an array by a broadcast value (``x / 49.0``, ``x / step``, ``a / b[:, None]``)
+becomes a multiplication by the reciprocal, so ``(49 * k) / 49`` is below ``k``
+for half of the ``k`` (``[49.0] / 49`` is 0.9999999999999999).  Without x64 float32 has the same kind of misses
+(``jnp.log2(8192.0)`` is 12.999999).  ``log``, ``exp`` of integers that stay
+integers, ``sqrt``, integer powers, ``//`` and divisions of same-shape arrays
+agree.  Each miss is one unit in the last place: harmless, until a floor,
+ceil, ``int()``, integer ``astype``, ``//``, ``%`` or ``==`` turns it into a
+different integer or a different answer.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.scope import Scope, ValueBinding
+from np2jax.context import FileContext
+from np2jax.diagnostics import Severity
+from np2jax.rule import Example, RuleDoc
+from np2jax.rules.hazard import HazardRule
+
+# NumPy functions XLA does not round correctly, with what to write instead.
+INEXACT_FUNCTIONS = {
+    "log2": "jnp.frexp(x)[1] - 1 for floor(log2(x)) of x > 0 (exact), or int(n).bit_length() - 1 for a Python int",
+    "log10": "compare with powers of ten (jnp.sum(x >= 10.0 ** jnp.arange(k))), or round with a margin",
+    "cbrt": "jnp.round(jnp.cbrt(x)) when the root is known to be whole, or a margin before rounding",
+    "exp2": "jnp.ldexp(1.0, k) for integer k (exact)",
+}
+POWER_FUNCTIONS = frozenset({"power", "float_power"})
+ROUNDING_FUNCTIONS = frozenset({
+    "numpy.floor", "numpy.ceil", "numpy.trunc", "numpy.fix", "numpy.rint", "numpy.round", "numpy.around",
+    "math.floor", "math.ceil", "math.trunc", "builtins.int", "builtins.round",
+})
+ROUNDING_METHODS = frozenset({"round", "is_integer"})
+# Calls a value passes through unchanged but for its type.
+PASS_THROUGH = frozenset({"numpy.asarray", "numpy.array", "numpy.abs", "numpy.absolute", "builtins.float", "builtins.abs"})
+DIVISION_INSTEAD = "`a // b` (floor division is exact in XLA) instead of floor(a / b), or round with a margin"
+
+
+class InexactBeforeRounding(HazardRule):
+    CODE = "NPJ120"
+    NAME = "inexact-before-rounding"
+    MESSAGE = "`{expr}` can be one unit in the last place off under XLA ({example}), and {sink} turns that into a different result"
+    SEVERITY = Severity.WARNING
+    DOC = RuleDoc(
+        what=(
+            "Reports `np.log2`, `np.log10`, `np.cbrt`, `np.exp2`, fractional powers (`x ** (1/3)`) and true "
+            "divisions by a run-time value whose result reaches, directly, through arithmetic or through a local "
+            "name, a rounding: `np.floor`/`ceil`/`trunc`/`rint`/`round`, `math.floor`, `int()`, `round()`, an "
+            "integer `astype`, `//`, `%` or `==`/`!=`."
+        ),
+        why=(
+            "NumPy's `log2(8.0)` is exactly 3.0; XLA's (jax on CPU, float64) is 2.9999999999999996, and "
+            "`jnp.log10(1e15)` is 14.999999999999998, `jnp.cbrt(27.0)` 3.0000000000000004. XLA also turns a "
+            "division by a broadcast value into a multiplication by its reciprocal: `(49.0 * k) / 49.0` is just "
+            "below `k` for half of the integers `k`. One unit in the last place is harmless until it is rounded: "
+            "`np.floor(np.log2(n))` is 2 instead of 3, `int(x / step)` lands in the previous bin, silently."
+        ),
+        use_instead=(
+            "an exact formulation: jnp.frexp(x)[1] - 1 for floor(log2(x)) of x > 0, int(n).bit_length() - 1 for "
+            "a Python int, a // b for floor(a / b), integer arithmetic, or a margin before rounding "
+            "(jnp.floor(v + 1e-9)) when values near whole numbers must round up"
+        ),
+        known_problems=(
+            "A division is reported whenever its divisor is not a power-of-two constant; a division of two arrays "
+            "of the same shape is exact in XLA and reported all the same. Orderings (`<`, `>=`) at exact values "
+            "and other functions whose results are rarely rounded (`exp`, `tanh`) are not reported."
+        ),
+    )
+    EXAMPLES = (
+        Example(
+            before="""
+            import numpy as np
+
+            def octave(n):
+                return int(np.floor(np.log2(n)))
+
+            def bin_index(x, width):
+                return np.floor(x / width).astype(int)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def octave(n):
+                return int(jnp.floor(jnp.log2(n)))
+
+            def bin_index(x, width):
+                return jnp.floor(x / width).astype(int)
+            """,
+            diagnostics=("NPJ120", "NPJ120"),
+        ),
+        Example(
+            title="through a local name and arithmetic",
+            before="""
+            import numpy as np
+
+            def n_digits(x):
+                digits = np.log10(x) + 1
+                return np.floor(digits)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def n_digits(x):
+                digits = jnp.log10(x) + 1
+                return jnp.floor(digits)
+            """,
+            diagnostics=("NPJ120",),
+        ),
+        Example(
+            title="exact operations, unrounded results and Python arithmetic are not reported",
+            before="""
+            import numpy as np
+
+            def levels(x, n):
+                half = int(n / 2)
+                return np.floor(np.log(x) + x / 4.0), np.log2(x), x // 3.0, np.floor(np.sqrt(x)), half
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def levels(x, n):
+                half = int(n / 2)
+                return jnp.floor(jnp.log(x) + x / 4.0), jnp.log2(x), x // 3.0, jnp.floor(jnp.sqrt(x)), half
+            """,
+        ),
+    )
+
+    NODE_TYPES = frozenset({cst.Call, cst.BinaryOperation, cst.Comparison})
+
+    def on_leave_function(self, info, ctx: FileContext) -> None:
+        self._reported: set[int] = set()
+        super().on_leave_function(info, ctx)
+
+    def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
+        for operand, sink in _rounded_operands(node, scope, ctx):
+            source = _inexact_source(operand, scope, ctx, 0)
+            if source is None or id(source[0]) in self._reported:
+                continue
+            inexact, example, use_instead = source
+            self._reported.add(id(inexact))
+            expr = " ".join(ctx.code(inexact).split())
+            message = self.MESSAGE.format(expr=expr if len(expr) <= 50 else expr[:47] + "...", example=example, sink=sink)
+            self.report(ctx, inexact, message, use_instead=use_instead, exact=True)
+
+
+def _rounded_operands(node: cst.CSTNode, scope: Scope, ctx: FileContext):
+    """(operand, how it is rounded) for each operand ``node`` rounds to a whole number or compares exactly."""
+    if isinstance(node, cst.Call):
+        qualname = ctx.resolver.qualname(node.func, scope)
+        positional = [arg.value for arg in node.args if arg.keyword is None]
+        if qualname in ROUNDING_FUNCTIONS and positional:
+            yield positional[0], f"`{qualname.rsplit('.', 1)[-1]}`"
+        elif qualname is None and isinstance(node.func, cst.Attribute):
+            method = node.func.attr.value
+            integer_cast = method == "astype" and positional and ctx.values.is_integer_dtype(positional[0], scope)
+            if integer_cast or (method in ROUNDING_METHODS and not positional):
+                yield node.func.value, f"`.{method}`"
+    elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.FloorDivide, cst.Modulo)):
+        yield node.left, "`//`" if isinstance(node.operator, cst.FloorDivide) else "`%`"
+    elif isinstance(node, cst.Comparison):
+        for index, target in enumerate(node.comparisons):
+            if isinstance(target.operator, (cst.Equal, cst.NotEqual)):
+                yield (node.left if index == 0 else node.comparisons[index - 1].comparator), "`==`"
+                yield target.comparator, "`==`"
+
+
+def _inexact_source(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int):
+    """(node, measured example, use instead) for the inexact operation ``node``'s value comes from, or None."""
+    if depth > 8:
+        return None
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        values = [b for b in bindings if isinstance(b, ValueBinding) and not b.augmented]
+        for binding in values if len(values) == len(bindings) else ():
+            source = _inexact_source(binding.value, found, ctx, depth + 1)
+            if source is not None:
+                return source
+        return None
+    if isinstance(node, cst.UnaryOperation):
+        return _inexact_source(node.expression, scope, ctx, depth + 1)
+    if isinstance(node, cst.BinaryOperation):
+        return _binary_source(node, scope, ctx, depth)
+    if isinstance(node, cst.Call):
+        qualname = ctx.resolver.qualname(node.func, scope) or ""
+        positional = [arg.value for arg in node.args if arg.keyword is None]
+        name = qualname[len("numpy."):] if qualname.startswith("numpy.") else None
+        if name in INEXACT_FUNCTIONS:
+            return node, _EXAMPLES[name], INEXACT_FUNCTIONS[name]
+        if name in POWER_FUNCTIONS and len(positional) == 2 and _fractional(positional[1]):
+            return node, _EXAMPLES["power"], _POWER_INSTEAD
+        if qualname in PASS_THROUGH and positional:
+            return _inexact_source(positional[0], scope, ctx, depth + 1)
+    return None
+
+
+def _binary_source(node: cst.BinaryOperation, scope: Scope, ctx: FileContext, depth: int):
+    operator = node.operator
+    if isinstance(operator, cst.Divide):
+        if not _power_of_two(node.right) and not ctx.resolver.is_static(node, scope):
+            return node, _EXAMPLES["divide"], DIVISION_INSTEAD
+        return _inexact_source(node.left, scope, ctx, depth + 1) or _inexact_source(node.right, scope, ctx, depth + 1)
+    if isinstance(operator, cst.Power):
+        if _fractional(node.right):
+            return node, _EXAMPLES["power"], _POWER_INSTEAD
+        return _inexact_source(node.left, scope, ctx, depth + 1)
+    if isinstance(operator, (cst.Add, cst.Subtract, cst.Multiply)):
+        return _inexact_source(node.left, scope, ctx, depth + 1) or _inexact_source(node.right, scope, ctx, depth + 1)
+    return None
+
+
+_EXAMPLES = {
+    "log2": "jnp.log2(8.0) is 2.9999999999999996",
+    "log10": "jnp.log10(1e15) is 14.999999999999998",
+    "cbrt": "jnp.cbrt(27.0) is 3.0000000000000004",
+    "exp2": "jnp.exp2(-49.0) is 1.7763568394002524e-15, not 2**-49",
+    "power": "jnp.power(27.0, 1/3) is 3.0 where NumPy's is 2.9999999999999996",
+    "divide": "dividing an array by a value multiplies by its reciprocal: jnp.array([49.0]) / 49.0 is [0.9999999999999999]",
+}
+_POWER_INSTEAD = "jnp.cbrt / jnp.sqrt for the roots, or jnp.round of the root when it is known to be whole"
+
+
+def _literal(node: cst.BaseExpression) -> float | None:
+    """The value of a numeric constant (``3``, ``-0.5``, ``1 / 3``), else None."""
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return float(node.evaluated_value)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        value = _literal(node.expression)
+        return None if value is None else -value
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Divide):
+        left, right = _literal(node.left), _literal(node.right)
+        return None if left is None or not right else left / right
+    return None
+
+
+def _fractional(exponent: cst.BaseExpression) -> bool:
+    """A constant exponent that is not whole nor one half (``x ** 0.5`` is a correctly rounded sqrt)."""
+    value = _literal(exponent)
+    return value is not None and not value.is_integer() and value != 0.5
+
+
+def _power_of_two(divisor: cst.BaseExpression) -> bool:
+    """Dividing by 2**k is exact: its reciprocal is."""
+    value = _literal(divisor)
+    if value is None or value == 0:
+        return False
+    mantissa = abs(value)
+    while mantissa >= 2.0:
+        mantissa /= 2.0
+    while mantissa < 1.0:
+        mantissa *= 2.0
+    return mantissa == 1.0
