@@ -133,6 +133,13 @@ def sgd_step(n):
     return ws[0] + ws[1]
 
 
+def looked_up(n):
+    s = {"x": np.zeros(n)}
+    x = s.get("x")
+    x += 2.0
+    return s["x"]
+
+
 def decay_all(n):
     buffers = [np.ones(n), 2.0 * np.ones(n)]
     for i, buf in enumerate(buffers):
@@ -204,12 +211,12 @@ def test_augmented_assignment_on_a_shared_name_stays_numpy():
     lines = SHARED_NAMES.splitlines()
     flagged = sorted(d.line for d in result.diagnostics if d.code == "NPJ201")
     assert flagged == sorted(lines.index(text) + 1 for text in (
-        "    a += 1.0", "    x += 1.0", "        w -= 0.5 * g", "        buf *= 0.5 + i", "        acc += grid[i]", "        P += q",
+        "    a += 1.0", "    x += 1.0", "    x += 2.0", "        w -= 0.5 * g", "        buf *= 0.5 + i", "        acc += grid[i]", "        P += q",
     )), [d.format() for d in result.diagnostics]
     jitted = {r.qualname for r in result.functions if r.jit}
     assert {"number_sum", "item_of_a_vector", "scaled_copies", "copied_row"} <= jitted, result.output.decode()
-    assert not jitted & {"first_bumped", "state_bumped", "sgd_step", "decay_all", "first_row_total"}
-    for name, args in (("first_bumped", (3,)), ("state_bumped", (3,)), ("sgd_step", (3,)), ("decay_all", (3,)),
+    assert not jitted & {"first_bumped", "state_bumped", "looked_up", "sgd_step", "decay_all", "first_row_total"}
+    for name, args in (("first_bumped", (3,)), ("state_bumped", (3,)), ("looked_up", (3,)), ("sgd_step", (3,)), ("decay_all", (3,)),
                        ("first_row_total", (3,)), ("inflated", (3,)), ("item_of_a_vector", (3,)),
                        ("scaled_copies", (3,)), ("copied_row", (3,))):
         np.testing.assert_array_equal(np.asarray(migrated[name](*args)), original[name](*args), err_msg=name)

@@ -26,6 +26,7 @@ ONE_DIMENSIONAL = frozenset("arange linspace logspace geomspace".split())  # Num
 SHAPED = frozenset("zeros ones empty full".split())  # their first argument is the shape
 LIKE = frozenset("zeros_like ones_like empty_like full_like copy array asarray".split())  # the ndim of the first argument
 ELEMENTS_OF = frozenset("builtins." + n for n in "reversed sorted list tuple iter set frozenset".split())
+LOOKUP_METHODS = frozenset("get pop setdefault popitem".split())  # a container's element
 FIX = " (bind a copy, `.copy()`, or a Python number, `float(...)`, to avoid this)"
 
 
@@ -62,10 +63,22 @@ class SharedValues:
                         f"{count} dimension{'s' if count > 1 else ''}")
             return (f"`{name}` is bound to `{_code(value)}`, {what}: NumPy's `{name} {{op}}= ...` updates it in place "
                     f"there too, JAX only rebinds `{name}`" + FIX)
+        if self._looked_up(value):
+            return (f"`{name}` is bound to `{_code(value)}`, an element of a container or an attribute of an object: "
+                    f"NumPy's `{name} {{op}}= ...` updates it in place there too, JAX only rebinds `{name}`" + FIX)
         if isinstance(value, cst.Attribute) and not self._attribute_unshared(value):
             return (f"`{name}` is bound to `{_code(value)}`, an attribute of an object: NumPy's `{name} {{op}}= ...` "
                     f"updates that object's array in place too, JAX only rebinds `{name}`" + FIX)
         return None
+
+    def _looked_up(self, value: cst.BaseExpression) -> bool:
+        """``d.get("x")``, ``d.pop("x")``, ``getattr(b, "x")``: a container's element or an object's attribute."""
+        if not isinstance(value, cst.Call):
+            return False
+        func = value.func
+        if isinstance(func, cst.Attribute) and func.attr.value in LOOKUP_METHODS:
+            return not self._holds_immutables(func.value) and not self.is_immutable(value)
+        return self.resolver.qualname(func, self.scope) == "builtins.getattr"
 
     def _is_container(self, expr: cst.BaseExpression) -> bool:
         return isinstance(expr, cst.Name) and self.aliasing.is_container(expr.value)
