@@ -26,7 +26,7 @@ from np2jax import __version__
 from np2jax.analysis.attributes import analyse_attributes
 from np2jax.analysis.mutation import ModuleMutations
 from np2jax.analysis.resolve import Resolver
-from np2jax.analysis.result_writes import callees_whose_results_are_written
+from np2jax.analysis.result_writes import result_uses
 from np2jax.analysis.scope import collect_scopes
 from np2jax.analysis.tracing import ModuleTracing
 from np2jax.codes import instantiate, selected
@@ -260,7 +260,8 @@ def _callers_of_unsupported(infos, functions, forced) -> dict[str, ForcedUnsuppo
 
 def _callees_written_by_unsupported(infos, functions, forced, memo: dict) -> dict[str, ForcedUnsupported]:
     """Functions whose result a function that stays NumPy writes into in place (``p = f(z); p[i] -= 1``):
-    migrated, they would return immutable JAX arrays, so they stay NumPy too.
+    migrated, they would return immutable JAX arrays, so they stay NumPy too; and, when the written result
+    comes from a function that stays NumPy, the functions whose results that one hands back (``return build(n)``).
 
     ``memo`` keeps each function's findings for the next walk of the same module."""
     unsupported = {record.qualname for record in functions if record.status == "unsupported"}
@@ -269,34 +270,44 @@ def _callees_written_by_unsupported(infos, functions, forced, memo: dict) -> dic
     if not candidates:
         return {}
     module_functions = {info.qualname for info in infos if info.is_module_level}
-    found: dict[str, ForcedUnsupported] = {}
+    constructors = {info.class_name: info.qualname for info in infos if info.class_name and info.node.name.value == "__init__"}
+    uses = {}  # the functions that stay NumPy (reverted, or left as they were) -> what they write into, return
     for info in infos:
-        if info.qualname not in unsupported or ".<locals>." in info.qualname:
+        if (info.qualname not in unsupported and info.changed) or ".<locals>." in info.qualname:
             continue
-        if candidates.isdisjoint(info.calls) and all(candidates.isdisjoint(inner.calls) for inner in info.nested):
-            continue  # calls none of them
-        written = memo.get(info.node)
-        if written is None:
-            written = memo[info.node] = _written_results(info, module_functions)
-        for callee in written:
-            if callee in candidates:
-                found.setdefault(callee, ForcedUnsupported(info.qualname, via_result=True))
-    return found
+        if not info.calls and not any(inner.calls for inner in info.nested):
+            continue  # calls no function of this module
+        found = memo.get(info.node)
+        if found is None:
+            found = memo[info.node] = _result_uses(info, module_functions, constructors)
+        uses[info.qualname] = found
+    writer_of = {callee: writer for writer, (written, _) in uses.items() for callee in written}
+    pending = list(writer_of)
+    while pending:  # what a NumPy function hands back is written into where its own result is
+        callee = pending.pop()
+        for returned in uses.get(callee, ((), ()))[1]:
+            if returned not in writer_of:
+                writer_of[returned] = writer_of[callee]
+                pending.append(returned)
+    return {callee: ForcedUnsupported(writer, via_result=True) for callee, writer in writer_of.items() if callee in candidates}
 
 
-def _written_results(info, module_functions) -> dict:
-    """Same-module callees whose results ``info``'s function writes into in place."""
+def _result_uses(info, module_functions, constructors):
+    """Same-module callees whose results ``info``'s function writes into in place, and those whose results it
+    returns (for an object it creates, ``b = Box(n)``: the class's ``__init__``, which sets up its arrays)."""
 
     def callee_of(call: cst.Call) -> str | None:
         func = call.func
         if isinstance(func, cst.Name) and func.value in module_functions:
             return func.value
+        if isinstance(func, cst.Name) and func.value in constructors:
+            return constructors[func.value]
         if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and info.class_name
                 and func.value.value in ("self", "cls")):
             return f"{info.class_name}.{func.attr.value}"
         return None
 
-    return callees_whose_results_are_written(info.node, callee_of)
+    return result_uses(info.node, callee_of)
 
 
 def _mutators_of_unsupported_callers(infos, functions, forced, mutations) -> dict[str, ForcedUnsupported]:

@@ -4,6 +4,13 @@
   JAX's rebinding would promote, so the migration spells out the cast.
 * ``self.x += v`` on what a caller handed to the constructor changes the caller's array in NumPy:
   the class stays NumPy, and so does the function that creates the object and reads its own array.
+* ``x += v`` on a name bound to a list or dict element, an attribute, a row, or a loop variable over a
+  container changes that shared array in NumPy: NPJ201, the function stays NumPy; Python numbers,
+  copies and items of arrays of known rank are not shared and migrate.
+* NumPy code that writes into (or augments an alias of) what a same-module function returns or sets up
+  keeps that function NumPy too (NPJ202 on it, naming the writer), transitively through what it returns.
+* In a function that is not jitted, arrays that may still be the caller's NumPy arrays are read through
+  ``jnp.asarray`` before ``.at`` (NumPy arrays have none).
 """
 
 from __future__ import annotations
@@ -156,3 +163,230 @@ def test_updates_in_functions_that_are_not_jitted_work_on_numpy_arguments():
     want, got = original["Filter"](P.copy()), migrated["Filter"](P.copy())
     for _ in range(2):
         np.testing.assert_allclose(np.asarray(got.predict()), want.predict())
+
+
+SHARED_NAMES = """
+import numpy as np
+
+
+def first_bumped(n):
+    arrs = [np.zeros(n), np.ones(n)]
+    a = arrs[0]
+    a += 1.0
+    return arrs[0]
+
+
+def state_bumped(n):
+    s = {"x": np.zeros(n)}
+    x = s["x"]
+    x += 1.0
+    return s["x"]
+
+
+def sgd_step(n):
+    ws = [np.ones(n), np.ones(n)]
+    gs = [np.ones(n), np.ones(n)]
+    for w, g in zip(ws, gs):
+        w -= 0.5 * g
+    return ws[0] + ws[1]
+
+
+def looked_up(n):
+    s = {"x": np.zeros(n)}
+    x = s.get("x")
+    x += 2.0
+    return s["x"]
+
+
+def decay_all(n):
+    buffers = [np.ones(n), 2.0 * np.ones(n)]
+    for i, buf in enumerate(buffers):
+        buf *= 0.5 + i
+    return buffers[0] + buffers[1]
+
+
+def first_row_total(n):
+    grid = np.ones((n, n))
+    acc = grid[0]
+    for i in range(1, n):
+        acc += grid[i]
+    return grid.sum()
+
+
+class Filter:
+    def __init__(self, n):
+        self.P = np.eye(n)
+        self.steps = 0
+
+    def inflate(self, q):
+        P = self.P
+        P += q
+        k = self.steps
+        k += 1
+        return self.P.trace() + k
+
+
+def inflated(n):
+    return Filter(n).inflate(0.5)
+
+
+def number_sum(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i]
+    return s
+
+
+def item_of_a_vector(n: int):
+    v = np.arange(n) * 1.0
+    t = v[0]
+    t += 5.0
+    return v + t
+
+
+def scaled_copies(n):
+    total = np.zeros(n)
+    for c in (0.5, 2.0):
+        c *= 2.0
+        total = total + c
+    return total
+
+
+def copied_row(n):
+    grid = np.ones((n, n))
+    acc = grid[0].copy()
+    for i in range(1, n):
+        acc += grid[i]
+    return grid.sum() + acc.sum()
+"""
+
+
+def test_augmented_assignment_on_a_shared_name_stays_numpy():
+    """NumPy's `x += v` writes into the array `x` shares with a container, an object or another array;
+    JAX's only rebinds `x`.  Such functions are NPJ201 and left NumPy; the unshared ones still migrate."""
+    jnp = pytest.importorskip("jax.numpy")
+    result, original, migrated = _run(SHARED_NAMES)
+    lines = SHARED_NAMES.splitlines()
+    flagged = sorted(d.line for d in result.diagnostics if d.code == "NPJ201")
+    assert flagged == sorted(lines.index(text) + 1 for text in (
+        "    a += 1.0", "    x += 1.0", "    x += 2.0", "        w -= 0.5 * g", "        buf *= 0.5 + i", "        acc += grid[i]", "        P += q",
+    )), [d.format() for d in result.diagnostics]
+    jitted = {r.qualname for r in result.functions if r.jit}
+    assert {"number_sum", "item_of_a_vector", "scaled_copies", "copied_row"} <= jitted, result.output.decode()
+    assert not jitted & {"first_bumped", "state_bumped", "looked_up", "sgd_step", "decay_all", "first_row_total"}
+    for name, args in (("first_bumped", (3,)), ("state_bumped", (3,)), ("looked_up", (3,)), ("sgd_step", (3,)), ("decay_all", (3,)),
+                       ("first_row_total", (3,)), ("inflated", (3,)), ("item_of_a_vector", (3,)),
+                       ("scaled_copies", (3,)), ("copied_row", (3,))):
+        np.testing.assert_array_equal(np.asarray(migrated[name](*args)), original[name](*args), err_msg=name)
+    x = np.arange(4.0)
+    assert float(migrated["number_sum"](jnp.asarray(x))) == original["number_sum"](x)
+
+
+PRODUCERS = """
+import numpy as np
+
+
+def make(n):
+    return np.zeros(n)
+
+
+def bump_through_alias(n):
+    x = make(n)
+    y = x
+    y += 1.0
+    return x
+
+
+class Box:
+    pass
+
+
+def make_box(n):
+    b = Box()
+    b.x = np.zeros(n)
+    b.F = np.eye(n)
+    return b
+
+
+def bump_attr(n):
+    b = make_box(n)
+    x = b.x
+    x += 1.0
+    return b.x
+
+
+def frozen(n):
+    b = make_box(n)
+    b.F[0, 1] = 7.0
+    return b.F
+
+
+def transition(n):
+    return np.eye(n) * 2.0
+
+
+def make_holder(n):
+    h = Box()
+    h.F = transition(n)
+    return h
+
+
+def clear_first(n):
+    h = make_holder(n)
+    h.F.fill(0.0)
+    return h.F
+
+
+class Model:
+    def __init__(self, n):
+        self.W = np.ones((n, n))
+
+    def apply(self, x):
+        return self.W @ x
+
+
+def pruned(n):
+    m = Model(n)
+    m.W[0, 0] = 0.0
+    return m.apply(np.ones(n))
+
+
+def ranked(n):
+    return np.arange(n)[::-1] * 1.0
+
+
+def in_order(n):
+    p = ranked(n)
+    p.sort()
+    return p
+
+
+def untouched(n):
+    return np.ones(n) * 3.0
+
+
+def reads_only(n):
+    q = untouched(n)
+    q = q + 1.0
+    return q
+"""
+
+
+def test_numpy_code_writing_into_a_result_keeps_its_producer_numpy():
+    """A function that stays NumPy and writes into (or augments an alias of) what a same-module function
+    returns, or the arrays of an object it returns or sets up, keeps that function NumPy: migrated, it
+    would hand back JAX arrays, which raise on `b.F[i] = v` and silently ignore `y += 1` and `.sort()`."""
+    pytest.importorskip("jax")
+    result, original, migrated = _run(PRODUCERS)
+    status = {r.qualname: r for r in result.functions}
+    kept = {"make": ("bump_through_alias",), "make_box": ("bump_attr", "frozen"), "transition": ("clear_first",),
+            "Model.__init__": ("pruned",), "ranked": ("in_order",)}  # make_holder, unchanged, hands on `transition`'s
+    for producer, writers in kept.items():
+        assert status[producer].status == "unsupported" and not status[producer].jit, producer
+        record = status[producer]
+        assert any(d.code == "NPJ202" and any(f"`{w}` stays NumPy" in d.message for w in writers)
+                   and record.line <= d.line <= record.end_line
+                   for d in result.diagnostics), (producer, [d.format() for d in result.diagnostics])
+    assert status["untouched"].jit and status["reads_only"].jit  # not written into: both migrate
+    for name in ("bump_through_alias", "bump_attr", "frozen", "clear_first", "pruned", "in_order", "reads_only"):
+        np.testing.assert_array_equal(np.asarray(migrated[name](3)), original[name](3), err_msg=name)

@@ -787,6 +787,45 @@ FORI_CASES = [
         {"f": jit(0), "converted": False},
         id="shape-parameter-read-through-a-static-numpy-call",
     ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(rows):
+            acc = rows[0]
+            for i in range(1, rows.shape[0]):
+                acc += rows[i]
+            return acc
+        """,
+        {"f": PLAIN, "converted": False},  # NPJ201: `acc` may be a view of rows[0], which NumPy's `+=` updates
+        id="accumulator-bound-to-a-row-of-a-parameter-is-not-converted",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(rows):
+            acc = rows[0].copy()
+            for i in range(1, rows.shape[0]):
+                acc += rows[i]
+            return acc
+        """,
+        {"f": jit()},
+        id="accumulator-bound-to-a-copy-of-a-row-is-converted",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            s = 0.0
+            for i in range(x.shape[0]):
+                s += x[i]
+            return s
+        """,
+        {"f": jit()},
+        id="number-accumulator-of-items-is-converted",
+    ),
 ]
 
 

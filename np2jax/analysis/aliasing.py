@@ -21,6 +21,7 @@ from np2jax.visitors import FastVisitor, child_nodes, visit
 
 if TYPE_CHECKING:
     from np2jax.analysis.attributes import ModuleAttributes
+    from np2jax.analysis.shared_values import SharedValues
 
 # NumPy functions that may return their argument or a view of it.
 VIEW_FUNCTIONS = frozenset(
@@ -164,6 +165,7 @@ class FunctionAliasing:
         self._cache: dict[str, str | None] = {}
         self._returns_value: bool | None = None
         self._statement_of: dict[cst.CSTNode, int] | None = None
+        self._shared: SharedValues | None = None
 
     def _reason(self, name: str) -> str | None:
         if name not in self._cache:
@@ -221,15 +223,40 @@ class FunctionAliasing:
                         why += f"; returning it instead is not possible: {self.not_returned}"
                     return why
             if isinstance(binding, ValueBinding) and not binding.augmented and is_view(binding.value, self.resolver, self.scope):
-                return f"`{name}` is a view of another array: NumPy updates that array too, JAX does not"
+                if not self.shared_values().is_immutable(binding.value):  # `t = s` where `s = 0.0`
+                    return f"`{name}` is a view of another array: NumPy updates that array too, JAX does not"
             if isinstance(binding, LoopBinding) and self._looks_like_array(name):
                 return f"`{name}` iterates over an array's rows, which are views: NumPy updates the array"
-        if self.holds_numpy_array(name):
+            shared = self.shared_values().binding_reason(name, binding)
+            if shared is not None:
+                return shared
+        if self.holds_numpy_array(name) or self.bound_to_call(name):
             checker = _AliasChecker(name, self.resolver, self.scope)
             visit(self.function.body, checker)
             if checker.reason is not None:  # `g = h; h += 1` changes g too in NumPy; `hs.append(h)` the stored array
                 return f"{checker.reason}; `{name} {{op}}= ...` updates that shared array in place in NumPy, JAX rebinds only `{name}`"
         return None
+
+    def shared_values(self) -> SharedValues:
+        if self._shared is None:
+            from np2jax.analysis.shared_values import SharedValues  # it builds on this module
+
+            self._shared = SharedValues(self)
+        return self._shared
+
+    def bound_to_call(self, name: str) -> bool:
+        """Bound to what a function returns (not a Python number): an array, perhaps, that the code then stores."""
+        return any(
+            isinstance(b, ValueBinding) and not b.augmented and isinstance(b.value, cst.Call)
+            and not self.shared_values().is_immutable(b.value) and not self._returns_list(b.value)
+            for b in self.scope.bindings.get(name, ())
+        )
+
+    def _returns_list(self, call: cst.Call) -> bool:
+        """``sorted(x)``, ``list(x)``, ``x.tolist()``: a Python builtin's result or a list, not an array."""
+        func = call.func
+        return (isinstance(func, cst.Attribute) and func.attr.value == "tolist") or (
+            self.resolver.qualname(func, self.scope) or "").startswith("builtins.")
 
     def holds_numpy_array(self, name: str, strict: bool = False) -> bool:
         """Evidence that ``name`` is an array; ``strict``: bound to a NumPy result or annotated as an array

@@ -33,6 +33,7 @@ from np2jax.analysis.aliasing import has_number_hint, is_fresh_array, is_python_
 from np2jax.analysis.jax_values import makes_jax_array
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ScopedVisitor
+from np2jax.analysis.value_kinds import literal_value
 from np2jax.tables import lookup_numpy
 from np2jax.visitors import visit
 
@@ -50,6 +51,7 @@ class _Facts:
     container: bool = False  # it is bound to a list, dict or other Python container somewhere
     caller_value: str | None = None  # a store of a method's parameter that may be an array (`self.x = x0`)
     jax_made: bool = True  # every store makes a JAX array once migrated (analysis/jax_values.py)
+    numbers: bool | None = None  # every store is a Python number (`self.n = 0`, `self.dt = dt` with `dt: float`)
     problem: str | None = None  # first reason another reference may see the array
 
 
@@ -99,6 +101,11 @@ class ModuleAttributes:
     def is_array(self, function: cst.FunctionDef | None, node: cst.BaseExpression) -> bool:
         facts = self._facts_of(function, node)
         return facts is not None and facts.array and not facts.container
+
+    def is_number(self, function: cst.FunctionDef | None, node: cst.BaseExpression) -> bool:
+        """``self.x`` is only ever set to Python numbers, and ``.x`` is used on no other object."""
+        facts = self._facts_of(function, node)
+        return facts is not None and bool(facts.numbers) and not facts.array and node.attr.value not in self.foreign
 
     def caller_value(self, function: cst.FunctionDef | None, node: cst.BaseExpression) -> str | None:
         """``self.x = x0`` somewhere, ``x0`` a parameter with no number hint: the caller's object, maybe an array."""
@@ -285,6 +292,8 @@ class _AttributeUses(ScopedVisitor):
             self._facts(name).container = True
         if not makes_jax_array(value, self.resolver, self.scopes[-1]):
             self._facts(name).jax_made = False
+        number = literal_value(value) is not None or self._number_parameter(value)
+        self._facts(name).numbers = number and self._facts(name).numbers is not False
         if self._unhinted_parameter(value) and self._facts(name).caller_value is None:
             self._facts(name).caller_value = f"self.{name} = {value.value}"
         if not is_fresh_array(value, self.resolver, self.scopes[-1]):
@@ -298,6 +307,15 @@ class _AttributeUses(ScopedVisitor):
         found, bindings = self.scopes[-1].lookup(value.value)
         return found is self.resolver.scopes.get(self.method) and any(
             isinstance(b, ParamBinding) and not has_number_hint(b.param) for b in bindings
+        )
+
+    def _number_parameter(self, value: cst.BaseExpression) -> bool:
+        """``value`` is a parameter of the method being visited hinted as a Python number (``dt: float``, ``n=3``)."""
+        if not isinstance(value, cst.Name) or self.method is None:
+            return False
+        found, bindings = self.scopes[-1].lookup(value.value)
+        return found is self.resolver.scopes.get(self.method) and any(
+            isinstance(b, ParamBinding) and has_number_hint(b.param) for b in bindings
         )
 
     def _is_array_value(self, value: cst.BaseExpression) -> bool:

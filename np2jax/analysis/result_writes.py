@@ -2,8 +2,18 @@
 
 A function left as NumPy code that does ``p = softmax(z)`` and then ``p[i] -= 1``
 (or ``p.sort()``, ``np.fill_diagonal(p, 0)``, ``np.add.at(p, i, 1)``, ``out=p``) relies on ``softmax`` returning a NumPy array.  If ``softmax`` migrates, it returns
-an immutable JAX array and the write raises at run time.  The engine keeps such
-callees as NumPy code too (see ``engine._callees_written_by_unsupported``).
+an immutable JAX array and the write raises at run time.  The same holds for the
+arrays of an object a call returns (``b = make_box(n); b.F[0, 1] = 0``) or sets
+up (``b = Box(n)``: the class's ``__init__``), and for the elements of a container
+it returns (``for w in make_weights(): w[0] = 0``).
+
+Augmented assignments count too when the name shares the array with another
+reference: ``y = x; y += 1``, ``x = b.x; x += 1``, ``for w in ws: w -= g``, or
+``d["k"] = x; x += 1``.  NumPy updates the one array in place; on a JAX array
+``+=`` only rebinds the name, so the other reference silently keeps the old
+values.  (``p = f(z); p += 1`` alone is a plain rebinding either way.)
+
+The engine keeps such callees as NumPy code too (see ``engine._callees_written_by_unsupported``).
 """
 
 from __future__ import annotations
@@ -16,57 +26,128 @@ INPLACE_METHODS = frozenset(  # NumPy array methods that change the array in pla
     {"sort", "fill", "put", "itemset", "partition", "resize", "setflags", "byteswap"})
 INPLACE_FUNCTIONS = frozenset(  # NumPy functions that change their first argument in place (see NPJ111)
     {"copyto", "putmask", "place", "put", "put_along_axis", "fill_diagonal", "shuffle"})
+STORING_METHODS = frozenset("append extend insert add update setdefault __setitem__".split())
+ELEMENT_CALLS = frozenset("zip enumerate reversed list tuple iter sorted".split())  # their elements are their arguments'
 
 
-def callees_whose_results_are_written(function: cst.FunctionDef, callee_of) -> dict[str, cst.CSTNode]:
-    """Same-module callee -> the first in-place write into a name bound to its result in ``function``.
+def result_uses(function: cst.FunctionDef, callee_of) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
+    """Same-module callee -> the first in-place write into (part of) its result in ``function``; and the
+    callees whose results ``function`` returns, directly or on an object or in a container it returns
+    (``b.F = build(n); return b``): if ``function`` stays NumPy for a caller that writes into its result,
+    those must stay NumPy too.
 
     ``callee_of(call)`` names the same-module function a call calls (None for others)."""
     finder = _ResultWrites(callee_of)
     visit(function.body, finder)
-    return finder.written
+    return finder.written, frozenset(finder.returned)
 
 
 class _ResultWrites(FastVisitor):
     def __init__(self, callee_of) -> None:
         self.callee_of = callee_of
-        self.bound: dict[str, str] = {}  # name -> the callee whose result it holds
+        self.bound: dict[str, str] = {}  # name -> the callee whose result (or part of it) it holds
+        self.shared: set[str] = set()  # bound names whose array another reference may also hold
         self.written: dict[str, cst.CSTNode] = {}
+        self.held: dict[str, set[str]] = {}  # name -> callees whose results its attributes or elements hold
+        self.returned: set[str] = set()
 
     def visit_Assign(self, node: cst.Assign) -> None:
         callee = self.callee_of(node.value) if isinstance(node.value, cst.Call) else None
+        part = None if callee is not None else self._root(node.value)
         for target in node.targets:
             for name in _names(target.target):
-                if callee is not None:
-                    self.bound[name] = callee
+                self.shared.discard(name)
+                if callee is not None or part is not None:
+                    self.bound[name] = callee or part
+                    if part is not None:  # `y = x`, `x = b.x`, `w = ws[0]`: two references to one array
+                        self.shared.add(name)
                 else:
                     self.bound.pop(name, None)  # rebound to something else
             if isinstance(target.target, cst.Subscript):
                 self._write(target.target.value, node)
+            if not isinstance(target.target, cst.Name):
+                self._store(node.value)  # `d["k"] = x`, `self.x = x`: x is kept elsewhere too
+                holder = _base_name(target.target)
+                if holder is not None:  # `b.F = build(n)`, `out["x"] = x`
+                    self.held.setdefault(holder, set()).update(self._results_in(node.value))
+        if part is not None and isinstance(node.value, cst.Name):
+            self.shared.add(node.value.value)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        # `p[i] -= v` fails on a JAX array; `p += v` on the name rebinds it (and strings, numbers do the same)
-        if isinstance(node.target, cst.Subscript):
-            self._write(node.target.value, node)
+        # `p[i] -= v` fails on a JAX array; `p += v` on the name rebinds it (and strings, numbers do the same),
+        # which differs only when another reference holds the same array
+        target = node.target
+        if isinstance(target, cst.Subscript):
+            self._write(target.value, node)
+        elif isinstance(target, cst.Name) and target.value in self.bound and target.value in self.shared:
+            self.written.setdefault(self.bound[target.value], node)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            self.returned.update(self._results_in(node.value))
+            for element in _elements(node.value):
+                holder = _base_name(element)
+                self.returned.update(self.held.get(holder, ()) if holder is not None else ())
+
+    def _results_in(self, expr: cst.BaseExpression) -> set[str]:
+        """The callees whose results ``expr`` (or the elements of a tuple, list or set display) may be part of."""
+        found = set()
+        for element in _elements(expr):
+            callee = self.callee_of(element) if isinstance(element, cst.Call) else self._root(element)
+            if callee is not None:
+                found.add(callee)
+        return found
+
+    def visit_For(self, node: cst.For) -> None:
+        callee = self._root(node.iter, elements=True)
+        for name in _names(node.target):
+            self.shared.discard(name)
+            if callee is not None:
+                self.bound[name] = callee
+                self.shared.add(name)  # an element of the container it iterates over
+            else:
+                self.bound.pop(name, None)
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in INPLACE_METHODS:
             self._write(func.value, node)
+        if isinstance(func, cst.Attribute) and func.attr.value in STORING_METHODS:
+            for arg in node.args:
+                self._store(arg.value)
         if _writes_first_argument(func) and node.args and node.args[0].keyword is None:
             self._write(node.args[0].value, node)  # np.fill_diagonal(p, 0), np.add.at(p, i, 1)
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value == "out":
-                for name in _names(arg.value):
-                    self._write_name(name, node)
+                for element in _elements(arg.value):
+                    self._write(element, node)
+
+    def _root(self, expr: cst.BaseExpression, elements: bool = False) -> str | None:
+        """The callee whose result ``expr`` is part of: a bound name, its attribute, element or view
+        (``elements``: or, for a loop, the elements of a call's result, also through ``zip``/``enumerate``)."""
+        if isinstance(expr, cst.Name):
+            return self.bound.get(expr.value)
+        if isinstance(expr, (cst.Attribute, cst.Subscript)):
+            return self._root(expr.value)
+        if isinstance(expr, cst.Call):
+            if elements and self.callee_of(expr) is not None:
+                return self.callee_of(expr)
+            func = expr.func
+            if isinstance(func, cst.Attribute) and func.attr.value in ("values", "items") and not expr.args:
+                return self._root(func.value)  # `for k, w in params.items()`
+            if elements and isinstance(func, cst.Name) and func.value in ELEMENT_CALLS:
+                return next((r for r in (self._root(a.value, True) for a in expr.args) if r is not None), None)
+        return None
+
+    def _store(self, value: cst.BaseExpression) -> None:
+        for element in _elements(value):
+            if isinstance(element, cst.Name) and element.value in self.bound:
+                self.shared.add(element.value)
 
     def _write(self, target: cst.BaseExpression, node: cst.CSTNode) -> None:
-        if isinstance(target, cst.Name):
-            self._write_name(target.value, node)
-
-    def _write_name(self, name: str, node: cst.CSTNode) -> None:
-        if name in self.bound:
-            self.written.setdefault(self.bound[name], node)
+        callee = self._root(target)
+        if callee is not None:
+            self.written.setdefault(callee, node)
 
 
 def _writes_first_argument(func: cst.BaseExpression) -> bool:
@@ -74,6 +155,20 @@ def _writes_first_argument(func: cst.BaseExpression) -> bool:
     if not isinstance(func, cst.Attribute):
         return False
     return func.attr.value in INPLACE_FUNCTIONS or (func.attr.value == "at" and isinstance(func.value, cst.Attribute))
+
+
+def _base_name(expr: cst.BaseExpression) -> str | None:
+    """``b`` for ``b``, ``b.F``, ``b["x"]``, ``b.F[0]``."""
+    while isinstance(expr, (cst.Attribute, cst.Subscript)):
+        expr = expr.value
+    return expr.value if isinstance(expr, cst.Name) else None
+
+
+def _elements(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """``expr`` itself, or the elements of a tuple, list or set display."""
+    if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+        return [e.value for e in expr.elements]
+    return [expr]
 
 
 def _names(target: cst.BaseExpression) -> list[str]:

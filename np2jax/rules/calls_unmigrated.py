@@ -17,8 +17,11 @@ class CallsUnmigratedFunction(Rule):
             "Reports functions that call a function or method of the same module that np2jax leaves untouched "
             "(or create an object of a class one of whose methods it leaves untouched), "
             "the other methods of a class one of whose methods is left untouched, and functions whose result a "
-            "function left untouched writes into in place (`p = f(z); p[i] -= 1`, `p.sort()`, "
-            "`np.fill_diagonal(p, 0)`, `np.add.at(p, i, 1)`, `out=p`)."
+            "function left untouched (or left as it was) writes into in place (`p = f(z); p[i] -= 1`, `p.sort()`, "
+            "`np.fill_diagonal(p, 0)`, `np.add.at(p, i, 1)`, `out=p`), also into the arrays of an object it returns "
+            "(`b = make_box(n); b.F[0, 1] = 0`) or, for a class's `__init__`, sets up (`m = Model(n); m.W[0] = 0`), "
+            "or through another reference (`y = p; y += 1`, `x = b.x; x += 1`, `for w in ws: w -= g`); and, "
+            "transitively, the functions whose results such a function hands back (`b.F = build(n); return b`)."
         ),
         why=(
             "A function that is left as NumPy code (because of an error-level diagnostic) may mutate its "
@@ -98,6 +101,22 @@ class CallsUnmigratedFunction(Rule):
                 p[label] -= 1.0
                 W -= 0.1 * np.outer(x, p)
                 return np.sum(p * p)
+            """,
+            diagnostics=("NPJ202", "NPJ201"),
+        ),
+        Example(
+            title="the arrays of a dict a function returns, updated through a loop variable",
+            before="""
+            import numpy as np
+
+            def init_params(n):
+                return {"W": np.eye(n), "b": np.zeros(n)}
+
+            def nudged(n, step=0.1):
+                params = init_params(n)
+                for p in params.values():
+                    p += step
+                return params["W"] @ params["b"]
             """,
             diagnostics=("NPJ202", "NPJ201"),
         ),

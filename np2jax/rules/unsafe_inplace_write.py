@@ -22,7 +22,10 @@ class UnsafeInplaceWrite(Rule):
             "other objects or containers; writes to arrays that another name or a view can observe, including "
             "`self.x` arrays that may be shared (stored from the caller without a copy, returned, stored elsewhere); "
             "writes through integer-array indices that may repeat. Augmented assignments (`x += v`, `self.x *= v`) "
-            "on such arrays too: NumPy updates them in place; also `v *= k` on an untyped parameter of a function "
+            "on such arrays too: NumPy updates them in place, so also `x op= v` on a name bound to an element of a list "
+            "or dict (`a = arrs[0]`, `x = s[\"x\"]`), to an item of an array that may be a view (`r = A[i]` unless `A` "
+            "is known to have one dimension per index), to an attribute (`P = self.P`, `x = b.x`), or a loop variable "
+            "over a container (`for w, g in zip(ws, gs): w -= lr * g`), unless it is provably a Python number or string; also `v *= k` on an untyped parameter of a function "
             "that returns nothing (its only effect can be on the caller's object), and `self.x += v` where some "
             "method stores an untyped parameter in `self.x` (`self.x = x0`: the caller's array, if it is one). And NumPy's in-place array "
             "methods (`x.sort()`, `x.fill(v)`, `put`, `resize` ...) on arrays."
@@ -40,7 +43,8 @@ class UnsafeInplaceWrite(Rule):
             "A function with such a write is left untouched as a whole (see the report's `unsupported` status). Views are "
             "detected syntactically (`y = x`, slices, `.T`, `reshape` ...); a view made inside another function is not seen. "
             "`self.x` arrays are judged over the module: a subclass or caller in another module that keeps a reference to "
-            "`obj.x` is not seen."
+            "`obj.x` is not seen. `s = A[i, j]; s -= v` is reported when nothing tells that `A` has exactly two "
+            "dimensions (a parameter): write `s = float(A[i, j])` or `A[i, j].copy()` when it is a number."
         ),
     )
     EXAMPLES = (
@@ -183,6 +187,39 @@ class UnsafeInplaceWrite(Rule):
             """,
         ),
         Example(
+            title="`w -= ...` on the arrays of a list: NumPy updates the list's arrays, JAX only rebinds `w`",
+            before="""
+            import numpy as np
+
+            def sgd_step(weights, grads, lr=0.1):
+                for w, g in zip(weights, grads):
+                    w -= lr * g
+                return sum(np.sum(w * w) for w in weights)
+            """,
+            diagnostics=("NPJ201",),
+        ),
+        Example(
+            title="an item of an array of known rank is a number, not a view: migrated",
+            before="""
+            import numpy as np
+
+            def shifted(n: int):
+                v = np.linspace(0.0, 1.0, n)
+                t = v[0]
+                t += 1.0
+                return v + t
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def shifted(n: int):
+                v = jnp.linspace(0.0, 1.0, n)
+                t = v[0]
+                t += 1.0
+                return v + t
+            """,
+        ),
+        Example(
             title="lists and dicts are not arrays: not this rule's business",
             before="""
             import numpy as np
@@ -239,7 +276,10 @@ class UnsafeInplaceWrite(Rule):
         receiver = func.value
         if isinstance(receiver, cst.Name):
             name = receiver.value
-            if aliasing.is_container(name) or not aliasing.holds_numpy_array(name, strict=func.attr.value == "sort"):
+            if aliasing.is_container(name):
+                return
+            # `p = f(z); p.sort()`: f's result may be an array (a JAX one once f migrates) as well as a list
+            if not (aliasing.holds_numpy_array(name, strict=func.attr.value == "sort") or aliasing.bound_to_call(name)):
                 return
         elif aliasing.attributes is None or not aliasing.attributes.is_array(aliasing.function, receiver):
             return
