@@ -451,6 +451,9 @@ class Walker(FastTransformer):
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         changes = self.keyword_changes.get(original)
+        if not changes and original in self.ctx.call_keywords:
+            changes = self.ctx.call_keywords[original]
+            self.statement_rewrites += 1
         if changes:
             updated = updated.with_changes(args=change_keywords(updated.args, changes))
         positions = self.wraps.get(original)

@@ -5,7 +5,7 @@ import libcst as cst
 from np2jax.analysis.scope import Scope
 from np2jax.analysis.sequences import SequenceArguments, builds_list
 from np2jax.analysis.values import grown_at_run_time
-from np2jax.context import FileContext, NumpyRef
+from np2jax.context import FileContext, NumpyRef, runs_on_jax_arrays
 from np2jax.cstutil import call
 from np2jax.diagnostics import FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -26,6 +26,7 @@ CONCRETE_PARAMETERS = frozenset({"start", "n", "repeats", "obj", "copy", "functi
 
 # NumPy averages booleans in float64; jax.numpy in float32 even with jax_enable_x64, unless given dtype=float
 BOOLEAN_AVERAGES = frozenset(f"numpy.{name}" for name in "mean std var nanmean nanstd nanvar".split())
+BOOLEAN_AVERAGE_METHODS = frozenset({"mean", "std", "var"})
 BOOLEAN_FUNCTIONS = frozenset(
     f"numpy.{name}" for name in "isnan isinf isfinite isclose isneginf isposinf logical_and logical_or logical_not logical_xor signbit".split()
 )
@@ -41,7 +42,8 @@ def _averages_booleans(ref: NumpyRef, ctx: FileContext) -> bool:
     return _is_boolean(args[0].value, ref, ctx)
 
 
-def _is_boolean(node: cst.BaseExpression, ref: NumpyRef, ctx: FileContext) -> bool:
+def _is_boolean(node: cst.BaseExpression, ref: NumpyRef | None, ctx: FileContext) -> bool:
+    """``node`` is plainly a boolean array or value: a comparison, ``~``/``&``/``|`` of those, ``np.isfinite`` ..."""
     if isinstance(node, cst.Comparison):
         return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
@@ -49,8 +51,21 @@ def _is_boolean(node: cst.BaseExpression, ref: NumpyRef, ctx: FileContext) -> bo
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
         return _is_boolean(node.left, ref, ctx) and _is_boolean(node.right, ref, ctx)
     if isinstance(node, cst.Call):
-        return ctx.resolver.qualname(node.func, ref.scope) in BOOLEAN_FUNCTIONS
+        return ctx.resolver.qualname(node.func, ref.scope if ref is not None else ctx.scope) in BOOLEAN_FUNCTIONS
     return False
+
+
+def _averages_boolean_method(call: cst.Call, ctx: FileContext) -> bool:
+    """``(pred == y).mean()`` in a function that will be jitted (so on a JAX array), with no ``dtype=``.
+    Only there: elsewhere the receiver may be a NumPy array, or a pandas or torch object whose method
+    takes no ``dtype=float``."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value in BOOLEAN_AVERAGE_METHODS and _is_boolean(func.value, None, ctx)):
+        return False
+    if any(a.star or (a.keyword is not None and a.keyword.value == "dtype") for a in call.args) or len(
+            [a for a in call.args if a.keyword is None]) > 1:  # .mean(axis, dtype, ...): a second positional is dtype
+        return False
+    return runs_on_jax_arrays(ctx.function, ctx)
 
 
 # jnp functions whose first argument is a sequence of arrays, none of which may be a list or tuple
@@ -101,7 +116,9 @@ class NumpyToJaxNumpy(Rule):
             "jax.numpy computes in 32-bit unless `jax_enable_x64` is set (see NPJ107). "
             "It averages booleans in float32 even then, where NumPy uses float64: `np.mean`/`std`/`var` (and the "
             "`nan` variants) of a plainly boolean argument (a comparison, `~`/`&`/`|` of those, `np.isfinite` ...) "
-            "get `dtype=float`; the `.mean()` method of a boolean array does not. "
+            "get `dtype=float`, and so do the `.mean()`/`.std()`/`.var()` methods of such an argument in a function that "
+            "is jitted (elsewhere they may run on NumPy arrays, or on pandas or torch objects that take no `dtype=float`); "
+            "a boolean array held in a name is not recognised. "
             "A NumPy function used as a value (`f = np.sum`) is kept: it may later be called on lists or static values. "
             "Parameters named like shapes (`shape`, `axes`, `*_shape` ...) are taken to be static Python values. "
             "Other parameters are taken to be arrays (no `jnp.asarray` noise in every function): called with a "
@@ -279,6 +296,10 @@ class NumpyToJaxNumpy(Rule):
             self._rename_keywords(ref)
             if row.numpy in BOOLEAN_AVERAGES and _averages_booleans(ref, ctx):
                 ref.keyword_changes["+dtype"] = ("dtype", cst.Name("float"))
+
+    def on_call(self, node: cst.Call, ctx: FileContext) -> None:
+        if _averages_boolean_method(node, ctx):
+            ctx.call_keywords[node] = {"+dtype": ("dtype", cst.Name("float"))}
 
     def rewrite_subscript(self, original: cst.Subscript, updated: cst.Subscript, ctx: FileContext):
         """``x[[0, 2]]``, ``x[idx]`` with ``idx = list(range(j)) + [k]``: NumPy indexes with the list as an
