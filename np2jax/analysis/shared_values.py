@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.aliasing import STORING_METHODS, FunctionAliasing
+from np2jax.analysis.aliasing import STORING_METHODS, FunctionAliasing, has_number_hint
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.value_kinds import ValueClassifier, literal_value
@@ -95,6 +95,10 @@ class SharedValues:
             return isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "item" and not expr.args
         if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Attribute) and expr.value.attr.value == "shape":
             return all(isinstance(e.slice, cst.Index) for e in expr.slice)  # x.shape[0]
+        if isinstance(expr, cst.Name):  # `y = y0` with `y0=1.0` or `y0: float`: meant to be a Python number
+            _, bindings = self.scope.lookup(expr.value)
+            if bindings and all(isinstance(b, ParamBinding) and has_number_hint(b.param) for b in bindings):
+                return True
         if isinstance(expr, cst.Attribute):
             qualname = self.resolver.qualname(expr, self.scope) or ""
             if qualname.startswith("math.") or (is_numpy(qualname) and qualname.rsplit(".", 1)[1] in ("pi", "e", "inf", "nan", "euler_gamma")):

@@ -199,6 +199,25 @@ class UnsafeInplaceWrite(Rule):
             diagnostics=("NPJ201",),
         ),
         Example(
+            title="a copy of a parameter meant to be a number (`tol=1e-3`, `y0: float`) is not shared: migrated",
+            before="""
+            import numpy as np
+
+            def soft_threshold(x, lam=0.5, scale: float = 1.0):
+                t = lam
+                t *= scale
+                return np.sign(x) * np.maximum(np.abs(x) - t, 0.0)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def soft_threshold(x, lam=0.5, scale: float = 1.0):
+                t = lam
+                t *= scale
+                return jnp.sign(x) * jnp.maximum(jnp.abs(x) - t, 0.0)
+            """,
+        ),
+        Example(
             title="an item of an array of known rank is a number, not a view: migrated",
             before="""
             import numpy as np
