@@ -1,6 +1,6 @@
 """In-place semantics that a rebinding would lose silently: checked by running both versions.
 
-* ``acc += v`` on an int8/uint8/int16/float16 array keeps (and wraps in) the array's dtype in NumPy;
+* ``acc += v`` on an int8 ... int32/float32 array keeps (and wraps in) the array's dtype in NumPy;
   JAX's rebinding would promote, so the migration spells out the cast.
 * ``self.x += v`` on what a caller handed to the constructor changes the caller's array in NumPy:
   the class stays NumPy, and so does the function that creates the object and reads its own array.
@@ -43,6 +43,13 @@ def plain(x):
     acc = np.zeros(x.shape)
     acc += x
     return acc
+
+
+def single(x):
+    acc = np.zeros(x.shape[1], dtype=np.float32)
+    for i in range(x.shape[0]):
+        acc += x[i]
+    return acc
 """
 
 SHARED = """
@@ -84,10 +91,11 @@ def test_augmented_assignment_keeps_a_narrow_dtype_and_wraps_like_numpy():
     assert "n = (n + jnp.roll(" in output and ").astype(n.dtype)" in output, output
     assert "h = (h + x[i]).astype(h.dtype)" in output, output
     assert "acc += x" in output  # float64 arrays: nothing to keep
-    assert {r.qualname for r in result.functions if r.jit} == {"neighbours", "column_totals", "plain"}, output
+    assert "acc = (acc + x[i]).astype(acc.dtype)" in output, output  # float32: float64 under x64 otherwise
+    assert {r.qualname for r in result.functions if r.jit} == {"neighbours", "column_totals", "plain", "single"}, output
     board = np.full((5, 5), 40)  # nine neighbours of 40: 360, which int8 wraps to 104
     x = np.random.default_rng(0).integers(0, 30000, size=(5, 3))
-    for name, arg in (("neighbours", board), ("column_totals", x), ("plain", x)):
+    for name, arg in (("neighbours", board), ("column_totals", x), ("plain", x), ("single", x)):
         want = original[name](arg)
         got = np.asarray(migrated[name](jnp.asarray(arg)))
         assert got.dtype == want.dtype or name == "plain", name

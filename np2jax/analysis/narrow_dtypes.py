@@ -6,9 +6,9 @@ array's dtype (wrapping integers past 127).  JAX has no in-place operators:
 ``acc += counts`` rebinds ``acc`` to the promoted result, an int32 array that
 does not wrap.  The difference is silent, so the rewriting rule spells out
 NumPy's cast (``acc = (acc + counts).astype(acc.dtype)``) for names whose
-every binding is a NumPy array made with such a dtype.  Only dtypes narrower
-than 32 bits: float32 and int32 arrays meet wider operands only with
-``jax_enable_x64`` (a known gap).
+every binding is a NumPy array made with such a dtype.  32-bit dtypes count
+too: a float32 or int32 array meets wider operands under ``jax_enable_x64``,
+where JAX's rebinding would give float64 (without it the cast changes nothing).
 """
 
 from __future__ import annotations
@@ -18,7 +18,10 @@ import libcst as cst
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import Scope, ValueBinding
 
-NARROW_DTYPES = frozenset("int8 int16 uint8 uint16 float16 byte short ubyte ushort half".split())
+NARROW_DTYPES = frozenset(
+    "int8 int16 uint8 uint16 float16 byte short ubyte ushort half "
+    "int32 uint32 intc uintc float32 single complex64 csingle".split()
+)
 # creation functions whose second positional argument is the dtype
 _DTYPE_SECOND = frozenset({"zeros", "ones", "empty", "array", "asarray", "zeros_like", "ones_like", "empty_like"})
 

@@ -53,7 +53,7 @@ class FunctionalUpdate(Rule):
             "`.at[idx].add/subtract/multiply/divide/power(v)`; a write through a boolean mask computed from `x` "
             "itself (`x[x < 0] = 0`) becomes `x = jnp.where(x < 0, 0, x)`. In methods, writes to array attributes "
             "of `self` become rebindings: `self.x[i] = v` -> `self.x = self.x.at[i].set(v)`, `self.x *= v` -> "
-            "`self.x = self.x * v`. `acc += v` on an array made with a dtype narrower than 32 bits "
+            "`self.x = self.x * v`. `acc += v` on an array made with a dtype of 32 bits or fewer "
             "(`np.zeros(n, dtype=np.int8)`, `.astype(np.uint8)`) becomes `acc = (acc + v).astype(acc.dtype)`. In a "
             "function that is not jitted, an array that may still be the caller's NumPy array (`x = xs.copy()`, "
             "`b = a * 1.0`, `self.P = P.copy()`) is read through `jnp.asarray` first: NumPy arrays have no `.at`."
@@ -310,7 +310,7 @@ class FunctionalUpdate(Rule):
         return cst.Assign(targets=[cst.AssignTarget(target=name)], value=new_value)
 
     def _keep_narrow_dtype(self, original: cst.AugAssign, updated: cst.AugAssign, ctx: FileContext):
-        """``acc += v`` on an int8/uint8/int16/float16 array: NumPy casts the sum back into ``acc`` (wrapping),
+        """``acc += v`` on an int8 ... float32/int32 array: NumPy casts the sum back into ``acc`` (wrapping),
         JAX's rebinding would keep the wider type: ``acc = (acc + v).astype(acc.dtype)``."""
         operator = BINARY_OPERATOR_FOR.get(type(original.operator))
         if operator is None or not is_narrow_array(original.target.value, ctx.scope, ctx.resolver):
