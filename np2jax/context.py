@@ -11,6 +11,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from np2jax.analysis.aliasing import FunctionAliasing
 from np2jax.analysis.attributes import ModuleAttributes
+from np2jax.analysis.inplace_calls import InplaceCall, plan_inplace_call
 from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.mutation import ModuleMutations
 from np2jax.analysis.resolve import Resolver
@@ -149,6 +150,17 @@ class FileContext:
     def tuple_write_plans(self, node: cst.BaseSmallStatement) -> list[WritePlan | None] | None:
         """Plans for each element of ``a[i], b[i] = ...``; None if ``node`` is not such a statement."""
         return self._planned(node, plan_tuple_write)
+
+    def inplace_call_plan(self, call: cst.Call) -> InplaceCall | None:
+        """The functional form of ``call`` when it is a statement of its own that changes a local array in
+        place and has an exact one (analysis/inplace_calls.py)."""
+        body = getattr(self.statement[0], "body", None) if self.statement is not None else None
+        if not isinstance(body, (list, tuple)):  # outside a simple statement (a compound statement's header)
+            return None
+        for small in body:
+            if isinstance(small, cst.Expr) and small.value is call:
+                return self._planned(small, _plan_inplace)
+        return None
 
     def aliasing(self) -> FunctionAliasing | None:
         """Aliasing facts for the innermost function, when the walker is directly in its scope."""
@@ -299,6 +311,10 @@ class FileContext:
             wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
             self._positions = wrapper.resolve(PositionProvider)
         return self._positions
+
+
+def _plan_inplace(node, aliasing, _classifier):
+    return plan_inplace_call(node, aliasing)
 
 
 _DEF_NAME = re.compile(r"\bdef\s+(\w+)")

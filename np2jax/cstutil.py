@@ -6,6 +6,7 @@ import libcst as cst
 
 from np2jax.visitors import child_nodes
 
+_EQUAL = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
 _COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
 
 
@@ -18,9 +19,15 @@ def dotted(name: str) -> cst.BaseExpression:
     return node
 
 
-def call(func: str | cst.BaseExpression, *args: cst.BaseExpression) -> cst.Call:
+def call(func: str | cst.BaseExpression, *args: cst.BaseExpression | cst.Arg) -> cst.Call:
+    """``func(args)``; an argument given as a keyword ``cst.Arg`` is written ``key=value``."""
     callee = dotted(func) if isinstance(func, str) else func
-    arguments = [cst.Arg(arg, comma=_COMMA) for arg in args[:-1]] + [cst.Arg(arg) for arg in args[-1:]]
+    arguments = [
+        arg.with_changes(equal=_EQUAL) if isinstance(arg, cst.Arg) and arg.keyword is not None
+        else arg if isinstance(arg, cst.Arg) else cst.Arg(arg)
+        for arg in args
+    ]
+    arguments = [arg.with_changes(comma=_COMMA) for arg in arguments[:-1]] + arguments[-1:]
     return cst.Call(func=callee, args=arguments)
 
 

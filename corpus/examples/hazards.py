@@ -16,4 +16,6 @@ EXAMPLES = {
     "round_prices": [(np.array([1.234, 5.678, 9.1], dtype=np.float32),)],
     "round_to_units": [(np.array([0.4, 1.6, -2.3, 7.0], dtype=np.float32),), (rng.normal(size=(3, 3)).astype(np.float32) * 10,)],
     "clean_and_rank": [(WITH_NAN,), (rng.normal(size=(8, 2)).astype(np.float32),)],
+    # repeated indices: np.add.at counts each one, and so does .at[].add
+    "histogram_counts": [(np.array([0, 2, 2, 4, 2, 1]), 5), (rng.integers(0, 7, size=40), 7)],
 }

@@ -7,6 +7,7 @@ them and leave them as they are.
 """
 
 import numpy as np
+import functools
 import jax
 import jax.numpy as jnp
 
@@ -40,9 +41,11 @@ def scaled_into(x, factor, buffer):
     return buffer
 
 
+@functools.partial(jax.jit, static_argnums=(1,))
 def histogram_counts(indices, n_bins):
-    counts = np.zeros(n_bins)
-    np.add.at(counts, indices, 1)
+    # the one exception: np.add.at into a local array has an exact functional form (.at[].add)
+    counts = jnp.zeros(n_bins)
+    counts = counts.at[indices].add(1)
     return counts
 
 

@@ -39,6 +39,7 @@ def scaled_into(x, factor, buffer):
 
 
 def histogram_counts(indices, n_bins):
+    # the one exception: np.add.at into a local array has an exact functional form (.at[].add)
     counts = np.zeros(n_bins)
     np.add.at(counts, indices, 1)
     return counts

@@ -91,6 +91,13 @@ def may_alias_node(expr: cst.BaseExpression, is_array: Callable[[cst.BaseExpress
     return alias(expr)
 
 
+# ndarray methods whose result is a new array (never a view of the array or of an argument)
+FRESH_METHODS = frozenset(
+    "sum mean std var prod min max cumsum cumprod dot round clip argmax argmin argsort all any ptp trace "
+    "nonzero searchsorted repeat".split()
+)
+
+
 def is_fresh_array(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
     """Is ``expr`` certainly a new array that nothing else refers to?"""
     if isinstance(expr, cst.Call):
@@ -111,6 +118,8 @@ def is_fresh_array(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -
         if isinstance(func, cst.Attribute):
             if func.attr.value in ("copy", "flatten"):
                 return True
+            if func.attr.value in FRESH_METHODS:  # `mag.sum(axis=-1)`: a new array, unless written into `out=`
+                return not any(a.keyword is not None and a.keyword.value == "out" for a in expr.args)
             if func.attr.value == "astype":
                 return not any(a.keyword is not None and a.keyword.value == "copy" for a in expr.args)
             return _is_at_update(expr)

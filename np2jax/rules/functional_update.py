@@ -6,7 +6,7 @@ from np2jax.analysis.jax_values import name_holds_jax_array
 from np2jax.analysis.narrow_dtypes import is_narrow_array
 from np2jax.analysis.writes import BINARY_FOR, subscript_write
 from np2jax.context import FileContext, FunctionInfo, runs_on_jax_arrays
-from np2jax.cstutil import call
+from np2jax.cstutil import call, change_keywords
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
 
@@ -54,7 +54,11 @@ class FunctionalUpdate(Rule):
             "itself (`x[x < 0] = 0`) becomes `x = jnp.where(x < 0, 0, x)`. In methods, writes to array attributes "
             "of `self` become rebindings: `self.x[i] = v` -> `self.x = self.x.at[i].set(v)`, `self.x *= v` -> "
             "`self.x = self.x * v`. `acc += v` on an array made with a dtype of 32 bits or fewer "
-            "(`np.zeros(n, dtype=np.int8)`, `.astype(np.uint8)`) becomes `acc = (acc + v).astype(acc.dtype)`. In a "
+            "(`np.zeros(n, dtype=np.int8)`, `.astype(np.uint8)`) becomes `acc = (acc + v).astype(acc.dtype)`. NumPy calls that change a "
+            "local array in place become the functional result assigned to it: `np.add.at(x, i, v)` -> "
+            "`x = x.at[i].add(v)` (and `subtract`/`multiply`/`minimum`/`maximum.at`), `x.fill(v)` -> `x = jnp.full_like(x, v)`, "
+            "`x.sort()` -> `x = jnp.sort(x)`, `np.fill_diagonal`, `np.copyto`, `np.putmask` with a number, `np.f(..., out=y)` -> "
+            "`y = jnp.f(...).astype(y.dtype)`, `x.clip(lo, hi, out=x)` -> `x = x.clip(lo, hi)` (analysis/inplace_calls.py). In a "
             "function that is not jitted, an array that may still be the caller's NumPy array (`x = xs.copy()`, "
             "`b = a * 1.0`, `self.P = P.copy()`) is read through `jnp.asarray` first: NumPy arrays have no `.at`."
         ),
@@ -277,6 +281,8 @@ class FunctionalUpdate(Rule):
         return [unpack, *updates]
 
     def rewrite_statement(self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement, ctx: FileContext):
+        if isinstance(original, cst.Expr) and isinstance(original.value, cst.Call):
+            return self._functional_call(original, updated, ctx)
         if isinstance(original, cst.AugAssign) and isinstance(original.target, cst.Attribute):
             return self._rebind_attribute(original, updated, ctx)
         if isinstance(original, cst.AugAssign) and isinstance(original.target, cst.Name):
@@ -308,6 +314,39 @@ class FunctionalUpdate(Rule):
                 )
             new_value = cst.Call(func=cst.Attribute(value=at, attr=cst.Name(plan.method)), args=[cst.Arg(argument)])
         return cst.Assign(targets=[cst.AssignTarget(target=name)], value=new_value)
+
+    def _functional_call(self, original: cst.Expr, updated: cst.Expr, ctx: FileContext):
+        """``np.add.at(x, i, v)``, ``x.fill(v)``, ``x.sort()``, ``np.fill_diagonal(x, v)`` ... on a local array only
+        this name refers to: the functional result, assigned to the name (analysis/inplace_calls.py)."""
+        plan = ctx.inplace_call_plan(original.value)
+        if plan is None or original in ctx.blocked_statements:
+            return None
+        args = [arg.value for arg in updated.value.args if arg.keyword is None]
+        name = cst.Name(plan.name)
+
+        def of_name(attribute: str) -> cst.Attribute:
+            return cst.Attribute(value=cst.Name(plan.name), attr=cst.Name(attribute))
+
+        if plan.kind == "at":
+            at = cst.Subscript(value=cst.Attribute(value=_at_base(name, ctx), attr=cst.Name("at")),
+                               slice=[cst.SubscriptElement(cst.Index(args[1]))])
+            value = call(cst.Attribute(value=at, attr=cst.Name(plan.method)), args[2])
+        elif plan.kind == "fill":
+            value = call(_jnp(ctx, "full_like"), name, args[0])
+        elif plan.kind == "sort":
+            axis = [arg.value for arg in updated.value.args]
+            value = call(_jnp(ctx, "sort"), name, *([cst.Arg(axis[0], keyword=cst.Name("axis"))] if axis else []))
+        elif plan.kind == "fill_diagonal":
+            value = call(_jnp(ctx, "fill_diagonal"), name, args[1], cst.Arg(cst.Name("False"), keyword=cst.Name("inplace")))
+        elif plan.kind == "copyto":
+            value = call(_jnp(ctx, "broadcast_to"), call(_jnp(ctx, "asarray"), args[1], of_name("dtype")), of_name("shape"))
+        elif plan.kind == "putmask":  # with a number
+            value = call(_jnp(ctx, "where"), args[1], call(_jnp(ctx, "asarray"), args[2], of_name("dtype")), name)
+        else:  # the result that NumPy wrote into `out=`
+            value = updated.value.with_changes(args=change_keywords(updated.value.args, {"out": None}))
+            if plan.kind == "out":
+                value = call(cst.Attribute(value=value, attr=cst.Name("astype")), of_name("dtype"))
+        return cst.Assign(targets=[cst.AssignTarget(target=cst.Name(plan.name))], value=value, semicolon=updated.semicolon)
 
     def _keep_narrow_dtype(self, original: cst.AugAssign, updated: cst.AugAssign, ctx: FileContext):
         """``acc += v`` on an int8 ... float32/int32 array: NumPy casts the sum back into ``acc`` (wrapping),
@@ -362,3 +401,7 @@ def _at_base(target: cst.Name | cst.Attribute, ctx: FileContext) -> cst.BaseExpr
         return target
     return call(f"{ctx.use_jnp()}.asarray", target)
 
+
+
+def _jnp(ctx: FileContext, function: str) -> str:
+    return f"{ctx.use_jnp()}.{function}"

@@ -290,8 +290,8 @@ class UnsafeInplaceWrite(Rule):
         if not isinstance(func, cst.Attribute) or func.attr.value not in INPLACE_METHODS:
             return
         aliasing = ctx.aliasing()
-        if aliasing is None:
-            return
+        if aliasing is None or ctx.inplace_call_plan(node) is not None:
+            return  # None: outside a function's own scope; a plan: NPJ200 assigns the functional result
         receiver = func.value
         if isinstance(receiver, cst.Name):
             name = receiver.value

@@ -74,9 +74,8 @@ class UnsupportedArgument(Rule):
             before="""
             import numpy as np
 
-            def running_max(x):
-                out = np.empty_like(x)
-                np.maximum.accumulate(x, out=out)
+            def running_max(x, out):
+                np.maximum.accumulate(x, out=out)  # the caller's array: no local result to assign
                 return out
             """,
             diagnostics=("NPJ103",),
@@ -144,7 +143,11 @@ class UnsupportedArgument(Rule):
         if ref.call is None or ref.row is None or ref.row.jax is None:
             return
         target = f"{ref.row.jax}.{ref.member}" if ref.member else ref.row.jax  # `np.maximum.accumulate(x, out=y)`
-        problem = self._problem(ref.call, target, KEYWORD_RENAMES.get(ref.row.numpy, {}))
+        renames = KEYWORD_RENAMES.get(ref.row.numpy, {})
+        plan = ctx.inplace_call_plan(ref.call)
+        if plan is not None and plan.kind == "out":  # NPJ200 assigns the result instead (analysis/inplace_calls.py)
+            renames = {**renames, "out": "out"}
+        problem = self._problem(ref.call, target, renames)
         if problem is not None:
             ref.block()
             self.report(ctx, ref.call, self.MESSAGE.format(name=ref.name, argument=problem))

@@ -1,0 +1,108 @@
+"""Calls that change a local array in place and have an exact functional form.
+
+``np.add.at(x, idx, v)`` adds ``v`` at every listed index, repeats included
+(unbuffered); ``x = x.at[idx].add(v)`` does the same (repeats accumulate in
+JAX's scatter-add).  Likewise:
+
+* ``np.subtract.at`` / ``np.multiply.at`` / ``np.minimum.at`` / ``np.maximum.at``
+  -> ``.at[idx].subtract / multiply / min / max``;
+* ``x.fill(v)`` -> ``x = jnp.full_like(x, v)`` (same shape and dtype);
+* ``x.sort()`` / ``x.sort(axis=k)`` -> ``x = jnp.sort(x, axis=k)`` (NaN last in both);
+* ``np.fill_diagonal(a, v)`` -> ``a = jnp.fill_diagonal(a, v, inplace=False)``;
+* ``np.copyto(dst, src)`` -> ``dst = jnp.broadcast_to(jnp.asarray(src, dst.dtype), dst.shape)``;
+* ``np.putmask(a, mask, number)`` -> ``a = jnp.where(mask, jnp.asarray(number, a.dtype), a)``;
+* ``np.f(..., out=y)`` -> ``y = jnp.f(...).astype(y.dtype)`` (NumPy casts into ``out``'s dtype; its
+  shape must already be the result's), not with ``where=`` (which keeps ``y``'s old values elsewhere);
+* ``x.clip(lo, hi, out=x)`` / ``x.round(k, out=x)`` -> ``x = x.clip(lo, hi)``.
+
+Each is exact only when rebinding the name is all the in-place change did:
+the call is a statement of its own, the array is a local name that no other
+name, view or container can see (the same test as for ``x[i] = v``), and not
+a parameter (the caller's array would no longer change).  Method forms need
+evidence that the name holds a NumPy array (``lst.sort()`` sorts a list).
+Anything else keeps its diagnostic (NPJ111, NPJ201).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from np2jax.analysis.aliasing import FunctionAliasing
+from np2jax.analysis.resolve import is_numpy
+from np2jax.analysis.scope import ParamBinding
+from np2jax.analysis.value_kinds import literal_value
+from np2jax.tables import lookup_numpy
+
+UFUNC_AT = {"add": "add", "subtract": "subtract", "multiply": "multiply", "minimum": "min", "maximum": "max"}
+OUT_METHODS = frozenset({"clip", "round"})  # `x.clip(lo, hi, out=x)`: the method's result, rebound
+FUNCTIONS = {"numpy.fill_diagonal": 2, "numpy.copyto": 2, "numpy.putmask": 3}  # -> positional arguments
+
+
+@dataclass(frozen=True)
+class InplaceCall:
+    name: str  # the array the call changes
+    kind: str  # "at", "fill", "sort", "fill_diagonal", "copyto", "putmask", "out", "out_method"
+    method: str = ""  # for "at": the `.at[]` method
+
+
+def plan_inplace_call(statement: cst.BaseSmallStatement, aliasing: FunctionAliasing) -> InplaceCall | None:
+    """The functional form of ``statement``, a call changing a local array in place; None if it has none."""
+    if not isinstance(statement, cst.Expr) or not isinstance(statement.value, cst.Call):
+        return None
+    call = statement.value
+    if any(arg.star for arg in call.args):
+        return None
+    found = _recognise(call, aliasing)
+    if found is None:
+        return None
+    if not _rebinding_is_enough(found.name, statement, aliasing):
+        return None
+    if found.kind in ("fill", "sort") and not aliasing.holds_numpy_array(found.name, strict=True):
+        return None
+    return found
+
+
+def _recognise(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | None:
+    func = call.func
+    positional = [arg.value for arg in call.args if arg.keyword is None]
+    keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
+    out = keywords.get("out")
+    if isinstance(func, cst.Attribute) and func.attr.value in OUT_METHODS and isinstance(func.value, cst.Name):
+        if isinstance(out, cst.Name) and out.value == func.value.value and set(keywords) == {"out"}:
+            return InplaceCall(out.value, "out_method")
+        return None
+    if isinstance(func, cst.Attribute) and func.attr.value in ("fill", "sort") and isinstance(func.value, cst.Name):
+        qualname = aliasing.resolver.qualname(func, aliasing.scope)
+        if qualname is not None:  # `np.sort`, a module's function: not a method
+            return None
+        if func.attr.value == "fill" and len(positional) == 1 and not keywords:
+            return InplaceCall(func.value.value, "fill")
+        if func.attr.value == "sort" and len(positional) + len(keywords) <= 1 and set(keywords) <= {"axis"}:
+            return InplaceCall(func.value.value, "sort")
+        return None
+    qualname = aliasing.resolver.qualname(func, aliasing.scope) or ""
+    if isinstance(out, cst.Name) and "where" not in keywords and is_numpy(qualname) and not qualname.endswith(".at"):
+        row = lookup_numpy(qualname)
+        return InplaceCall(out.value, "out") if row is not None and row.jax is not None else None
+    if keywords or not positional or not isinstance(positional[0], cst.Name):
+        return None
+    name = positional[0].value
+    parts = qualname.split(".")
+    if len(parts) == 3 and parts[0] == "numpy" and parts[2] == "at" and parts[1] in UFUNC_AT and len(positional) == 3:
+        return InplaceCall(name, "at", UFUNC_AT[parts[1]])
+    if FUNCTIONS.get(qualname) == len(positional):
+        kind = qualname.rsplit(".", 1)[1]
+        if kind == "putmask" and literal_value(positional[2]) is None:
+            return None  # an array of values is repeated along the masked places: no jnp.where twin
+        return InplaceCall(name, kind)
+    return None
+
+
+def _rebinding_is_enough(name: str, statement: cst.CSTNode, aliasing: FunctionAliasing) -> bool:
+    """``name`` is a local array only this name refers to: rebinding it changes all there is to change."""
+    bindings = aliasing.scope.bindings.get(name, ())
+    if not bindings or any(isinstance(b, ParamBinding) for b in bindings) or aliasing.is_container(name):
+        return False
+    return aliasing.blocker(name, statement) is None
