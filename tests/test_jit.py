@@ -45,6 +45,30 @@ def jit(*static: int):
 CASES = [
     pytest.param(
         """
+        import numbers
+        import numpy as np
+
+        def wrap(value):
+            if hasattr(value, "__len__"):
+                return np.array(value)
+            return np.array([value])
+
+        def pair(value):
+            if isinstance(value, numbers.Number):
+                return np.array([value, value])
+            return np.asarray(value) * 2
+
+        def tile(x, n=2):
+            if not isinstance(n, int):
+                raise TypeError("n must be an int")
+            return np.concatenate([x] * n)
+        """,
+        # under jit the argument is a tracer: the type check would answer for it, not for what the caller passed
+        {"wrap": ("NPJ301",), "pair": ("NPJ301",), "tile": jit(1)},
+        id="type-checks-of-a-traced-argument-block-jit-of-a-static-one-do-not",
+    ),
+    pytest.param(
+        """
         import numpy as np
 
         def f(x, n, mode="same", *, axis=0):

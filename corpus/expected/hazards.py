@@ -66,7 +66,6 @@ def load_matrix(path):
     return np.loadtxt(path, delimiter=",", dtype=DATA_DTYPE)
 
 
-@jax.jit
 def ensure_array(x):
     """Accept lists as well as arrays."""
     if isinstance(x, np.ndarray):

@@ -33,6 +33,8 @@ from np2jax.analysis.tracing_tables import (
 from np2jax.tables import lookup_numpy, positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES
 
+TYPE_BUILTINS = frozenset({"isinstance", "hasattr", "type", "callable"})  # they answer from a value's Python type
+
 
 class CallChecks:
     """The call visitor of ``FunctionTracing`` (analysis/function_tracing.py)."""
@@ -71,6 +73,8 @@ class CallChecks:
         elif name in CONCRETE_BUILTINS:
             for arg in node.args:
                 self._require(arg.value, f"argument of `{name}()`", VALUE_INSTEAD)
+        elif name in TYPE_BUILTINS and node.args and self.tokens(node.args[0].value):
+            self.type_checks.append((node, name))  # judged once the static parameters are known (FunctionTracing.run)
 
     def _array_call(self, node: cst.Call, qualname: str) -> None:
         name = qualname

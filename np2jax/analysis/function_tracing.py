@@ -73,6 +73,7 @@ class FunctionTracing(TracedTokens, ForLoops, CallChecks, SideEffectChecks, Fast
         self.data_uses: set[str] = set()  # parameters used as array data
         self.iterated: set[str] = set()  # parameters a `for` loop iterates over (arrays or lists: unhashable)
         self.requirements: list[tuple[cst.CSTNode, str, frozenset[str], str, str]] = []  # (node, what, tokens, use_instead, note)
+        self.type_checks: list[tuple[cst.Call, str]] = []  # `isinstance(x, float)`, `hasattr(x, ...)` of a non-constant
         self.blockers: list[Blocker] = []
         self.returns: list[cst.BaseExpression] = []
         self._tokens: dict[tuple[int, int], frozenset[str]] = {}
@@ -120,6 +121,14 @@ class FunctionTracing(TracedTokens, ForLoops, CallChecks, SideEffectChecks, Fast
             if default is not None and self._numpy_function(default, self.module.module_scope):
                 self._block(default, "side-effect", f"the default of `{name}` is a NumPy function, which cannot take traced arrays",
                             "use the jax.numpy function as the default")
+        for call, name in self.type_checks:
+            # jax.jit hands the function tracers: `isinstance(value, float)`, `hasattr(value, "__len__")` would
+            # answer for the tracer, not for the float, list or array the caller passed (unless it stays static)
+            if self.tokens(call.args[0].value) - static:
+                shown = self.module.module.code_for_node(call.args[0].value)
+                self._block(call, "traced-value", f"`{name}()` looks at the Python type of `{shown}`, which jax.jit "
+                            "replaces by a tracer (a float, a list or an array all arrive as one)",
+                            "check types before calling the jitted function, or leave it un-jitted")
         blocked = {b.node for b in self.blockers}
         for loop in self.while_loops:
             if loop.test not in blocked:  # a traced test is reported as such, with the while_loop advice
