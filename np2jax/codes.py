@@ -8,6 +8,7 @@ from np2jax.rules.calls_unmigrated import CallsUnmigratedFunction
 from np2jax.rules.data_dependent_index import DataDependentIndex
 from np2jax.rules.data_dependent_shape import DataDependentShape
 from np2jax.rules.float32_cancellation import Float32Cancellation
+from np2jax.rules.float32_range import Float32Range
 from np2jax.rules.foreign_array_library import ForeignArrayLibrary
 from np2jax.rules.functional_update import FunctionalUpdate
 from np2jax.rules.inexact_before_rounding import InexactBeforeRounding
@@ -59,6 +60,7 @@ RULES: tuple[type[Rule], ...] = (
     Int32Overflow,
     Float32Cancellation,
     ToleranceBelowFloat32,
+    Float32Range,
     InexactBeforeRounding,
     NumpyToJaxNumpy,
     FunctionalUpdate,

@@ -13,6 +13,12 @@ reference: ``y = x; y += 1``, ``x = b.x; x += 1``, ``for w in ws: w -= g``, or
 ``+=`` only rebinds the name, so the other reference silently keeps the old
 values.  (``p = f(z); p += 1`` alone is a plain rebinding either way.)
 
+A new array computed from such a result by an array method or an operator
+(``dy = probs.copy()``, ``d = p.reshape(n, -1)``, ``r = p - 1``) is a JAX array
+as well, so writes into it count too (``np.array(p)``, ``np.copy(p)`` make NumPy
+arrays and do not), and so is what a function returns computed that way
+(``return x / norm(x)``).
+
 The engine keeps such callees as NumPy code too (see ``engine._callees_written_by_unsupported``).
 """
 
@@ -27,6 +33,8 @@ INPLACE_METHODS = frozenset(  # NumPy array methods that change the array in pla
 INPLACE_FUNCTIONS = frozenset(  # NumPy functions that change their first argument in place (see NPJ111)
     {"copyto", "putmask", "place", "put", "put_along_axis", "fill_diagonal", "shuffle"})
 STORING_METHODS = frozenset("append extend insert add update setdefault __setitem__".split())
+# Array methods whose result is a new array of the same library as the array they are called on.
+DERIVING_METHODS = frozenset("copy astype reshape ravel flatten transpose swapaxes squeeze clip round cumsum cumprod conj take repeat".split())
 ELEMENT_CALLS = frozenset("zip enumerate reversed list tuple iter sorted".split())  # their elements are their arguments'
 
 
@@ -54,6 +62,8 @@ class _ResultWrites(FastVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         callee = self.callee_of(node.value) if isinstance(node.value, cst.Call) else None
         part = None if callee is not None else self._root(node.value)
+        if callee is None and part is None:
+            callee = self._derived(node.value)  # `dy = probs.copy()`: a new array, not shared
         for target in node.targets:
             for name in _names(target.target):
                 self.shared.discard(name)
@@ -93,7 +103,7 @@ class _ResultWrites(FastVisitor):
         """The callees whose results ``expr`` (or the elements of a tuple, list or set display) may be part of."""
         found = set()
         for element in _elements(expr):
-            callee = self.callee_of(element) if isinstance(element, cst.Call) else self._root(element)
+            callee = self._source(element)
             if callee is not None:
                 found.add(callee)
         return found
@@ -138,6 +148,23 @@ class _ResultWrites(FastVisitor):
             if elements and isinstance(func, cst.Name) and func.value in ELEMENT_CALLS:
                 return next((r for r in (self._root(a.value, True) for a in expr.args) if r is not None), None)
         return None
+
+    def _derived(self, expr: cst.BaseExpression) -> str | None:
+        """The callee whose result ``expr`` computes a new array from, with an array method or an operator."""
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in DERIVING_METHODS:
+            return self._source(expr.func.value)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._source(expr.left) or self._source(expr.right)
+        if isinstance(expr, cst.UnaryOperation):
+            return self._source(expr.expression)
+        if isinstance(expr, (cst.Attribute, cst.Subscript)):  # `probs.copy().T`, `(p - 1)[0]`
+            return self._derived(expr.value)
+        return None
+
+    def _source(self, expr: cst.BaseExpression) -> str | None:
+        """The callee whose result ``expr`` is, is part of, or is computed from."""
+        callee = self.callee_of(expr) if isinstance(expr, cst.Call) else None
+        return callee or self._root(expr) or self._derived(expr)
 
     def _store(self, value: cst.BaseExpression) -> None:
         for element in _elements(value):

@@ -144,7 +144,7 @@ class ToleranceBelowFloat32(HazardRule):
             if constant in self._reported:
                 continue
             self._reported.add(constant)
-            target = constant if _inside(constant, ctx) else node
+            target = constant if inside_function(constant, ctx) else node
             value = ctx.code(constant).strip()
             self.report(ctx, target, self.MESSAGE.format(value=value, effect=effect), exact=True)
 
@@ -153,7 +153,7 @@ def _number(node: cst.BaseExpression | None) -> float | None:
     return float(node.evaluated_value) if isinstance(node, (cst.Integer, cst.Float)) else None
 
 
-def _inside(node: cst.CSTNode, ctx: FileContext) -> bool:
+def inside_function(node: cst.CSTNode, ctx: FileContext) -> bool:
     """``node`` is in the function being left (a parameter default or its body), not at module level."""
     function = ctx.function
     return function is not None and contains(function.node, node)

@@ -1,0 +1,129 @@
+"""NPJ121: a float constant that float32 cannot hold, meeting array values.
+
+``np.log(p + 1e-300)`` guards against ``log(0)`` in float64; in float32 (JAX's
+default) ``1e-300`` is 0 and the guard is gone: a zero probability gives
+``-inf`` instead of -690.8, and a Viterbi path or a log-likelihood changes.
+Below float32's smallest normal number (~1.2e-38) XLA on CPU flushes values to
+zero; above its largest (~3.4e38) a constant is ``inf`` (``np.full(n, 1e300)``
+as a sentinel becomes ``inf``, and ``inf - inf`` is NaN).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
+from np2jax.analysis.values import STATIC
+from np2jax.context import FileContext
+from np2jax.diagnostics import Severity
+from np2jax.rule import Example, RuleDoc
+from np2jax.rules.hazard import HazardRule
+from np2jax.rules.tolerance_below_float32 import inside_function
+
+FLOAT32_TINY = 1.1754944e-38
+FLOAT32_MAX = 3.4028235e38
+
+
+class Float32Range(HazardRule):
+    CODE = "NPJ121"
+    NAME = "float32-range-constant"
+    MESSAGE = "`{value}` is {effect} in float32, JAX's default: {consequence}"
+    SEVERITY = Severity.WARNING
+    DOC = RuleDoc(
+        what=(
+            "Reports float constants (literals, or local names and parameter defaults bound to one) below float32's "
+            "smallest normal number (~1.2e-38) or above its largest (~3.4e38) that are combined with array values "
+            "by an operator or passed to a NumPy function."
+        ),
+        why=(
+            "JAX computes in float32 unless `jax_enable_x64` is on. `np.log(p + 1e-300)` then takes the log of 0 "
+            "(`-inf` instead of -690.8) and `x / (n + 1e-300)` divides by zero: the guard silently disappears. "
+            "A sentinel `1e300` becomes `inf`, and arithmetic on it gives `inf` or NaN."
+        ),
+        use_instead="a constant float32 can hold: jnp.finfo(x.dtype).tiny or 1e-30 as a guard, jnp.inf or jnp.finfo(x.dtype).max as a sentinel; or enable x64",
+        known_problems="Constants passed in by the caller are not seen; comparisons with such constants are not reported.",
+    )
+    EXAMPLES = (
+        Example(
+            before="""
+            import numpy as np
+
+            def log_probs(p, floor=1e-300):
+                return np.log(p + floor), np.full(p.shape, 1e300)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def log_probs(p, floor=1e-300):
+                return jnp.log(p + floor), jnp.full(p.shape, 1e300)
+            """,
+            diagnostics=("NPJ121", "NPJ121"),
+        ),
+        Example(
+            title="constants float32 holds are not reported",
+            before="""
+            import numpy as np
+
+            def safe_log(p):
+                return np.log(p + 1e-30), np.clip(p, 1e-37, 3e38)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def safe_log(p):
+                return jnp.log(p + 1e-30), jnp.clip(p, 1e-37, 3e38)
+            """,
+        ),
+    )
+
+    NODE_TYPES = frozenset({cst.BinaryOperation, cst.Call})
+
+    def __init__(self) -> None:
+        self._reported: set[cst.CSTNode] = set()
+
+    def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
+        if isinstance(node, cst.BinaryOperation):
+            sides = (node.left, node.right)
+            for side, other in (sides, sides[::-1]):
+                if ctx.values.origin(other, scope) != STATIC:
+                    self._check(side, scope, ctx)
+        else:
+            qualname = ctx.resolver.qualname(node.func, scope) or ""
+            if qualname.startswith("numpy.") and any(ctx.values.origin(a.value, scope) != STATIC for a in node.args) \
+                    or qualname in ("numpy.full", "numpy.full_like"):
+                for arg in node.args:
+                    self._check(arg.value, scope, ctx)
+
+    def _check(self, node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> None:
+        for constant in _out_of_range(node, scope, 0):
+            if constant in self._reported:
+                continue
+            self._reported.add(constant)
+            value = abs(constant.evaluated_value)
+            effect, consequence = (
+                ("0", "a guard against zero no longer guards (log gives -inf, a division gives inf)") if value < FLOAT32_TINY
+                else ("inf", "arithmetic on it gives inf or NaN")
+            )
+            target = constant if inside_function(constant, ctx) else node
+            self.report(ctx, target, self.MESSAGE.format(value=ctx.code(constant).strip(), effect=effect,
+                                                         consequence=consequence), exact=True)
+
+
+def _out_of_range(node: cst.BaseExpression, scope: Scope, depth: int):
+    """The float literals outside float32's normal range that ``node`` is, or a name is bound to."""
+    if depth > 4:
+        return
+    if isinstance(node, cst.UnaryOperation):
+        yield from _out_of_range(node.expression, scope, depth + 1)
+    elif isinstance(node, cst.Float):
+        value = abs(node.evaluated_value)
+        if 0 < value < FLOAT32_TINY or FLOAT32_MAX < value < float("inf"):
+            yield node
+    elif isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        for binding in bindings:
+            if isinstance(binding, ValueBinding) and not binding.augmented:
+                yield from _out_of_range(binding.value, found, depth + 1)
+            elif isinstance(binding, ParamBinding) and binding.param.default is not None:
+                yield from _out_of_range(binding.param.default, found, depth + 1)
+

@@ -1,0 +1,151 @@
+"""Patterns met migrating new realistic code (optimizers, HMMs, splines, CSR, rank statistics, an RNN) that
+once came out jitted but failing or different: each migrated module runs under real JAX against NumPy."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from tests.test_real_code_regressions import migrated_pair, record
+
+
+def test_draws_from_a_generator_passed_in_keep_the_function_numpy():
+    """rng.integers / rng.choice on a Generator argument: jax.jit cannot take the generator, and a loop turned
+    into fori_loop drew once for every step; the function now stays NumPy (NPJ110) and draws the same stream."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def bootstrap_means(x, rng, n_boot=20):
+            means = np.empty(n_boot)
+            for b in range(n_boot):
+                idx = rng.integers(0, len(x), size=len(x))
+                means[b] = x[idx].mean()
+            return means
+
+        def jitter(x, gen):
+            return x + gen.normal(0.0, 0.1)
+
+        def draw_states(pi, A, length, rng):
+            states = np.zeros(length, dtype=np.int64)
+            states[0] = rng.choice(len(pi), p=pi)
+            for t in range(1, length):
+                states[t] = rng.choice(len(pi), p=A[states[t - 1]])
+            return states
+
+        def surface_dot(points, mesh):
+            return points @ mesh.normal(0)
+        """
+    )
+    for name in ("bootstrap_means", "jitter", "draw_states"):
+        assert record(result, name).status == "unsupported" and not record(result, name).jit, name
+    flagged = [d for d in result.diagnostics if d.code == "NPJ110"]
+    assert [d.line for d in flagged] == [6, 11, 15, 17]
+    assert "`rng.integers(...)` draws from a NumPy random generator object" in flagged[0].message
+    assert not any(d.line == 21 for d in result.diagnostics if d.code == "NPJ110")  # a mesh's `normal(0)`
+    x = np.arange(10.0)
+    np.testing.assert_array_equal(migrated.bootstrap_means(x, np.random.default_rng(3)),
+                                  original.bootstrap_means(x, np.random.default_rng(3)))
+    pi, A = np.array([0.5, 0.5]), np.array([[0.9, 0.1], [0.2, 0.8]])
+    np.testing.assert_array_equal(migrated.draw_states(pi, A, 12, np.random.default_rng(1)),
+                                  original.draw_states(pi, A, 12, np.random.default_rng(1)))
+
+
+@pytest.mark.parametrize("derive", ["probs.copy()", "probs.astype(np.float64)", "probs * 1.0", "-probs",
+                                    "probs.T.copy().T"])
+def test_numpy_code_writing_into_a_copy_of_a_result_keeps_the_callee_numpy(derive):
+    """dy = probs.copy(); dy[t] -= 1 in a function left NumPy: a copy (or any array computed by a method or an
+    operator) of a JAX result is a JAX array too, and the write raised; the callee now stays NumPy (NPJ202)."""
+    result, original, migrated = migrated_pair(
+        f"""
+        import numpy as np
+
+        def softmax(z):
+            e = np.exp(z - z.max(axis=-1, keepdims=True))
+            return e / e.sum(axis=-1, keepdims=True)
+
+        def forward(W, xs):
+            return softmax(xs @ W)
+
+        def backward(W, xs, targets):
+            probs = forward(W, xs)
+            dy = {derive}
+            dy[np.arange(len(targets)), targets] -= 1.0  # an index array: NPJ201 keeps this function NumPy
+            return xs.T @ dy.reshape(probs.shape)
+        """
+    )
+    assert record(result, "backward").status == "unsupported"
+    assert not record(result, "forward").jit and not record(result, "softmax").jit
+    rng = np.random.default_rng(0)
+    W, xs, targets = rng.normal(size=(3, 4)), rng.normal(size=(5, 3)), np.array([0, 3, 3, 1, 2])
+    np.testing.assert_allclose(migrated.backward(W, xs, targets), original.backward(W, xs, targets))
+
+
+def test_a_numpy_copy_of_a_result_is_numpy():
+    """np.array(p) / np.copy(p) make NumPy arrays: writing into them needs nothing from the callee."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def scores(z):
+            return np.tanh(z)
+
+        def clipped(z):
+            s = np.copy(scores(z))
+            s[0] = 0.0
+            print(s)
+            return s
+        """
+    )
+    assert record(result, "scores").jit
+    z = np.linspace(-1, 1, 4)
+    np.testing.assert_allclose(migrated.clipped(z), original.clipped(z))
+
+
+def test_a_guard_float32_cannot_hold_is_flagged_and_real():
+    """np.log(A + 1e-300) in a Viterbi decoder: 1e-300 is 0 in float32, so a zero probability gives -inf
+    where NumPy gives -690.8 (NPJ121); 1e-30 is kept as a guard and not reported."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def log_emissions(B, floor=1e-300):
+            return np.log(B + floor)
+
+        def log_safe(B):
+            return np.log(B + 1e-30)
+        """
+    )
+    assert [(d.code, d.line) for d in result.diagnostics if d.code == "NPJ121"] == [("NPJ121", 3)]
+    assert record(result, "log_emissions").jit
+    B = np.array([[0.5, 0.0], [0.25, 0.75]])
+    assert np.isfinite(original.log_emissions(B)).all()
+    assert np.isneginf(np.asarray(migrated.log_emissions(jnp.asarray(B, dtype=jnp.float32)))[0, 1])  # the hazard
+    np.testing.assert_allclose(migrated.log_safe(jnp.asarray(B)), original.log_safe(B), rtol=1e-6)
+
+
+def test_a_result_computed_from_a_migrated_result_is_a_jax_array_too():
+    """normalize returns x / norm(x): with norm jitted that is a JAX array, and NumPy code writing into
+    normalize's result raised; norm now stays NumPy along with normalize."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def norm(x):
+            return np.sqrt(np.sum(x * x))
+
+        def normalize(x):
+            out = x / norm(x)
+            print("normalizing")
+            return out
+
+        def zero_entries(x, idx):
+            y = normalize(x)
+            y[idx] = 0.0
+            return y
+        """
+    )
+    assert not record(result, "norm").jit
+    x, idx = np.array([3.0, 4.0, 12.0]), np.array([0, 0])
+    np.testing.assert_allclose(migrated.zero_entries(x, idx), original.zero_entries(x, idx))
