@@ -3,13 +3,15 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.scope import Scope, ValueBinding
+from np2jax.analysis.value_kinds import literal_value
 from np2jax.analysis.values import DATA, STATIC
 from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
 from np2jax.rules.hazard import HazardRule
 
-REDUCTIONS = frozenset({"sum", "mean", "nansum", "nanmean", "average"})
+REDUCTIONS = frozenset({"sum", "mean", "nansum", "nanmean", "average", "cumsum", "nancumsum"})  # running sums too
+JOINS = frozenset({"numpy.concatenate", "numpy.hstack", "numpy.append"})  # `concatenate([[0.0], np.cumsum(x)])`
 INNER_PRODUCTS = frozenset({"dot", "vdot", "inner"})
 # What a moment-like expression is: a sum of degree-2 products of data, or a product of two sums of data.
 SECOND_MOMENT, PRODUCT_OF_MEANS, FIRST_MOMENT = "second", "product", "first"
@@ -24,7 +26,8 @@ class Float32Cancellation(HazardRule):
         what=(
             "Reports variances and covariances computed by the one-pass formula: a sum or mean of squares or "
             "products minus the product of two sums or means (`np.sum(x*x) - np.sum(x)**2 / n`, "
-            "`np.mean(x**2) - np.mean(x)**2`, `n*sxy - sx*sy`), also through local names."
+            "`np.mean(x**2) - np.mean(x)**2`, `n*sxy - sx*sy`), also through local names and over windows of running "
+            "sums (`c2 = np.cumsum(x * x); s2 = c2[w:] - c2[:-w]; s2 - s1 * s1 / w`)."
         ),
         why=(
             "Both terms are large and nearly equal when the mean is large next to the spread. NumPy computes them in "
@@ -77,6 +80,30 @@ class Float32Cancellation(HazardRule):
                 return jnp.sum(d * d) / (len(x) - 1), jnp.sum(x ** 2) - 1.0
             """,
         ),
+        Example(
+            title="windowed moments from running sums",
+            before="""
+            import numpy as np
+
+            def rolling_var(x, w):
+                c1 = np.concatenate([[0.0], np.cumsum(x)])
+                c2 = np.concatenate([[0.0], np.cumsum(x * x)])
+                s1 = c1[w:] - c1[:-w]
+                s2 = c2[w:] - c2[:-w]
+                return (s2 - s1 * s1 / w) / (w - 1)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def rolling_var(x, w):
+                c1 = jnp.concatenate([jnp.asarray([0.0]), jnp.cumsum(x)])
+                c2 = jnp.concatenate([jnp.asarray([0.0]), jnp.cumsum(x * x)])
+                s1 = c1[w:] - c1[:-w]
+                s2 = c2[w:] - c2[:-w]
+                return (s2 - s1 * s1 / w) / (w - 1)
+            """,
+            diagnostics=("NPJ116",),
+        ),
     )
 
     NODE_TYPES = frozenset({cst.BinaryOperation})
@@ -103,6 +130,12 @@ def _moment(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int
         if len(bindings) == 1 and isinstance(bindings[0], ValueBinding) and not bindings[0].augmented:
             return _moment(bindings[0].value, found, ctx, depth + 1)
         return None
+    if isinstance(node, cst.Subscript):  # `c[w:]` of running sums: sums over windows
+        return _moment(node.value, scope, ctx, depth + 1)
+    if isinstance(node, cst.Call) and ctx.resolver.qualname(node.func, scope) in JOINS:
+        kinds = {_moment(e.value, scope, ctx, depth + 1) for arg in node.args if isinstance(arg.value, (cst.List, cst.Tuple))
+                 for e in arg.value.elements if literal_value(e.value) is None and not isinstance(e.value, (cst.List, cst.Tuple))}
+        return kinds.pop() if len(kinds) == 1 else None
     if isinstance(node, cst.Call):
         reduced = _reduction(node, scope, ctx)
         if reduced is None:
@@ -118,6 +151,8 @@ def _moment(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int
         return PRODUCT_OF_MEANS
     if isinstance(node.operator, cst.Multiply) and left == right == FIRST_MOMENT:
         return PRODUCT_OF_MEANS
+    if isinstance(node.operator, cst.Subtract) and left == right and left in (FIRST_MOMENT, SECOND_MOMENT):
+        return left  # `c2[w:] - c2[:-w]`: the sum over a window
     if isinstance(node.operator, (cst.Multiply, cst.Divide)):
         scaled, factor = (left, node.right) if left is not None else (right, node.left)
         if scaled is not None and ctx.values.origin(factor, scope) != DATA and _moment(factor, scope, ctx, depth + 1) is None:
