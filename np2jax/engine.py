@@ -209,7 +209,7 @@ def _transform(
     unforced = ModuleMutations(module, resolver, keep_all=None if returns_arguments else "NPJ203, which makes such functions return them, is not selected")
     if tracing is not None:  # loops see `f(a)` as the assignment `a = f(a)` it becomes (whenever it does)
         tracing.rebinds = unforced.rebinds
-    written_results: dict = {}  # function node -> its callees whose results it writes into (stable across walks)
+    written_results: dict = {}  # function node -> the callees whose results it writes into, and returns (stable across walks)
     while True:
         kept = {
             name: f"`{why.callee}`, which calls it, stays NumPy code and relies on the mutation"
