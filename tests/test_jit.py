@@ -71,6 +71,25 @@ CASES = [
         """
         import numpy as np
 
+        def arg_or_default(arg, default, dim, name):
+            result = np.asarray(default) if arg is None else arg
+            if len(result.shape) > dim:
+                raise ValueError(("%s is not constant." + " Specify it.") % (name,))
+            return result
+
+        def label_sum(x, name):
+            if x.ndim > 1:
+                raise ValueError("bad " + name)
+            return np.sum(x)
+        """,
+        # a str argument can only be a Python value: traced, every call raised before the body ran (pykalman)
+        {"arg_or_default": jit(2, 3), "label_sum": jit(1)},
+        id="strings-concatenated-or-formatted-make-their-operands-static",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
         def f(x, n, mode="same", *, axis=0):
             k = np.ones(n) / n
             if mode == "same":

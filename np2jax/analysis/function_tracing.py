@@ -325,8 +325,12 @@ class FunctionTracing(TracedTokens, ForLoops, CallChecks, SideEffectChecks, Fast
         pass
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
-        if isinstance(node.operator, cst.Modulo) and isinstance(node.left, STRING_LITERALS):
+        if isinstance(node.operator, cst.Modulo) and _is_string(node.left):
             self._require(node.right, "`%` string formatting argument", VALUE_INSTEAD)
+        if isinstance(node.operator, cst.Add):  # `"bad " + name`: Python concatenates Python strings
+            for text, other in ((node.left, node.right), (node.right, node.left)):
+                if _is_string(text) and not _is_string(other):
+                    self._require(other, "operand of string concatenation", VALUE_INSTEAD)
         if isinstance(node.operator, cst.Multiply):  # `[x] * n`, `n * "-"`: Python repeats by a Python int
             for sequence, count in ((node.left, node.right), (node.right, node.left)):
                 if isinstance(sequence, STRING_LITERALS) or self._is_python_sequence(sequence):
@@ -363,4 +367,11 @@ class FunctionTracing(TracedTokens, ForLoops, CallChecks, SideEffectChecks, Fast
 
 def _not_converted(reason: str | None) -> str:
     return f" (not converted to jax.lax.cond: {reason})" if reason else ""
+
+
+def _is_string(node: cst.BaseExpression) -> bool:
+    """A string literal, or a concatenation or ``%``-formatting of one (``("%s is" + " bad") % (name,)``)."""
+    if isinstance(node, STRING_LITERALS):
+        return True
+    return isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)) and _is_string(node.left)
 
