@@ -278,6 +278,29 @@ COND_CASES = [
         converted(1),
         id="both-branches-keep-the-parameters-dtype",
     ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(z):
+            z_arr = np.asarray(z)
+            if np.all(np.iscomplex(z_arr)):
+                return np.where(np.real(z_arr) >= 0, z_arr, -z_arr)
+            return np.abs(z_arr)
+        """,
+        flagged("absolute value or real part"),  # complex z: one branch complex, the other real (numdifftools' c_abs)
+        id="a-parameters-dtype-and-its-absolute-value-may-differ",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            return np.abs(x) if np.max(x) > 0 else np.abs(x - 1)
+        """,
+        converted(1),
+        id="absolute-values-on-both-sides",
+    ),
 ]
 
 

@@ -24,8 +24,10 @@ Source = tuple[str, str]
 FLOAT: Source = ("fixed", "float")
 # Functions and methods whose result has their first argument's (or the array's) dtype.
 SAME_DTYPE_FUNCTIONS = SAME_KIND_REDUCTIONS | frozenset(
-    "negative positive square abs absolute copy ravel flatten reshape squeeze transpose sort flip roll clip cumsum round".split()
+    "negative positive square copy ravel flatten reshape squeeze transpose sort flip roll clip cumsum round".split()
 )
+# The real dtype of their argument's: a complex `z` gives a float array (``("real", p)`` for a parameter's)
+REAL_PART_FUNCTIONS = frozenset("abs absolute real imag".split())
 SAME_DTYPE_METHODS = frozenset("max min ptp copy ravel flatten reshape squeeze transpose clip cumsum round".split())
 FLOAT_METHODS = frozenset({"mean", "std", "var"})
 
@@ -92,7 +94,16 @@ def _call(node: cst.Call, scope: Scope, resolver: Resolver, values: ValueClassif
             return FLOAT
         if short in SAME_DTYPE_FUNCTIONS and positional:
             return dtype_source(positional[0], scope, resolver, values, depth + 1)
+        if short in ("asarray", "array", "asanyarray") and len(positional) == 1 and len(node.args) == 1:
+            return dtype_source(positional[0], scope, resolver, values, depth + 1)  # no dtype: the argument's
+        if short in REAL_PART_FUNCTIONS and positional:
+            return _real_part(dtype_source(positional[0], scope, resolver, values, depth + 1))
+        if short == "where" and len(positional) == 3:
+            chosen = {dtype_source(arg, scope, resolver, values, depth + 1) for arg in positional[1:]}
+            return chosen.pop() if len(chosen) == 1 else None
         return None
+    if qualname == "builtins.abs" and positional:
+        return _real_part(dtype_source(positional[0], scope, resolver, values, depth + 1))
     if qualname is None and isinstance(func, cst.Attribute):
         method = func.attr.value
         if method in FLOAT_METHODS:
@@ -102,12 +113,21 @@ def _call(node: cst.Call, scope: Scope, resolver: Resolver, values: ValueClassif
     return None
 
 
+def _real_part(source: Source | None) -> Source | None:
+    return ("real", source[1]) if source is not None and source[0] == "like" else source
+
+
 def mixed_kinds(column: list[cst.BaseExpression], scope: Scope, resolver: Resolver, values: ValueClassifier) -> str | None:
     """Why the arrays ``column`` (one per branch) may have different dtype kinds, or None."""
     sources = [dtype_source(node, scope, resolver, values) for node in column]
     fixed = {source[1] for source in sources if source is not None and source[0] == "fixed"}
     if len(fixed) > 1:
         return f"its branches are arrays of different kinds ({' and '.join(sorted(fixed))}), which NumPy returns as they are"
+    reals = {source[1] for source in sources if source is not None and source[0] == "real"}
+    for node, source in zip(column, sources):
+        if source is not None and source[0] == "like" and source[1] in reals:
+            return (f"`{_code(node)}` has the dtype of `{source[1]}` and another branch its absolute value or real part, "
+                    f"which is real where `{source[1]}` is complex")
     likes = [(node, source[1]) for node, source in zip(column, sources) if source is not None and source[0] == "like"]
     if fixed and likes:
         kind = next(iter(fixed))
