@@ -301,6 +301,19 @@ COND_CASES = [
         converted(1),
         id="absolute-values-on-both-sides",
     ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            m = np.median(np.abs(x - np.median(x)))
+            if m == 0:
+                return np.zeros_like(x, dtype=float)
+            return 0.6745 * (x - np.median(x)) / m
+        """,
+        flagged("explicit dtype"),  # under x64 a float32 x gives a float64 and a float32 branch: lax.cond raises
+        id="an-explicit-float64-branch-and-an-input-width-branch",
+    ),
 ]
 
 

@@ -22,6 +22,7 @@ from np2jax.analysis.value_kinds import FLOAT_FUNCTIONS, MEAN_REDUCTIONS, ORDER,
 
 Source = tuple[str, str]
 FLOAT: Source = ("fixed", "float")
+FLOAT64: Source = ("fixed", "float64")  # an explicit 64-bit dtype: under x64 it differs from a float32 input's floats
 # Functions and methods whose result has their first argument's (or the array's) dtype.
 SAME_DTYPE_FUNCTIONS = SAME_KIND_REDUCTIONS | frozenset(
     "negative positive square copy ravel flatten reshape squeeze transpose sort flip roll clip cumsum round".split()
@@ -36,6 +37,8 @@ def dtype_source(node: cst.BaseExpression, scope: Scope, resolver: Resolver, val
     """``("fixed", kind)`` when ``node``'s dtype kind is known, ``("like", p)`` when it is parameter ``p``'s, else None."""
     if depth > 8:
         return None
+    if isinstance(node, cst.Call) and _explicit_float64(node, scope, resolver):
+        return FLOAT64
     value = values.value(node, scope)
     if value.kind in ORDER and not value.weak:
         return ("fixed", value.kind)
@@ -113,6 +116,19 @@ def _call(node: cst.Call, scope: Scope, resolver: Resolver, values: ValueClassif
     return None
 
 
+def _explicit_float64(node: cst.Call, scope: Scope, resolver: Resolver) -> bool:
+    """``np.zeros_like(x, dtype=float)``: float64 under x64, where a branch computed from a float32 ``x`` stays float32."""
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == "dtype":
+            value = arg.value
+            if isinstance(value, cst.Name) and value.value == "float" and resolver.qualname(value, scope) == "builtins.float":
+                return True
+            if isinstance(value, cst.SimpleString):
+                return str(value.evaluated_value) in ("float64", "f8", "d", "double")
+            return (resolver.qualname(value, scope) or "") in ("numpy.float64", "numpy.double")
+    return False
+
+
 def _real_part(source: Source | None) -> Source | None:
     return ("real", source[1]) if source is not None and source[0] == "like" else source
 
@@ -121,6 +137,9 @@ def mixed_kinds(column: list[cst.BaseExpression], scope: Scope, resolver: Resolv
     """Why the arrays ``column`` (one per branch) may have different dtype kinds, or None."""
     sources = [dtype_source(node, scope, resolver, values) for node in column]
     fixed = {source[1] for source in sources if source is not None and source[0] == "fixed"}
+    if fixed == {"float", "float64"}:
+        return ("one branch is float64 by its explicit dtype and the other follows the input's float width: under x64 "
+                "a float32 input gives branches of two dtypes, which jax.lax.cond refuses")
     if len(fixed) > 1:
         return f"its branches are arrays of different kinds ({' and '.join(sorted(fixed))}), which NumPy returns as they are"
     reals = {source[1] for source in sources if source is not None and source[0] == "real"}
