@@ -11,7 +11,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from np2jax.analysis.aliasing import FunctionAliasing
 from np2jax.analysis.attributes import ModuleAttributes
-from np2jax.analysis.inplace_calls import InplaceCall, plan_inplace_call
+from np2jax.analysis.inplace_calls import InplaceCall, may_be_inplace_call, plan_inplace_call
 from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.mutation import ModuleMutations
 from np2jax.analysis.resolve import Resolver
@@ -154,6 +154,8 @@ class FileContext:
     def inplace_call_plan(self, call: cst.Call) -> InplaceCall | None:
         """The functional form of ``call`` when it is a statement of its own that changes a local array in
         place and has an exact one (analysis/inplace_calls.py)."""
+        if not may_be_inplace_call(call):
+            return None
         body = getattr(self.statement[0], "body", None) if self.statement is not None else None
         if not isinstance(body, (list, tuple)):  # outside a simple statement (a compound statement's header)
             return None

@@ -47,6 +47,16 @@ class InplaceCall:
     method: str = ""  # for "at": the `.at[]` method
 
 
+_NAMES = frozenset({"at", "fill", "sort", "fill_diagonal", "copyto", "putmask"}) | OUT_METHODS
+
+
+def may_be_inplace_call(call: cst.Call) -> bool:
+    """A cheap first look, before any analysis: ``x.sort()``, ``np.add.at(...)``, ``np.copyto(...)``, ``out=``."""
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    return name in _NAMES or any(arg.keyword is not None and arg.keyword.value == "out" for arg in call.args)
+
+
 def plan_inplace_call(statement: cst.BaseSmallStatement, aliasing: FunctionAliasing) -> InplaceCall | None:
     """The functional form of ``statement``, a call changing a local array in place; None if it has none."""
     if not isinstance(statement, cst.Expr) or not isinstance(statement.value, cst.Call):
