@@ -412,6 +412,12 @@ def scatter(idx, w, n):
     return x
 
 
+def tally(n):
+    x = np.zeros(n)
+    np.add.at(x, [0, 2, 2], 1.0)  # a list index: JAX needs it as an array
+    return x
+
+
 def reset(a):
     y = np.zeros_like(a)
     np.copyto(y, a * 2)
@@ -460,10 +466,12 @@ def test_in_place_numpy_calls_on_local_arrays_become_their_functional_results():
         assert line in output, (line, output)
     # the caller's array, or another name's, would no longer change: still NPJ111 errors, left as NumPy
     assert sorted(d.code for d in result.diagnostics if d.severity.name == "ERROR") == ["NPJ111", "NPJ111"], result.diagnostics
-    assert {r.qualname for r in result.functions if r.jit} == {"scatter", "reset", "ordered", "clipped"}, output
+    assert "x = x.at[jnp.asarray([0, 2, 2])].add(1.0)" in output, output
+    assert migrate_source(result.output, "m.py").output == result.output  # a second pass changes nothing
+    assert {r.qualname for r in result.functions if r.jit} == {"scatter", "tally", "reset", "ordered", "clipped"}, output
     idx = np.array([0, 2, 2, 4, 2])  # repeats: np.add.at accumulates them, and so does .at[].add
     a = np.linspace(-2.0, 2.0, 7)
-    for name, args in (("scatter", (idx, np.arange(5.0), 6)), ("reset", (a,)), ("ordered", (a,)), ("clipped", (a,))):
+    for name, args in (("scatter", (idx, np.arange(5.0), 6)), ("tally", (4,)), ("reset", (a,)), ("ordered", (a,)), ("clipped", (a,))):
         want = original[name](*args)
         got = migrated[name](*(jnp.asarray(x) if isinstance(x, np.ndarray) else x for x in args))
         for w, g in zip(want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,)):

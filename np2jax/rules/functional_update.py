@@ -4,6 +4,7 @@ import libcst as cst
 
 from np2jax.analysis.jax_values import name_holds_jax_array
 from np2jax.analysis.narrow_dtypes import is_narrow_array
+from np2jax.analysis.sequences import builds_list
 from np2jax.analysis.writes import BINARY_FOR, subscript_write
 from np2jax.context import FileContext, FunctionInfo, runs_on_jax_arrays
 from np2jax.cstutil import call, change_keywords
@@ -328,8 +329,11 @@ class FunctionalUpdate(Rule):
             return cst.Attribute(value=cst.Name(plan.name), attr=cst.Name(attribute))
 
         if plan.kind == "at":
+            index = args[1]
+            if builds_list([a.value for a in original.value.args if a.keyword is None][1], ctx.resolver, ctx.scope):
+                index = call(_jnp(ctx, "asarray"), index)  # JAX refuses a list index (as NPJ100 does for x[[0, 2]])
             at = cst.Subscript(value=cst.Attribute(value=_at_base(name, ctx), attr=cst.Name("at")),
-                               slice=[cst.SubscriptElement(cst.Index(args[1]))])
+                               slice=[cst.SubscriptElement(cst.Index(index))])
             value = call(cst.Attribute(value=at, attr=cst.Name(plan.method)), args[2])
         elif plan.kind == "fill":
             value = call(_jnp(ctx, "full_like"), name, args[0])
