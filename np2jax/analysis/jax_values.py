@@ -16,7 +16,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.resolve import Resolver, is_numpy
-from np2jax.analysis.scope import Scope, ValueBinding
+from np2jax.analysis.scope import Scope, every_value_made
 from np2jax.tables import lookup_numpy
 
 
@@ -45,8 +45,4 @@ def makes_jax_array(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) 
 
 def name_holds_jax_array(name: str, scope: Scope, resolver: Resolver) -> bool:
     """Every binding of ``name`` (augmented assignments aside, which keep the kind of array) makes a JAX array."""
-    found, bindings = scope.lookup(name)
-    made = [b for b in bindings if not (isinstance(b, ValueBinding) and b.augmented)]
-    return found is not None and bool(made) and all(
-        isinstance(b, ValueBinding) and makes_jax_array(b.value, resolver, found) for b in made
-    )
+    return every_value_made(name, scope, lambda value, found: makes_jax_array(value, resolver, found))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.resolve import Resolver, is_numpy
-from np2jax.analysis.scope import Scope, ValueBinding
+from np2jax.analysis.scope import Scope, every_value_made
 
 NARROW_DTYPES = frozenset(
     "int8 int16 uint8 uint16 float16 byte short ubyte ushort half "
@@ -28,11 +28,7 @@ _DTYPE_SECOND = frozenset({"zeros", "ones", "empty", "array", "asarray", "zeros_
 
 def is_narrow_array(name: str, scope: Scope, resolver: Resolver) -> bool:
     """Every (non-augmented) binding of ``name`` is a NumPy array made with a dtype narrower than 32 bits."""
-    found, bindings = scope.lookup(name)
-    made = [b for b in bindings if not (isinstance(b, ValueBinding) and b.augmented)]
-    return bool(made) and found is not None and all(
-        isinstance(b, ValueBinding) and _narrow_value(b.value, resolver, found) for b in made
-    )
+    return every_value_made(name, scope, lambda value, found: _narrow_value(value, resolver, found))
 
 
 def _narrow_value(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:

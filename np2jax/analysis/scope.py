@@ -128,6 +128,14 @@ def target_positions(target: cst.BaseExpression, position: tuple[int, ...] = ())
                 yield from target_positions(value, (*position, index))
 
 
+def every_value_made(name: str, scope: Scope, test) -> bool:
+    """``name`` has bindings, and each one other than an augmented assignment (which keeps what the name holds)
+    binds a value for which ``test(value, scope_of_the_binding)`` holds."""
+    found, bindings = scope.lookup(name)
+    made = [b for b in bindings if not (isinstance(b, ValueBinding) and b.augmented)]
+    return found is not None and bool(made) and all(isinstance(b, ValueBinding) and test(b.value, found) for b in made)
+
+
 def target_names(target: cst.BaseExpression) -> Iterator[cst.Name]:
     if isinstance(target, cst.Name):
         yield target
