@@ -1,0 +1,115 @@
+"""Which functions stay NumPy code because of other functions of the same module.
+
+The engine walks a module, then asks these functions which further functions must be left untouched
+(``ForcedUnsupported``), and walks again until nothing is added:
+
+* callers of a function left untouched (it may mutate or need NumPy arrays), creators of an object of
+  a class with a method left untouched, and that class's other methods (they share ``self``);
+* functions whose result NumPy code writes into in place (``p = f(z); p[i] -= 1``);
+* functions rewritten to return the arguments they mutate (NPJ203) one of whose callers stays NumPy.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.result_writes import result_uses
+from np2jax.context import ForcedUnsupported
+
+
+def callers_of_unsupported(infos, functions, forced) -> dict[str, ForcedUnsupported]:
+    """Functions that call (transitively) a same-module function left untouched, or create an object of a
+    class with a method left untouched, and the other methods of such a class (methods share state through
+    ``self``)."""
+    unsupported = {record.qualname for record in functions if record.status == "unsupported"}
+    found: dict[str, ForcedUnsupported] = {}
+    changed = True
+    while changed:
+        changed = False
+        blocked_classes = {
+            info.class_name: info.qualname for info in infos if info.class_name and info.qualname in unsupported
+        }
+        for info in infos:
+            if info.qualname in unsupported:
+                continue
+            # a call to a class whose methods stay NumPy (`h = Holder(x0)`) hands them this function's arrays
+            callee = next((name for name in info.calls if name in unsupported or name in blocked_classes), None)
+            if callee is not None:
+                found[info.qualname] = ForcedUnsupported(callee)
+            elif info.class_name in blocked_classes:
+                found[info.qualname] = ForcedUnsupported(blocked_classes[info.class_name], via_class=True)
+            else:
+                continue
+            unsupported.add(info.qualname)
+            changed = True
+    return {name: why for name, why in found.items() if name not in forced}
+
+
+def callees_written_by_unsupported(infos, functions, forced, memo: dict) -> dict[str, ForcedUnsupported]:
+    """Functions whose result a function that stays NumPy writes into in place (``p = f(z); p[i] -= 1``):
+    migrated, they would return immutable JAX arrays, so they stay NumPy too; and, when the written result
+    comes from a function that stays NumPy, the functions whose results that one hands back (``return build(n)``).
+
+    ``memo`` keeps each function's findings for the next walk of the same module."""
+    unsupported = {record.qualname for record in functions if record.status == "unsupported"}
+    # a callee the migration leaves as it was returns what it returned before
+    candidates = {info.qualname for info in infos if info.changed} - unsupported - forced.keys()
+    if not candidates:
+        return {}
+    module_functions = {info.qualname for info in infos if info.is_module_level}
+    constructors = {info.class_name: info.qualname for info in infos if info.class_name and info.node.name.value == "__init__"}
+    uses = {}  # the functions that stay NumPy (reverted, or left as they were) -> what they write into, return
+    for info in infos:
+        if (info.qualname not in unsupported and info.changed) or ".<locals>." in info.qualname:
+            continue
+        if not info.calls and not any(inner.calls for inner in info.nested):
+            continue  # calls no function of this module
+        found = memo.get(info.node)
+        if found is None:
+            found = memo[info.node] = _result_uses(info, module_functions, constructors)
+        uses[info.qualname] = found
+    writer_of = {callee: writer for writer, (written, _) in uses.items() for callee in written}
+    pending = list(writer_of)
+    while pending:  # what a NumPy function hands back is written into where its own result is
+        callee = pending.pop()
+        for returned in uses.get(callee, ((), ()))[1]:
+            if returned not in writer_of:
+                writer_of[returned] = writer_of[callee]
+                pending.append(returned)
+    return {callee: ForcedUnsupported(writer, via_result=True) for callee, writer in writer_of.items() if callee in candidates}
+
+
+def _result_uses(info, module_functions, constructors):
+    """Same-module callees whose results ``info``'s function writes into in place, and those whose results it
+    returns (for an object it creates, ``b = Box(n)``: the class's ``__init__``, which sets up its arrays)."""
+
+    def callee_of(call: cst.Call) -> str | None:
+        func = call.func
+        if isinstance(func, cst.Name) and func.value in module_functions:
+            return func.value
+        if isinstance(func, cst.Name) and func.value in constructors:
+            return constructors[func.value]
+        if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and info.class_name
+                and func.value.value in ("self", "cls")):
+            return f"{info.class_name}.{func.attr.value}"
+        return None
+
+    return result_uses(info.node, callee_of)
+
+
+def mutators_of_unsupported_callers(infos, functions, forced, mutations) -> dict[str, ForcedUnsupported]:
+    """Functions rewritten to return the arguments they mutate, one of whose callers stays NumPy code:
+    that caller still relies on the mutation, so the function must keep mutating (stay NumPy) too."""
+    reverted = {record.qualname for record in functions if record.status == "unsupported"}
+    unsupported = {  # a nested function is reverted with the function around it
+        info.node: info.qualname for info in infos
+        if info.qualname in reverted or any(info.qualname.startswith(name + ".<locals>.") for name in reverted)
+    }
+    found: dict[str, ForcedUnsupported] = {}
+    for function in mutations.returning():
+        if function.node in unsupported:
+            continue  # stays NumPy for its own reasons, reported as such; its callers follow it (NPJ202)
+        caller = next((unsupported[s.caller] for s in function.calls if s.caller in unsupported), None)
+        if caller is not None and function.name not in forced:
+            found[function.name] = ForcedUnsupported(caller, via_caller=True)
+    return found
