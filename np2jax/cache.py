@@ -31,17 +31,17 @@ class Cache:
             return None
         try:
             with open(self._file(key), "rb") as handle:
-                status, output, error, diagnostics, functions = pickle.load(handle)
+                status, output, error, diagnostics, functions, links = pickle.load(handle)
         except Exception:
             return None
-        result = FileResult(path, status, source, source if output is None else output, error, diagnostics, functions)
+        result = FileResult(path, status, source, source if output is None else output, error, diagnostics, functions, links)
         return result.with_path(path)
 
     def put(self, key: str, result: FileResult) -> None:
         if self.directory is None:
             return
         output = None if result.output == result.source else result.output
-        payload = (result.status, output, result.error, result.diagnostics, result.functions)
+        payload = (result.status, output, result.error, result.diagnostics, result.functions, result.links)
         target = self._file(key)
         temporary = None
         try:

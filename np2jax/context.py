@@ -68,6 +68,7 @@ class FunctionInfo:
     static_argnums: tuple[int, ...] = ()
     class_name: str | None = None  # qualified name of the class, for methods
     calls: dict[str, cst.Call] = field(default_factory=dict)  # same-module callee -> first call
+    imported_calls: dict[str, tuple[cst.Call, int]] = field(default_factory=dict)  # imported target -> first call, line
     call_statements: dict[cst.Call, tuple | None] = field(default_factory=dict)  # call -> its statement, for positions
     first_diagnostic: int = 0  # index of its first diagnostic in FileContext.diagnostics
     changed: bool = False  # the walker rewrote something in it, or it is jitted as it is (set before on_leave_function)
@@ -95,6 +96,8 @@ class ForcedUnsupported:
     via_class: bool = False  # True: a method of the same class stays NumPy (they share `self`)
     via_caller: bool = False  # True: `callee` is a caller that stays NumPy and relies on this function's mutation
     via_result: bool = False  # True: `callee` is a caller that stays NumPy and writes into this function's result
+    via_module: bool = False  # True: `callee` is in another module (as "`name` (path:line)", or a dotted import target)
+    where: str = ""  # for an imported callee: where it stays NumPy code
 
 
 class FileContext:
@@ -117,6 +120,7 @@ class FileContext:
         self._function_positions: dict = {}
         self.function: FunctionInfo | None = None  # innermost function being walked
         self.forced_unsupported: dict[str, ForcedUnsupported] = {}
+        self.imports: dict[str, str] = {}  # module-level imports np2jax.project may follow (analysis/links.py)
         self.blocked_statements: set[cst.CSTNode] = set()
         self._write_plans: dict[tuple, WritePlan | list | None] = {}
         self._aliasing: dict[cst.CSTNode, FunctionAliasing] = {}

@@ -24,12 +24,13 @@ import libcst as cst
 
 from np2jax import __version__
 from np2jax.analysis.attributes import analyse_attributes
+from np2jax.analysis.links import ExternalFact, ModuleLinks, collect_links, is_foreign, links_without_walk, module_imports
 from np2jax.analysis.mutation import ModuleMutations
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import collect_scopes
 from np2jax.analysis.tracing import ModuleTracing
 from np2jax.codes import instantiate, selected
-from np2jax.context import FileContext
+from np2jax.context import FileContext, ForcedUnsupported
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.imports import choose_jnp_alias, finalize_imports
 from np2jax.propagation import (
@@ -55,11 +56,12 @@ class Options:
     ignore: frozenset[str] = frozenset()
     unsafe_fixes: bool = False  # apply fixes that may change behaviour (always reported)
     unroll_threshold: int = 8  # loops with at most this many iterations may be unrolled
+    external: tuple[ExternalFact, ...] = ()  # what other modules of the project need (np2jax.project)
 
     def key(self) -> str:
         return (
             f"{__version__}+{code_fingerprint()}|jit={self.jit}|select={sorted(self.select)}|ignore={sorted(self.ignore)}"
-            f"|unsafe={self.unsafe_fixes}|unroll={self.unroll_threshold}"
+            f"|unsafe={self.unsafe_fixes}|unroll={self.unroll_threshold}|external={sorted(self.external)}"
         )
 
 
@@ -82,6 +84,7 @@ class FileResult:
     error: str | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     functions: list[FunctionRecord] = field(default_factory=list)
+    links: ModuleLinks | None = None  # for np2jax.project; None: nothing to follow (or an error)
 
     @property
     def lines(self) -> int:
@@ -130,12 +133,13 @@ def migrate_source(source: bytes, path: str = "<string>", options: Options = Opt
 def _migrate_source(source: bytes, path: str, options: Options) -> FileResult:
     try:
         if b"numpy" not in source:
-            functions = _functions_without_numpy(source)
+            functions, imports = _functions_without_numpy(source)
             if functions is not None:
-                return FileResult(path, "unchanged", source, source, functions=functions)
+                links = links_without_walk(_parse(source), functions) if imports else None
+                return FileResult(path, "unchanged", source, source, functions=functions, links=links)
         tree = _check_python_syntax(source, path)
         module = _parse(source)
-        new_module, diagnostics, functions, forced = _transform(module, path, source, options, tree=tree)
+        new_module, diagnostics, functions, forced, links = _transform(module, path, source, options, tree=tree)
         rendered = None if new_module is module else render(new_module)
         output = source if rendered is None else rendered.code.encode(new_module.encoding)
         if output != source:
@@ -150,7 +154,7 @@ def _migrate_source(source: bytes, path: str, options: Options) -> FileResult:
     except MemoryError:
         return FileResult(path, "error", source, source, error="out of memory while processing this file")
     return FileResult(
-        path, "changed" if output != source else "unchanged", source, output, None, diagnostics, functions
+        path, "changed" if output != source else "unchanged", source, output, None, diagnostics, functions, links
     )
 
 
@@ -187,14 +191,16 @@ def _parse(source: bytes) -> cst.Module:
 
 
 def _transform(
-    module: cst.Module, path: str, source: bytes, options: Options, precise: bool = True, forced=None, tree=None
+    module: cst.Module, path: str, source: bytes, options: Options, precise: bool = True, forced=None, tree=None,
+    links: bool = True,
 ):
     """Walk the module; if a migrated function calls one left untouched, walk again leaving it untouched too.
 
     ``tree`` is Python's ast of ``source`` when the caller has it (the jit analysis reads module state from it).
 
-    Returns the new module, the diagnostics, the function records and the functions left untouched
-    by propagation (``forced``), which a later pass over the output may start from.
+    Returns the new module, the diagnostics, the function records, the functions left untouched
+    by propagation (``forced``), which a later pass over the output may start from, and (when
+    ``links``) what other modules need to know (analysis/links.py).
     """
     collector = collect_scopes(module)
     resolver = Resolver(collector.scopes)
@@ -204,6 +210,8 @@ def _transform(
         text = module.code
     lines = _LINE_BREAK.split(text.lstrip("\ufeff"))
     forced = dict(forced or {})
+    imports = module_imports(module)
+    external_callees = _seed_external(options.external, forced)
     enabled = {rule.CODE for rule in selected(set(options.select) or None, set(options.ignore) or None)}
     tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, "NPJ306" in enabled, tree=tree,
                              convert_scans="NPJ307" in enabled) if options.jit else None
@@ -216,26 +224,46 @@ def _transform(
     written_results: dict = {}  # function node -> the callees whose results it writes into, and returns (stable across walks)
     while True:
         kept = {
-            name: f"`{why.callee}`, which calls it, stays NumPy code and relies on the mutation"
+            name: f"{why.callee}, in another module, calls it and relies on the mutation" if why.via_module
+            else f"`{why.callee}`, which calls it, stays NumPy code and relies on the mutation"
             for name, why in forced.items() if why.via_caller
         }
         mutations = ModuleMutations(module, resolver, kept) if kept and returns_arguments else unforced
         new_module, diagnostics, functions, infos = _walk(
-            module, path, collector, resolver, lines, options, forced, precise, tracing, mutations, attributes
+            module, path, collector, resolver, lines, options, forced, precise, tracing, mutations, attributes, imports
         )
         # Every reason found in this walk at once (each only ever adds functions, so the fixpoint is the same).
         more = {
             **callees_written_by_unsupported(infos, functions, forced, written_results),
             **mutators_of_unsupported_callers(infos, functions, forced, mutations),
-            **callers_of_unsupported(infos, functions, forced),
+            **callers_of_unsupported(infos, functions, forced, external_callees),
         }
         if not more:
-            return new_module, diagnostics, functions, forced
+            found = None
+            if links:
+                found = collect_links(module, collector.module_scope, imports, infos, functions)
+                found.mutators = frozenset(function.name for function in mutations.returning())
+            return new_module, diagnostics, functions, forced, found
         forced.update(more)
 
 
-def _walk(module, path, collector, resolver, lines, options, forced, precise, tracing, mutations=None, attributes=None):
+def _seed_external(facts, forced: dict) -> dict[str, str]:
+    """Functions other modules need to stay NumPy code, added to ``forced``; and the imported functions
+    that stay NumPy code in their modules (target -> where), whose callers here stay NumPy too."""
+    callees = {}
+    for fact in facts:
+        if fact.kind == "callee":
+            callees[fact.name] = fact.who
+        elif fact.name not in forced:
+            forced[fact.name] = ForcedUnsupported(
+                fact.who, via_result=fact.kind == "result", via_caller=fact.kind == "mutation", via_module=True
+            )
+    return callees
+
+
+def _walk(module, path, collector, resolver, lines, options, forced, precise, tracing, mutations=None, attributes=None, imports=None):
     ctx = FileContext(path, module, resolver, lines)
+    ctx.imports = imports or {}
     ctx.mutations = mutations
     ctx.attributes = attributes
     ctx.precise_positions = precise
@@ -287,17 +315,18 @@ def _check_safety(output: bytes, path: str, options: Options, forced, parse=None
         raise MigrationError(f"internal error: the migrated code does not parse ({error}); file left unchanged")
     # Only the code matters here; starting from the first pass's propagation result reaches the same
     # fixpoint a fresh run would (propagation only ever adds functions) without its extra walk.
-    again, _, _, _ = _transform(module, path, output, options, precise=False, forced=forced, tree=tree)
+    again, *_ = _transform(module, path, output, options, precise=False, forced=forced, tree=tree, links=False)
     if again is not module and again.bytes != output:  # the same tree back: nothing changed (np2jax.visitors.visit)
         raise MigrationError("internal error: a second migration pass would change the output again; file left unchanged")
 
 
-def _functions_without_numpy(source: bytes) -> list[FunctionRecord] | None:
-    """Functions of a file that never mentions numpy, from the fast ``ast`` parser (None if it fails)."""
+def _functions_without_numpy(source: bytes) -> tuple[list[FunctionRecord] | None, bool]:
+    """Functions of a file that never mentions numpy, from the fast ``ast`` parser (None if it fails), and
+    whether it imports from modules np2jax.project may follow (not the standard library's)."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+        return None, False
     records: list[FunctionRecord] = []
 
     def walk(node: ast.AST, prefix: str) -> None:
@@ -313,4 +342,14 @@ def _functions_without_numpy(source: bytes) -> list[FunctionRecord] | None:
 
     walk(tree, "")
     records.sort(key=lambda r: r.line)
-    return records
+    return records, any(_may_follow(node) for node in tree.body)
+
+
+def _may_follow(node: ast.stmt) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        return bool(node.level) or not is_foreign(node.module or "")
+    if isinstance(node, ast.Import):
+        return not all(is_foreign(alias.name) for alias in node.names)
+    if isinstance(node, (ast.If, ast.Try)):
+        return any(_may_follow(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+    return False

@@ -17,10 +17,12 @@ from np2jax.analysis.result_writes import result_uses
 from np2jax.context import ForcedUnsupported
 
 
-def callers_of_unsupported(infos, functions, forced) -> dict[str, ForcedUnsupported]:
+def callers_of_unsupported(infos, functions, forced, imported=None) -> dict[str, ForcedUnsupported]:
     """Functions that call (transitively) a same-module function left untouched, or create an object of a
     class with a method left untouched, and the other methods of such a class (methods share state through
-    ``self``)."""
+    ``self``); and functions that call a function of another module left untouched there (``imported``:
+    import target -> where, from np2jax.project)."""
+    imported = imported or {}
     unsupported = {record.qualname for record in functions if record.status == "unsupported"}
     found: dict[str, ForcedUnsupported] = {}
     changed = True
@@ -34,8 +36,11 @@ def callers_of_unsupported(infos, functions, forced) -> dict[str, ForcedUnsuppor
                 continue
             # a call to a class whose methods stay NumPy (`h = Holder(x0)`) hands them this function's arrays
             callee = next((name for name in info.calls if name in unsupported or name in blocked_classes), None)
+            target = next((name for name in info.imported_calls if name in imported), None) if imported else None
             if callee is not None:
                 found[info.qualname] = ForcedUnsupported(callee)
+            elif target is not None:
+                found[info.qualname] = ForcedUnsupported(target, via_module=True, where=imported[target])
             elif info.class_name in blocked_classes:
                 found[info.qualname] = ForcedUnsupported(blocked_classes[info.class_name], via_class=True)
             else:

@@ -14,13 +14,15 @@ import multiprocessing
 import os
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
+from np2jax.analysis.links import ModuleLinks
 from np2jax.cache import Cache
 from np2jax.engine import FileResult, Options, cache_key, migrate_source
 from np2jax.files import NOTEBOOK_SUFFIX, SourceFile, read_source
 from np2jax.notebook import Extraction, NotebookError, NotebookResult, extract, locate, rebuild
+from np2jax.project import Module, Project, module_name
 from np2jax.suppressions import Directives, scan, suppress
 
 CRASH_MESSAGE = "the parser crashed on this file (pathologically deep nesting?); file left unchanged"
@@ -92,10 +94,16 @@ def migrate_files(
     results: list[FileResult | None] = [None] * len(files)
     inputs: dict[int, _Input] = {}
     pending: list[tuple[int, bytes, str, Options]] = []
+    links: dict[int, ModuleLinks] = {}  # the engine's links of each file, for the project pass
+    first_round = True
 
     def done(index: int, result: FileResult) -> None:
-        results[index] = result
-        _report(on_result, result)
+        links.pop(index, None)
+        if result.links is not None:
+            links[index] = result.links
+        results[index] = inputs[index].finish(result, on_note) if index in inputs else result
+        if first_round:
+            _report(on_result, results[index])
 
     for index, file in enumerate(files):
         try:
@@ -108,25 +116,61 @@ def migrate_files(
             done(index, prepared)
             continue
         inputs[index] = prepared
-        file_options = options_for(file)
-        key = _key(prepared.module, file.display, file_options)
-        cached = cache.get(key, prepared.module, file.display)
-        if cached is not None:
-            done(index, prepared.finish(cached, on_note))
-        else:
-            pending.append((index, prepared.module, key, file_options))
+        pending.append((index, prepared.module, "", options_for(file)))
 
     def finish(index: int, key: str, result: FileResult) -> None:
         if result.error != CRASH_MESSAGE and not (result.error or "").startswith(INTERNAL_ERROR):
             cache.put(key, result)
-        done(index, inputs[index].finish(result, on_note))
+        done(index, result)
 
-    if jobs == 0:
-        for index, source, key, file_options in pending:
-            finish(index, key, _work(source, files[index].display, file_options))
-    elif pending:
-        _run_isolated(pending, files, jobs or default_jobs(), finish)
+    def run(round_: list[tuple[int, bytes, str, Options]]) -> None:
+        uncached = []
+        for index, source, _, file_options in round_:
+            key = _key(source, files[index].display, file_options)
+            cached = cache.get(key, source, files[index].display)
+            if cached is not None:
+                done(index, cached)
+            else:
+                uncached.append((index, source, key, file_options))
+        if jobs == 0:
+            for index, source, key, file_options in uncached:
+                finish(index, key, _work(source, files[index].display, file_options))
+        elif uncached:
+            _run_isolated(uncached, files, jobs or default_jobs(), finish)
+
+    run(pending)
+    first_round = False
+    # The project pass: files whose functions other files rely on (or that rely on others) again.
+    external: dict[int, set] = {}
+    for _ in range(MAX_PROJECT_ROUNDS):
+        if len(links) < 2:
+            break
+        grown = _grown_facts(files, links, external)
+        if not grown:
+            break
+        run([(index, inputs[index].module, "", replace(options_for(files[index]), external=tuple(sorted(external[index]))))
+             for index in grown])
     return [r for r in results if r is not None]
+
+
+MAX_PROJECT_ROUNDS = 8  # each round only adds facts; real chains of modules settle in two or three
+
+
+def _grown_facts(files: list[SourceFile], links: dict, external: dict[int, set]) -> list[int]:
+    """Add the facts the current links imply to ``external``; the files whose facts grew."""
+    modules = {
+        index: Module(
+            None if files[index].display.endswith(NOTEBOOK_SUFFIX) else module_name(files[index].path),
+            files[index].display, files[index].path.name == "__init__.py", found,
+        )
+        for index, found in links.items()
+    }
+    grown = []
+    for index, facts in Project(modules).facts().items():
+        if not facts <= external.get(index, set()):
+            external[index] = external.get(index, set()) | facts
+            grown.append(index)
+    return sorted(grown)
 
 
 @dataclass

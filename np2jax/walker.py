@@ -15,6 +15,7 @@ from typing import Sequence
 
 import libcst as cst
 
+from np2jax.analysis.links import imported_target
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, attribute_chain
 from np2jax.context import FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan
@@ -304,6 +305,11 @@ class Walker(FastTransformer):
         if callee is not None and callee not in info.calls:
             info.calls[callee] = node
             info.call_statements[node] = self.ctx.statement
+        elif callee is None and self.ctx.imports:  # a function of another module (np2jax.project follows it)
+            target = imported_target(func, self.ctx.scope, self.ctx.imports)
+            if target is not None and target not in info.imported_calls:
+                info.imported_calls[target] = (node, self.ctx.line)
+                info.call_statements[node] = self.ctx.statement
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:

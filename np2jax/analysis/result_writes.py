@@ -19,7 +19,7 @@ as well, so writes into it count too (``np.array(p)``, ``np.copy(p)`` make NumPy
 arrays and do not), and so is what a function returns computed that way
 (``return x / norm(x)``).
 
-The engine keeps such callees as NumPy code too (see ``engine._callees_written_by_unsupported``).
+The engine keeps such callees as NumPy code too (see ``propagation.callees_written_by_unsupported``).
 """
 
 from __future__ import annotations
@@ -45,8 +45,15 @@ def result_uses(function: cst.FunctionDef, callee_of) -> tuple[dict[str, cst.CST
     those must stay NumPy too.
 
     ``callee_of(call)`` names the same-module function a call calls (None for others)."""
+    return result_uses_in([function.body], callee_of)
+
+
+def result_uses_in(nodes, callee_of) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
+    """``result_uses`` for code given as a list of nodes, visited in order (a body, or a module's
+    top-level statements); ``callee_of`` may name any function, an imported one too."""
     finder = _ResultWrites(callee_of)
-    visit(function.body, finder)
+    for node in nodes:
+        visit(node, finder)
     return finder.written, frozenset(finder.returned)
 
 

@@ -11,6 +11,8 @@ class CallsUnmigratedFunction(Rule):
     MESSAGE = "calls `{callee}`, which stays NumPy code: this function stays NumPy too"
     CLASS_MESSAGE = "`{callee}` stays NumPy code and shares `self` with this method: the class stays NumPy"
     RESULT_MESSAGE = "`{callee}` stays NumPy code and writes in place into what this function returns: this function stays NumPy too"
+    MODULE_MESSAGE = "calls `{callee}`, which stays NumPy code in {where}: this function stays NumPy too"
+    MODULE_RESULT_MESSAGE = "{callee}, in another module, writes in place into what this function returns: this function stays NumPy too"
     SEVERITY = Severity.ERROR
     DOC = RuleDoc(
         what=(
@@ -21,7 +23,10 @@ class CallsUnmigratedFunction(Rule):
             "`np.fill_diagonal(p, 0)`, `np.add.at(p, i, 1)`, `out=p`), also into the arrays of an object it returns "
             "(`b = make_box(n); b.F[0, 1] = 0`) or, for a class's `__init__`, sets up (`m = Model(n); m.W[0] = 0`), "
             "or through another reference (`y = p; y += 1`, `x = b.x; x += 1`, `for w in ws: w -= g`); and, "
-            "transitively, the functions whose results such a function hands back (`b.F = build(n); return b`)."
+            "transitively, the functions whose results such a function hands back (`b.F = build(n); return b`). "
+            "When several files are migrated together, the same holds across modules (np2jax/project.py): calls "
+            "through imports (absolute, relative, re-exported by a package's `__init__`) to a function another "
+            "file leaves untouched, and NumPy code in another file that writes into a function's result."
         ),
         why=(
             "A function that is left as NumPy code (because of an error-level diagnostic) may mutate its "
@@ -31,7 +36,11 @@ class CallsUnmigratedFunction(Rule):
             "code that writes into a function's result needs a mutable NumPy array back, not a JAX array."
         ),
         use_instead="fix the callee first (see its own diagnostics); its callers then migrate on the next run",
-        known_problems="Only direct calls by name (functions, and classes created by name) and `self.`/`cls.` method calls within a module are followed.",
+        known_problems=(
+            "Only direct calls by name (functions, and classes created by name, also imported ones) and "
+            "`self.`/`cls.` method calls within a module are followed; methods called on objects from other "
+            "modules and code outside the files migrated together are not."
+        ),
     )
     EXAMPLES = (
         Example(
@@ -128,10 +137,17 @@ class CallsUnmigratedFunction(Rule):
             return
         if forced.via_class or forced.via_result:
             line, col, end_line, end_col = ctx.def_name_span(info)
-            message = (self.CLASS_MESSAGE if forced.via_class else self.RESULT_MESSAGE).format(callee=forced.callee)
+            if forced.via_module:
+                message = self.MODULE_RESULT_MESSAGE.format(callee=forced.callee)
+            else:
+                message = (self.CLASS_MESSAGE if forced.via_class else self.RESULT_MESSAGE).format(callee=forced.callee)
             ctx.diagnostics.append(
                 Diagnostic(self.CODE, self.SEVERITY, message, ctx.path, line, col, end_line, end_col, self.DOC.use_instead)
             )
+        elif forced.via_module:
+            call = info.imported_calls[forced.callee][0]
+            message = self.MODULE_MESSAGE.format(callee=forced.callee, where=forced.where)
+            self.report(ctx, call, message, exact=True, statement=info.call_statements.get(call))
         else:
             call = info.calls[forced.callee]
             self.report(ctx, call, self.MESSAGE.format(callee=forced.callee), exact=True, statement=info.call_statements.get(call))

@@ -1,0 +1,235 @@
+"""What one module's migration means for the other modules of a project, and what it needs from them.
+
+np2jax migrates one file at a time, but functions call each other across files.  Three
+situations change what a function computes without anything in its own file showing it:
+
+* NumPy code in module B writes into (or, through a second reference, augments) the result of a
+  function of module A (``y = a.make(n); y[0] = 5``; ``z = y; z += 1``).  Migrated, ``make``
+  returns an immutable JAX array: the write raises, or the augmented assignment only rebinds ``z``.
+* ``a.clear(x)`` writes into its argument and np2jax makes it return the argument instead (NPJ203);
+  ``clear(b)`` in module B relies on the mutation and is not rewritten to ``b = clear(b)``.
+* A migrated function of module B calls one of module A that stays NumPy code and may mutate the
+  arrays it is handed (``a.bump(b)`` with ``def bump(x): x += 1``).
+
+``ModuleLinks`` records, per module, what the runner's project pass (``np2jax.project``) needs to
+find these: the module's imports, its calls to imported names, the imported functions whose
+results its NumPy code writes into, and the fate of its own functions.  The pass then migrates
+the files concerned again with ``Options.external`` facts that keep the functions involved NumPy
+(NPJ202), the same way the engine does within one module.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from np2jax.analysis.result_writes import result_uses_in
+from np2jax.analysis.scope import ImportBinding, Scope, attribute_chain, dotted_name
+from np2jax.visitors import FastVisitor, visit
+
+# Packages no project of a user is part of: their functions are not followed.
+_FOREIGN = frozenset({"numpy", "jax", "jaxlib", "scipy", "pandas", "torch", "tensorflow", "matplotlib", "sklearn", "numba"})
+
+
+@dataclass(frozen=True, order=True)
+class ExternalFact:
+    """A fact about other modules that changes one module's migration (part of ``Options``)."""
+
+    kind: str  # "result": another module writes into `name`'s result; "mutation": one relies on `name`
+    #            mutating its argument; "callee": `name` (a dotted import target) stays NumPy in its module
+    name: str  # a qualname of this module, or (for "callee") an imported target as this module spells it
+    who: str  # the function elsewhere and where it is, for the message: "`use` (pkg/b.py:12)"
+
+
+@dataclass
+class ModuleLinks:
+    imports: dict[str, str] = field(default_factory=dict)  # module-level name -> dotted target ("." prefixes: relative)
+    calls: dict[str, dict[str, int]] = field(default_factory=dict)  # imported target -> {caller qualname: line}
+    writes: dict[str, tuple[str, int]] = field(default_factory=dict)  # imported target -> (writer, line)
+    defined: frozenset[str] = frozenset()  # qualnames of its functions and methods
+    migrated: frozenset[str] = frozenset()  # of those, the ones rewritten (their results are JAX arrays now)
+    unsupported: frozenset[str] = frozenset()  # the ones left as NumPy code because of an error
+    mutators: frozenset[str] = frozenset()  # the ones made to return the arguments they wrote into (NPJ203)
+
+
+def module_imports(module: cst.Module) -> dict[str, str]:
+    """Names the module's top-level imports bind (also inside top-level ``if``/``try``), to what they import;
+    relative imports keep their leading dots (``from .core import f`` -> ``.core.f``).  NumPy, JAX and the
+    standard library are left out."""
+    found: dict[str, str] = {}
+    for statement in _top_level(module.body):
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    full = dotted_name(alias.name) or ""
+                    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                        _add(found, alias.asname.name.value, full)
+                    else:
+                        top = full.split(".")[0]
+                        _add(found, top, top)
+            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                base = "." * len(small.relative) + (dotted_name(small.module) or "" if small.module is not None else "")
+                for alias in small.names:
+                    name = alias.name.value if isinstance(alias.name, cst.Name) else dotted_name(alias.name)
+                    bound = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
+                    if isinstance(name, str) and isinstance(bound, str):
+                        _add(found, bound, f"{base}.{name}" if base and not base.endswith(".") else base + name)
+    return found
+
+
+def is_foreign(module: str) -> bool:
+    """Whether a module (absolute dotted name) is NumPy's, JAX's, the standard library's ...: not followed."""
+    top = module.split(".")[0]
+    return top in _FOREIGN or top in sys.stdlib_module_names
+
+
+def _add(found: dict[str, str], name: str, target: str) -> None:
+    if target.startswith(".") or not is_foreign(target):
+        found[name] = target
+    else:
+        found.pop(name, None)  # rebound to something not followed
+
+
+def _top_level(body) -> list[cst.BaseStatement]:
+    statements = []
+    for statement in body:
+        statements.append(statement)
+        if isinstance(statement, cst.If):
+            statements.extend(_top_level(statement.body.body))
+            if statement.orelse is not None:
+                statements.extend(_top_level(statement.orelse.body.body))
+        elif isinstance(statement, cst.Try):
+            statements.extend(_top_level(statement.body.body))
+            for handler in statement.handlers:
+                statements.extend(_top_level(handler.body.body))
+    return statements
+
+
+def imported_target(func: cst.BaseExpression, scope: Scope, imports: dict[str, str]) -> str | None:
+    """The dotted target a call's function is, when it is an imported name or an attribute of one
+    (``make`` -> ``pkg.core.make``; ``core.make`` -> ``pkg.core.make``), as seen from ``scope``."""
+    parts = attribute_chain(func)
+    if not parts or parts[0] not in imports:
+        return None
+    found, bindings = scope.lookup(parts[0])
+    if found is None or found.kind != "module" or not all(isinstance(b, ImportBinding) for b in bindings):
+        return None
+    target = imports[parts[0]]
+    rest = ".".join(parts[1:])
+    return f"{target}.{rest}" if rest else target
+
+
+def collect_links(module: cst.Module, scope: Scope, imports: dict[str, str], infos, functions) -> ModuleLinks:
+    """``infos``: the walker's FunctionInfo list (with ``imported_calls``); ``functions``: the function records."""
+    status = {record.qualname: record.status for record in functions}
+    calls: dict[str, dict[str, int]] = {}
+    writes: dict[str, tuple[str, int]] = {}
+    changed = {info.qualname for info in infos if info.changed and status.get(info.qualname) != "unsupported"}
+    for info in infos:
+        for target, (_, line) in info.imported_calls.items():
+            calls.setdefault(target, {}).setdefault(info.qualname, line)
+        if not info.imported_calls or info.qualname in changed or ".<locals>." in info.qualname:
+            continue
+        written, _ = result_uses_in([info.node.body], _callee_resolver(info.imported_calls, scope, imports))
+        for target in written:
+            writes.setdefault(target, (info.qualname, info.imported_calls[target][1]))
+    top = [s for s in module.body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]
+    if imports and top:
+        finder = _ModuleLevelCalls(scope, imports)
+        for statement in top:
+            visit(statement, finder)
+        for target, line in finder.calls.items():
+            calls.setdefault(target, {}).setdefault("<module>", line)
+        if finder.calls:
+            written, _ = result_uses_in(top, lambda call: imported_target(call.func, scope, imports))
+            for target in written:
+                writes.setdefault(target, ("<module>", finder.calls.get(target, 0)))
+    return ModuleLinks(
+        imports=imports,
+        calls=calls,
+        writes=writes,
+        defined=frozenset(status),
+        migrated=frozenset(changed),
+        unsupported=frozenset(name for name, s in status.items() if s == "unsupported"),
+    )
+
+
+def links_without_walk(module: cst.Module, functions) -> ModuleLinks:
+    """The links of a module np2jax leaves as it is without walking it (it never mentions NumPy): all
+    its code stays as it was, so what it writes into counts, and what it calls relies on mutations.
+    Imported names are matched by spelling (a local variable of the same name counts too: that only
+    ever keeps more functions NumPy)."""
+    imports = module_imports(module)
+    finder = _SpelledCalls(imports)
+    visit(module, finder)
+    writes: dict[str, tuple[str, int]] = {}
+    top = [statement for statement in module.body if not isinstance(statement, (cst.FunctionDef, cst.ClassDef))]
+    for qualname, nodes in [*((q, [body]) for q, body in finder.functions.items()), ("<module>", top)]:
+        written, _ = result_uses_in(nodes, lambda call: _spelled_target(call.func, imports))
+        for target in written:
+            writes.setdefault(target, (qualname, 0))
+    return ModuleLinks(imports=imports, calls=finder.calls, writes=writes, defined=frozenset(r.qualname for r in functions))
+
+
+def _spelled_target(func: cst.BaseExpression, imports: dict[str, str]) -> str | None:
+    parts = attribute_chain(func)
+    if not parts or parts[0] not in imports:
+        return None
+    return ".".join([imports[parts[0]], *parts[1:]])
+
+
+class _SpelledCalls(FastVisitor):
+    """Calls of imported names per function (by qualname; module-level code as ``<module>``), by spelling."""
+
+    def __init__(self, imports: dict[str, str]) -> None:
+        self.imports = imports
+        self.prefix: list[str] = []  # qualname parts of the enclosing classes and functions
+        self.current: list[str] = []  # qualnames of the enclosing functions
+        self.calls: dict[str, dict[str, int]] = {}
+        self.functions: dict[str, cst.CSTNode] = {}  # qualname -> body
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.prefix.append(node.name.value)
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self.prefix.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        qualname = ".".join([*self.prefix, node.name.value])
+        self.functions[qualname] = node.body
+        self.current.append(qualname)
+        self.prefix.extend((node.name.value, "<locals>"))
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.current.pop()
+        del self.prefix[-2:]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        target = _spelled_target(node.func, self.imports)
+        if target is not None:
+            self.calls.setdefault(target, {}).setdefault(self.current[-1] if self.current else "<module>", 0)
+
+
+def _callee_resolver(imported_calls, scope, imports):
+    def callee_of(call: cst.Call) -> str | None:
+        target = imported_target(call.func, scope, imports)
+        return target if target in imported_calls else None
+
+    return callee_of
+
+
+class _ModuleLevelCalls(FastVisitor):
+    def __init__(self, scope: Scope, imports: dict[str, str]) -> None:
+        self.scope = scope
+        self.imports = imports
+        self.calls: dict[str, int] = {}
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        target = imported_target(node.func, self.scope, self.imports)
+        if target is not None:
+            self.calls.setdefault(target, 0)

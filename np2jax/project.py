@@ -1,0 +1,132 @@
+"""The project pass: what one module's migration means for the modules that import it.
+
+After every file has been migrated once, each result carries its ``ModuleLinks``
+(analysis/links.py).  This pass resolves every imported call to the file that defines the
+function (absolute and relative imports, modules named from their ``__init__.py`` packages,
+re-exports through a package's ``__init__``) and derives ``ExternalFact``s:
+
+* ``result``: NumPy code in another module writes into (or augments through a second reference)
+  what a migrated function returns: the function stays NumPy code (NPJ202);
+* ``mutation``: another module calls a function np2jax made return the arguments it wrote into
+  (NPJ203): that caller still relies on the mutation, so the function keeps mutating (NPJ201);
+* ``callee``: a migrated function calls a function another module leaves as NumPy code (which may
+  write into the arrays it is handed): the caller stays NumPy code too (NPJ202).
+
+The runner then migrates the files whose facts grew again, with the facts in their ``Options``,
+and repeats until nothing grows (facts only ever accumulate, so this ends).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from np2jax.analysis.links import ExternalFact, ModuleLinks
+
+MAX_DEPTH = 5  # re-exports followed in a row
+
+
+def module_name(path: Path) -> str:
+    """``pkg/sub/mod.py`` -> ``pkg.sub.mod`` where ``pkg`` and ``pkg/sub`` hold an ``__init__.py``."""
+    path = path.resolve()
+    parts = [] if path.name == "__init__.py" else [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").is_file() and folder.name:
+        parts.append(folder.name)
+        folder = folder.parent
+    return ".".join(reversed(parts))
+
+
+@dataclass
+class Module:
+    name: str | None  # None: not importable (a notebook)
+    display: str
+    is_package: bool
+    links: ModuleLinks
+
+
+class Project:
+    def __init__(self, modules: dict[int, Module]) -> None:
+        self.modules = modules
+        self.by_name: dict[str, list[int]] = {}
+        for index, module in modules.items():
+            if module.name:
+                self.by_name.setdefault(module.name, []).append(index)
+
+    def facts(self) -> dict[int, set[ExternalFact]]:
+        """Every fact the current links imply, per module index."""
+        found: dict[int, set[ExternalFact]] = {}
+        for index, module in self.modules.items():
+            links = module.links
+            for target, (writer, line) in links.writes.items():
+                for producer, name in self.resolve(index, target):
+                    name = self._constructor(producer, name)
+                    if producer != index and name in self.modules[producer].links.migrated:
+                        found.setdefault(producer, set()).add(ExternalFact("result", name, self._who(index, writer, line)))
+            for target, callers in links.calls.items():
+                for producer, name in self.resolve(index, target):
+                    if producer == index:
+                        continue
+                    other = self.modules[producer].links
+                    if name in other.mutators:
+                        caller, line = next(iter(callers.items()))
+                        found.setdefault(producer, set()).add(ExternalFact("mutation", name, self._who(index, caller, line)))
+                    stays = name in other.unsupported or any(n.startswith(name + ".") for n in other.unsupported)
+                    if stays and any(caller in links.migrated for caller in callers):
+                        where = self.modules[producer].display
+                        found.setdefault(index, set()).add(ExternalFact("callee", target, where))
+        return found
+
+    def resolve(self, index: int, target: str, depth: int = 0) -> list[tuple[int, str]]:
+        """The modules (indices) and qualnames an import target seen from module ``index`` names."""
+        target = self._absolute(index, target)
+        if target is None or depth > MAX_DEPTH:
+            return []
+        parts = target.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            producers = self._named(parts[:cut])
+            if not producers:
+                continue
+            rest = ".".join(parts[cut:])
+            found = []
+            for producer in producers:
+                links = self.modules[producer].links
+                head = parts[cut]
+                if rest in links.defined or any(name.startswith(rest + ".") for name in links.defined):
+                    found.append((producer, rest))
+                elif head in links.imports:  # re-exported: `from .core import make` in the package's __init__
+                    found.extend(self.resolve(producer, ".".join([links.imports[head], *parts[cut + 1:]]), depth + 1))
+            return found
+        return []
+
+    def _named(self, parts: list[str]) -> list[int]:
+        """Modules of that dotted name; failing that, of a shorter one (a folder without ``__init__.py``
+        above them: ``import pkg.core`` where ``pkg`` is a namespace package)."""
+        for start in range(len(parts)):
+            found = self.by_name.get(".".join(parts[start:]))
+            if found:
+                return found
+        return []
+
+    def _absolute(self, index: int, target: str) -> str | None:
+        if not target.startswith("."):
+            return target
+        module = self.modules[index]
+        if module.name is None:
+            return None
+        level = len(target) - len(target.lstrip("."))
+        package = module.name.split(".") if module.is_package else module.name.split(".")[:-1]
+        if level - 1 > len(package):
+            return None
+        package = package[: len(package) - (level - 1)]
+        return ".".join([*package, target[level:]])
+
+    def _constructor(self, producer: int, name: str) -> str:
+        """For a class, its ``__init__`` (which sets up what an object of it holds)."""
+        links = self.modules[producer].links
+        return name if name in links.defined else f"{name}.__init__"
+
+    def _who(self, index: int, qualname: str, line: int) -> str:
+        display = self.modules[index].display
+        where = f"{display}:{line}" if line else display
+        return f"module-level code ({where})" if qualname == "<module>" else f"`{qualname}` ({where})"

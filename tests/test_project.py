@@ -1,0 +1,193 @@
+"""The project pass (np2jax/project.py): what one module's migration means for the modules importing it.
+
+Each case migrates a small package with the real command line, then imports the original and the
+migrated package in fresh interpreters and compares what the consumer functions compute.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from np2jax.analysis.links import ModuleLinks
+from np2jax.project import Module, Project, module_name
+
+PRODUCER = """\
+import numpy as np
+
+def make(n):
+    return np.zeros(n) + 1.0
+
+def bump(x):
+    x += 1.0
+
+def clear(x):
+    x[0] = 0.0
+
+def scale(x, s):
+    return np.asarray(x) * s
+"""
+
+
+def migrate(run_cli, src: Path, out: Path, *extra: str):
+    """``np2jax migrate src --out out`` from the folder holding ``src`` (diagnostics name ``src/...``)."""
+    run = run_cli("migrate", src.name, "--out", out, *extra, cwd=src.parent)
+    assert run.returncode in (0, 1), run
+    return run
+
+
+def evaluate(root: Path, code: str) -> str:
+    """What ``code`` prints with ``root`` first on the import path (a fresh interpreter, JAX on CPU)."""
+    env = dict(os.environ, PYTHONPATH=str(root), JAX_PLATFORMS="cpu")
+    completed = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    return completed.stdout
+
+
+def same_results(src: Path, out: Path, code: str) -> str:
+    original = evaluate(src, code)
+    assert evaluate(out, code) == original
+    return original
+
+
+@pytest.fixture
+def package(tmp_path):
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "from .prod import make, clear\n")
+    write(src / "pkg" / "prod.py", PRODUCER)
+    return src
+
+
+def test_a_write_into_an_imported_result_keeps_the_producer_numpy(run_cli, package, tmp_path):
+    write(package / "pkg" / "cons.py", """\
+import numpy as np
+from pkg.prod import make
+
+def patched(n):
+    y = make(n)
+    y[0] = 5.0
+    return np.sum(y)
+""")
+    run = migrate(run_cli, package, tmp_path / "out")
+    assert "pkg/prod.py:3:5: NPJ202 [error] `patched` (src/pkg/cons.py:5), in another module, writes in place" in run.stderr
+    assert "def make(n):\n    return np.zeros(n)" in (tmp_path / "out" / "pkg" / "prod.py").read_text()
+    printed = same_results(package, tmp_path / "out", "from pkg.cons import patched; print(patched(4))")
+    assert printed.strip() == "8.0"
+
+
+def test_augmenting_a_second_reference_to_an_imported_result_across_modules(run_cli, package, tmp_path):
+    # NumPy updates the one array through `z`; on a JAX array `z += 1` would only rebind `z`, silently
+    write(package / "pkg" / "cons.py", """\
+from . import prod
+
+def aliased(n):
+    y = prod.make(n)
+    z = y
+    z += 1
+    return y
+""")
+    migrate(run_cli, package, tmp_path / "out")
+    printed = same_results(package, tmp_path / "out", "from pkg.cons import aliased; print(aliased(3).tolist())")
+    assert printed.strip() == "[2.0, 2.0, 2.0]"
+
+
+def test_a_caller_in_another_module_relying_on_a_mutation_keeps_it(run_cli, package, tmp_path):
+    # `clear` would return its argument (NPJ203); `clear(b)` elsewhere is not rewritten to rebind
+    write(package / "user.py", """\
+import numpy as np
+from pkg import clear
+
+def cleared_sum(a):
+    b = np.cumsum(a)
+    clear(b)
+    return np.sum(b)
+""")
+    run = migrate(run_cli, package, tmp_path / "out")
+    assert "`cleared_sum` (src/user.py:6), in another module, calls it and relies on the mutation" in run.stderr
+    assert "calls `pkg.clear`, which stays NumPy code in src/pkg/prod.py" in run.stderr
+    printed = same_results(package, tmp_path / "out", "import numpy as np; from user import cleared_sum; print(cleared_sum(np.arange(1.0, 5.0)))")
+    assert printed.strip() == "19.0"
+
+
+def test_a_migrated_caller_of_a_function_left_numpy_elsewhere_stays_numpy(run_cli, package, tmp_path):
+    # `bump` keeps `x += 1.0` on its argument (NPJ201); handed a JAX array it would only rebind `x`
+    write(package / "pkg" / "cons.py", """\
+import numpy as np
+from .prod import bump
+
+def bumped_sum(a):
+    b = np.cumsum(a)
+    bump(b)
+    return np.sum(b)
+""")
+    run = migrate(run_cli, package, tmp_path / "out")
+    assert "NPJ202 [error] calls `.prod.bump`, which stays NumPy code in src/pkg/prod.py" in run.stderr
+    printed = same_results(package, tmp_path / "out", "import numpy as np; from pkg.cons import bumped_sum; print(bumped_sum(np.arange(3.0)))")
+    assert printed.strip() == "7.0"
+
+
+def test_a_consumer_that_never_mentions_numpy_counts_too(run_cli, package, tmp_path):
+    write(package / "script.py", """\
+from pkg.prod import make
+
+def first_five(n):
+    y = make(n)
+    y[0] = 5.0
+    return float(y.sum())
+""")
+    migrate(run_cli, package, tmp_path / "out")
+    assert same_results(package, tmp_path / "out", "from script import first_five; print(first_five(3))").strip() == "7.0"
+
+
+def test_functions_nobody_else_writes_into_still_migrate(run_cli, package, tmp_path):
+    write(package / "pkg" / "cons.py", """\
+import numpy as np
+from pkg.prod import make, scale
+
+def total(n):
+    return np.sum(scale(make(n), 2.0))
+""")
+    migrate(run_cli, package, tmp_path / "out")
+    produced = (tmp_path / "out" / "pkg" / "prod.py").read_text()
+    assert "def make(n):\n    return jnp.zeros(n)" in produced and "def scale(x, s):\n    return jnp.asarray(x) * s" in produced
+    assert same_results(package, tmp_path / "out", "from pkg.cons import total; print(float(total(3)))").strip() == "6.0"
+
+
+def test_the_project_pass_is_stable_across_cached_runs_and_a_second_migration(run_cli, package, tmp_path):
+    write(package / "pkg" / "cons.py", "from pkg.prod import make\n\ndef f(n):\n    y = make(n)\n    y[0] = 2.0\n    return y\n")
+    first = migrate(run_cli, package, tmp_path / "out")
+    again = migrate(run_cli, package, tmp_path / "out2")  # from the cache
+    assert "NPJ202" in first.stderr and again.stderr == first.stderr
+    for path in (tmp_path / "out").rglob("*.py"):
+        assert path.read_bytes() == (tmp_path / "out2" / path.relative_to(tmp_path / "out")).read_bytes()
+    third = run_cli("migrate", tmp_path / "out", "--check")  # the migrated tree migrates to itself
+    assert "0 file(s) would be migrated" in third.stderr, third
+
+
+# --- resolving imports -----------------------------------------------------------
+
+
+def test_module_names_follow_the_packages_init_files(tmp_path):
+    write(tmp_path / "a" / "__init__.py", "")
+    write(tmp_path / "a" / "b" / "__init__.py", "")
+    assert module_name(write(tmp_path / "a" / "b" / "c.py", "")) == "a.b.c"
+    assert module_name(tmp_path / "a" / "b" / "__init__.py") == "a.b"
+    assert module_name(write(tmp_path / "loose.py", "")) == "loose"
+
+
+def test_relative_imports_re_exports_and_namespace_packages_resolve():
+    core = Module("pkg.sub.core", "core.py", False, ModuleLinks(defined=frozenset({"make", "Box.__init__", "Box.grow"})))
+    init = Module("pkg", "pkg/__init__.py", True, ModuleLinks(imports={"make": ".sub.core.make"}))
+    user = Module("pkg.sub.user", "user.py", False, ModuleLinks())
+    project = Project({0: core, 1: init, 2: user})
+    assert project.resolve(2, ".core.make") == [(0, "make")]
+    assert project.resolve(2, "..sub.core.Box") == [(0, "Box")]
+    assert project.resolve(2, "pkg.make") == [(0, "make")]  # through the package's __init__
+    assert project.resolve(2, "ns.pkg.sub.core.make") == [(0, "make")]  # `ns` has no __init__.py
+    assert project.resolve(2, "....too.far") == []
+    assert project.resolve(2, "other.thing") == []
