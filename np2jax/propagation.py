@@ -63,17 +63,33 @@ def callees_written_by_unsupported(infos, functions, forced, memo: dict) -> dict
         return {}
     module_functions = {info.qualname for info in infos if info.is_module_level}
     constructors = {info.class_name: info.qualname for info in infos if info.class_name and info.node.name.value == "__init__"}
-    uses = {}  # the functions that stay NumPy (reverted, or left as they were) -> what they write into, return
-    for info in infos:
-        if (info.qualname not in unsupported and info.changed) or ".<locals>." in info.qualname:
-            continue
-        if not info.calls and not any(inner.calls for inner in info.nested):
-            continue  # calls no function of this module
-        found = memo.get(info.node)
-        if found is None:
-            found = memo[info.node] = _result_uses(info, module_functions, constructors)
-        uses[info.qualname] = found
-    writer_of = {callee: writer for writer, (written, _) in uses.items() for callee in written}
+    # the functions that stay NumPy (reverted, or left as they were)
+    staying = [
+        info for info in infos
+        if not (info.qualname not in unsupported and info.changed) and ".<locals>." not in info.qualname
+    ]
+    # those another one calls may write into what it hands them (`def add_ridge(G, lam): G += lam`)
+    called = {callee for info in infos for callee in info.calls}
+    writers: dict[str, frozenset] = {}  # such a callee -> the parameters it writes into (positions and `#-:name`s)
+    while True:
+        uses = {}  # -> what they write into, what they return
+        for info in staying:
+            if not info.calls and not any(inner.calls for inner in info.nested) and info.qualname not in called:
+                continue  # calls no function of this module, and none calls it
+            relevant = tuple(sorted((name, writers[name]) for name in info.calls if name in writers))
+            key = (info.node, relevant, info.qualname in called)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = _result_uses(info, module_functions, constructors, writers, info.qualname in called)
+            uses[info.qualname] = found
+        found_writers = {name: _written_parameters(written) for name, (written, _) in uses.items()}
+        found_writers = {name: keys for name, keys in found_writers.items() if keys}
+        if found_writers == writers:
+            break
+        writers = found_writers
+    writer_of = {
+        callee: writer for writer, (written, _) in uses.items() for callee in written if not callee.startswith("#")
+    }
     pending = list(writer_of)
     while pending:  # what a NumPy function hands back is written into where its own result is
         callee = pending.pop()
@@ -84,9 +100,22 @@ def callees_written_by_unsupported(infos, functions, forced, memo: dict) -> dict
     return {callee: ForcedUnsupported(writer, via_result=True) for callee, writer in writer_of.items() if callee in candidates}
 
 
-def _result_uses(info, module_functions, constructors):
+def _written_parameters(written) -> frozenset:
+    """From result_uses' keys for parameters (``#0:x``): their positions and ``#-:name``s."""
+    found = set()
+    for key in written:
+        if key.startswith("#"):
+            position, name = key[1:].split(":", 1)
+            found.add(f"#-:{name}")
+            if position != "-":
+                found.add(int(position))
+    return frozenset(found)
+
+
+def _result_uses(info, module_functions, constructors, writers=None, params=False):
     """Same-module callees whose results ``info``'s function writes into in place, and those whose results it
-    returns (for an object it creates, ``b = Box(n)``: the class's ``__init__``, which sets up its arrays)."""
+    returns (for an object it creates, ``b = Box(n)``: the class's ``__init__``, which sets up its arrays);
+    ``writers``, ``params``: see ``result_uses``."""
 
     def callee_of(call: cst.Call) -> str | None:
         func = call.func
@@ -99,7 +128,7 @@ def _result_uses(info, module_functions, constructors):
             return f"{info.class_name}.{func.attr.value}"
         return None
 
-    return result_uses(info.node, callee_of)
+    return result_uses(info.node, callee_of, writers, params)
 
 
 def mutators_of_unsupported_callers(infos, functions, forced, mutations) -> dict[str, ForcedUnsupported]:

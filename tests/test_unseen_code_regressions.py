@@ -149,3 +149,108 @@ def test_a_result_computed_from_a_migrated_result_is_a_jax_array_too():
     assert not record(result, "norm").jit
     x, idx = np.array([3.0, 4.0, 12.0]), np.array([0, 0])
     np.testing.assert_allclose(migrated.zero_entries(x, idx), original.zero_entries(x, idx))
+
+
+@pytest.mark.parametrize("hand_over", ["add_ridge(G, lam)", "add_ridge(lam=lam, G=G)", "grow(G, lam)"])
+def test_a_result_handed_to_a_numpy_function_that_writes_into_its_parameter_keeps_the_producer_numpy(hand_over):
+    """gram's result went to add_ridge, which stays NumPy (`G += ...` on a parameter): on a JAX array the
+    `+=` only rebound the local name and ridge_trace silently lost the ridge (5.0 instead of 6.0); also
+    through another function that passes its parameter on (grow)."""
+    result, original, migrated = migrated_pair(
+        f"""
+        import numpy as np
+
+        def gram(x):
+            return np.outer(x, x)
+
+        def add_ridge(G, lam):
+            G += lam * np.eye(G.shape[0])
+
+        def grow(H, lam):
+            add_ridge(H, lam)
+
+        def ridge_trace(x, lam):
+            G = gram(x)
+            {hand_over}
+            return np.trace(G)
+        """
+    )
+    assert record(result, "gram").status == "unsupported"
+    assert any(d.code == "NPJ202" and "`ridge_trace` stays NumPy code" in d.message for d in result.diagnostics)
+    x = np.array([1.0, 2.0])
+    assert migrated.ridge_trace(x, 0.5) == original.ridge_trace(x, 0.5) == 6.0
+
+
+def test_numpy_code_writing_into_an_array_computed_from_its_parameter_keeps_the_producer_numpy():
+    """regularize (NumPy: a fancy-index `+=`) computes G = J @ J.T from its parameter and writes into it; step
+    handed it jac's JAX result, so the write raised.  jac now stays NumPy."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def jac(x):
+            return np.outer(x, x)
+
+        def regularize(J, lam):
+            G = J @ J.T
+            G[np.diag_indices_from(G)] += lam
+            return G
+
+        def step(x, lam):
+            return regularize(jac(x), lam).sum()
+        """
+    )
+    assert record(result, "jac").status == "unsupported"
+    x = np.array([1.0, 2.0, 3.0])
+    assert migrated.step(x, 0.5) == original.step(x, 0.5)
+
+
+def test_running_sums_of_small_integers_widen_as_numpy_does():
+    """np.cumsum of a uint8 image accumulates in uint64; jnp.cumsum kept uint8 and wrapped (an integral image
+    gave 114 where NumPy gives 370).  The migrated calls pass dtype=jnp.sum(x).dtype."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def integral(img):
+            return img.cumsum(0).cumsum(1)
+
+        def running(x):
+            return np.cumsum(x)
+
+        def products(a):
+            return np.cumprod(a[1:] - a[:-1], axis=0)
+
+        def scaled(x, dt):
+            return np.cumsum(x / dt)
+        """
+    )
+    assert all(record(result, name).jit for name in ("integral", "running", "products", "scaled"))
+    assert "jnp.cumsum(x, dtype=jnp.sum(x).dtype)" in result.output.decode()
+    img = np.full((4, 5), 100, np.uint8)
+    for dtype in (np.uint8, np.int8, np.int16, np.bool_, np.float32):
+        data = img.astype(dtype)
+        for name in ("integral", "running", "products") if dtype is not np.bool_ else ("integral", "running"):
+            np.testing.assert_array_equal(np.asarray(getattr(migrated, name)(data)), getattr(original, name)(data))
+
+
+def test_a_vector_parameter_named_axis_is_traced_like_any_array():
+    """rotate_about(v, axis, angle): `axis` is an axis-angle vector, used as data, so jit traces it; the call
+    np.linalg.norm(axis) was kept NumPy (parameters named like shapes count as static) and raised on the tracer."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def rotate_about(v, axis, angle):
+            k = axis / np.linalg.norm(axis)
+            return v * np.cos(angle) + np.cross(k, v) * np.sin(angle)
+
+        def norm_along(x, axis):
+            return np.linalg.norm(x, axis=axis)
+        """
+    )
+    assert record(result, "rotate_about").jit and record(result, "norm_along").static_argnums == (1,)
+    v, axis = np.array([1.0, 0.0, 0.0]), np.array([0.0, 0.0, 2.0])
+    np.testing.assert_allclose(np.asarray(migrated.rotate_about(v, axis, 0.5)), original.rotate_about(v, axis, 0.5), rtol=1e-6)
+    x = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_allclose(np.asarray(migrated.norm_along(x, 1)), original.norm_along(x, 1), rtol=1e-6)

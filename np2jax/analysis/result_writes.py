@@ -38,28 +38,54 @@ DERIVING_METHODS = frozenset("copy astype reshape ravel flatten transpose swapax
 ELEMENT_CALLS = frozenset("zip enumerate reversed list tuple iter sorted".split())  # their elements are their arguments'
 
 
-def result_uses(function: cst.FunctionDef, callee_of) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
+def result_uses(function: cst.FunctionDef, callee_of, writers=None, params: bool = False) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
     """Same-module callee -> the first in-place write into (part of) its result in ``function``; and the
     callees whose results ``function`` returns, directly or on an object or in a container it returns
     (``b.F = build(n); return b``): if ``function`` stays NumPy for a caller that writes into its result,
     those must stay NumPy too.
 
-    ``callee_of(call)`` names the same-module function a call calls (None for others)."""
-    return result_uses_in([function.body], callee_of)
+    ``callee_of(call)`` names the same-module function a call calls (None for others).
+
+    Arrays handed to a function that writes into its parameters count as written too: ``writers`` maps
+    such callees to the parameters they write into (``parameter_keys``), e.g. ``G = gram(x); add_ridge(G)``
+    with ``def add_ridge(G, lam): G += lam``.  With ``params``, the function's own parameters are
+    followed the same way (a caller holds them too, so ``x += 1`` on one counts): the written keys then
+    include theirs, ``"#0:x"`` for its first parameter ``x``."""
+    bound = {}
+    if params:
+        for key, name in parameter_keys(function):
+            bound[name] = key
+    return result_uses_in([function.body], callee_of, writers, bound)
 
 
-def result_uses_in(nodes, callee_of) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
+def parameter_keys(function: cst.FunctionDef) -> list[tuple[str, str]]:
+    """``("#0:x", "x")`` for each positional parameter (``#-:name`` for keyword-only ones), ``self``/``cls`` aside."""
+    keys = []
+    positional = [*function.params.posonly_params, *function.params.params]
+    for index, param in enumerate(positional):
+        if index == 0 and param.name.value in ("self", "cls"):
+            continue
+        keys.append((f"#{index}:{param.name.value}", param.name.value))
+    keys.extend((f"#-:{param.name.value}", param.name.value) for param in function.params.kwonly_params)
+    return keys
+
+
+def result_uses_in(nodes, callee_of, writers=None, params=None) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
     """``result_uses`` for code given as a list of nodes, visited in order (a body, or a module's
     top-level statements); ``callee_of`` may name any function, an imported one too."""
-    finder = _ResultWrites(callee_of)
+    finder = _ResultWrites(callee_of, writers or {})
+    for name, key in (params or {}).items():
+        finder.bound[name] = key
+        finder.shared.add(name)  # the caller holds the same array
     for node in nodes:
         visit(node, finder)
     return finder.written, frozenset(finder.returned)
 
 
 class _ResultWrites(FastVisitor):
-    def __init__(self, callee_of) -> None:
+    def __init__(self, callee_of, writers) -> None:
         self.callee_of = callee_of
+        self.writers: dict[str, frozenset[str]] = writers  # callee -> parameter keys it writes into
         self.bound: dict[str, str] = {}  # name -> the callee whose result (or part of it) it holds
         self.shared: set[str] = set()  # bound names whose array another reference may also hold
         self.written: dict[str, cst.CSTNode] = {}
@@ -138,6 +164,16 @@ class _ResultWrites(FastVisitor):
             if arg.keyword is not None and arg.keyword.value == "out":
                 for element in _elements(arg.value):
                     self._write(element, node)
+        written = self.writers.get(self.callee_of(node)) if self.writers else None
+        if written:
+            offset = 1 if "." in self.callee_of(node) else 0  # a method's or a class's: `self` comes first
+            for index, arg in enumerate(node.args):
+                if arg.star:
+                    break
+                if (f"#-:{arg.keyword.value}" if arg.keyword is not None else index + offset) in written:
+                    source = self._source(arg.value)
+                    if source is not None:
+                        self.written.setdefault(source, node)
 
     def _root(self, expr: cst.BaseExpression, elements: bool = False) -> str | None:
         """The callee whose result ``expr`` is part of: a bound name, its attribute, element or view
@@ -160,8 +196,9 @@ class _ResultWrites(FastVisitor):
         """The callee whose result ``expr`` computes a new array from, with an array method or an operator."""
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in DERIVING_METHODS:
             return self._source(expr.func.value)
-        if isinstance(expr, cst.BinaryOperation):
-            return self._source(expr.left) or self._source(expr.right)
+        if isinstance(expr, cst.BinaryOperation):  # a callee's result before a parameter (``#0:x``)
+            left, right = self._source(expr.left), self._source(expr.right)
+            return right if right is not None and (left is None or left.startswith("#")) else left
         if isinstance(expr, cst.UnaryOperation):
             return self._source(expr.expression)
         if isinstance(expr, (cst.Attribute, cst.Subscript)):  # `probs.copy().T`, `(p - 1)[0]`
