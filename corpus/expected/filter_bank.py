@@ -104,6 +104,6 @@ def frame_signal(x, frame_len, hop):
 @functools.partial(jax.jit, static_argnums=(1,))
 def rms_envelope(x, win):
     sq = jnp.pad(x ** 2, (win // 2, win - 1 - win // 2), mode="edge")
-    c = jnp.cumsum(sq)
+    c = jnp.cumsum(sq, dtype=jnp.sum(sq).dtype)
     c = jnp.concatenate([jnp.asarray([0.0]), c])
     return jnp.sqrt((c[win:] - c[:-win]) / win)

@@ -26,7 +26,7 @@ def sobel_magnitude(img):
 @functools.partial(jax.jit, static_argnums=(1,))
 def box_blur(img, r=1):
     p = jnp.pad(img, r, mode="edge")
-    s = p.cumsum(0).cumsum(1)
+    s = p.cumsum(0, dtype=jnp.sum(p).dtype).cumsum(1)
     s = jnp.pad(s, ((1, 0), (1, 0)))
     k = 2 * r + 1
     h, w = img.shape
@@ -37,7 +37,7 @@ def box_blur(img, r=1):
 @functools.partial(jax.jit, static_argnums=(1,))
 def equalize_hist(img, nbins=256):
     hist, edges = jnp.histogram(img.ravel(), bins=nbins, range=(0.0, 1.0))
-    cdf = jnp.cumsum(hist).astype(float)
+    cdf = jnp.cumsum(hist, dtype=jnp.sum(hist).dtype).astype(float)
     cdf /= cdf[-1]
     centers = 0.5 * (edges[:-1] + edges[1:])
     return jnp.interp(img.ravel(), centers, cdf).reshape(img.shape)

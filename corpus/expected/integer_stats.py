@@ -15,7 +15,7 @@ import jax.numpy as jnp
 def factorial_table(n):
     """0!, 1!, ..., (n-1)! as integers."""
     k = jnp.arange(1, n)
-    return jnp.concatenate([jnp.ones(1, dtype=int), jnp.cumprod(k)])
+    return jnp.concatenate([jnp.ones(1, dtype=int), jnp.cumprod(k, dtype=jnp.sum(k).dtype)])
 
 
 @jax.jit

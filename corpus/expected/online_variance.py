@@ -83,5 +83,5 @@ def moments_converged(m_old, m_new, tol=1e-9):
 
 @functools.partial(jax.jit, static_argnums=(1,))
 def rolling_mean(x, window):
-    c = jnp.cumsum(x)
+    c = jnp.cumsum(x, dtype=jnp.sum(x).dtype)
     return (c[window - 1:] - jnp.concatenate([jnp.zeros(1), c[:-window]])) / window

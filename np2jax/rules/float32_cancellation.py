@@ -96,8 +96,8 @@ class Float32Cancellation(HazardRule):
             import jax.numpy as jnp
 
             def rolling_var(x, w):
-                c1 = jnp.concatenate([jnp.asarray([0.0]), jnp.cumsum(x)])
-                c2 = jnp.concatenate([jnp.asarray([0.0]), jnp.cumsum(x * x)])
+                c1 = jnp.concatenate([jnp.asarray([0.0]), jnp.cumsum(x, dtype=jnp.sum(x).dtype)])
+                c2 = jnp.concatenate([jnp.asarray([0.0]), jnp.cumsum(x * x, dtype=jnp.sum(x * x).dtype)])
                 s1 = c1[w:] - c1[:-w]
                 s2 = c2[w:] - c2[:-w]
                 return (s2 - s1 * s1 / w) / (w - 1)

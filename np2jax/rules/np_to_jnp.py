@@ -2,7 +2,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.scope import Scope
+from np2jax.analysis.cumulative_dtype import CUMULATIVE, CUMULATIVE_METHODS, widening_dtype
+from np2jax.analysis.resolve import is_shape_name
+from np2jax.analysis.scope import ImportBinding, ParamBinding, Scope
 from np2jax.analysis.sequences import SequenceArguments, builds_list
 from np2jax.analysis.values import grown_at_run_time
 from np2jax.context import FileContext, NumpyRef, runs_on_jax_arrays
@@ -68,6 +70,20 @@ def _averages_boolean_method(call: cst.Call, ctx: FileContext) -> bool:
     return runs_on_jax_arrays(ctx.function, ctx)
 
 
+def _accumulation_dtype(node: cst.Call, data, dtype_position: int, ctx: FileContext):
+    """``dtype=jnp.sum(data).dtype`` for a cumulative sum or product that names no dtype (analysis/cumulative_dtype.py)."""
+    if data is None or any(a.star or (a.keyword is not None and a.keyword.value in ("dtype", "a")) for a in node.args):
+        return None
+    if len([a for a in node.args if a.keyword is None]) >= dtype_position:
+        return None
+
+    def is_module(name: cst.Name) -> bool:
+        found, bindings = ctx.scope.lookup(name.value)
+        return found is not None and any(isinstance(b, ImportBinding) for b in bindings)
+
+    return widening_dtype(data, ctx.jnp_alias, is_module)
+
+
 # jnp functions whose first argument is a sequence of arrays, none of which may be a list or tuple
 JOINING = frozenset("concatenate concat stack hstack vstack dstack column_stack row_stack".split())
 
@@ -79,6 +95,38 @@ def _static_parameters(scope: Scope, ctx: FileContext) -> frozenset[str]:
         return frozenset()
     plan = ctx.tracing.plan(node.name.value)
     return frozenset(plan.static) if plan is not None else frozenset()
+
+
+def _traced_shape_named(ref: NumpyRef, ctx: FileContext) -> bool:
+    """An argument naming a parameter called like a shape (``axis``) that jax.jit traces all the same: an
+    axis-angle vector in ``np.linalg.norm(axis)``.  Kept NumPy, the call would get a tracer and raise."""
+    scope = ref.scope
+    if scope.kind != "function" or not any(is_shape_name(name) for name in scope.bindings):
+        return False
+    static = _static_parameters(scope, ctx)
+    plan = ctx.tracing.plan(scope.node.name.value) if ctx.tracing is not None and isinstance(scope.node, cst.FunctionDef) else None
+    if plan is None or not plan.ok:
+        return False
+    names = {n for arg in ref.call.args for n in _names_in(arg.value)}
+    return any(
+        is_shape_name(name) and name not in static and any(isinstance(b, ParamBinding) for b in scope.bindings.get(name, ()))
+        for name in names
+    )
+
+
+def _names_in(expr: cst.BaseExpression):
+    if isinstance(expr, cst.Name):
+        yield expr.value
+    elif isinstance(expr, (cst.Attribute, cst.Subscript)):
+        yield from _names_in(expr.value)
+    elif isinstance(expr, cst.BinaryOperation):
+        yield from _names_in(expr.left)
+        yield from _names_in(expr.right)
+    elif isinstance(expr, cst.UnaryOperation):
+        yield from _names_in(expr.expression)
+    elif isinstance(expr, (cst.Tuple, cst.List)):
+        for element in expr.elements:
+            yield from _names_in(element.value)
 
 
 def _grown_list_argument(ref: NumpyRef, ctx: FileContext) -> bool:
@@ -119,6 +167,10 @@ class NumpyToJaxNumpy(Rule):
             "get `dtype=float`, and so do the `.mean()`/`.std()`/`.var()` methods of such an argument in a function that "
             "is jitted (elsewhere they may run on NumPy arrays, or on pandas or torch objects that take no `dtype=float`); "
             "a boolean array held in a name is not recognised. "
+            "`np.cumsum`/`np.cumprod` (and `nan` variants, and the methods in jitted functions) accumulate bool and "
+            "small integers in int64 where jax.numpy keeps the input's dtype and wraps (a uint8 image's running sum): "
+            "they get `dtype=jnp.sum(x).dtype`, which widens as NumPy does; only where `x` can be written twice "
+            "without running a call twice, and not where it is certainly inexact (a true division). "
             "A NumPy function used as a value (`f = np.sum`) is kept: it may later be called on lists or static values. "
             "Parameters named like shapes (`shape`, `axes`, `*_shape` ...) are taken to be static Python values. "
             "Other parameters are taken to be arrays (no `jnp.asarray` noise in every function): called with a "
@@ -285,7 +337,8 @@ class NumpyToJaxNumpy(Rule):
             if ctx.resolver.args_static(ref.call, ref.scope):
                 return
         elif row.kind == "function":
-            if not ref.member and ctx.resolver.args_static(ref.call, ref.scope) and not _grown_list_argument(ref, ctx):
+            if (not ref.member and ctx.resolver.args_static(ref.call, ref.scope) and not _grown_list_argument(ref, ctx)
+                    and not _traced_shape_named(ref, ctx)):
                 return
         elif row.kind != "constructor":
             return
@@ -296,10 +349,19 @@ class NumpyToJaxNumpy(Rule):
             self._rename_keywords(ref)
             if row.numpy in BOOLEAN_AVERAGES and _averages_booleans(ref, ctx):
                 ref.keyword_changes["+dtype"] = ("dtype", cst.Name("float"))
+            if row.numpy in CUMULATIVE:
+                dtype = _accumulation_dtype(ref.call, ref.call.args[0].value if ref.call.args else None, 3, ctx)
+                if dtype is not None:
+                    ref.keyword_changes["+dtype"] = ("dtype", dtype)
 
     def on_call(self, node: cst.Call, ctx: FileContext) -> None:
         if _averages_boolean_method(node, ctx):
             ctx.call_keywords[node] = {"+dtype": ("dtype", cst.Name("float"))}
+        elif (isinstance(node.func, cst.Attribute) and node.func.attr.value in CUMULATIVE_METHODS
+              and runs_on_jax_arrays(ctx.function, ctx)):
+            dtype = _accumulation_dtype(node, node.func.value, 2, ctx)
+            if dtype is not None:
+                ctx.call_keywords[node] = {"+dtype": ("dtype", dtype)}
 
     def rewrite_subscript(self, original: cst.Subscript, updated: cst.Subscript, ctx: FileContext):
         """``x[[0, 2]]``, ``x[idx]`` with ``idx = list(range(j)) + [k]``: NumPy indexes with the list as an
