@@ -87,6 +87,47 @@ WINDOW_CASES = [
         """
         import numpy as np
 
+        def f(x, k):
+            n, m = len(x), len(k)
+            out = np.zeros(n)
+            for i in range(m // 2, n - m // 2):
+                out[i] = np.dot(x[i - m // 2:i + m // 2], k[:m // 2 * 2])
+            return out
+        """,
+        {"f": jit()},
+        id="half-width-written-out-twice",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x, lag):
+            n = x.shape[0]
+            out = np.zeros(n)
+            for i in range(lag, n):
+                out[i] = x[i - lag:i].mean()
+            return out
+        """,
+        {"f": jit(1)},
+        id="trailing-window-ending-at-the-index",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            out = np.zeros((len(x) - 2, 1, 3))
+            for i in range(len(x) - 2):
+                out[i] = x[None, i:i + 3]
+            return out
+        """,
+        {"f": ("NPJ303",)},  # after a None the window's axis is not its position
+        id="window-after-a-new-axis",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
         def f(x):
             out = np.zeros(len(x))
             for i in range(len(x)):
