@@ -993,21 +993,37 @@ def test_loops_whose_carry_starts_as_a_python_value_run_their_first_step_first()
 
 
 def test_fori_loops_run_under_jit_and_match_numpy():
-    jnp = pytest.importorskip("jax.numpy")
-    result = migrate(FORI_RUNTIME)
-    output = result.output.decode()
-    assert output.count("jax.lax.fori_loop(") == 6, output
-    assert all(record.jit for record in result.functions if "<locals>" not in record.qualname), output
-    original, migrated = {}, {}
-    exec(compile(FORI_RUNTIME, "original.py", "exec"), original)
-    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    pytest.importorskip("jax")
+    output, original, migrated = loops_migrated_and_run(FORI_RUNTIME, loops=6)
     rng = np.random.default_rng(0)
     x = rng.normal(size=40).astype(np.float32)
     m = rng.normal(size=(12, 5)).astype(np.float32)
     spd = (m.T @ m + np.eye(5, dtype=np.float32)).astype(np.float32)
     calls = [("ema", (x, 0.3)), ("running_stats", (m,)), ("weighted", (x,)), ("power", (spd, 20)), ("smooth_rows", (m,))]
+    assert_same_results(original, migrated, calls)
+
+
+def loops_migrated_and_run(source: str, loops: int) -> tuple[str, dict, dict]:
+    """The migrated text of ``source`` (every function jitted, ``loops`` fori_loops) and the namespaces of the
+    original and of the migrated module, executed."""
+    result = migrate(source)
+    output = result.output.decode()
+    assert output.count("jax.lax.fori_loop(") == loops, output
+    assert all(record.jit for record in result.functions if "<locals>" not in record.qualname), output
+    original, migrated = {}, {}
+    exec(compile(source, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    return output, original, migrated
+
+
+def assert_same_results(original: dict, migrated: dict, calls) -> None:
+    """Each (name, args) of ``calls`` gives the same values (and shapes) from the migrated function, called with
+    jax arrays, as from the original with the NumPy arrays."""
+    import jax.numpy as jnp
+
     for name, args in calls:
         want = original[name](*args)
         got = migrated[name](*(jnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args))
         for w, g in zip(want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,)):
-            np.testing.assert_allclose(np.asarray(g), w, rtol=2e-5, atol=2e-5, err_msg=name)
+            assert np.shape(g) == np.shape(w), (name, [np.shape(a) for a in args])
+            np.testing.assert_allclose(np.asarray(g), w, rtol=2e-5, atol=2e-5, err_msg=f"{name}{[np.shape(a) for a in args]}")

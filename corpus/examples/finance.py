@@ -26,6 +26,7 @@ EXAMPLES = {
     "sharpe_ratio": [(R1,), (R3, 0.02), (R3, 0.0, 52)],
     "wealth_index": [(R1,), (R3, 1000.0)],
     "ewma": [(R1,), (R3, 0.3)],
+    "rolling_volatility": [(R1,), (R3, 80), (R1[:10], 20)],  # many windows; one as long as the series; none
     "drawdown": [(P1,), (P3,)],
     "max_drawdown": [(P1,), (P4,)],
     "portfolio_returns": [(R3, W3), (rng.normal(0.0, 0.01, size=(30, 4)).astype(np.float32), W4)],

@@ -17,6 +17,7 @@ from numpy import (
     sqrt,
     std,  # always called with ddof=1 below: sample statistics
 )
+import functools
 import jax
 import jax.numpy as jnp
 
@@ -63,6 +64,19 @@ def ewma(returns, alpha=0.06):
         return out
     out = jax.lax.fori_loop(1, returns.shape[0], _loop_body, out)
     return out
+
+
+@functools.partial(jax.jit, static_argnums=(1,))
+def rolling_volatility(returns, window=20):
+    """Annualised sample volatility over each trailing window of ``window`` days."""
+    n_days = returns.shape[0]
+    out = jnp.empty_like(returns[window - 1:])
+    if 0 < n_days - window + 1:
+        def _loop_body(t, out):
+            out = out.at[t].set(jnp.std(jax.lax.dynamic_slice_in_dim(returns, t, window), axis=0, ddof=1))
+            return out
+        out = jax.lax.fori_loop(0, n_days - window + 1, _loop_body, out)
+    return out * sqrt(TRADING_DAYS)
 
 
 @jax.jit

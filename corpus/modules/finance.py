@@ -55,6 +55,15 @@ def ewma(returns, alpha=0.06):
     return out
 
 
+def rolling_volatility(returns, window=20):
+    """Annualised sample volatility over each trailing window of ``window`` days."""
+    n_days = returns.shape[0]
+    out = empty_like(returns[window - 1:])
+    for t in range(n_days - window + 1):
+        out[t] = std(returns[t:t + window], axis=0, ddof=1)
+    return out * sqrt(TRADING_DAYS)
+
+
 def drawdown(prices):
     """Relative distance from the running peak (0 at a new high, negative below)."""
     running_peak = maximum.accumulate(prices, axis=0)

@@ -48,6 +48,7 @@ class ForLoops:
             self.loops[node] = conversion
             self.traced_iterables[iterable] = f"<index:{conversion.index}>"
             self.carried.update(conversion.carried)
+            self.open_window_loop(node)
             return
         count = f"{steps} steps" if steps is not None else "a trip count known only at run time"
         self._block(node, "loop", f"Python `for` loop with {count} ({obstacle}): jax.jit would unroll it, one copy per step",

@@ -24,6 +24,7 @@ from np2jax.analysis.param_hints import hint_names, int_like, literal_default
 from np2jax.analysis.resolve import is_numpy, is_shape_name
 from np2jax.analysis.scope import Scope, ValueBinding
 from np2jax.analysis.side_effects import SideEffectChecks
+from np2jax.analysis.slice_windows import SliceWindows
 from np2jax.analysis.traced_tokens import TracedTokens
 from np2jax.analysis.tracing_tables import (
     ARRAY,
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from np2jax.analysis.tracing import ModuleTracing
 
 
-class FunctionTracing(TracedTokens, ForLoops, CallChecks, SideEffectChecks, FastVisitor):
+class FunctionTracing(TracedTokens, ForLoops, SliceWindows, CallChecks, SideEffectChecks, FastVisitor):
     """One pass over a function body, collecting static requirements, array evidence and blockers."""
 
     def __init__(self, module: ModuleTracing, node: cst.FunctionDef) -> None:
@@ -89,6 +90,7 @@ class FunctionTracing(TracedTokens, ForLoops, CallChecks, SideEffectChecks, Fast
                                               lambda name, at: name in self.params or name in assigned_before(node.body, at))
         self.conditionals: dict[cst.CSTNode, Conversion] = {}
         self.converted_logic: set[cst.CSTNode] = set()  # and/or/not/chains of converted tests: no Python truth value needed
+        self._init_windows()
 
     # --- driver --------------------------------------------------------------------
     def run(self) -> JitPlan:
@@ -136,6 +138,7 @@ class FunctionTracing(TracedTokens, ForLoops, CallChecks, SideEffectChecks, Fast
         plan.blockers = self.blockers
         plan.loops = self.loops
         plan.conditionals = self.conditionals
+        plan.windows = self.windows
         plan.static = [name for name in self.params if name in static]
         plan.static_argnums = tuple(self.positions[name] for name in plan.static if name in self.positions)
         plan.static_argnames = tuple(name for name in plan.static if name in self.kwonly)
@@ -267,8 +270,11 @@ class FunctionTracing(TracedTokens, ForLoops, CallChecks, SideEffectChecks, Fast
                                 "jnp.where(mask, x, 0).sum() / jnp.sum(mask) for reductions; keep shapes fixed")
         base_is_list = self._is_python_sequence(node.value)
         multi = len(node.slice) > 1
-        for element in node.slice:
+        windows = set() if node in self.store_targets else self.slice_windows(node)
+        for position, element in enumerate(node.slice):
             index = element.slice
+            if position in windows:
+                continue  # a window at a fori_loop index: jax.lax.dynamic_slice_in_dim (analysis/slice_windows.py)
             if isinstance(index, cst.Slice):
                 for part in (index.lower, index.upper, index.step):
                     if part is not None:

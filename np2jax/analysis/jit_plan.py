@@ -42,6 +42,16 @@ class LoopConversion:
     collected: tuple[str, ...] = ()
     starts: tuple[cst.Assign, ...] = ()
     peel: bool = False  # the first step runs before the fori_loop (a carried name starts as a Python value)
+    guard: bool = False  # it slices at its index (SliceWindow): it runs only if it has a step, under `if lower < upper:`
+
+
+@dataclass(frozen=True)
+class SliceWindow:
+    """A slice ``x[i + a:i + b]`` at a fori_loop index that becomes ``jax.lax.dynamic_slice_in_dim``
+    (analysis/slice_windows.py): its position in the subscript (its axis) and its static length, as code."""
+
+    position: int
+    size: str
 
 
 @dataclass
@@ -55,6 +65,7 @@ class JitPlan:
     returns_array: bool = False
     loops: dict[cst.For, LoopConversion] = field(default_factory=dict)
     conditionals: dict[cst.CSTNode, Conversion] = field(default_factory=dict)  # If / IfExp -> jax.lax.cond
+    windows: dict[cst.Subscript, tuple[SliceWindow, ...]] = field(default_factory=dict)  # -> dynamic_slice_in_dim
 
     @property
     def ok(self) -> bool:

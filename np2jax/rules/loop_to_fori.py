@@ -38,8 +38,8 @@ class LoopToFori(Rule):
             "Python ints) keeps the loop as it is (fori_loop would make it an int32 that can overflow). "
             "Loops are converted only when the body has no `break`/`continue`/`return`/`raise`, does not grow a "
             "Python list (one that gets one value per step becomes `jax.lax.scan` instead, NPJ307), does not assign its own loop variable, the loop variable is not used after the loop, no "
-            "name first set inside is used after it, and the index is never needed as a Python value (a slice "
-            "bound, an `if` test) nor in a NumPy call that would stay NumPy because its arguments are Python values "
+            "name first set inside is used after it, and the index is never needed as a Python value (an `if` "
+            "test, a slice bound other than a window below) nor in a NumPy call that would stay NumPy because its arguments are Python values "
             "(`np.zeros(i)`, `np.abs(i - 3)`); otherwise the function is left un-jitted (NPJ303). Float elementwise "
             "functions of the index (`np.sin(0.1 * i)`, `np.sqrt(i)`, also through names computed from it) are the "
             "exception: they become jax.numpy calls on the traced index, unless their arguments multiply, raise or "
@@ -47,7 +47,19 @@ class LoopToFori(Rule):
             "Their results are float32 unless `jax_enable_x64` is set, where NumPy computed in float64 (NPJ107). "
             "A carried value must keep "
             "its shape across iterations (an accumulator that starts as a Python scalar and becomes a vector "
-            "makes `fori_loop` raise at trace time)."
+            "makes `fori_loop` raise at trace time). "
+            "A slice at the index of a length known at trace time (`x[i:i + w]`, `x[i - k:i + k + 1]`, also beside "
+            "integers and static slices: `img[i:i + 3, 1:-1]`, `x[:, j:j + w]`) becomes "
+            "`jax.lax.dynamic_slice_in_dim(x, i, w, axis)` only when every step's window is proven inside the "
+            "array: from the `range` bounds and the array's length along that axis (`x.shape[k]`, `len(x)`, "
+            "`h, w = x.shape`, through names assigned once), the first start is at least 0 and the last stop at "
+            "most the length (`range(n - w + 1)` with `n = len(x)`). NumPy cuts a window that runs past the end "
+            "and wraps a negative start, where dynamic_slice would move the window, so any slice it cannot prove "
+            "inside (or of another array, of a name assigned twice, with a step, of a length that changes with "
+            "the index: `x[:i]`, `x[i:]`) keeps the loop as it is (NPJ303), as do writes into a window "
+            "(`out[i:i + w] += v`). Such a loop runs under `if lower < upper:`: jax traces a fori_loop body even "
+            "for zero steps, where a window longer than the array would raise. A negative window length "
+            "(`w < 0`), which NumPy reads as a wrapped or empty slice, makes dynamic_slice raise at trace time."
         ),
     )
     EXAMPLES = (
@@ -192,6 +204,76 @@ class LoopToFori(Rule):
             diagnostics=("NPJ305",),
         ),
         Example(
+            title="a window at the index, proven inside the array: jax.lax.dynamic_slice_in_dim",
+            before="""
+            import numpy as np
+
+            def rolling_mean(x, w):
+                n = x.shape[0]
+                out = np.zeros(n - w + 1)
+                for i in range(n - w + 1):
+                    out[i] = x[i:i + w].mean()
+                return out
+
+            def local_sums(img):
+                h, w = img.shape
+                out = np.zeros((h - 2, w - 2))
+                for i in range(h - 2):
+                    out[i] = img[i:i + 3, 1:-1].sum(axis=0)
+                return out
+            """,
+            after="""
+            import functools
+            import jax
+            import jax.numpy as jnp
+
+            @functools.partial(jax.jit, static_argnums=(1,))
+            def rolling_mean(x, w):
+                n = x.shape[0]
+                out = jnp.zeros(n - w + 1)
+                if 0 < n - w + 1:
+                    def _loop_body(i, out):
+                        out = out.at[i].set(jax.lax.dynamic_slice_in_dim(x, i, w).mean())
+                        return out
+                    out = jax.lax.fori_loop(0, n - w + 1, _loop_body, out)
+                return out
+
+            @jax.jit
+            def local_sums(img):
+                h, w = img.shape
+                out = jnp.zeros((h - 2, w - 2))
+                if 0 < h - 2:
+                    def _loop_body(i, out):
+                        out = out.at[i].set(jax.lax.dynamic_slice_in_dim(img, i, 3)[:, 1:-1].sum(axis=0))
+                        return out
+                    out = jax.lax.fori_loop(0, h - 2, _loop_body, out)
+                return out
+            """,
+            diagnostics=("NPJ305", "NPJ305"),
+        ),
+        Example(
+            title="a window that runs past the end (NumPy cuts it, dynamic_slice would not): not converted",
+            before="""
+            import numpy as np
+
+            def forward_sums(x):
+                out = np.zeros_like(x)
+                for i in range(x.shape[0]):
+                    out[i] = x[i:i + 3].sum()
+                return out
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def forward_sums(x):
+                out = jnp.zeros_like(x)
+                for i in range(x.shape[0]):
+                    out = out.at[i].set(x[i:i + 3].sum())
+                return out
+            """,
+            diagnostics=("NPJ303", "NPJ303"),
+        ),
+        Example(
             title="the index is needed as a Python value: not converted, not jitted",
             before="""
             import numpy as np
@@ -257,13 +339,37 @@ class LoopToFori(Rule):
         targets = ", ".join(carried) if carried else "_"
         call = f"jax.lax.fori_loop({lower}, {upper}, {body_name}, {packed})\n"
         after = cst.parse_statement(f"{targets} = {call}" if carried else call)
-        report_conversion(self, ctx, original, taken, carry=carrying(carried) + (", its first step run before it" if first_step else ""))
-        if not first_step:
+        report_conversion(self, ctx, original, taken, carry=carrying(carried) + (", its first step run before it" if first_step else "")
+                          + (f"; slices at `{index}` read with jax.lax.dynamic_slice_in_dim" if conversion.guard else ""))
+        if not first_step and not conversion.guard:
             return [*before, function, after]
+        # a first step to run, or a body whose slices fit the array only when the loop has a step (jax traces it anyway)
         guarded = cst.If(test=cst.parse_expression(f"{range_bounds(updated)[0]} < {upper}"),
                          body=cst.IndentedBlock([*first_step, function.with_changes(leading_lines=()), after]),
                          leading_lines=updated.leading_lines)
         return [*before, guarded]
+
+    def rewrite_subscript(self, original: cst.Subscript, updated: cst.Subscript, ctx: FileContext) -> cst.BaseExpression | None:
+        """``x[i:i + w, 1:-1]`` in a converted loop -> ``jax.lax.dynamic_slice_in_dim(x, i, w)[:, 1:-1]``
+        (analysis/slice_windows.py proves the window inside the array at every step)."""
+        plan = loop_plan(ctx.function, ctx)
+        if plan is None or original not in plan.windows:
+            return None
+        operand: cst.BaseExpression = updated.value
+        elements = list(updated.slice)
+        for window in plan.windows[original]:
+            element = elements[window.position]
+            start = element.slice.lower
+            axis = [cst.Arg(cst.Integer(str(window.position)), keyword=cst.Name("axis"),
+                            equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))] if window.position else []
+            operand = cst.Call(func=cst.parse_expression("jax.lax.dynamic_slice_in_dim"),
+                               args=[cst.Arg(operand), cst.Arg(start), cst.Arg(cst.parse_expression(window.size)), *axis])
+            elements[window.position] = element.with_changes(slice=cst.Slice(lower=None, upper=None))
+        ctx.function.needs.add("jax")
+        if all(isinstance(e.slice, cst.Slice) and e.slice.lower is None and e.slice.upper is None and e.slice.step is None
+               for e in elements):
+            return operand
+        return updated.with_changes(value=operand, slice=elements)
 
 
 def loop_names(conversion: LoopConversion, ctx: FileContext) -> tuple[set[str], str, str]:
