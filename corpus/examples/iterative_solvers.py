@@ -13,6 +13,7 @@ EXAMPLES = {
     "residual_norm": [(SPD, b, b)],
     "power_iteration": [(SPD,), (SPD, 20)],
     "laplacian_1d": [(5,), (4, 0.5)],
+    "solve_normal_equations": [(X, y), (X, y, 0.5)],
     "lstsq_fit": [(X, y)],
     "condition_number": [(SPD,)],
     "symmetric_sqrt": [(SPD,), (M,)],  # M is not symmetric: NumPy reads its lower triangle

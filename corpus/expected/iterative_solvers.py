@@ -73,10 +73,11 @@ def laplacian_1d(n, h=1.0):
     return L / h ** 2
 
 
+@jax.jit
 def solve_normal_equations(X, y, ridge=0.0):
     XtX = X.T @ X
-    XtX[np.diag_indices_from(XtX)] += ridge
-    return np.linalg.solve(XtX, X.T @ y)
+    XtX = XtX.at[jnp.diag_indices_from(XtX)].add(ridge)
+    return jnp.linalg.solve(XtX, X.T @ y)
 
 
 @jax.jit

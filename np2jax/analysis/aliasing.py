@@ -128,6 +128,8 @@ def is_fresh_array(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -
         return not (is_python_container(expr.left) or is_python_container(expr.right))
     if isinstance(expr, cst.UnaryOperation):
         return not is_python_container(expr.expression)
+    if isinstance(expr, cst.IfExp):  # `np.zeros(2) if zi is None else np.array(zi, dtype=float)`
+        return is_fresh_array(expr.body, resolver, scope) and is_fresh_array(expr.orelse, resolver, scope)
     return False
 
 

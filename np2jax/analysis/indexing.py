@@ -6,13 +6,18 @@ from typing import Sequence
 
 import libcst as cst
 
+from np2jax.analysis.aliasing import has_number_hint
 from np2jax.analysis.resolve import Resolver, is_numpy
-from np2jax.analysis.scope import LoopBinding, Scope, ValueBinding
+from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 
 INT_BUILTINS = frozenset({"builtins.len", "builtins.int", "builtins.round", "builtins.abs", "builtins.min", "builtins.max", "builtins.sum"})
 INT_ATTRIBUTES = frozenset({"ndim", "size", "itemsize", "nbytes"})
 SCALAR_REDUCTIONS = frozenset({"argmax", "argmin", "count_nonzero"})
 ELEMENTWISE_PREDICATES = frozenset({"isnan", "isinf", "isfinite", "isneginf", "isposinf", "signbit", "logical_not"})
+WHOLE_REDUCTIONS = frozenset({"mean", "max", "min", "sum", "std", "var", "median", "nanmean", "nanmax", "nanmin", "nanmedian", "ptp"})
+UNIQUE_INDEX_FUNCTIONS = frozenset(
+    {"arange", "diag_indices", "diag_indices_from", "tril_indices", "tril_indices_from", "triu_indices", "triu_indices_from"})
+ELEMENTWISE_VALUES = frozenset({"abs", "absolute", "fabs", "real", "imag", "square", "sqrt", "exp", "log", "sign", "negative"})
 COMPARISON_OPERATORS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 
 
@@ -108,6 +113,68 @@ class IndexClassifier:
                 return False
         return True
 
+    def is_unique(self, elements: Sequence[cst.SubscriptElement]) -> bool:
+        """An index that cannot name one element twice: ``np.arange(...)`` (also reversed or sliced), or the
+        index tuples of ``np.diag_indices(_from)`` / ``np.tril_indices(_from)`` / ``np.triu_indices(_from)``,
+        directly or through a name bound to nothing else.  (Repeats are what make NumPy's and JAX's
+        ``x[idx] = v`` / ``x[idx] += v`` differ.)"""
+        if len(elements) != 1 or not isinstance(elements[0].slice, cst.Index):
+            return False
+        return self._unique(elements[0].slice.value)
+
+    def _unique(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.Subscript):  # `np.arange(n)[::-1]`, `order[:k]`: a slice of unique values
+            return (len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice)
+                    and self._unique(expr.value) and not self._tuple_of_arrays(expr.value))
+        if isinstance(expr, cst.Name):
+            return self._every_binding(expr.value, lambda b: isinstance(b, ValueBinding) and not b.augmented and self._unique(b.value))
+        if isinstance(expr, cst.Call):
+            qualname = self.resolver.qualname(expr.func, self.scope) or ""
+            return (is_numpy(qualname) or qualname.startswith("jax.numpy.")) and qualname.rsplit(".", 1)[1] in UNIQUE_INDEX_FUNCTIONS
+        return False
+
+    def _tuple_of_arrays(self, expr: cst.BaseExpression) -> bool:
+        """``np.diag_indices(n)`` & co. (a tuple: slicing it picks arrays, not positions)."""
+        if isinstance(expr, cst.Name):
+            _, bindings = self.scope.lookup(expr.value)
+            return any(isinstance(b, ValueBinding) and self._tuple_of_arrays(b.value) for b in bindings)
+        if isinstance(expr, cst.Call):
+            qualname = self.resolver.qualname(expr.func, self.scope) or ""
+            return qualname.rsplit(".", 1)[-1] in UNIQUE_INDEX_FUNCTIONS - {"arange"}
+        return False
+
+    def is_scalar(self, expr: cst.BaseExpression) -> bool:
+        """Certainly one number: a literal, a parameter meant to be one (``limit=1.0``, ``lam: float``), a
+        name bound only to such values, a reduction of a whole array (``x.mean()``, ``np.max(x)``), and
+        arithmetic on those."""
+        if isinstance(expr, (cst.Integer, cst.Float)) or (isinstance(expr, cst.Name) and expr.value in ("True", "False")):
+            return True
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
+            return self.is_scalar(expr.expression)
+        if isinstance(expr, cst.BinaryOperation) and not isinstance(expr.operator, cst.MatrixMultiply):
+            return self.is_scalar(expr.left) and self.is_scalar(expr.right)
+        if isinstance(expr, cst.Name):
+            return self._every_binding(expr.value, lambda b: (isinstance(b, ParamBinding) and has_number_hint(b.param)) or (
+                isinstance(b, ValueBinding) and not b.augmented and self.is_scalar(b.value)))
+        if isinstance(expr, cst.Call) and not any(a.keyword is not None or a.star for a in expr.args):
+            func = expr.func
+            if isinstance(func, cst.Attribute) and func.attr.value in WHOLE_REDUCTIONS and not expr.args:
+                return True  # `x.mean()`
+            qualname = self.resolver.qualname(func, self.scope) or ""
+            return is_numpy(qualname) and qualname.rsplit(".", 1)[1] in WHOLE_REDUCTIONS and len(expr.args) == 1
+        return False
+
+    def _every_binding(self, name: str, test) -> bool:
+        """``name`` has bindings and ``test`` holds for each (a name met again while deciding: no)."""
+        if name in self._visiting:
+            return False
+        _, bindings = self.scope.lookup(name)
+        self._visiting.add(name)
+        try:
+            return bool(bindings) and all(test(b) for b in bindings)
+        finally:
+            self._visiting.discard(name)
+
     def is_mask_of(self, elements: Sequence[cst.SubscriptElement], name: str) -> bool:
         """A boolean mask computed elementwise from ``name`` itself, so it has exactly its shape."""
         if len(elements) != 1 or not isinstance(elements[0].slice, cst.Index):
@@ -119,8 +186,9 @@ class IndexClassifier:
             if len(expr.comparisons) != 1 or not isinstance(expr.comparisons[0].operator, COMPARISON_OPERATORS):
                 return False
             operands = [expr.left, expr.comparisons[0].comparator]
-            return any(self._is_name(o, name) for o in operands) and all(
-                self._is_name(o, name) or self.resolver.is_static(o, self.scope) for o in operands
+            own = [self._is_name(o, name) or self._elementwise_of(o, name) for o in operands]
+            return any(own) and all(
+                mine or self.resolver.is_static(o, self.scope) or self.is_scalar(o) for mine, o in zip(own, operands)
             )
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
             return self._mask(expr.left, name) and self._mask(expr.right, name)
@@ -131,6 +199,14 @@ class IndexClassifier:
             is_predicate = (is_numpy(qualname) or qualname.startswith("jax.numpy.")) and qualname.rsplit(".", 1)[1] in ELEMENTWISE_PREDICATES
             return is_predicate and len(expr.args) == 1 and self._is_name(expr.args[0].value, name)
         return False
+
+    def _elementwise_of(self, expr: cst.BaseExpression, name: str) -> bool:
+        """``np.abs(x)``, ``np.real(x)`` ...: an array of ``x``'s shape."""
+        if not isinstance(expr, cst.Call) or len(expr.args) != 1 or expr.args[0].keyword is not None:
+            return False
+        qualname = self.resolver.qualname(expr.func, self.scope) or ""
+        return ((is_numpy(qualname) or qualname.startswith("jax.numpy.")) and qualname.rsplit(".", 1)[1] in ELEMENTWISE_VALUES
+                and self._is_name(expr.args[0].value, name))
 
     @staticmethod
     def _is_name(expr: cst.BaseExpression, name: str) -> bool:

@@ -113,6 +113,8 @@ def _plan(
         return WritePlan(name, "where", method, "a boolean-mask write whose value is not a plain number: jnp.where needs a value that broadcasts to the array")
     if not augmented and value is not None and _is_number(value):
         return WritePlan(name, "at", "set")  # one value everywhere: repeated indices cannot disagree
+    if classifier.is_unique(target.slice):
+        return WritePlan(name, "at", method)  # no element twice: NumPy and JAX agree
     return WritePlan(
         name, "at", method,
         "the index may be an integer array with repeated entries or a boolean mask: NumPy and "
@@ -123,7 +125,7 @@ def _plan(
 def becomes_where(target: cst.Subscript, value: cst.BaseExpression | None, classifier: IndexClassifier, augmented: bool) -> bool:
     """``x[mask of x] = number``: rewritten to ``jnp.where(mask, number, x)``, which keeps every shape fixed under jit."""
     return (isinstance(target.value, cst.Name) and classifier.is_mask_of(target.slice, target.value.value)
-            and not augmented and value is not None and _is_number(value))
+            and not augmented and value is not None and classifier.is_scalar(value))
 
 
 def _is_number(node: cst.BaseExpression) -> bool:

@@ -52,7 +52,9 @@ class FunctionalUpdate(Rule):
         what=(
             "Rewrites `x[idx] = v` to `x = x.at[idx].set(v)` and `x[idx] += v` (`-=`, `*=`, `/=`, `**=`) to "
             "`.at[idx].add/subtract/multiply/divide/power(v)`; a write through a boolean mask computed from `x` "
-            "itself (`x[x < 0] = 0`) becomes `x = jnp.where(x < 0, 0, x)`. In methods, writes to array attributes "
+            "itself (`x[x < 0] = 0`, `x[np.abs(x) < tol] = 0.0`, also against a parameter meant to be a number "
+            "(`limit=1.0`) or a whole-array reduction (`x.mean()`)) becomes `x = jnp.where(x < 0, 0, x)`, the value "
+            "cast to `x`'s dtype as NumPy casts it (`jnp.asarray(v, x.dtype)`) unless it is a Python int. In methods, writes to array attributes "
             "of `self` become rebindings: `self.x[i] = v` -> `self.x = self.x.at[i].set(v)`, `self.x *= v` -> "
             "`self.x = self.x * v`. `acc += v` on an array made with a dtype of 32 bits or fewer "
             "(`np.zeros(n, dtype=np.int8)`, `.astype(np.uint8)`) becomes `acc = (acc + v).astype(acc.dtype)`. NumPy calls that change a "
@@ -67,7 +69,10 @@ class FunctionalUpdate(Rule):
             "JAX arrays are immutable and `x.at[mask]` needs a static shape under `jax.jit`. The rewrite is "
             "applied only when it is equivalent by construction: `x` is a local array always bound to a fresh "
             "array that no other name or view can observe, and the index is made of integers, slices, `...` "
-            "and `None` (so no element is written twice), or the value is one number written everywhere. "
+            "and `None`, or is `np.arange(...)` or the index tuple of `np.diag_indices`/`tril_indices`/`triu_indices` "
+            "(`_from` too), directly or through a name (so no element is written twice), or the value is one number "
+            "written everywhere. A local array bound to a fresh array in both branches of a conditional expression "
+            "(`np.zeros(2) if zi is None else np.array(zi, dtype=float)`) is fresh. "
             "For `self.x` the same holds when no other reference to its array can exist: every method of the "
             "module's classes stores only fresh arrays in `self.x` (never the caller's array, `np.asarray(x0)`, or "
             "another attribute) and never hands it out (returns, yields, stores elsewhere, passes to a function "
@@ -297,7 +302,9 @@ class FunctionalUpdate(Rule):
             self._rebound_attribute(name, ctx)
         if plan.how == "where":
             mask = target.slice[0].slice.value
-            if isinstance(value, cst.Float) or (isinstance(value, cst.UnaryOperation) and isinstance(value.expression, cst.Float)):
+            # NumPy casts the value to the array's dtype; only a Python int (weakly typed) needs no cast in JAX
+            bare = value.expression if isinstance(value, cst.UnaryOperation) else value
+            if not (isinstance(bare, cst.Integer) or (isinstance(bare, cst.Name) and bare.value in ("True", "False"))):
                 value = call(f"{ctx.jnp_alias}.asarray", value, cst.Attribute(value=name, attr=cst.Name("dtype")))
             new_value = call(f"{ctx.use_jnp()}.where", mask, value, name)
         else:
