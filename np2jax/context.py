@@ -127,6 +127,7 @@ class FileContext:
         self.tracing: ModuleTracing | None = None  # jit plans; None when jit is off
         self.mutations: ModuleMutations | None = None  # functions that return the arguments they mutated
         self.attributes: ModuleAttributes | None = None  # `self.x` arrays that methods may rebind
+        self.masked_results: set[cst.Call] = set()  # `np.f(..., out=np.zeros(..), where=m)` -> jnp.where (analysis/inplace_calls.py)
         self.call_keywords: dict[cst.Call, dict] = {}  # keyword changes rules ask for on calls other than NumPy's
         self.jit_uses: set[str] = set()  # modules the added decorators refer to ("jax", "functools")
         self._jit_states: dict[str, JitState] = {}

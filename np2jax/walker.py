@@ -19,7 +19,7 @@ from np2jax.analysis.links import imported_target
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, attribute_chain
 from np2jax.context import FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan
-from np2jax.cstutil import change_keywords, dotted, trailing_comment_lines
+from np2jax.cstutil import call, change_keywords, dotted, trailing_comment_lines
 from np2jax.diagnostics import Severity
 from np2jax.rule import Rule
 from np2jax.tables import lookup_numpy
@@ -455,6 +455,13 @@ class Walker(FastTransformer):
                 return replacement
         return updated
 
+    def _masked_result(self, updated: cst.Call) -> cst.BaseExpression:
+        """``jnp.f(a, out=C, where=m)`` -> ``jnp.where(m, jnp.f(a), C)`` (analysis/inplace_calls.masked_into_fresh)."""
+        keywords = {arg.keyword.value: arg.value for arg in updated.args if arg.keyword is not None}
+        result = updated.with_changes(args=change_keywords(updated.args, {"out": None, "where": None}))
+        self.statement_rewrites += 1
+        return call(f"{self.ctx.use_jnp()}.where", keywords["where"], result, keywords["out"])
+
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         changes = self.keyword_changes.get(original)
         if not changes and original in self.ctx.call_keywords:
@@ -462,6 +469,8 @@ class Walker(FastTransformer):
             self.statement_rewrites += 1
         if changes:
             updated = updated.with_changes(args=change_keywords(updated.args, changes))
+        if original in self.ctx.masked_results and self.traced:
+            updated = self._masked_result(updated)
         positions = self.wraps.get(original)
         if not positions:
             return updated

@@ -314,3 +314,54 @@ def test_writes_that_cannot_repeat_an_element_and_masks_against_numbers_become_f
         assert got.dtype == expected.dtype or got.dtype == np.float32, name
     counts = np.array([5, 1, 7, 2])  # NumPy casts the float bound into the int array: 3.6 -> 3
     np.testing.assert_array_equal(np.asarray(migrated.winsorize(counts, 0.3)), original.winsorize(counts, 0.3))
+
+
+def test_ufuncs_written_where_a_mask_holds_become_jnp_where():
+    """np.divide(a, b, out=np.zeros_like(a), where=b != 0), the safe-division idiom, kept every caller NumPy
+    (NPJ103 `out=`); it is jnp.where(b != 0, jnp.divide(a, b), jnp.zeros_like(a)), and into a local array
+    np.log(x, out=out, where=x > 0) rebinds out."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def safe_ratio(a, b):
+            return np.divide(a, b, out=np.zeros_like(a), where=b != 0)
+
+        def safe_log(x):
+            out = np.full(x.shape, -np.inf)
+            np.log(x, out=out, where=x > 0)
+            return out
+
+        def row_probabilities(counts):
+            totals = counts.sum(axis=1, keepdims=True)
+            return np.divide(counts, totals, out=np.zeros(counts.shape), where=totals > 0).mean(axis=0)
+        """
+    )
+    for name in ("safe_ratio", "safe_log", "row_probabilities"):
+        assert record(result, name).jit and record(result, name).status == "migrated", name
+    a, b = np.array([1.0, 2.0, 3.0, 4.0]), np.array([2.0, 0.0, -1.0, 0.0])
+    counts = np.array([[1.0, 3.0], [0.0, 0.0], [2.0, 2.0]])
+    for name, args in (("safe_ratio", (a, b)), ("safe_log", (b,)), ("row_probabilities", (counts,))):
+        np.testing.assert_allclose(np.asarray(getattr(migrated, name)(*args)), getattr(original, name)(*args), rtol=1e-6)
+
+
+def test_a_jitted_function_calling_a_parameter_says_the_callback_must_be_jax_code():
+    """numeric_jacobian(np.sin, x) raised TracerArrayConversionError with nothing saying why: `f` is static and
+    called on traced arrays.  An NPJ300 info at the def says so; with a jax.numpy callback it runs as NumPy does."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def central_difference(f, x, h=1e-3):
+            x = np.asarray(x, dtype=float)
+            return (f(x + h) - f(x - h)) / (2 * h)
+
+        def plain(x, n):
+            return np.sum(x) * n
+        """
+    )
+    infos = [d for d in result.diagnostics if d.code == "NPJ300"]
+    assert [(d.line, d.message.split(":")[0]) for d in infos] == [(3, "`f`")] and "jax.numpy" in infos[0].message
+    assert record(result, "central_difference").status == "migrated" and record(result, "central_difference").jit
+    x = np.array([0.1, 0.5, 1.0])
+    np.testing.assert_allclose(np.asarray(migrated.central_difference(jnp.sin, x)), original.central_difference(np.sin, x), rtol=1e-3)

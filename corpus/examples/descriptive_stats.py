@@ -29,5 +29,6 @@ EXAMPLES = {
     "histogram_density": [(SAMPLE,), (f32(50), 5)],
     "ranks": [(SAMPLE[:20],), (np.array([3.0, 1.0, 2.0, 1.0, 3.0], dtype=np.float32),)],
     "standardized_moments": [(X_50x3,), (X_20x4,)],
+    "coefficient_of_variation": [(X_50x3,), (np.concatenate([X_20x4[:, :2], np.zeros((20, 1), np.float32)], axis=1),)],
     "pairwise_corr_matrix": [([SAMPLE[:50], SAMPLE[50:100], SAMPLE[100:150]],), ([f32(10), f32(10)],)],
 }

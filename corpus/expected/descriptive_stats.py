@@ -107,3 +107,10 @@ def standardized_moments(x):
 def pairwise_corr_matrix(columns):
     """Correlation matrix from a list of 1-D columns."""
     return jnp.corrcoef(jnp.stack([c - c.mean() for c in columns]))
+
+
+@jax.jit
+def coefficient_of_variation(x):
+    """Standard deviation over mean per column; 0 where the mean is 0 (no division warning)."""
+    mean = x.mean(axis=0)
+    return jnp.where(mean != 0, jnp.divide(x.std(axis=0), jnp.abs(mean)), jnp.zeros_like(mean))

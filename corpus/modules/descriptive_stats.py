@@ -92,3 +92,9 @@ def standardized_moments(x):
 def pairwise_corr_matrix(columns):
     """Correlation matrix from a list of 1-D columns."""
     return np.corrcoef(np.stack([c - c.mean() for c in columns]))
+
+
+def coefficient_of_variation(x):
+    """Standard deviation over mean per column; 0 where the mean is 0 (no division warning)."""
+    mean = x.mean(axis=0)
+    return np.divide(x.std(axis=0), np.abs(mean), out=np.zeros_like(mean), where=mean != 0)

@@ -12,7 +12,8 @@ JAX's scatter-add).  Likewise:
 * ``np.copyto(dst, src)`` -> ``dst = jnp.broadcast_to(jnp.asarray(src, dst.dtype), dst.shape)``;
 * ``np.putmask(a, mask, number)`` -> ``a = jnp.where(mask, jnp.asarray(number, a.dtype), a)``;
 * ``np.f(..., out=y)`` -> ``y = jnp.f(...).astype(y.dtype)`` (NumPy casts into ``out``'s dtype; its
-  shape must already be the result's), not with ``where=`` (which keeps ``y``'s old values elsewhere);
+  shape must already be the result's); with ``where=m``, which keeps ``y``'s old values elsewhere,
+  ``y = jnp.where(m, jnp.f(...), y).astype(y.dtype)``;
 * ``x.clip(lo, hi, out=x)`` / ``x.round(k, out=x)`` -> ``x = x.clip(lo, hi)``.
 
 Each is exact only when rebinding the name is all the in-place change did:
@@ -43,7 +44,7 @@ FUNCTIONS = {"numpy.fill_diagonal": 2, "numpy.copyto": 2, "numpy.putmask": 3}  #
 @dataclass(frozen=True)
 class InplaceCall:
     name: str  # the array the call changes
-    kind: str  # "at", "fill", "sort", "fill_diagonal", "copyto", "putmask", "out", "out_method"
+    kind: str  # "at", "fill", "sort", "fill_diagonal", "copyto", "putmask", "out", "out_where", "out_method"
     method: str = ""  # for "at": the `.at[]` method
 
 
@@ -93,9 +94,10 @@ def _recognise(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | None
             return InplaceCall(func.value.value, "sort")
         return None
     qualname = aliasing.resolver.qualname(func, aliasing.scope) or ""
-    if isinstance(out, cst.Name) and "where" not in keywords and is_numpy(qualname) and not qualname.endswith(".at"):
+    if isinstance(out, cst.Name) and is_numpy(qualname) and not qualname.endswith(".at"):
         row = lookup_numpy(qualname)
-        return InplaceCall(out.value, "out") if row is not None and row.jax is not None else None
+        kind = "out_where" if "where" in keywords else "out"
+        return InplaceCall(out.value, kind) if row is not None and row.jax is not None else None
     if keywords or not positional or not isinstance(positional[0], cst.Name):
         return None
     name = positional[0].value
@@ -108,6 +110,25 @@ def _recognise(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | None
             return None  # an array of values is repeated along the masked places: no jnp.where twin
         return InplaceCall(name, kind)
     return None
+
+
+FRESH_CONSTANT_ARRAYS = frozenset({"zeros", "zeros_like", "ones", "ones_like", "full", "full_like"})
+
+
+def masked_into_fresh(call: cst.Call, resolver, scope) -> bool:
+    """``np.divide(a, b, out=np.zeros_like(a), where=b != 0)``: a ufunc written into a new constant array
+    where ``where`` holds; elsewhere the array keeps its constant.  That is
+    ``jnp.where(b != 0, jnp.divide(a, b), jnp.zeros_like(a))`` (the walker writes it): the result is
+    computed everywhere and picked where the mask holds, so a division by zero or a log of a negative
+    number outside the mask is computed and dropped, never seen."""
+    keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
+    out = keywords.get("out")
+    if "where" not in keywords or not isinstance(out, cst.Call) or any(arg.star for arg in call.args):
+        return False
+    qualname = resolver.qualname(call.func, scope) or ""
+    made = resolver.qualname(out.func, scope) or ""
+    return (is_numpy(qualname) and qualname.count(".") == 1 and is_numpy(made)
+            and made.rsplit(".", 1)[1] in FRESH_CONSTANT_ARRAYS and not any(arg.star for arg in out.args))
 
 
 def _rebinding_is_enough(name: str, statement: cst.CSTNode, aliasing: FunctionAliasing) -> bool:

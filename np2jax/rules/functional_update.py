@@ -61,7 +61,9 @@ class FunctionalUpdate(Rule):
             "local array in place become the functional result assigned to it: `np.add.at(x, i, v)` -> "
             "`x = x.at[i].add(v)` (and `subtract`/`multiply`/`minimum`/`maximum.at`), `x.fill(v)` -> `x = jnp.full_like(x, v)`, "
             "`x.sort()` -> `x = jnp.sort(x)`, `np.fill_diagonal`, `np.copyto`, `np.putmask` with a number, `np.f(..., out=y)` -> "
-            "`y = jnp.f(...).astype(y.dtype)`, `x.clip(lo, hi, out=x)` -> `x = x.clip(lo, hi)` (analysis/inplace_calls.py). In a "
+            "`y = jnp.f(...).astype(y.dtype)` (with `where=m`: `y = jnp.where(m, jnp.f(...), y).astype(y.dtype)`), "
+            "`np.f(..., out=np.zeros_like(a), where=m)` (a new constant array: `zeros`, `ones`, `full` and their `_like`) "
+            "-> `jnp.where(m, jnp.f(...), jnp.zeros_like(a))` wherever it is, `x.clip(lo, hi, out=x)` -> `x = x.clip(lo, hi)` (analysis/inplace_calls.py). In a "
             "function that is not jitted, an array that may still be the caller's NumPy array (`x = xs.copy()`, "
             "`b = a * 1.0`, `self.P = P.copy()`) is read through `jnp.asarray` first: NumPy arrays have no `.at`."
         ),
@@ -155,6 +157,31 @@ class FunctionalUpdate(Rule):
                 x = x.at[0].add(10)
                 x = x.at[1:3, ...].multiply(2)
                 return x
+            """,
+        ),
+        Example(
+            title="a ufunc written where a mask holds (`where=`): into a local array, or into a new constant array",
+            before="""
+            import numpy as np
+
+            def safe_log(x):
+                out = np.full(x.shape, -1.0)
+                np.log(x, out=out, where=x > 0)
+                return out
+
+            def safe_ratio(a, b):
+                return np.divide(a, b, out=np.zeros_like(a), where=b != 0)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def safe_log(x):
+                out = jnp.full(x.shape, -1.0)
+                out = jnp.where(x > 0, jnp.log(x), out).astype(out.dtype)
+                return out
+
+            def safe_ratio(a, b):
+                return jnp.where(b != 0, jnp.divide(a, b), jnp.zeros_like(a))
             """,
         ),
         Example(
@@ -353,9 +380,12 @@ class FunctionalUpdate(Rule):
             value = call(_jnp(ctx, "broadcast_to"), call(_jnp(ctx, "asarray"), args[1], of_name("dtype")), of_name("shape"))
         elif plan.kind == "putmask":  # with a number
             value = call(_jnp(ctx, "where"), args[1], call(_jnp(ctx, "asarray"), args[2], of_name("dtype")), name)
-        else:  # the result that NumPy wrote into `out=`
-            value = updated.value.with_changes(args=change_keywords(updated.value.args, {"out": None}))
-            if plan.kind == "out":
+        else:  # the result that NumPy wrote into `out=` (where `where=` holds)
+            value = updated.value.with_changes(args=change_keywords(updated.value.args, {"out": None, "where": None}))
+            if plan.kind == "out_where":
+                mask = next(arg.value for arg in updated.value.args if arg.keyword is not None and arg.keyword.value == "where")
+                value = call(_jnp(ctx, "where"), mask, value, name)
+            if plan.kind in ("out", "out_where"):
                 value = call(cst.Attribute(value=value, attr=cst.Name("astype")), of_name("dtype"))
         return cst.Assign(targets=[cst.AssignTarget(target=cst.Name(plan.name))], value=value, semicolon=updated.semicolon)
 

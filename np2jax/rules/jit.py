@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+import libcst as cst
+
+from np2jax.analysis.scope import ParamBinding
 from np2jax.analysis.tracing import jit_decorator
+from np2jax.analysis.values import function_nodes
 from np2jax.context import FileContext, FunctionInfo
-from np2jax.diagnostics import FixSafety, Severity
+from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
 
 
@@ -10,6 +14,11 @@ class Jit(Rule):
     CODE = "NPJ300"
     NAME = "jit"
     MESSAGE = "decorated with `jax.jit`"
+    CALLABLE_MESSAGE = (
+        "{names}: a static argument this jitted function calls on traced arrays: what callers pass must be written "
+        "with jax.numpy (a NumPy or SciPy function raises TracerArrayConversionError) and be hashable"
+    )
+    CALLABLE_INSTEAD = "pass functions written with jax.numpy (`jnp.sin`, not `np.sin`); or call the function un-jitted"
     SEVERITY = Severity.INFO
     FIX_SAFETY = FixSafety.SAFE
     EXAMPLES_JIT = True
@@ -34,7 +43,9 @@ class Jit(Rule):
         use_instead="nothing to do: the decorator is added for you (`--no-jit` leaves functions undecorated)",
         known_problems=(
             "A static argument must be hashable: passing a NumPy array where np2jax chose static raises an error at "
-            "call time (never a silent difference). Each new value of a static argument compiles the function again."
+            "call time (never a silent difference). Each new value of a static argument compiles the function again. "
+            "A parameter the function calls (a callback, `f(x)`) is static and called on traced arrays: an info says so "
+            "at the `def`, since a caller's NumPy callback (`np.sin`, or one calling `np.linalg.solve`) then raises."
         ),
     )
     EXAMPLES = (
@@ -146,6 +157,32 @@ class Jit(Rule):
         ctx.jit_uses.add("jax")
         if info.decorator.startswith("functools."):
             ctx.jit_uses.add("functools")
+        called = _called_parameters(info, set(plan.static), ctx)
+        if called:
+            line, col, end_line, end_col = ctx.def_name_span(info)
+            names = ", ".join(f"`{name}`" for name in called)
+            ctx.diagnostics.append(Diagnostic(
+                self.CODE, self.SEVERITY, self.CALLABLE_MESSAGE.format(names=names), ctx.path, line, col, end_line, end_col,
+                self.CALLABLE_INSTEAD,
+            ))
+
+
+def _called_parameters(info: FunctionInfo, static: set[str], ctx: FileContext) -> list[str]:
+    """The static parameters ``info``'s function calls (``f(x)`` with ``f`` a parameter), in signature order."""
+    if not static:
+        return []
+    found = set()
+    for node, scope in function_nodes(info.node, ctx.resolver):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in static:
+            binding_scope, bindings = scope.lookup(node.func.value)
+            if binding_scope is not None and binding_scope.node is info.node and any(isinstance(b, ParamBinding) for b in bindings):
+                found.add(node.func.value)
+    return [name for name in _parameter_names(info.node) if name in found]
+
+
+def _parameter_names(function: cst.FunctionDef) -> list[str]:
+    params = function.params
+    return [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
 
 
 class JitBlocker(Rule):

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.inplace_calls import masked_into_fresh
 from np2jax.analysis.object_arrays import DATA_FUNCTIONS, is_object_dtype, object_element
 from np2jax.analysis.values import function_nodes
 from np2jax.context import FileContext, FunctionInfo, NumpyRef
@@ -35,7 +36,8 @@ class UnsupportedArgument(Rule):
     SEVERITY = Severity.ERROR
     DOC = RuleDoc(
         what=(
-            "Reports calls that pass `out=`, `order=`, `casting=`, `subok=`, `like=`, or any argument the jax.numpy "
+            "Reports calls that pass `out=` (except where NPJ200 assigns the result instead: `out=` a local array "
+            "only one name sees, or `out=` a new constant array with `where=`), `order=`, `casting=`, `subok=`, `like=`, or any argument the jax.numpy "
             "twin does not accept, including a function it cannot call with traced arrays (`np.vectorize(math.erf)`), "
             "and arrays jax.numpy cannot represent: a `dtype` of `object`, `str`, `bytes` (`\"O\"`, `\"U10\"`, "
             "`.astype(object)`), or data written as lists holding `None`, strings or `Decimal`/`Fraction` objects "
@@ -145,8 +147,11 @@ class UnsupportedArgument(Rule):
         target = f"{ref.row.jax}.{ref.member}" if ref.member else ref.row.jax  # `np.maximum.accumulate(x, out=y)`
         renames = KEYWORD_RENAMES.get(ref.row.numpy, {})
         plan = ctx.inplace_call_plan(ref.call)
-        if plan is not None and plan.kind == "out":  # NPJ200 assigns the result instead (analysis/inplace_calls.py)
-            renames = {**renames, "out": "out"}
+        if plan is not None and plan.kind in ("out", "out_where"):  # NPJ200 assigns the result instead (analysis/inplace_calls.py)
+            renames = {**renames, "out": "out", "where": "where"}
+        elif not ref.member and masked_into_fresh(ref.call, ctx.resolver, ref.scope):
+            ctx.masked_results.add(ref.call)  # `np.divide(a, b, out=np.zeros_like(a), where=b != 0)`: the walker writes jnp.where
+            renames = {**renames, "out": "out", "where": "where"}
         problem = self._problem(ref.call, target, renames)
         if problem is not None:
             ref.block()
