@@ -24,7 +24,15 @@ import libcst as cst
 
 from np2jax import __version__
 from np2jax.analysis.attributes import analyse_attributes
-from np2jax.analysis.links import ExternalFact, ModuleLinks, collect_links, is_foreign, links_without_walk, module_imports
+from np2jax.analysis.links import (
+    ExternalFact,
+    ModuleLinks,
+    collect_links,
+    is_foreign,
+    links_without_walk,
+    module_imports,
+    mutating_functions,
+)
 from np2jax.analysis.mutation import ModuleMutations
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import collect_scopes
@@ -133,9 +141,13 @@ def migrate_source(source: bytes, path: str = "<string>", options: Options = Opt
 def _migrate_source(source: bytes, path: str, options: Options) -> FileResult:
     try:
         if b"numpy" not in source:
-            functions, imports = _functions_without_numpy(source)
+            functions, imports, tree = _functions_without_numpy(source)
             if functions is not None:
-                links = links_without_walk(_parse(source), functions) if imports else None
+                mutating = mutating_functions(tree)
+                if imports:
+                    links = links_without_walk(_parse(source), functions, mutating)
+                else:
+                    links = ModuleLinks(defined=frozenset(r.qualname for r in functions), unsupported=mutating)
                 return FileResult(path, "unchanged", source, source, functions=functions, links=links)
         tree = _check_python_syntax(source, path)
         module = _parse(source)
@@ -211,7 +223,7 @@ def _transform(
     lines = _LINE_BREAK.split(text.lstrip("\ufeff"))
     forced = dict(forced or {})
     imports = module_imports(module)
-    external_callees = _seed_external(options.external, forced)
+    external_callees = _seed_external(options.external, forced, module)
     enabled = {rule.CODE for rule in selected(set(options.select) or None, set(options.ignore) or None)}
     tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, "NPJ306" in enabled, tree=tree,
                              convert_scans="NPJ307" in enabled) if options.jit else None
@@ -242,23 +254,35 @@ def _transform(
             found = None
             if links:
                 found = collect_links(module, collector.module_scope, imports, infos, functions)
-                found.mutators = frozenset(function.name for function in mutations.returning())
+                found.mutators = frozenset([*(function.name for function in mutations.returning()), *mutations.rebinding()])
             return new_module, diagnostics, functions, forced, found
         forced.update(more)
 
 
-def _seed_external(facts, forced: dict) -> dict[str, str]:
+def _seed_external(facts, forced: dict, module: cst.Module) -> dict[str, str]:
     """Functions other modules need to stay NumPy code, added to ``forced``; and the imported functions
     that stay NumPy code in their modules (target -> where), whose callers here stay NumPy too."""
     callees = {}
     for fact in facts:
         if fact.kind == "callee":
             callees[fact.name] = fact.who
+        elif fact.kind == "class":
+            for method in _methods(module, fact.name):
+                forced.setdefault(method, ForcedUnsupported(fact.who, via_class=True, via_module=True))
         elif fact.name not in forced:
             forced[fact.name] = ForcedUnsupported(
                 fact.who, via_result=fact.kind == "result", via_caller=fact.kind == "mutation", via_module=True
             )
     return callees
+
+
+def _methods(module: cst.Module, name: str) -> list[str]:
+    """Qualified names of the methods of top-level class ``name``."""
+    return [
+        f"{name}.{statement.name.value}"
+        for node in module.body if isinstance(node, cst.ClassDef) and node.name.value == name
+        for statement in node.body.body if isinstance(statement, cst.FunctionDef)
+    ]
 
 
 def _walk(module, path, collector, resolver, lines, options, forced, precise, tracing, mutations=None, attributes=None, imports=None):
@@ -320,13 +344,13 @@ def _check_safety(output: bytes, path: str, options: Options, forced, parse=None
         raise MigrationError("internal error: a second migration pass would change the output again; file left unchanged")
 
 
-def _functions_without_numpy(source: bytes) -> tuple[list[FunctionRecord] | None, bool]:
-    """Functions of a file that never mentions numpy, from the fast ``ast`` parser (None if it fails), and
-    whether it imports from modules np2jax.project may follow (not the standard library's)."""
+def _functions_without_numpy(source: bytes) -> tuple[list[FunctionRecord] | None, bool, ast.Module | None]:
+    """Functions of a file that never mentions numpy, from the fast ``ast`` parser (None if it fails),
+    whether it imports from modules np2jax.project may follow (not the standard library's), and the tree."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None, False
+        return None, False, None
     records: list[FunctionRecord] = []
 
     def walk(node: ast.AST, prefix: str) -> None:
@@ -342,7 +366,7 @@ def _functions_without_numpy(source: bytes) -> tuple[list[FunctionRecord] | None
 
     walk(tree, "")
     records.sort(key=lambda r: r.line)
-    return records, any(_may_follow(node) for node in tree.body)
+    return records, any(_may_follow(node) for node in tree.body), tree
 
 
 def _may_follow(node: ast.stmt) -> bool:

@@ -10,7 +10,9 @@ re-exports through a package's ``__init__``) and derives ``ExternalFact``s:
 * ``mutation``: another module calls a function np2jax made return the arguments it wrote into
   (NPJ203): that caller still relies on the mutation, so the function keeps mutating (NPJ201);
 * ``callee``: a migrated function calls a function another module leaves as NumPy code (which may
-  write into the arrays it is handed): the caller stays NumPy code too (NPJ202).
+  write into the arrays it is handed): the caller stays NumPy code too (NPJ202);
+* ``class``: a class derives from a class of another module and one of them has a method that stays
+  NumPy code and may change ``self``'s arrays: they share ``self``, so the other stays NumPy too (NPJ202).
 
 The runner then migrates the files whose facts grew again, with the facts in their ``Options``,
 and repeats until nothing grows (facts only ever accumulate, so this ends).
@@ -68,14 +70,31 @@ class Project:
                     if producer == index:
                         continue
                     other = self.modules[producer].links
-                    if name in other.mutators:
+                    if name in other.mutators and name not in other.unsupported:
                         caller, line = next(iter(callers.items()))
                         found.setdefault(producer, set()).add(ExternalFact("mutation", name, self._who(index, caller, line)))
                     stays = name in other.unsupported or any(n.startswith(name + ".") for n in other.unsupported)
                     if stays and any(caller in links.migrated for caller in callers):
                         where = self.modules[producer].display
                         found.setdefault(index, set()).add(ExternalFact("callee", target, where))
+            self._class_facts(index, found)
         return found
+
+    def _class_facts(self, index: int, found: dict[int, set[ExternalFact]]) -> None:
+        """A class and its base class in another module share ``self``: one stays NumPy code, the other too."""
+        links = self.modules[index].links
+        for name, targets in links.bases.items():
+            for target in targets:
+                for producer, base in self.resolve(index, target):
+                    other = self.modules[producer].links
+                    if producer == index:
+                        continue
+                    if name in links.numpy_classes and any(n.startswith(base + ".") for n in other.migrated):
+                        who = f"`{name}` ({self.modules[index].display}), a subclass"
+                        found.setdefault(producer, set()).add(ExternalFact("class", base, who))
+                    if base in other.numpy_classes and any(n.startswith(name + ".") for n in links.migrated):
+                        who = f"`{base}` ({self.modules[producer].display}), its base class"
+                        found.setdefault(index, set()).add(ExternalFact("class", name, who))
 
     def resolve(self, index: int, target: str, depth: int = 0) -> list[tuple[int, str]]:
         """The modules (indices) and qualnames an import target seen from module ``index`` names."""
@@ -96,6 +115,9 @@ class Project:
                     found.append((producer, rest))
                 elif head in links.imports:  # re-exported: `from .core import make` in the package's __init__
                     found.extend(self.resolve(producer, ".".join([links.imports[head], *parts[cut + 1:]]), depth + 1))
+                elif not head.startswith("_"):  # or through `from .core import *`
+                    for star in links.stars:
+                        found.extend(self.resolve(producer, f"{star}.{rest}" if not star.endswith(".") else star + rest, depth + 1))
             return found
         return []
 

@@ -191,3 +191,80 @@ def test_relative_imports_re_exports_and_namespace_packages_resolve():
     assert project.resolve(2, "ns.pkg.sub.core.make") == [(0, "make")]  # `ns` has no __init__.py
     assert project.resolve(2, "....too.far") == []
     assert project.resolve(2, "other.thing") == []
+
+
+def test_functions_whose_augmented_parameter_another_module_relies_on_keep_updating_it(run_cli, tmp_path):
+    # `x *= s; return x` rebinds x once migrated; `scale(y, 3.0)` elsewhere ignores the result and reads y.
+    # Also in a module that never mentions NumPy (left as it is): its caller must hand it NumPy arrays.
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "a.py", "import numpy as np\n\ndef scale(x, s):\n    x *= np.float64(s)\n    return x\n")
+    write(src / "pkg" / "c.py", "def shift(x, s):\n    x += s\n    return x\n")
+    write(src / "pkg" / "b.py", """\
+import numpy as np
+from .a import scale
+from .c import shift
+
+def scaled(n):
+    y = np.ones(n)
+    scale(y, 3.0)
+    return y
+
+def shifted(n):
+    y = np.ones(n)
+    shift(y, 2.0)
+    return y
+""")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "`scaled` (src/pkg/b.py:7), in another module, calls it and relies on the mutation" in run.stderr
+    assert "calls `.c.shift`, which stays NumPy code in src/pkg/c.py" in run.stderr
+    code = "from pkg.b import scaled, shifted; print(scaled(2).tolist(), shifted(2).tolist())"
+    assert same_results(src, tmp_path / "out", code).strip() == "[3.0, 3.0] [3.0, 3.0]"
+
+
+def test_a_package_re_exporting_with_a_star_import_is_followed(run_cli, tmp_path):
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "from .a import *\n")
+    write(src / "pkg" / "a.py", "import numpy as np\n\ndef make(n):\n    return np.zeros(n) + 1.0\n")
+    write(src / "use.py", "from pkg import make\n\ndef g(n):\n    y = make(n)\n    z = y\n    z += 1\n    return y\n")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "`g` (src/use.py), in another module, writes in place into what this function returns" in run.stderr
+    assert same_results(src, tmp_path / "out", "from use import g; print(g(2).tolist())").strip() == "[2.0, 2.0]"
+
+
+BASE = "import numpy as np\n\nclass Base:\n    def __init__(self, n):\n        self.x = np.zeros(n)\n"
+
+
+@pytest.mark.parametrize("subclass", [
+    "from .base import Base\n\nclass Sub(Base):\n    def bump(self):\n        x = self.x\n        x += 2\n        return self.x\n",
+    "import numpy as np\nfrom pkg import base\n\nclass Sub(base.Base):\n    def bump(self):\n        self.x[0] = 7.0\n        return np.sum(self.x)\n",
+])
+def test_a_subclass_in_another_module_that_changes_self_arrays_keeps_its_base_numpy(run_cli, tmp_path, subclass):
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "base.py", BASE + "\n    def total(self):\n        return np.sum(self.x)\n")
+    write(src / "pkg" / "sub.py", subclass)
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "`Sub` (src/pkg/sub.py), a subclass in another module, stays NumPy code and shares `self`" in run.stderr
+    code = "import numpy as np; from pkg.sub import Sub; print(np.asarray(Sub(3).bump()).tolist())"
+    same_results(src, tmp_path / "out", code)
+
+
+def test_a_subclass_of_a_class_left_numpy_in_another_module_stays_numpy(run_cli, tmp_path):
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    # repeated indices: NumPy adds once per distinct index, JAX's .at[].add once per entry
+    write(src / "pkg" / "base.py", BASE + "\n    def hit(self, idx):\n        self.x[idx] += 1.0\n")
+    write(src / "pkg" / "sub.py", """\
+import numpy as np
+from .base import Base
+
+class Sub(Base):
+    def fill(self, v):
+        self.x = self.x + v
+        return np.sum(self.x)
+""")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "`Base` (src/pkg/base.py), its base class in another module, stays NumPy code" in run.stderr
+    code = "import numpy as np; from pkg.sub import Sub; s = Sub(3); s.fill(2.0); s.hit(np.array([0, 0])); print(s.x.tolist())"
+    assert same_results(src, tmp_path / "out", code).strip() == "[3.0, 2.0, 2.0]"

@@ -20,12 +20,13 @@ the files concerned again with ``Options.external`` facts that keep the function
 
 from __future__ import annotations
 
+import ast
 import sys
 from dataclasses import dataclass, field
 
 import libcst as cst
 
-from np2jax.analysis.result_writes import result_uses_in
+from np2jax.analysis.result_writes import INPLACE_METHODS, result_uses_in
 from np2jax.analysis.scope import ImportBinding, Scope, attribute_chain, dotted_name
 from np2jax.visitors import FastVisitor, visit
 
@@ -38,7 +39,8 @@ class ExternalFact:
     """A fact about other modules that changes one module's migration (part of ``Options``)."""
 
     kind: str  # "result": another module writes into `name`'s result; "mutation": one relies on `name`
-    #            mutating its argument; "callee": `name` (a dotted import target) stays NumPy in its module
+    #            mutating its argument; "callee": `name` (a dotted import target) stays NumPy in its module;
+    #            "class": class `name` shares `self` with a class of another module that stays NumPy
     name: str  # a qualname of this module, or (for "callee") an imported target as this module spells it
     who: str  # the function elsewhere and where it is, for the message: "`use` (pkg/b.py:12)"
 
@@ -46,12 +48,29 @@ class ExternalFact:
 @dataclass
 class ModuleLinks:
     imports: dict[str, str] = field(default_factory=dict)  # module-level name -> dotted target ("." prefixes: relative)
+    stars: tuple[str, ...] = ()  # modules it star-imports (`from .core import *` -> ".core")
     calls: dict[str, dict[str, int]] = field(default_factory=dict)  # imported target -> {caller qualname: line}
     writes: dict[str, tuple[str, int]] = field(default_factory=dict)  # imported target -> (writer, line)
     defined: frozenset[str] = frozenset()  # qualnames of its functions and methods
     migrated: frozenset[str] = frozenset()  # of those, the ones rewritten (their results are JAX arrays now)
-    unsupported: frozenset[str] = frozenset()  # the ones left as NumPy code because of an error
-    mutators: frozenset[str] = frozenset()  # the ones made to return the arguments they wrote into (NPJ203)
+    unsupported: frozenset[str] = frozenset()  # the ones left as NumPy code because of an error (in a module np2jax
+    #   does not walk: the ones that may write into their arguments)
+    bases: dict[str, tuple[str, ...]] = field(default_factory=dict)  # class -> the imported targets it derives from
+    numpy_classes: frozenset[str] = frozenset()  # classes with a method that stays NumPy and may change `self`'s arrays
+    mutators: frozenset[str] = frozenset()  # the ones made to return the arguments they wrote into (NPJ203), or
+    #   whose `x op= v` on a parameter became a rebinding (a caller elsewhere may rely on the update)
+
+
+def star_imports(module: cst.Module) -> tuple[str, ...]:
+    """The modules the module's top-level ``from M import *`` statements name (relative ones with their dots)."""
+    found = []
+    for statement in _top_level(module.body):
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar):
+                target = "." * len(small.relative) + (dotted_name(small.module) or "" if small.module is not None else "")
+                if target.startswith(".") or not is_foreign(target):
+                    found.append(target)
+    return tuple(found)
 
 
 def module_imports(module: cst.Module) -> dict[str, str]:
@@ -146,17 +165,74 @@ def collect_links(module: cst.Module, scope: Scope, imports: dict[str, str], inf
             written, _ = result_uses_in(top, lambda call: imported_target(call.func, scope, imports))
             for target in written:
                 writes.setdefault(target, ("<module>", finder.calls.get(target, 0)))
+    unsupported = frozenset(name for name, s in status.items() if s == "unsupported")
     return ModuleLinks(
         imports=imports,
+        stars=star_imports(module),
         calls=calls,
         writes=writes,
         defined=frozenset(status),
         migrated=frozenset(changed),
-        unsupported=frozenset(name for name, s in status.items() if s == "unsupported"),
+        unsupported=unsupported,
+        bases=class_bases(module, imports),
+        numpy_classes=frozenset(
+            info.class_name for info in infos
+            if info.class_name and (info.qualname in unsupported or (info.qualname not in changed and writes_self(info.node)))
+        ),
     )
 
 
-def links_without_walk(module: cst.Module, functions) -> ModuleLinks:
+def class_bases(module: cst.Module, imports: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """Top-level classes deriving from imported classes: ``class Sub(core.Base)`` -> ``{"Sub": ("pkg.core.Base",)}``."""
+    found = {}
+    for statement in module.body:
+        if isinstance(statement, cst.ClassDef):
+            targets = []
+            for base in statement.bases:
+                parts = attribute_chain(base.value) if base.keyword is None else None
+                if parts and parts[0] in imports:
+                    targets.append(".".join([imports[parts[0]], *parts[1:]]))
+            if targets:
+                found[statement.name.value] = tuple(targets)
+    return found
+
+
+def writes_self(function: cst.FunctionDef) -> bool:
+    """Whether a method writes into ``self``'s arrays in place (``self.x[0] = v``, ``x = self.x; x += 2``,
+    ``self.x.sort()``): left as NumPy code, it needs them to be NumPy arrays."""
+    written, _ = result_uses_in([function.body], lambda call: None, params={"self": "#self"})
+    return "#self" in written
+
+
+def mutating_functions(tree: ast.Module) -> frozenset[str]:
+    """Module-level functions (of Python's ast) that may write into an argument in place: ``x[i] = v``,
+    ``x += v``, ``x.sort()`` on a parameter.  Left as they are (the module never mentions NumPy), they need
+    the caller's arrays to be NumPy's: a migrated caller in another module stays NumPy (np2jax.project)."""
+    found = set()
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        args = node.args
+        params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.AugAssign):
+                target = inner.target
+            elif isinstance(inner, (ast.Assign, ast.AnnAssign)):
+                targets = inner.targets if isinstance(inner, ast.Assign) else [inner.target]
+                target = next((t for t in targets if isinstance(t, ast.Subscript)), None)
+            elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr in INPLACE_METHODS:
+                target = inner.func.value
+            else:
+                continue
+            while isinstance(target, ast.Subscript):
+                target = target.value
+            if isinstance(target, ast.Name) and target.id in params:
+                found.add(node.name)
+                break
+    return frozenset(found)
+
+
+def links_without_walk(module: cst.Module, functions, mutating: frozenset[str] = frozenset()) -> ModuleLinks:
     """The links of a module np2jax leaves as it is without walking it (it never mentions NumPy): all
     its code stays as it was, so what it writes into counts, and what it calls relies on mutations.
     Imported names are matched by spelling (a local variable of the same name counts too: that only
@@ -170,7 +246,15 @@ def links_without_walk(module: cst.Module, functions) -> ModuleLinks:
         written, _ = result_uses_in(nodes, lambda call: _spelled_target(call.func, imports))
         for target in written:
             writes.setdefault(target, (qualname, 0))
-    return ModuleLinks(imports=imports, calls=finder.calls, writes=writes, defined=frozenset(r.qualname for r in functions))
+    bases = class_bases(module, imports)
+    numpy_classes = frozenset(
+        statement.name.value for statement in module.body
+        if isinstance(statement, cst.ClassDef) and statement.name.value in bases and any(
+            isinstance(method, cst.FunctionDef) and writes_self(method) for method in statement.body.body)
+    )
+    return ModuleLinks(imports=imports, stars=star_imports(module), calls=finder.calls, writes=writes,
+                       defined=frozenset(r.qualname for r in functions), unsupported=mutating, bases=bases,
+                       numpy_classes=numpy_classes)
 
 
 def _spelled_target(func: cst.BaseExpression, imports: dict[str, str]) -> str | None:

@@ -84,6 +84,8 @@ class ModuleMutations:
         for name, why in (blocked or {}).items():
             if name in self.functions and self.functions[name].params:
                 self.functions[name].problem = why
+            for param in self.functions[name].maybe if name in self.functions else ():
+                self._relied.setdefault(self.functions[name].node, {}).setdefault(param, _relied_message(param, why))
         for function in self.functions.values():
             if keep_all and function.params:
                 function.problem = keep_all
@@ -108,6 +110,11 @@ class ModuleMutations:
         if function.problem is not None:
             return frozenset(), function.problem
         return frozenset(function.params), None
+
+    def rebinding(self) -> list[str]:
+        """Functions returning a value whose ``x op= v`` on a parameter becomes a plain rebinding because no use
+        in the module relies on the update (a use in another module may: np2jax.project)."""
+        return [f.name for f in self.functions.values() if any(p not in self._relied.get(f.node, {}) for p in f.maybe)]
 
     def relied_on(self, node: cst.FunctionDef) -> dict[str, str]:
         """Parameters that ``node`` (a function returning a value) updates with ``x op= v``, and that a use of
@@ -161,10 +168,7 @@ class ModuleMutations:
                     (problem for site in function.calls if (problem := self._site_reliance(function, site, param))), None
                 )
                 if why is not None:
-                    self._relied.setdefault(function.node, {})[param] = (
-                        f"`{param}` is a parameter that `{param} {{op}}= ...` updates in place in NumPy when it is an array, "
-                        f"and {why}: the migrated code only rebinds `{param}`"
-                    )
+                    self._relied.setdefault(function.node, {})[param] = _relied_message(param, why)
 
     def _site_reliance(self, function: MutatingFunction, site: CallSite, param: str) -> str | None:
         """Why the call ``site`` may observe the in-place update of ``param`` after the call (None: it cannot)."""
@@ -298,6 +302,11 @@ class ModuleMutations:
                 cascade.append(arg_name)
             names.append(arg_name)
         site.names, site.cascade = tuple(names), tuple(cascade)
+
+
+def _relied_message(param: str, why: str) -> str:
+    return (f"`{param}` is a parameter that `{param} {{op}}= ...` updates in place in NumPy when it is an array, "
+            f"and {why}: the migrated code only rebinds `{param}`")
 
 
 def _is_number_literal(expr: cst.BaseExpression) -> bool:

@@ -12,6 +12,7 @@ class CallsUnmigratedFunction(Rule):
     CLASS_MESSAGE = "`{callee}` stays NumPy code and shares `self` with this method: the class stays NumPy"
     RESULT_MESSAGE = "`{callee}` stays NumPy code and writes in place into what this function returns: this function stays NumPy too"
     MODULE_MESSAGE = "calls `{callee}`, which stays NumPy code in {where}: this function stays NumPy too"
+    MODULE_CLASS_MESSAGE = "{callee} in another module, stays NumPy code and shares `self` with this method: the class stays NumPy"
     MODULE_RESULT_MESSAGE = "{callee}, in another module, writes in place into what this function returns: this function stays NumPy too"
     SEVERITY = Severity.ERROR
     DOC = RuleDoc(
@@ -25,8 +26,10 @@ class CallsUnmigratedFunction(Rule):
             "or through another reference (`y = p; y += 1`, `x = b.x; x += 1`, `for w in ws: w -= g`); and, "
             "transitively, the functions whose results such a function hands back (`b.F = build(n); return b`). "
             "When several files are migrated together, the same holds across modules (np2jax/project.py): calls "
-            "through imports (absolute, relative, re-exported by a package's `__init__`) to a function another "
-            "file leaves untouched, and NumPy code in another file that writes into a function's result."
+            "through imports (absolute, relative, re-exported by a package's `__init__`, star imports) to a function "
+            "another file leaves untouched (or, in a file that never mentions NumPy, one that writes into its "
+            "arguments), NumPy code in another file that writes into a function's result, and a class and its base "
+            "class in another file (they share `self`)."
         ),
         why=(
             "A function that is left as NumPy code (because of an error-level diagnostic) may mutate its "
@@ -138,7 +141,7 @@ class CallsUnmigratedFunction(Rule):
         if forced.via_class or forced.via_result:
             line, col, end_line, end_col = ctx.def_name_span(info)
             if forced.via_module:
-                message = self.MODULE_RESULT_MESSAGE.format(callee=forced.callee)
+                message = (self.MODULE_CLASS_MESSAGE if forced.via_class else self.MODULE_RESULT_MESSAGE).format(callee=forced.callee)
             else:
                 message = (self.CLASS_MESSAGE if forced.via_class else self.RESULT_MESSAGE).format(callee=forced.callee)
             ctx.diagnostics.append(
