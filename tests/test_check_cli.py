@@ -251,6 +251,21 @@ def test_examples_sidecar_module_dict_closures_and_properties(tmp_path):
     assert run.returncode == 1
 
 
+def test_functions_and_classes_an_examples_file_defines_can_be_inputs(tmp_path):
+    """A callback defined in the examples file is pickled by its module's name; the migrated worker loads
+    the examples file under the same name, so it unpickles there too."""
+    for side, source in (("orig", "import numpy as np\n\ndef twice(f, x):\n    return np.asarray(f(x)) * 2\n"),
+                         ("mig", "import jax.numpy as jnp\n\ndef twice(f, x):\n    return jnp.asarray(f(x)) * 2\n")):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "mod.py").write_text(source)
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples/mod.py").write_text(
+        "import numpy as np\n\n\ndef square(x):\n    return x * x\n\n\nEXAMPLES = {\"twice\": [(square, np.arange(3.0))]}\n")
+    run = check(tmp_path / "orig", tmp_path / "mig", "--examples", tmp_path / "examples", tmp=tmp_path)
+    record = run.functions["mod.twice"]
+    assert record["status"] == "equivalent" and record["input_sources"][0] == "example", record
+
+
 # --- bad input -------------------------------------------------------------------------
 def test_bad_usage_exits_2_with_one_line(tmp_path):
     (tmp_path / "a.py").write_text("def f(x):\n    return x\n")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 import importlib
 import importlib.util
 import inspect
@@ -150,6 +151,12 @@ def _load_source(name: str, path: str, source: str):
 _examples: dict[tuple, dict] = {}
 
 
+def examples_module_name(path: str) -> str:
+    """The module name an examples file runs under, the same in both workers: a function or class it
+    defines and passes as an input is pickled by that name and must unpickle on the migrated side."""
+    return "_np2jax_examples_" + hashlib.sha1(path.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
 def load_examples(module, path: str | None) -> dict:
     """EXAMPLES of the --examples file for this module, then the module's ``__np2jax_examples__``."""
     key = (id(module), path)
@@ -157,7 +164,7 @@ def load_examples(module, path: str | None) -> dict:
         merged: dict = {}
         if path is not None:
             with quiet_numerics():
-                examples_module = _load_file(f"_np2jax_examples_{len(_examples)}", path)
+                examples_module = _load_file(examples_module_name(path), path)
             for name, cases in dict(getattr(examples_module, "EXAMPLES", {}) or {}).items():
                 merged.setdefault(name, []).extend(cases)
         for name, cases in dict(getattr(module, "__np2jax_examples__", {}) or {}).items():
@@ -574,6 +581,13 @@ def run_migrated(message: dict) -> dict:
     except BaseException as error:
         return {"status": "error", "message": f"cannot find it in the migrated module: {one_line(error)}"}
     numpy_inputs = message["numpy_inputs"]
+    examples = message.get("examples")
+    if examples is not None and examples_module_name(examples) not in sys.modules:
+        try:  # inputs may be functions or objects the examples file defines
+            with quiet_numerics():
+                _load_file(examples_module_name(examples), examples)
+        except BaseException as error:
+            return {"status": "error", "message": f"cannot load the examples: {one_line(error)}"}
     try:
         calls = pickle.loads(message["calls"])
     except BaseException as error:

@@ -160,7 +160,8 @@ class Checker:
         record.input_sources = [entry["source"] for entry in inputs]
         message = {"op": "migrated", "spec": pair.migrated_spec, "target": target, "calls": original["calls"],
                    "rules": [(entry["rule"], entry["positions"]) for entry in inputs],
-                   "numpy_inputs": target.unchanged, "budget": self.timeout}
+                   "numpy_inputs": target.unchanged, "budget": self.timeout,
+                   "examples": None if pair.examples is None else str(pair.examples.resolve())}
         try:
             migrated = lane.migrated.request(message, self.timeout)
         except WorkerFailure as failure:
