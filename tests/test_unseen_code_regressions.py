@@ -365,3 +365,36 @@ def test_a_jitted_function_calling_a_parameter_says_the_callback_must_be_jax_cod
     assert record(result, "central_difference").status == "migrated" and record(result, "central_difference").jit
     x = np.array([0.1, 0.5, 1.0])
     np.testing.assert_allclose(np.asarray(migrated.central_difference(jnp.sin, x)), original.central_difference(np.sin, x), rtol=1e-3)
+
+
+def test_converted_loops_run_no_step_on_empty_arrays():
+    """fori_loop traces its body even for zero steps, and x[i] of an empty array raised there (NumPy's loop
+    simply runs no step): loops indexing at the index run under `if lower < upper:`."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def doubled(x):
+            out = np.zeros_like(x)
+            for i in range(len(x)):
+                out[i] = 2 * x[i]
+            return out
+
+        def row_sums(X):
+            total = np.zeros(X.shape[1])
+            for row in X:
+                total = total + row
+            return total
+
+        def ema(x, alpha):
+            out = np.zeros_like(x)
+            out[0] = x[0]
+            for t in range(1, x.shape[0]):
+                out[t] = alpha * x[t] + (1 - alpha) * out[t - 1]
+            return out
+        """
+    )
+    assert all(record(result, name).jit for name in ("doubled", "row_sums", "ema"))
+    for name, args in (("doubled", (np.zeros(0),)), ("doubled", (np.arange(3.0),)), ("row_sums", (np.zeros((0, 3)),)),
+                       ("row_sums", (np.ones((2, 3)),)), ("ema", (np.array([2.0]), 0.5)), ("ema", (np.arange(4.0), 0.5))):
+        np.testing.assert_allclose(np.asarray(getattr(migrated, name)(*args)), getattr(original, name)(*args), err_msg=name)

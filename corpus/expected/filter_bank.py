@@ -40,10 +40,11 @@ def lfilter(b, a, x):
 def one_pole_lowpass(x, alpha):
     y = jnp.empty_like(x)
     y = y.at[0].set(x[0])
-    def _loop_body(i, y):
-        y = y.at[i].set(alpha * x[i] + (1 - alpha) * y[i - 1])
-        return y
-    y = jax.lax.fori_loop(1, x.shape[0], _loop_body, y)
+    if 1 < x.shape[0]:
+        def _loop_body(i, y):
+            y = y.at[i].set(alpha * x[i] + (1 - alpha) * y[i - 1])
+            return y
+        y = jax.lax.fori_loop(1, x.shape[0], _loop_body, y)
     return y
 
 

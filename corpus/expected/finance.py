@@ -59,10 +59,11 @@ def ewma(returns, alpha=0.06):
     """Exponentially weighted moving average, filled in one day at a time."""
     out = jnp.empty_like(returns)
     out = out.at[0].set(returns[0])
-    def _loop_body(t, out):
-        out = out.at[t].set(alpha * returns[t] + (1.0 - alpha) * out[t - 1])
-        return out
-    out = jax.lax.fori_loop(1, returns.shape[0], _loop_body, out)
+    if 1 < returns.shape[0]:
+        def _loop_body(t, out):
+            out = out.at[t].set(alpha * returns[t] + (1.0 - alpha) * out[t - 1])
+            return out
+        out = jax.lax.fori_loop(1, returns.shape[0], _loop_body, out)
     return out
 
 

@@ -84,8 +84,9 @@ def occupied_bins(counts):
 @jax.jit
 def neighbor_differences(x):
     diffs = jnp.zeros(len(x) - 1)
-    def _loop_body(i, diffs):
-        diffs = diffs.at[i].set(x[i + 1] - x[i])
-        return diffs
-    diffs = jax.lax.fori_loop(0, len(x) - 1, _loop_body, diffs)
+    if 0 < len(x) - 1:
+        def _loop_body(i, diffs):
+            diffs = diffs.at[i].set(x[i + 1] - x[i])
+            return diffs
+        diffs = jax.lax.fori_loop(0, len(x) - 1, _loop_body, diffs)
     return diffs

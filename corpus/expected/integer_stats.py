@@ -41,11 +41,12 @@ def checksum(values):
     """Polynomial rolling hash of integer codes, modulo the Mersenne prime 2**31 - 1."""
     h = jnp.zeros((), dtype=int)
     _seq = jnp.asarray(values, dtype=int)
-    def _loop_body(_i, h):
-        v = _seq[_i]
-        h = (h * 31 + v) % 2147483647
-        return h
-    h = jax.lax.fori_loop(0, len(_seq), _loop_body, h)
+    if 0 < len(_seq):
+        def _loop_body(_i, h):
+            v = _seq[_i]
+            h = (h * 31 + v) % 2147483647
+            return h
+        h = jax.lax.fori_loop(0, len(_seq), _loop_body, h)
     return h
 
 
@@ -53,10 +54,11 @@ def checksum(values):
 def label_counts(labels, k):
     """How many labels fall in each of k classes."""
     counts = jnp.zeros(k, dtype=int)
-    def _loop_body(c, counts):
-        counts = counts.at[c].set(jnp.sum(labels == c))
-        return counts
-    counts = jax.lax.fori_loop(0, k, _loop_body, counts)
+    if 0 < k:
+        def _loop_body(c, counts):
+            counts = counts.at[c].set(jnp.sum(labels == c))
+            return counts
+        counts = jax.lax.fori_loop(0, k, _loop_body, counts)
     return counts
 
 

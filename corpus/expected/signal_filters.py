@@ -77,8 +77,9 @@ def zero_crossings(signal):
 def mix_down(signal):
     """Multiply by a decaying carrier at a quarter of the sample rate, one sample at a time."""
     out = jnp.zeros_like(signal)
-    def _loop_body(i, out):
-        out = out.at[i].set(signal[i] * jnp.cos(0.5 * numpy.pi * i) * jnp.exp(-i / 50.0))
-        return out
-    out = jax.lax.fori_loop(0, signal.shape[0], _loop_body, out)
+    if 0 < signal.shape[0]:
+        def _loop_body(i, out):
+            out = out.at[i].set(signal[i] * jnp.cos(0.5 * numpy.pi * i) * jnp.exp(-i / 50.0))
+            return out
+        out = jax.lax.fori_loop(0, signal.shape[0], _loop_body, out)
     return out

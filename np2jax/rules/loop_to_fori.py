@@ -59,7 +59,10 @@ class LoopToFori(Rule):
             "the index: `x[:i]`, `x[i:]`) keeps the loop as it is (NPJ303), as do writes into a window "
             "(`out[i:i + w] += v`). Such a loop runs under `if lower < upper:`: jax traces a fori_loop body even "
             "for zero steps, where a window longer than the array would raise. A negative window length "
-            "(`w < 0`), which NumPy reads as a wrapped or empty slice, makes dynamic_slice raise at trace time."
+            "(`w < 0`), which NumPy reads as a wrapped or empty slice, makes dynamic_slice raise at trace time. "
+            "Likewise a loop whose body indexes at the loop index (`x[i]`), or iterates over an array's rows, runs "
+            "under `if lower < upper:` unless both bounds are integer literals: `x[i]` of an empty array raises "
+            "while jax traces the body, where NumPy's loop runs no step."
         ),
     )
     EXAMPLES = (
@@ -82,10 +85,11 @@ class LoopToFori(Rule):
             def ema(x, alpha):
                 out = jnp.zeros_like(x)
                 out = out.at[0].set(x[0])
-                def _loop_body(t, out):
-                    out = out.at[t].set(alpha * x[t] + (1 - alpha) * out[t - 1])
-                    return out
-                out = jax.lax.fori_loop(1, x.shape[0], _loop_body, out)
+                if 1 < x.shape[0]:
+                    def _loop_body(t, out):
+                        out = out.at[t].set(alpha * x[t] + (1 - alpha) * out[t - 1])
+                        return out
+                    out = jax.lax.fori_loop(1, x.shape[0], _loop_body, out)
                 return out
             """,
             diagnostics=("NPJ305",),
@@ -111,13 +115,14 @@ class LoopToFori(Rule):
             def running_stats(x):
                 total = jnp.zeros(x.shape[1])
                 sumsq = jnp.zeros(x.shape[1])
-                def _loop_body(_i, _carry):
-                    total, sumsq = _carry
-                    row = x[_i]
-                    total = total + row
-                    sumsq = sumsq + row * row
-                    return total, sumsq
-                total, sumsq = jax.lax.fori_loop(0, len(x), _loop_body, (total, sumsq))
+                if 0 < len(x):
+                    def _loop_body(_i, _carry):
+                        total, sumsq = _carry
+                        row = x[_i]
+                        total = total + row
+                        sumsq = sumsq + row * row
+                        return total, sumsq
+                    total, sumsq = jax.lax.fori_loop(0, len(x), _loop_body, (total, sumsq))
                 return total / len(x), sumsq / len(x)
             """,
             diagnostics=("NPJ305",),
@@ -166,10 +171,11 @@ class LoopToFori(Rule):
             @jax.jit
             def chirp(x):
                 out = jnp.zeros_like(x)
-                def _loop_body(i, out):
-                    out = out.at[i].set(x[i] * jnp.sin(0.1 * i) + jnp.sqrt(i))
-                    return out
-                out = jax.lax.fori_loop(0, x.shape[0], _loop_body, out)
+                if 0 < x.shape[0]:
+                    def _loop_body(i, out):
+                        out = out.at[i].set(x[i] * jnp.sin(0.1 * i) + jnp.sqrt(i))
+                        return out
+                    out = jax.lax.fori_loop(0, x.shape[0], _loop_body, out)
                 return out
             """,
             diagnostics=("NPJ305",),
@@ -313,6 +319,7 @@ class LoopToFori(Rule):
             source_code = sequence_source(conversion, updated, taken, before)
             prologue.append(cst.parse_statement(f"{conversion.value} = {source_code}[{index}]\n"))
             lower, upper = "0", f"len({source_code})"
+        start = lower
         carried = conversion.carried
         if len(carried) == 1:
             parameter, packed = carried[0], carried[0]
@@ -341,10 +348,13 @@ class LoopToFori(Rule):
         after = cst.parse_statement(f"{targets} = {call}" if carried else call)
         report_conversion(self, ctx, original, taken, carry=carrying(carried) + (", its first step run before it" if first_step else "")
                           + (f"; slices at `{index}` read with jax.lax.dynamic_slice_in_dim" if conversion.guard else ""))
-        if not first_step and not conversion.guard:
+        empty_reads = _may_run_no_step(start, upper) and (conversion.kind != "range" or _indexes_at(block, index))
+        if not first_step and not conversion.guard and not empty_reads:
             return [*before, function, after]
-        # a first step to run, or a body whose slices fit the array only when the loop has a step (jax traces it anyway)
-        guarded = cst.If(test=cst.parse_expression(f"{range_bounds(updated)[0]} < {upper}"),
+        # a first step to run, or a body whose slices fit the array only when the loop has a step, or that
+        # indexes at the loop index an array that may be empty: jax traces the body even for zero steps, and
+        # `x[i]` of an empty array raises there (NumPy's loop simply runs no step)
+        guarded = cst.If(test=cst.parse_expression(f"{start} < {upper}"),
                          body=cst.IndentedBlock([*first_step, function.with_changes(leading_lines=()), after]),
                          leading_lines=updated.leading_lines)
         return [*before, guarded]
@@ -416,6 +426,23 @@ def sequence_source(conversion: LoopConversion, loop: cst.For, taken: set[str], 
     taken.add(sequence)
     before.append(cst.parse_statement(f"{sequence} = {source_code}\n"))
     return sequence
+
+
+def _may_run_no_step(lower: str, upper: str) -> bool:
+    """Unless both bounds are integer literals with ``lower < upper``."""
+    return not (lower.lstrip("-").isdigit() and upper.lstrip("-").isdigit() and int(lower) < int(upper))
+
+
+def _indexes_at(block: cst.BaseSuite, index: str) -> bool:
+    """Whether the body subscripts something with an expression of the loop index."""
+    return any(index in names_in(element) for node in _subscripts(block) for element in node.slice)
+
+
+def _subscripts(node: cst.CSTNode):
+    if isinstance(node, cst.Subscript):
+        yield node
+    for child in node.children:
+        yield from _subscripts(child)
 
 
 def names_in(node: cst.CSTNode) -> set[str]:
