@@ -398,3 +398,24 @@ def test_converted_loops_run_no_step_on_empty_arrays():
     for name, args in (("doubled", (np.zeros(0),)), ("doubled", (np.arange(3.0),)), ("row_sums", (np.zeros((0, 3)),)),
                        ("row_sums", (np.ones((2, 3)),)), ("ema", (np.array([2.0]), 0.5)), ("ema", (np.arange(4.0), 0.5))):
         np.testing.assert_allclose(np.asarray(getattr(migrated, name)(*args)), getattr(original, name)(*args), err_msg=name)
+
+
+def test_a_parameter_normalised_first_by_atleast_2d_takes_lists_and_scalars():
+    """filterpy's reshape_z: `z = np.atleast_2d(z)` first, then `z.shape`, `z.T`: the later array uses are of the
+    normalised array, so callers' lists and numbers are read through jnp.asarray (jnp.atleast_2d refuses lists)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def reshape_z(z, dim_z, ndim):
+            z = np.atleast_2d(z)
+            if z.shape[1] == dim_z:
+                z = z.T
+            if ndim == 1:
+                z = z[:, 0]
+            return z
+        """
+    )
+    assert "jnp.atleast_2d(jnp.asarray(z))" in result.output.decode() and record(result, "reshape_z").jit
+    for args in (([1.0, 2.0], 2, 1), (3.0, 1, 2), (np.array([[1.0], [2.0]]), 2, 2)):
+        np.testing.assert_array_equal(np.asarray(migrated.reshape_z(*args)), original.reshape_z(*args))

@@ -1,15 +1,19 @@
 """What one module's migration means for the other modules of a project, and what it needs from them.
 
-np2jax migrates one file at a time, but functions call each other across files.  Three
+np2jax migrates one file at a time, but functions call each other across files.  These
 situations change what a function computes without anything in its own file showing it:
 
 * NumPy code in module B writes into (or, through a second reference, augments) the result of a
   function of module A (``y = a.make(n); y[0] = 5``; ``z = y; z += 1``).  Migrated, ``make``
   returns an immutable JAX array: the write raises, or the augmented assignment only rebinds ``z``.
-* ``a.clear(x)`` writes into its argument and np2jax makes it return the argument instead (NPJ203);
-  ``clear(b)`` in module B relies on the mutation and is not rewritten to ``b = clear(b)``.
+* ``a.clear(x)`` writes into its argument and np2jax makes it return the argument instead (NPJ203),
+  or ``a.scale(x, s)`` does ``x *= s; return x``, which becomes a rebinding; ``clear(b)`` or
+  ``scale(y, 3.0)`` in module B relies on the update and is not rewritten to rebind.
 * A migrated function of module B calls one of module A that stays NumPy code and may mutate the
-  arrays it is handed (``a.bump(b)`` with ``def bump(x): x += 1``).
+  arrays it is handed (``a.bump(b)`` with ``def bump(x): x += 1``), also one of a module np2jax
+  leaves as it is because it never mentions NumPy.
+* ``class Sub(a.Base)`` in module B: a method of either that stays NumPy code and changes
+  ``self``'s arrays in place needs the other's methods to keep them NumPy arrays.
 
 ``ModuleLinks`` records, per module, what the runner's project pass (``np2jax.project``) needs to
 find these: the module's imports, its calls to imported names, the imported functions whose

@@ -150,6 +150,9 @@ class SequenceArguments:
         if param.star != "*" and param.annotation is not None and not _admits_list(param.annotation):
             return False  # annotated as an array, a number ...: the caller's promise
         rebound = [b for b in bindings if not isinstance(b, ParamBinding)]
+        if normalising and _normalised_first(name, scope.node, call):
+            # `z = np.atleast_2d(z)` before any other use: later uses (`z.shape`, `z = z.T`) are of the array
+            return name not in self.static_parameters(scope)
         if any(not (isinstance(b, ValueBinding) and _contains(b.value, call)) for b in rebound):
             return False
         said = param.star == "*" or param.annotation is not None or _documented_array_like(name, scope.node)
@@ -209,6 +212,30 @@ class _Finds(FastVisitor):
         if node is self.target:
             self.found = True
         return not self.found
+
+
+def _normalised_first(name: str, function: cst.FunctionDef, call: cst.Call) -> bool:
+    """Whether the first statement of ``function``'s body that mentions ``name`` is ``name = ...`` holding ``call``."""
+    for statement in function.body.body:
+        finder = _Mentions(name)
+        visit(statement, finder)
+        if finder.found:
+            if not _contains(statement, call):
+                return False
+            small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+            return (isinstance(small, cst.Assign) and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name)
+    return False
+
+
+class _Mentions(FastVisitor):
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.found = False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == self.name:
+            self.found = True
 
 
 def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
