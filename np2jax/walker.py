@@ -17,7 +17,7 @@ import libcst as cst
 
 from np2jax.analysis.links import imported_target
 from np2jax.analysis.resolve import is_numpy
-from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, attribute_chain
+from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, ValueBinding, attribute_chain
 from np2jax.context import FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan
 from np2jax.cstutil import call, change_keywords, dotted, trailing_comment_lines
 from np2jax.diagnostics import Severity
@@ -58,6 +58,7 @@ class Walker(FastTransformer):
         self._pending_def_names: dict[cst.Name, FunctionInfo] = {}
         self._class_ancestors: dict[str, tuple[str, ...]] = {}  # class -> its same-module base classes, transitively
         self._default_names: set[cst.Name] = set()  # parameter defaults that are names (`def f(x, g=helper)`)
+        self._held: dict[cst.CSTNode, set[str]] = {}  # module-level value -> the module's functions named in it
         module_scope = ctx.scope
         self.numpy_import_names = {
             name
@@ -332,18 +333,42 @@ class Walker(FastTransformer):
                 info.imported_calls[target] = (node, self.ctx.line)
                 info.call_statements[node] = self.ctx.statement
 
-    def _record_local_reference(self, node: cst.Name) -> None:
-        """Remember functions of this module used as values (``apply(inc, x)``, ``def f(x, g=inc)``, ``return inc``):
+    def _record_local_reference(self, node: cst.Name, callee: bool) -> None:
+        """Remember functions of this module used as values (``apply(inc, x)``, ``def f(x, g=inc)``, ``return inc``),
+        also through a module-level value that holds them (``HANDLER = inc``, ``HANDLERS = {"inc": inc}``):
         whoever calls them through that value runs them as well, for the engine's propagation."""
         info = self.ctx.function
-        if info is None or node.value in info.references:
+        if info is None:
             return
         found, bindings = self.lookup_scope.lookup(node.value)
-        if found is not None and found.kind == "module" and any(
-            isinstance(b, DefBinding) and isinstance(b.node, cst.FunctionDef) for b in bindings
-        ):
-            info.references[node.value] = node
-            info.call_statements[node] = self.ctx.statement
+        if found is None or found.kind != "module":
+            return
+        functions = set()
+        for binding in bindings:
+            if isinstance(binding, DefBinding) and isinstance(binding.node, cst.FunctionDef) and not callee:
+                functions.add(node.value)
+            elif isinstance(binding, ValueBinding):
+                functions |= self._functions_held(binding.value, found)
+        for name in sorted(functions):
+            if name not in info.references:
+                info.references[name] = node
+                info.call_statements[node] = self.ctx.statement
+
+    def _functions_held(self, value: cst.BaseExpression, module: Scope) -> set[str]:
+        """The module's functions named in a module-level value (``{"inc": inc}``), not called there."""
+        found = self._held.get(value)
+        if found is None:
+            found = self._held[value] = set()
+            pending = [value]
+            while pending:
+                node = pending.pop()
+                if isinstance(node, cst.Name) and any(
+                    isinstance(b, DefBinding) and isinstance(b.node, cst.FunctionDef) for b in module.bindings.get(node.value, ())
+                ):
+                    found.add(node.value)
+                # `W = init(3)` holds init's result, not init
+                pending.extend(c for c in node.children if not (isinstance(node, cst.Call) and c is node.func))
+        return found
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
@@ -382,8 +407,8 @@ class Walker(FastTransformer):
                 self.used_import_names.add(node.value)
                 if self._frames:
                     self._frames[-1][2].add(node.value)
-        if node not in self.callees and node not in self.inner_chain and (self.traced or node in self._default_names):
-            self._record_local_reference(node)
+        if node not in self.inner_chain and (self.traced or node in self._default_names):
+            self._record_local_reference(node, node in self.callees)
         return self._visit_reference(node)
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.BaseExpression) -> cst.BaseExpression:

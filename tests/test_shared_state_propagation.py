@@ -221,3 +221,38 @@ def bump_all(n):
     assert record(result, "make").status == "unsupported"
     for got, expected in zip(migrated.bump_all(3), original.bump_all(3)):
         np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("call", ["HANDLER(x)", "HANDLERS['inc'](x)"])
+def test_a_module_level_value_holding_a_function_that_stays_numpy_counts_as_a_reference(call):
+    """h called inc through HANDLER = inc (or a dict of handlers) and came out migrated: x stayed zeros."""
+    result, original, migrated = migrated_pair(
+        f"""
+import numpy as np
+
+def inc(v):
+    v += 1
+
+def init(n):
+    w = np.zeros(n)
+    w[[0, 0]] += 1
+    return w
+
+HANDLER = inc
+HANDLERS = {{"inc": inc}}
+W = init(3)
+
+def h(n):
+    x = np.zeros(n)
+    {call}
+    return x
+
+def weighted(x):
+    return np.sum(W * x)
+"""
+    )
+    assert record(result, "h").status == "unsupported"
+    assert any(d.code == "NPJ202" and "which holds `inc`" in d.message for d in result.diagnostics)
+    np.testing.assert_array_equal(migrated.h(3), original.h(3))
+    # W holds init's result, not init: weighted migrates although init stays NumPy
+    assert record(result, "init").status == "unsupported" and record(result, "weighted").status != "unsupported"

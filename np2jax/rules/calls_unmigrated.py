@@ -17,6 +17,7 @@ class CallsUnmigratedFunction(Rule):
         "(`{theirs}` and `{ours}` derive one from the other, or from a common base class): the classes stay NumPy"
     )
     REFERENCE_MESSAGE = "uses `{callee}`, which stays NumPy code, as a value (whoever calls it runs NumPy code): this function stays NumPy too"
+    HOLDER_MESSAGE = "uses `{holder}`, which holds `{callee}`, a function that stays NumPy code: this function stays NumPy too"
     CREATE_MESSAGE = "creates a `{created}`, whose base class `{callee}` stays NumPy code: this function stays NumPy too"
     RESULT_MESSAGE = "`{callee}` stays NumPy code and writes in place into what this function returns: this function stays NumPy too"
     MODULE_MESSAGE = "calls `{callee}`, which stays NumPy code in {where}: this function stays NumPy too"
@@ -25,7 +26,8 @@ class CallsUnmigratedFunction(Rule):
     DOC = RuleDoc(
         what=(
             "Reports functions that call a function or method of the same module that np2jax leaves untouched, "
-            "or use one as a value (`apply(inc, x)`, `f=inc` as a default, `{\"f\": inc}`: a callback), "
+            "or use one as a value (`apply(inc, x)`, `f=inc` as a default, `{\"f\": inc}`: a callback), also "
+            "through a module-level value that holds it (`HANDLERS = {\"inc\": inc}`), "
             "or create an object of a class one of whose methods (or whose base classes' methods) it leaves untouched; "
             "the other methods of a class one of whose methods is left untouched, and of every class of the module "
             "it shares `self` with through inheritance (`class Sub(Base)`: its base classes and subclasses, "
@@ -58,7 +60,7 @@ class CallsUnmigratedFunction(Rule):
         known_problems=(
             "Only direct calls and references by name (functions, and classes created by name, also imported ones) "
             "and `self.`/`cls.` method calls within a module are followed; functions stored as values at module "
-            "level (`HANDLERS = {\"a\": inc}`) and bound methods passed as callbacks (`apply(obj.inc, x)`) are not; "
+            "level in other ways (`HANDLERS[\"a\"] = inc`, `HANDLERS.append(inc)`) and bound methods passed as callbacks (`apply(obj.inc, x)`) are not; "
             "only base classes named directly in the same module (`class Sub(Base)`, not `class Sub(mod.Base)` or "
             "a class from another module) make a family; methods called on objects from other "
             "modules and code outside the files migrated together are not followed."
@@ -219,4 +221,6 @@ class CallsUnmigratedFunction(Rule):
         else:
             reference = info.references[forced.callee]
             message = self.REFERENCE_MESSAGE.format(callee=forced.callee)
+            if reference.value != forced.callee:  # `HANDLER = inc` at module level
+                message = self.HOLDER_MESSAGE.format(callee=forced.callee, holder=reference.value)
             self.report(ctx, reference, message, exact=True, statement=info.call_statements.get(reference))
