@@ -67,9 +67,11 @@ class FunctionInfo:
     jit: bool = False
     static_argnums: tuple[int, ...] = ()
     class_name: str | None = None  # qualified name of the class, for methods
+    class_bases: tuple[str, ...] = ()  # of a method: the same-module classes its class derives from, transitively
     calls: dict[str, cst.Call] = field(default_factory=dict)  # same-module callee -> first call
+    references: dict[str, cst.Name] = field(default_factory=dict)  # same-module function used as a value -> first use
     imported_calls: dict[str, tuple[cst.Call, int]] = field(default_factory=dict)  # imported target -> first call, line
-    call_statements: dict[cst.Call, tuple | None] = field(default_factory=dict)  # call -> its statement, for positions
+    call_statements: dict[cst.CSTNode, tuple | None] = field(default_factory=dict)  # call or reference -> its statement, for positions
     first_diagnostic: int = 0  # index of its first diagnostic in FileContext.diagnostics
     changed: bool = False  # the walker rewrote something in it, or it is jitted as it is (set before on_leave_function)
     as_is_reason: tuple[str, str] = ("", "")  # nothing in it needed rewriting: why it is not jitted, and what to use instead

@@ -3,8 +3,9 @@
 The engine walks a module, then asks these functions which further functions must be left untouched
 (``ForcedUnsupported``), and walks again until nothing is added:
 
-* callers of a function left untouched (it may mutate or need NumPy arrays), creators of an object of
-  a class with a method left untouched, and that class's other methods (they share ``self``);
+* callers of a function left untouched (it may mutate or need NumPy arrays), functions that use one as a
+  value (a callback), creators of an object of a class with a method left untouched, and the other methods
+  of that class and of the classes it shares ``self`` with through inheritance;
 * functions whose result NumPy code writes into in place (``p = f(z); p[i] -= 1``);
 * functions rewritten to return the arguments they mutate (NPJ203) one of whose callers stays NumPy.
 """
@@ -13,29 +14,35 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.result_writes import result_uses
+from np2jax.analysis.result_writes import augments_shared_state, result_uses
 from np2jax.context import ForcedUnsupported
 
 
 def callers_of_unsupported(infos, functions, forced, imported=None) -> dict[str, ForcedUnsupported]:
-    """Functions that call (transitively) a same-module function left untouched, or create an object of a
-    class with a method left untouched, and the other methods of such a class (methods share state through
-    ``self``); and functions that call a function of another module left untouched there (``imported``:
-    import target -> where, from np2jax.project)."""
+    """Functions that call (transitively) a same-module function left untouched, or use one as a value
+    (``apply(inc, x)``: whoever it is handed to calls it), or create an object of a class with a method left
+    untouched; and the other methods of such a class and of the classes it shares ``self`` with through
+    inheritance (``class_families``); and functions that call a function of another module left untouched
+    there (``imported``: import target -> where, from np2jax.project).
+
+    A method left as it was (nothing in it needed rewriting) that updates the object's arrays with ``op=``
+    through a second reference (``x = self.x; x += 2``) is NumPy code too: its class family stays NumPy
+    when any other method of it would migrate."""
     imported = imported or {}
     unsupported = {record.qualname for record in functions if record.status == "unsupported"}
+    families = class_families(infos)
+    unsupported |= _stateful_methods(infos, families, unsupported)
     found: dict[str, ForcedUnsupported] = {}
     changed = True
     while changed:
         changed = False
-        blocked_classes = {
-            info.class_name: info.qualname for info in infos if info.class_name and info.qualname in unsupported
-        }
+        blocked_classes = _blocked_classes(infos, families, unsupported)
         for info in infos:
             if info.qualname in unsupported:
                 continue
             # a call to a class whose methods stay NumPy (`h = Holder(x0)`) hands them this function's arrays
             callee = next((name for name in info.calls if name in unsupported or name in blocked_classes), None)
+            callee = callee or next((name for name in info.references if name in unsupported), None)
             target = next((name for name in info.imported_calls if name in imported), None) if imported else None
             if callee is not None:
                 found[info.qualname] = ForcedUnsupported(callee)
@@ -48,6 +55,54 @@ def callers_of_unsupported(infos, functions, forced, imported=None) -> dict[str,
             unsupported.add(info.qualname)
             changed = True
     return {name: why for name, why in found.items() if name not in forced}
+
+
+def class_families(infos) -> dict[str, frozenset[str]]:
+    """Each class with methods (and its same-module base classes) -> the classes that share ``self`` with it:
+    its same-module ancestors and descendants, and theirs (``class Sub(Base)``: a ``Sub`` object runs
+    ``Base``'s methods on the arrays ``Sub``'s methods write, and the other way round)."""
+    parent: dict[str, str] = {}
+
+    def root(name: str) -> str:
+        while parent.setdefault(name, name) != name:
+            name = parent[name]
+        return name
+
+    for info in infos:
+        if info.class_name is not None:
+            for base in info.class_bases:
+                parent[root(base)] = root(info.class_name)
+            root(info.class_name)
+    members: dict[str, set[str]] = {}
+    for name in parent:
+        members.setdefault(root(name), set()).add(name)
+    return {name: frozenset(members[root(name)]) for name in parent}
+
+
+def _blocked_classes(infos, families, unsupported) -> dict[str, str]:
+    """Class -> a method of its family that stays NumPy code (one of its own when it has one)."""
+    blocked: dict[str, str] = {}
+    for info in infos:
+        if info.class_name is not None and info.qualname in unsupported:
+            blocked.setdefault(info.class_name, info.qualname)
+    for name in list(blocked):
+        for member in families.get(name, ()):
+            blocked.setdefault(member, blocked[name])
+    return blocked
+
+
+def _stateful_methods(infos, families, unsupported) -> set[str]:
+    """Methods left as they were that update the object's arrays through a second reference
+    (``augments_shared_state``), in a class family another method of which would migrate."""
+    migrating = {  # (rewritten, even when reverted since: the answer must not change from one walk to the next)
+        member for info in infos if info.class_name is not None and info.changed
+        for member in families.get(info.class_name, ())
+    }
+    return {
+        info.qualname for info in infos
+        if info.class_name in migrating and not info.changed and info.qualname not in unsupported
+        and augments_shared_state(info.node) is not None
+    }
 
 
 def callees_written_by_unsupported(infos, functions, forced, memo: dict) -> dict[str, ForcedUnsupported]:
@@ -69,14 +124,14 @@ def callees_written_by_unsupported(infos, functions, forced, memo: dict) -> dict
         if not (info.qualname not in unsupported and info.changed) and ".<locals>." not in info.qualname
     ]
     # those another one calls may write into what it hands them (`def add_ridge(G, lam): G += lam`)
-    called = {callee for info in infos for callee in info.calls}
+    called = {callee for info in infos for callee in (*info.calls, *info.references)}
     writers: dict[str, frozenset] = {}  # such a callee -> the parameters it writes into (positions and `#-:name`s)
     while True:
         uses = {}  # -> what they write into, what they return
         for info in staying:
             if not info.calls and not any(inner.calls for inner in info.nested) and info.qualname not in called:
                 continue  # calls no function of this module, and none calls it
-            relevant = tuple(sorted((name, writers[name]) for name in info.calls if name in writers))
+            relevant = tuple(sorted((name, writers[name]) for name in (*info.calls, *info.references) if name in writers))
             key = (info.node, relevant, info.qualname in called)
             found = memo.get(key)
             if found is None:

@@ -17,7 +17,7 @@ import libcst as cst
 
 from np2jax.analysis.links import imported_target
 from np2jax.analysis.resolve import is_numpy
-from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, attribute_chain
+from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, ValueBinding, attribute_chain
 from np2jax.context import FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan
 from np2jax.cstutil import call, change_keywords, dotted, trailing_comment_lines
 from np2jax.diagnostics import Severity
@@ -56,6 +56,9 @@ class Walker(FastTransformer):
         self._statements: list[tuple[cst.CSTNode, int]] = []  # enclosing statements with their first lines
         self.import_depth = 0
         self._pending_def_names: dict[cst.Name, FunctionInfo] = {}
+        self._class_ancestors: dict[str, tuple[str, ...]] = {}  # class -> its same-module base classes, transitively
+        self._default_names: set[cst.Name] = set()  # parameter defaults that are names (`def f(x, g=helper)`)
+        self._held: dict[cst.CSTNode, set[str]] = {}  # module-level value -> the module's functions named in it
         module_scope = ctx.scope
         self.numpy_import_names = {
             name
@@ -98,6 +101,10 @@ class Walker(FastTransformer):
         info = FunctionInfo(self._qualified(node.name.value), node, self.ctx.line)
         if self._qualname_stack and not self._qualname_stack[-1].endswith(".<locals>"):
             info.class_name = self._qualname_stack[-1]
+            info.class_bases = self._class_ancestors.get(info.class_name, ())
+        for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
+            if isinstance(param.default, cst.Name):
+                self._default_names.add(param.default)
         self._qualname_stack.append(info.qualname + ".<locals>")
         self._pending_def_names[node.name] = info
         if self._open_functions:
@@ -156,7 +163,19 @@ class Walker(FastTransformer):
         return updated
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._qualname_stack.append(self._qualified(node.name.value))
+        qualname = self._qualified(node.name.value)
+        self._qualname_stack.append(qualname)
+        ancestors = []
+        for base in node.bases:
+            if base.keyword is None and not base.star and isinstance(base.value, cst.Name):
+                name = base.value.value
+                found, bindings = self.scope_stack[-2].lookup(name) if len(self.scope_stack) > 1 else (None, [])
+                if found is not None and found.kind == "module" and any(
+                    isinstance(b, DefBinding) and isinstance(b.node, cst.ClassDef) for b in bindings
+                ):
+                    ancestors.extend((name, *self._class_ancestors.get(name, ())))
+        if ancestors:
+            self._class_ancestors[qualname] = tuple(dict.fromkeys(ancestors))
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
         self._qualname_stack.pop()
@@ -305,11 +324,51 @@ class Walker(FastTransformer):
         if callee is not None and callee not in info.calls:
             info.calls[callee] = node
             info.call_statements[node] = self.ctx.statement
+        if isinstance(func, cst.Name) and callee == func.value:
+            for ancestor in self._class_ancestors.get(callee, ()):  # `Leaf(n)` runs its base classes' methods
+                info.calls.setdefault(ancestor, node)
         elif callee is None and self.ctx.imports:  # a function of another module (np2jax.project follows it)
             target = imported_target(func, self.ctx.scope, self.ctx.imports)
             if target is not None and target not in info.imported_calls:
                 info.imported_calls[target] = (node, self.ctx.line)
                 info.call_statements[node] = self.ctx.statement
+
+    def _record_local_reference(self, node: cst.Name, callee: bool) -> None:
+        """Remember functions of this module used as values (``apply(inc, x)``, ``def f(x, g=inc)``, ``return inc``),
+        also through a module-level value that holds them (``HANDLER = inc``, ``HANDLERS = {"inc": inc}``):
+        whoever calls them through that value runs them as well, for the engine's propagation."""
+        info = self.ctx.function
+        if info is None:
+            return
+        found, bindings = self.lookup_scope.lookup(node.value)
+        if found is None or found.kind != "module":
+            return
+        functions = set()
+        for binding in bindings:
+            if isinstance(binding, DefBinding) and isinstance(binding.node, cst.FunctionDef) and not callee:
+                functions.add(node.value)
+            elif isinstance(binding, ValueBinding):
+                functions |= self._functions_held(binding.value, found)
+        for name in sorted(functions):
+            if name not in info.references:
+                info.references[name] = node
+                info.call_statements[node] = self.ctx.statement
+
+    def _functions_held(self, value: cst.BaseExpression, module: Scope) -> set[str]:
+        """The module's functions named in a module-level value (``{"inc": inc}``), not called there."""
+        found = self._held.get(value)
+        if found is None:
+            found = self._held[value] = set()
+            pending = [value]
+            while pending:
+                node = pending.pop()
+                if isinstance(node, cst.Name) and any(
+                    isinstance(b, DefBinding) and isinstance(b.node, cst.FunctionDef) for b in module.bindings.get(node.value, ())
+                ):
+                    found.add(node.value)
+                # `W = init(3)` holds init's result, not init
+                pending.extend(c for c in node.children if not (isinstance(node, cst.Call) and c is node.func))
+        return found
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
@@ -348,6 +407,8 @@ class Walker(FastTransformer):
                 self.used_import_names.add(node.value)
                 if self._frames:
                     self._frames[-1][2].add(node.value)
+        if node not in self.inner_chain and (self.traced or node in self._default_names):
+            self._record_local_reference(node, node in self.callees)
         return self._visit_reference(node)
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.BaseExpression) -> cst.BaseExpression:

@@ -5,11 +5,12 @@ A function left as NumPy code that does ``p = softmax(z)`` and then ``p[i] -= 1`
 an immutable JAX array and the write raises at run time.  The same holds for the
 arrays of an object a call returns (``b = make_box(n); b.F[0, 1] = 0``) or sets
 up (``b = Box(n)``: the class's ``__init__``), and for the elements of a container
-it returns (``for w in make_weights(): w[0] = 0``).
+it returns (``for w in make_weights(): w[0] = 0``) or of a display of results
+(``for v in [make(n), make(m)]: v[0] = 0``, ``a, b = make(n), make(m)``).
 
 Augmented assignments count too when the name shares the array with another
 reference: ``y = x; y += 1``, ``x = b.x; x += 1``, ``for w in ws: w -= g``, or
-``d["k"] = x; x += 1``.  NumPy updates the one array in place; on a JAX array
+``d["k"] = x; x += 1``, ``b.G = b.F; b.G += 1``.  NumPy updates the one array in place; on a JAX array
 ``+=`` only rebinds the name, so the other reference silently keeps the old
 values.  (``p = f(z); p += 1`` alone is a plain rebinding either way.)
 
@@ -18,6 +19,11 @@ A new array computed from such a result by an array method or an operator
 as well, so writes into it count too (``np.array(p)``, ``np.copy(p)`` make NumPy
 arrays and do not), and so is what a function returns computed that way
 (``return x / norm(x)``).
+
+A result handed to a call together with a same-module function that writes into
+its parameters (``apply(inc, make(n))``) counts as written: whoever is handed
+``inc`` may call it on the result.  ``augments_shared_state`` applies the same
+reasoning to a method's ``self`` (see ``propagation.callers_of_unsupported``).
 
 The engine keeps such callees as NumPy code too (see ``propagation.callees_written_by_unsupported``).
 """
@@ -58,6 +64,19 @@ def result_uses(function: cst.FunctionDef, callee_of, writers=None, params: bool
     return result_uses_in([function.body], callee_of, writers, bound)
 
 
+def augments_shared_state(method: cst.FunctionDef) -> cst.CSTNode | None:
+    """The first ``op=`` in a method through a second reference to an attribute of the object it is
+    called on (``x = self.x; x += 2``, ``self.prev = self.x; self.x += dx``): NumPy updates the one array,
+    seen through both references; on JAX arrays only the one named is rebound."""
+    params = [*method.params.posonly_params, *method.params.params]
+    if not params:
+        return None
+    finder = _ResultWrites(lambda call: None, {})
+    finder.bound[params[0].name.value] = ("#self",)
+    visit(method.body, finder)
+    return finder.augmented.get("#self")
+
+
 def parameter_keys(function: cst.FunctionDef) -> list[tuple[str, str]]:
     """``("#0:x", "x")`` for each positional parameter (``#-:name`` for keyword-only ones), ``self``/``cls`` aside."""
     keys = []
@@ -75,7 +94,7 @@ def result_uses_in(nodes, callee_of, writers=None, params=None) -> tuple[dict[st
     top-level statements); ``callee_of`` may name any function, an imported one too."""
     finder = _ResultWrites(callee_of, writers or {})
     for name, key in (params or {}).items():
-        finder.bound[name] = key
+        finder.bound[name] = (key,)
         finder.shared.add(name)  # the caller holds the same array
     for node in nodes:
         visit(node, finder)
@@ -83,29 +102,23 @@ def result_uses_in(nodes, callee_of, writers=None, params=None) -> tuple[dict[st
 
 
 class _ResultWrites(FastVisitor):
+    """Sources are tuples of callees (and ``#`` keys): a name may hold the result of one of several calls
+    (``for v in [make(n), make(m)]``); empty when it holds none."""
+
     def __init__(self, callee_of, writers) -> None:
         self.callee_of = callee_of
         self.writers: dict[str, frozenset[str]] = writers  # callee -> parameter keys it writes into
-        self.bound: dict[str, str] = {}  # name -> the callee whose result (or part of it) it holds
+        # name or attribute chain (`b.F`) -> the callees whose result (or part of it) it holds
+        self.bound: dict[str, tuple[str, ...]] = {}
         self.shared: set[str] = set()  # bound names whose array another reference may also hold
         self.written: dict[str, cst.CSTNode] = {}
+        self.augmented: dict[str, cst.CSTNode] = {}  # the first `op=` through a shared reference, per callee
         self.held: dict[str, set[str]] = {}  # name -> callees whose results its attributes or elements hold
         self.returned: set[str] = set()
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        callee = self.callee_of(node.value) if isinstance(node.value, cst.Call) else None
-        part = None if callee is not None else self._root(node.value)
-        if callee is None and part is None:
-            callee = self._derived(node.value)  # `dy = probs.copy()`: a new array, not shared
         for target in node.targets:
-            for name in _names(target.target):
-                self.shared.discard(name)
-                if callee is not None or part is not None:
-                    self.bound[name] = callee or part
-                    if part is not None:  # `y = x`, `x = b.x`, `w = ws[0]`: two references to one array
-                        self.shared.add(name)
-                else:
-                    self.bound.pop(name, None)  # rebound to something else
+            self._bind(target.target, node.value)
             if isinstance(target.target, cst.Subscript):
                 self._write(target.target.value, node)
             if not isinstance(target.target, cst.Name):
@@ -113,8 +126,36 @@ class _ResultWrites(FastVisitor):
                 holder = _base_name(target.target)
                 if holder is not None:  # `b.F = build(n)`, `out["x"] = x`
                     self.held.setdefault(holder, set()).update(self._results_in(node.value))
-        if part is not None and isinstance(node.value, cst.Name):
-            self.shared.add(node.value.value)
+
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        """Bind the names (and attribute chains) of ``target`` to what ``value`` holds; a tuple display
+        unpacked into as many names binds them element by element (``a, b = make(n), make(m)``)."""
+        if (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List))
+                and len(target.elements) == len(value.elements)
+                and not any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements))):
+            for element, part in zip(target.elements, value.elements):
+                self._bind(element.value, part.value)
+            return
+        callee = (self.callee_of(value),) if isinstance(value, cst.Call) else ()
+        callee = () if callee == (None,) else callee
+        part = () if callee else self._root(value)
+        if not callee and not part:
+            callee = self._derived(value)  # `dy = probs.copy()`: a new array, not shared
+        keys = _names(target) or ([_chain(target)] if _chain(target) is not None else [])
+        for key in keys:
+            for stale in [k for k in self.bound if k.startswith(key + ".")]:  # `b = other()`: b.F is another one now
+                del self.bound[stale]
+            self.shared.discard(key)
+            if callee or part:
+                self.bound[key] = callee or part
+                if part:  # `y = x`, `x = b.x`, `w = ws[0]`, `self.y = self.x`: two references to one array
+                    self.shared.add(key)
+            else:
+                self.bound.pop(key, None)  # rebound to something else
+        source = _chain(value) if part else None
+        if source is not None:  # `y = x`, `self.prev = self.x`: the other reference is shared too
+            self.bound.setdefault(source, part)
+            self.shared.add(source)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         # `p[i] -= v` fails on a JAX array; `p += v` on the name rebinds it (and strings, numbers do the same),
@@ -122,8 +163,11 @@ class _ResultWrites(FastVisitor):
         target = node.target
         if isinstance(target, cst.Subscript):
             self._write(target.value, node)
-        elif isinstance(target, cst.Name) and target.value in self.bound and target.value in self.shared:
-            self.written.setdefault(self.bound[target.value], node)
+        key = _chain(target)
+        if key is not None and key in self.bound and key in self.shared:
+            for callee in self.bound[key]:
+                self.written.setdefault(callee, node)
+                self.augmented.setdefault(callee, node)
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is not None:
@@ -134,18 +178,13 @@ class _ResultWrites(FastVisitor):
 
     def _results_in(self, expr: cst.BaseExpression) -> set[str]:
         """The callees whose results ``expr`` (or the elements of a tuple, list or set display) may be part of."""
-        found = set()
-        for element in _elements(expr):
-            callee = self._source(element)
-            if callee is not None:
-                found.add(callee)
-        return found
+        return {callee for element in _elements(expr) for callee in self._source(element)}
 
     def visit_For(self, node: cst.For) -> None:
         callee = self._root(node.iter, elements=True)
         for name in _names(node.target):
             self.shared.discard(name)
-            if callee is not None:
+            if callee:
                 self.bound[name] = callee
                 self.shared.add(name)  # an element of the container it iterates over
             else:
@@ -164,51 +203,62 @@ class _ResultWrites(FastVisitor):
             if arg.keyword is not None and arg.keyword.value == "out":
                 for element in _elements(arg.value):
                     self._write(element, node)
-        written = self.writers.get(self.callee_of(node)) if self.writers else None
+        if not self.writers:
+            return
+        written = self.writers.get(self.callee_of(node))
         if written:
             offset = 1 if "." in self.callee_of(node) else 0  # a method's or a class's: `self` comes first
             for index, arg in enumerate(node.args):
                 if arg.star:
                     break
                 if (f"#-:{arg.keyword.value}" if arg.keyword is not None else index + offset) in written:
-                    source = self._source(arg.value)
-                    if source is not None:
+                    for source in self._source(arg.value):
                         self.written.setdefault(source, node)
+        elif any(isinstance(arg.value, cst.Name) and arg.value.value in self.writers for arg in node.args):
+            # `apply(inc, x)` with `def inc(v): v += 1`: whoever calls `inc` may hand it any of the other arguments
+            for arg in node.args:
+                for source in self._source(arg.value):
+                    self.written.setdefault(source, node)
 
-    def _root(self, expr: cst.BaseExpression, elements: bool = False) -> str | None:
-        """The callee whose result ``expr`` is part of: a bound name, its attribute, element or view
-        (``elements``: or, for a loop, the elements of a call's result, also through ``zip``/``enumerate``)."""
+    def _root(self, expr: cst.BaseExpression, elements: bool = False) -> tuple[str, ...]:
+        """The callees whose result ``expr`` is part of: a bound name, its attribute, element or view
+        (``elements``: or, for a loop, the elements of a call's result, also through ``zip``/``enumerate``,
+        or the results in a list or tuple display)."""
         if isinstance(expr, cst.Name):
-            return self.bound.get(expr.value)
+            return self.bound.get(expr.value, ())
+        if isinstance(expr, cst.Attribute) and _chain(expr) in self.bound:
+            return self.bound[_chain(expr)]
         if isinstance(expr, (cst.Attribute, cst.Subscript)):
             return self._root(expr.value)
+        if elements and isinstance(expr, (cst.Tuple, cst.List)):  # `for v in [make(n), make(m)]`
+            return tuple(dict.fromkeys(callee for element in expr.elements for callee in self._source(element.value)))
         if isinstance(expr, cst.Call):
             if elements and self.callee_of(expr) is not None:
-                return self.callee_of(expr)
+                return (self.callee_of(expr),)
             func = expr.func
             if isinstance(func, cst.Attribute) and func.attr.value in ("values", "items") and not expr.args:
                 return self._root(func.value)  # `for k, w in params.items()`
             if elements and isinstance(func, cst.Name) and func.value in ELEMENT_CALLS:
-                return next((r for r in (self._root(a.value, True) for a in expr.args) if r is not None), None)
-        return None
+                return next((r for r in (self._root(a.value, True) for a in expr.args) if r), ())
+        return ()
 
-    def _derived(self, expr: cst.BaseExpression) -> str | None:
-        """The callee whose result ``expr`` computes a new array from, with an array method or an operator."""
+    def _derived(self, expr: cst.BaseExpression) -> tuple[str, ...]:
+        """The callees whose result ``expr`` computes a new array from, with an array method or an operator."""
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in DERIVING_METHODS:
             return self._source(expr.func.value)
         if isinstance(expr, cst.BinaryOperation):  # a callee's result before a parameter (``#0:x``)
             left, right = self._source(expr.left), self._source(expr.right)
-            return right if right is not None and (left is None or left.startswith("#")) else left
+            return right if right and (not left or all(key.startswith("#") for key in left)) else left
         if isinstance(expr, cst.UnaryOperation):
             return self._source(expr.expression)
         if isinstance(expr, (cst.Attribute, cst.Subscript)):  # `probs.copy().T`, `(p - 1)[0]`
             return self._derived(expr.value)
-        return None
+        return ()
 
-    def _source(self, expr: cst.BaseExpression) -> str | None:
-        """The callee whose result ``expr`` is, is part of, or is computed from."""
+    def _source(self, expr: cst.BaseExpression) -> tuple[str, ...]:
+        """The callees whose result ``expr`` is, is part of, or is computed from."""
         callee = self.callee_of(expr) if isinstance(expr, cst.Call) else None
-        return callee or self._root(expr) or self._derived(expr)
+        return (callee,) if callee is not None else self._root(expr) or self._derived(expr)
 
     def _store(self, value: cst.BaseExpression) -> None:
         for element in _elements(value):
@@ -216,8 +266,7 @@ class _ResultWrites(FastVisitor):
                 self.shared.add(element.value)
 
     def _write(self, target: cst.BaseExpression, node: cst.CSTNode) -> None:
-        callee = self._root(target)
-        if callee is not None:
+        for callee in self._root(target):
             self.written.setdefault(callee, node)
 
 
@@ -240,6 +289,16 @@ def _elements(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
     if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
         return [e.value for e in expr.elements]
     return [expr]
+
+
+def _chain(expr: cst.BaseExpression) -> str | None:
+    """``"b.F"`` for ``b.F`` (``"x"`` for a name): an attribute chain that names one reference."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        base = _chain(expr.value)
+        return None if base is None else f"{base}.{expr.attr.value}"
+    return None
 
 
 def _names(target: cst.BaseExpression) -> list[str]:

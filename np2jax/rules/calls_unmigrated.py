@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import libcst as cst
+
 from np2jax.context import FileContext, FunctionInfo
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -10,6 +12,13 @@ class CallsUnmigratedFunction(Rule):
     NAME = "calls-unmigrated-function"
     MESSAGE = "calls `{callee}`, which stays NumPy code: this function stays NumPy too"
     CLASS_MESSAGE = "`{callee}` stays NumPy code and shares `self` with this method: the class stays NumPy"
+    FAMILY_MESSAGE = (
+        "`{callee}` stays NumPy code and shares `self` with this method through inheritance "
+        "(`{theirs}` and `{ours}` derive one from the other, or from a common base class): the classes stay NumPy"
+    )
+    REFERENCE_MESSAGE = "uses `{callee}`, which stays NumPy code, as a value (whoever calls it runs NumPy code): this function stays NumPy too"
+    HOLDER_MESSAGE = "uses `{holder}`, which holds `{callee}`, a function that stays NumPy code: this function stays NumPy too"
+    CREATE_MESSAGE = "creates a `{created}`, whose base class `{callee}` stays NumPy code: this function stays NumPy too"
     RESULT_MESSAGE = "`{callee}` stays NumPy code and writes in place into what this function returns: this function stays NumPy too"
     MODULE_MESSAGE = "calls `{callee}`, which stays NumPy code in {where}: this function stays NumPy too"
     MODULE_CLASS_MESSAGE = "{callee} in another module, stays NumPy code and shares `self` with this method: the class stays NumPy"
@@ -17,13 +26,21 @@ class CallsUnmigratedFunction(Rule):
     SEVERITY = Severity.ERROR
     DOC = RuleDoc(
         what=(
-            "Reports functions that call a function or method of the same module that np2jax leaves untouched "
-            "(or create an object of a class one of whose methods it leaves untouched), "
-            "the other methods of a class one of whose methods is left untouched, and functions whose result a "
+            "Reports functions that call a function or method of the same module that np2jax leaves untouched, "
+            "or use one as a value (`apply(inc, x)`, `f=inc` as a default, `{\"f\": inc}`: a callback), also "
+            "through a module-level value that holds it (`HANDLERS = {\"inc\": inc}`), "
+            "or create an object of a class one of whose methods (or whose base classes' methods) it leaves untouched; "
+            "the other methods of a class one of whose methods is left untouched, and of every class of the module "
+            "it shares `self` with through inheritance (`class Sub(Base)`: its base classes and subclasses, "
+            "transitively, also through several bases); a method left as it was (nothing in it needed rewriting) that "
+            "updates the object's arrays with `op=` through a second reference (`x = self.x; x += 2`, "
+            "`self.y = self.x; self.y += 1`) is NumPy code too and keeps its classes NumPy; and functions whose result a "
             "function left untouched (or left as it was) writes into in place (`p = f(z); p[i] -= 1`, `p.sort()`, "
             "`np.fill_diagonal(p, 0)`, `np.add.at(p, i, 1)`, `out=p`), also into the arrays of an object it returns "
             "(`b = make_box(n); b.F[0, 1] = 0`) or, for a class's `__init__`, sets up (`m = Model(n); m.W[0] = 0`), "
-            "or through another reference (`y = p; y += 1`, `x = b.x; x += 1`, `for w in ws: w -= g`); and, "
+            "or through another reference (`y = p; y += 1`, `x = b.x; x += 1`, `for w in ws: w -= g`, "
+            "`for v in [f(a), f(b)]: v += 1`, `p, q = f(a), f(b); p[0] = 0`), also inside a callback it hands the "
+            "result to along with a function that writes into its parameters (`apply(inc, f(a))`); and, "
             "transitively, the functions whose results such a function hands back (`b.F = build(n); return b`). "
             "When several files are migrated together, the same holds across modules (np2jax/project.py): calls "
             "through imports (absolute, relative, re-exported by a package's `__init__`, star imports) to a function "
@@ -34,15 +51,22 @@ class CallsUnmigratedFunction(Rule):
         why=(
             "A function that is left as NumPy code (because of an error-level diagnostic) may mutate its "
             "arguments or need NumPy arrays. A migrated caller would hand it immutable JAX arrays and rely on "
-            "writes that no longer happen. So the caller is left untouched too, transitively. Methods of one "
-            "class pass arrays to each other through `self`: a class migrates as a whole or not at all. And NumPy "
+            "writes that no longer happen. So the caller is left untouched too, transitively; a function that hands "
+            "it to other code as a callback does the same through that code. Methods of one "
+            "class pass arrays to each other through `self`, and so do a class's methods and those of its base "
+            "classes and subclasses (a `Sub` object runs `Base.__init__`, which creates the arrays `Sub`'s methods "
+            "write into): a class, with the classes it inherits from or that inherit from it, migrates as a whole "
+            "or not at all. And NumPy "
             "code that writes into a function's result needs a mutable NumPy array back, not a JAX array."
         ),
         use_instead="fix the callee first (see its own diagnostics); its callers then migrate on the next run",
         known_problems=(
-            "Only direct calls by name (functions, and classes created by name, also imported ones) and "
-            "`self.`/`cls.` method calls within a module are followed; methods called on objects from other "
-            "modules and code outside the files migrated together are not."
+            "Only direct calls and references by name (functions, and classes created by name, also imported ones) "
+            "and `self.`/`cls.` method calls within a module are followed; functions stored as values at module "
+            "level in other ways (`HANDLERS[\"a\"] = inc`, `HANDLERS.append(inc)`) and bound methods passed as callbacks (`apply(obj.inc, x)`) are not; "
+            "only base classes named directly in the same module (`class Sub(Base)`, not `class Sub(mod.Base)` or "
+            "a class from another module) make a family; methods called on objects from other "
+            "modules and code outside the files migrated together are not followed."
         ),
     )
     EXAMPLES = (
@@ -77,6 +101,43 @@ class CallsUnmigratedFunction(Rule):
                     self.data[i] = 0.0
             """,
             diagnostics=("NPJ201", "NPJ202", "NPJ202"),
+        ),
+        Example(
+            title="a subclass shares `self` with its base class",
+            before="""
+            import numpy as np
+
+            class Model:
+                def __init__(self, n):
+                    self.w = np.zeros(n)
+
+                def norm(self):
+                    return np.sqrt(np.sum(self.w ** 2))
+
+            class Trained(Model):
+                def nudge(self, g):
+                    w = self.w
+                    w -= 0.1 * g
+            """,
+            diagnostics=("NPJ201", "NPJ202", "NPJ202"),
+        ),
+        Example(
+            title="a function that stays NumPy, passed as a callback",
+            before="""
+            import numpy as np
+
+            def clip_inplace(v):
+                v[v > 1.0] = 1.0
+
+            def apply_all(f, arrays):
+                for a in arrays:
+                    f(a)
+                return arrays
+
+            def clipped(xs):
+                return apply_all(clip_inplace, [np.asarray(x, dtype=float) for x in xs])
+            """,
+            diagnostics=("NPJ201", "NPJ202"),
         ),
         Example(
             title="creating an object of a class that stays NumPy",
@@ -142,6 +203,9 @@ class CallsUnmigratedFunction(Rule):
             line, col, end_line, end_col = ctx.def_name_span(info)
             if forced.via_module:
                 message = (self.MODULE_CLASS_MESSAGE if forced.via_class else self.MODULE_RESULT_MESSAGE).format(callee=forced.callee)
+            elif forced.via_class and forced.callee.rpartition(".")[0] != info.class_name:
+                theirs = forced.callee.rpartition(".")[0]
+                message = self.FAMILY_MESSAGE.format(callee=forced.callee, theirs=theirs, ours=info.class_name)
             else:
                 message = (self.CLASS_MESSAGE if forced.via_class else self.RESULT_MESSAGE).format(callee=forced.callee)
             ctx.diagnostics.append(
@@ -151,6 +215,15 @@ class CallsUnmigratedFunction(Rule):
             call = info.imported_calls[forced.callee][0]
             message = self.MODULE_MESSAGE.format(callee=forced.callee, where=forced.where)
             self.report(ctx, call, message, exact=True, statement=info.call_statements.get(call))
-        else:
+        elif forced.callee in info.calls:
             call = info.calls[forced.callee]
-            self.report(ctx, call, self.MESSAGE.format(callee=forced.callee), exact=True, statement=info.call_statements.get(call))
+            message = self.MESSAGE.format(callee=forced.callee)
+            if isinstance(call.func, cst.Name) and call.func.value != forced.callee:  # `Leaf(n)`, `class Leaf(Base)`
+                message = self.CREATE_MESSAGE.format(created=call.func.value, callee=forced.callee)
+            self.report(ctx, call, message, exact=True, statement=info.call_statements.get(call))
+        else:
+            reference = info.references[forced.callee]
+            message = self.REFERENCE_MESSAGE.format(callee=forced.callee)
+            if reference.value != forced.callee:  # `HANDLER = inc` at module level
+                message = self.HOLDER_MESSAGE.format(callee=forced.callee, holder=reference.value)
+            self.report(ctx, reference, message, exact=True, statement=info.call_statements.get(reference))

@@ -1,0 +1,258 @@
+"""Functions that stay NumPy because of code they share arrays with in the same module, beyond direct calls:
+classes related by inheritance (they share `self`), functions passed as callbacks, and results written
+through a list or tuple display.  Each once came out migrated and silently different; each migrated
+module runs under real JAX against the NumPy original."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.test_real_code_regressions import migrated_pair, record
+
+BASE = """
+import numpy as np
+
+class Base:
+    def __init__(self, n):
+        self.x = np.zeros(n)
+
+    def total(self):
+        return np.sum(self.x)
+"""
+
+
+def _family(result, *names):
+    for name in names:
+        assert record(result, name).status == "unsupported", name
+    return [d for d in result.diagnostics if d.code == "NPJ202"]
+
+
+@pytest.mark.parametrize("body", ["x = self.x\n        x += 2", "self.x[0] = 2"])
+def test_a_subclass_writing_into_its_base_class_arrays_keeps_the_family_numpy(body):
+    """Base.__init__ made jnp.zeros; Sub.alias (NumPy, NPJ201) did `x += 2` on it, which only rebound x:
+    [0, 0, 0] instead of [2, 2, 2] (`self.x[0] = 2` raised)."""
+    result, original, migrated = migrated_pair(
+        BASE + f"""
+class Sub(Base):
+    def alias(self):
+        {body}
+        return self.x
+"""
+    )
+    reports = _family(result, "Base.__init__", "Base.total", "Sub.alias")
+    assert [d.line for d in reports] == [4, 7] and all("through inheritance" in d.message for d in reports)
+    for module in (original, migrated):
+        assert isinstance(module.Sub(3).x, np.ndarray)
+    np.testing.assert_array_equal(migrated.Sub(3).alias(), original.Sub(3).alias())
+
+
+@pytest.mark.parametrize(
+    "classes",
+    [
+        "class Mid(Base):\n    pass\n\nclass Sub(Mid):",  # a chain through a class without methods
+        "class Mixin:\n    def label(self):\n        return 'm'\n\nclass Sub(Mixin, Base):",  # several bases
+        "class Sub(Base):\n    pass\n\nclass Other(Base):",  # a sibling: Base's methods run on both
+    ],
+)
+def test_chains_several_bases_and_siblings_share_self(classes):
+    result, original, migrated = migrated_pair(
+        BASE + f"""
+{classes}
+    def bump(self):
+        x = self.x
+        x += 2
+        return np.sum(self.x)
+"""
+    )
+    _family(result, "Base.__init__", "Base.total")
+    name = classes.rsplit("class ", 1)[1].split("(")[0]
+    assert getattr(migrated, name)(3).bump() == getattr(original, name)(3).bump() == 6.0
+
+
+@pytest.mark.parametrize("subclass", [True, False])
+def test_a_method_left_as_it_was_that_updates_an_alias_of_the_state_keeps_the_class_numpy(subclass):
+    """m needed no rewriting, so it stayed NumPy code: `self.y += 1` on the jnp.zeros Base.__init__ made only
+    rebound self.y, and self.x stayed 0 (NumPy: both are the one array).  In a subclass or in the class."""
+    result, original, migrated = migrated_pair(
+        BASE + ("\nclass Sub(Base):" if subclass else "") + """
+    def m(self):
+        self.y = self.x
+        self.y += 1
+        return self.x
+"""
+    )
+    owner = "Sub" if subclass else "Base"
+    reports = _family(result, "Base.__init__", "Base.total")
+    assert [d.line for d in reports] == [4, 7]
+    assert all(f"`{owner}.m` stays NumPy code and shares `self` with this method" in d.message for d in reports)
+    assert record(result, f"{owner}.m").status == "migrated"  # left as it was, nothing reported there
+    np.testing.assert_array_equal(getattr(original, owner)(3).m(), [1.0, 1.0, 1.0])
+    np.testing.assert_array_equal(getattr(migrated, owner)(3).m(), getattr(original, owner)(3).m())
+
+
+def test_creating_an_object_of_a_subclass_without_methods_keeps_the_caller_numpy():
+    result, original, migrated = migrated_pair(
+        BASE + """
+    def clear(self, i):
+        self.x[i] = 5.0
+        return self.x
+
+class Leaf(Base):
+    pass
+
+def run(n):
+    leaf = Leaf(np.ones(n).astype(int).sum())
+    leaf.clear(0)
+    return leaf.x
+"""
+    )
+    assert record(result, "run").status == "unsupported"
+    assert any(d.code == "NPJ202" and "creates a `Leaf`, whose base class `Base`" in d.message for d in result.diagnostics)
+    np.testing.assert_array_equal(migrated.run(3), original.run(3))
+
+
+def test_a_family_with_nothing_left_numpy_migrates():
+    """Inheritance alone keeps nothing NumPy; nor does a counter updated in a method left as it was."""
+    result, original, migrated = migrated_pair(
+        BASE + """
+class Sub(Base):
+    def scaled(self, k):
+        return np.sum(self.x + 1) * k
+
+    def tick(self):
+        self.n = getattr(self, "n", 0)
+        self.n += 1
+        return self.n
+"""
+    )
+    for name in ("Base.__init__", "Base.total", "Sub.scaled"):
+        assert record(result, name).status == "migrated", name
+    assert b"jnp.zeros" in result.output and not any(d.code == "NPJ202" for d in result.diagnostics)
+    assert migrated.Sub(3).scaled(2.0) == original.Sub(3).scaled(2.0) == 6.0
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "return apply(inc, np.zeros(n))",
+        "f = inc\n    return apply(f, np.zeros(n))",
+        "return apply_default(np.zeros(n))",
+        "return apply(table()['inc'], np.zeros(n))",
+    ],
+)
+def test_a_function_passed_as_a_callback_that_stays_numpy_keeps_its_user_numpy(use):
+    """inc stays NumPy (it writes into its parameter); h handed it to apply and was jitted: [0, 0, 0]
+    instead of [1, 1, 1].  A reference to inc as a value counts like a call."""
+    result, original, migrated = migrated_pair(
+        f"""
+import numpy as np
+
+def inc(v):
+    v += 1
+
+def apply(f, x):
+    f(x)
+    return x
+
+def apply_default(x, f=inc):
+    f(x)
+    return x
+
+def table():
+    return {{"inc": inc}}
+
+def h(n):
+    {use}
+"""
+    )
+    assert record(result, "h").status == "unsupported"
+    assert any(d.code == "NPJ202" for d in result.diagnostics if record(result, "h").line <= d.line)
+    np.testing.assert_array_equal(migrated.h(3), original.h(3))
+    np.testing.assert_array_equal(original.h(3), [1.0, 1.0, 1.0])
+
+
+def test_a_result_handed_with_a_callback_that_writes_into_its_parameter_keeps_the_producer_numpy():
+    result, original, migrated = migrated_pair(
+        """
+import numpy as np
+
+def inc(v):
+    v += 1
+
+def make(n):
+    return np.zeros(n)
+
+def apply(f, x):
+    f(x)
+    return x
+
+def h(n):
+    return apply(inc, make(n))
+"""
+    )
+    assert record(result, "make").status == "unsupported"
+    np.testing.assert_array_equal(migrated.h(3), original.h(3))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "out = []\n    for v in [make(n), make(n + 1)]:\n        v += 1\n        out.append(v)\n    return out",
+        "out = []\n    for v in (make(n), make(n + 1)):\n        v[0] = 7\n        out.append(v)\n    return out",
+        "a, b = make(n), make(n + 1)\n    b[0] = 7\n    return [a, b]",
+        "a, (b, c) = make(n), (make(n), make(n + 1))\n    c[0] = 7\n    return [a, b, c]",
+    ],
+)
+def test_results_written_through_a_display_keep_the_callee_numpy(body):
+    """bump_all stays NumPy; its loop over [make(n), make(n + 1)] wrote into make's results: migrated, make
+    returned JAX arrays, `v += 1` only rebound v and the list kept zeros (`v[0] = 7` raised)."""
+    result, original, migrated = migrated_pair(
+        f"""
+import numpy as np
+
+def make(n):
+    return np.zeros(n)
+
+def bump_all(n):
+    {body}
+"""
+    )
+    assert record(result, "make").status == "unsupported"
+    for got, expected in zip(migrated.bump_all(3), original.bump_all(3)):
+        np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("call", ["HANDLER(x)", "HANDLERS['inc'](x)"])
+def test_a_module_level_value_holding_a_function_that_stays_numpy_counts_as_a_reference(call):
+    """h called inc through HANDLER = inc (or a dict of handlers) and came out migrated: x stayed zeros."""
+    result, original, migrated = migrated_pair(
+        f"""
+import numpy as np
+
+def inc(v):
+    v += 1
+
+def init(n):
+    w = np.zeros(n)
+    w[[0, 0]] += 1
+    return w
+
+HANDLER = inc
+HANDLERS = {{"inc": inc}}
+W = init(3)
+
+def h(n):
+    x = np.zeros(n)
+    {call}
+    return x
+
+def weighted(x):
+    return np.sum(W * x)
+"""
+    )
+    assert record(result, "h").status == "unsupported"
+    assert any(d.code == "NPJ202" and "which holds `inc`" in d.message for d in result.diagnostics)
+    np.testing.assert_array_equal(migrated.h(3), original.h(3))
+    # W holds init's result, not init: weighted migrates although init stays NumPy
+    assert record(result, "init").status == "unsupported" and record(result, "weighted").status != "unsupported"
