@@ -123,6 +123,7 @@ class FileContext:
         self.function: FunctionInfo | None = None  # innermost function being walked
         self.forced_unsupported: dict[str, ForcedUnsupported] = {}
         self.imports: dict[str, str] = {}  # module-level imports np2jax.project may follow (analysis/links.py)
+        self.stars: tuple[str, ...] = ()  # the modules its `from M import *` statements name
         self.blocked_statements: set[cst.CSTNode] = set()
         self._write_plans: dict[tuple, WritePlan | list | None] = {}
         self._aliasing: dict[cst.CSTNode, FunctionAliasing] = {}

@@ -32,6 +32,7 @@ from np2jax.analysis.links import (
     links_without_walk,
     module_imports,
     mutating_functions,
+    star_imports,
 )
 from np2jax.analysis.mutation import ModuleMutations
 from np2jax.analysis.resolve import Resolver
@@ -288,6 +289,7 @@ def _methods(module: cst.Module, name: str) -> list[str]:
 def _walk(module, path, collector, resolver, lines, options, forced, precise, tracing, mutations=None, attributes=None, imports=None):
     ctx = FileContext(path, module, resolver, lines)
     ctx.imports = imports or {}
+    ctx.stars = star_imports(module)
     ctx.mutations = mutations
     ctx.attributes = attributes
     ctx.precise_positions = precise

@@ -15,7 +15,7 @@ from typing import Sequence
 
 import libcst as cst
 
-from np2jax.analysis.links import imported_target
+from np2jax.analysis.links import imported_target, star_targets
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, ValueBinding, attribute_chain
 from np2jax.context import FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan
@@ -327,11 +327,12 @@ class Walker(FastTransformer):
         if isinstance(func, cst.Name) and callee == func.value:
             for ancestor in self._class_ancestors.get(callee, ()):  # `Leaf(n)` runs its base classes' methods
                 info.calls.setdefault(ancestor, node)
-        elif callee is None and self.ctx.imports:  # a function of another module (np2jax.project follows it)
+        elif callee is None and (self.ctx.imports or self.ctx.stars):  # another module's (np2jax.project follows it)
             target = imported_target(func, self.ctx.scope, self.ctx.imports)
-            if target is not None and target not in info.imported_calls:
-                info.imported_calls[target] = (node, self.ctx.line)
-                info.call_statements[node] = self.ctx.statement
+            for target in [target] if target is not None else star_targets(func, self.ctx.scope, self.ctx.stars):
+                if target not in info.imported_calls:
+                    info.imported_calls[target] = (node, self.ctx.line)
+                    info.call_statements[node] = self.ctx.statement
 
     def _record_local_reference(self, node: cst.Name, callee: bool) -> None:
         """Remember functions of this module used as values (``apply(inc, x)``, ``def f(x, g=inc)``, ``return inc``),

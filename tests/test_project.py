@@ -268,3 +268,24 @@ class Sub(Base):
     assert "`Base` (src/pkg/base.py), its base class in another module, stays NumPy code" in run.stderr
     code = "import numpy as np; from pkg.sub import Sub; s = Sub(3); s.fill(2.0); s.hit(np.array([0, 0])); print(s.x.tolist())"
     assert same_results(src, tmp_path / "out", code).strip() == "[3.0, 2.0, 2.0]"
+
+
+def test_a_function_a_consumer_star_imports_is_followed(run_cli, tmp_path):
+    # `from helpers import *` then `add_drift(y, d)`: the name is bound nowhere in sim.py; it was jitted and
+    # add_drift's `x += d` only rebound its argument ([1, 2] instead of [2.5, 3.5])
+    src = tmp_path / "src"
+    write(src / "helpers.py", "import numpy as np\n\n__all__ = ['add_drift']\n\ndef add_drift(x, d):\n    x += d\n")
+    write(src / "sim.py", """\
+import numpy as np
+from helpers import *
+
+def drift_many(x, d, n):
+    y = np.array(x, dtype=float)
+    for _ in range(n):
+        add_drift(y, d)
+    return y
+""")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "calls `helpers.add_drift`, which stays NumPy code in src/helpers.py" in run.stderr
+    code = "from sim import drift_many; print(drift_many([1.0, 2.0], 0.5, 3).tolist())"
+    assert same_results(src, tmp_path / "out", code).strip() == "[2.5, 3.5]"

@@ -223,6 +223,15 @@ def test_running_sums_of_small_integers_widen_as_numpy_does():
 
         def scaled(x, dt):
             return np.cumsum(x / dt)
+
+        def padded(y):
+            return np.pad(y, (1, 0)).cumsum()
+
+        def steps(y):
+            return np.cumsum(np.abs(np.diff(y)))
+
+        def accumulated(x):
+            return np.add.accumulate(x)
         """
     )
     assert all(record(result, name).jit for name in ("integral", "running", "products", "scaled"))
@@ -230,7 +239,8 @@ def test_running_sums_of_small_integers_widen_as_numpy_does():
     img = np.full((4, 5), 100, np.uint8)
     for dtype in (np.uint8, np.int8, np.int16, np.bool_, np.float32):
         data = img.astype(dtype)
-        for name in ("integral", "running", "products") if dtype is not np.bool_ else ("integral", "running"):
+        names = ("integral", "running", "products", "padded", "steps", "accumulated")
+        for name in names if dtype is not np.bool_ else ("integral", "running", "padded", "accumulated"):
             np.testing.assert_array_equal(np.asarray(getattr(migrated, name)(data)), getattr(original, name)(data))
 
 
@@ -419,3 +429,48 @@ def test_a_parameter_normalised_first_by_atleast_2d_takes_lists_and_scalars():
     assert "jnp.atleast_2d(jnp.asarray(z))" in result.output.decode() and record(result, "reshape_z").jit
     for args in (([1.0, 2.0], 2, 1), (3.0, 1, 2), (np.array([[1.0], [2.0]]), 2, 2)):
         np.testing.assert_array_equal(np.asarray(migrated.reshape_z(*args)), original.reshape_z(*args))
+
+
+def test_an_array_augmented_after_a_loop_still_starts_the_loop_as_an_array():
+    """`seasonal -= seasonal.mean()` after the loop made `seasonal` look like it might start as a Python value,
+    so the second pass over the output peeled the loop and converted it although it slices at the index
+    (`detr[k::period]`): the file was refused as not idempotent.  Now both passes keep the loop (NPJ303)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def seasonal_decompose(y, period):
+            n = len(y)
+            trend = np.convolve(y, np.ones(period) / period, mode="same")
+            detr = y - trend
+            seasonal = np.zeros(period)
+            for k in range(period):
+                seasonal[k] = detr[k::period].mean()
+            seasonal -= seasonal.mean()
+            full = np.tile(seasonal, n // period + 1)[:n]
+            return trend, full, y - trend - full
+        """
+    )
+    assert [d.code for d in result.diagnostics if d.code.startswith("NPJ30")] == ["NPJ303"]
+    y = np.sin(np.arange(24.0)) + np.arange(24.0) * 0.1
+    for got, expected in zip(migrated.seasonal_decompose(y, 4), original.seasonal_decompose(y, 4)):
+        np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_grid_positions_from_linspace_that_reach_a_floor_are_warned():
+    """np.floor(np.linspace(0, n - 1, m)).astype(int): jnp.linspace's points differ from NumPy's in the last bit,
+    so some floors differ (29 of 2204 (n, m) pairs in float32, some under x64 too): NPJ120."""
+    result, _, _ = migrated_pair(
+        """
+        import numpy as np
+
+        def grid_index(x, m):
+            n = x.shape[0]
+            pos = np.linspace(0, n - 1, m)
+            return np.floor(pos).astype(int)
+
+        def fixed_grid():
+            return np.floor(np.linspace(0, 5, 26)).astype(int)
+        """
+    )
+    assert [(d.code, d.line) for d in result.diagnostics if d.code == "NPJ120"] == [("NPJ120", 5)]

@@ -107,6 +107,10 @@ class CallChecks:
         if found is self.function_scope and name in self.params:
             self._require(node.func, f"called function `{name}`")
             return
+        if found is None and self.module.star_imports:
+            self._block(node, "side-effect", f"calls `{name}`, which a `from ... import *` brings from another module "
+                        "np2jax cannot see into", "import it by name; jit the function by hand once its callees are traceable")
+            return
         if found is None or found.kind not in ("module",):
             return  # a nested function or lambda of this function: traced with it
         if qualname is not None and not qualname.startswith(TRACEABLE_MODULES) and not qualname.startswith("."):

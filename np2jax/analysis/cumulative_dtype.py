@@ -8,8 +8,10 @@ widens the way NumPy does (to the widest integer JAX has enabled), so NPJ100 pas
 and free under jit (nothing uses the sum's value).
 
 Only where ``x`` can be written twice without running anything twice: names, attributes, subscripts
-and arithmetic on them (no call).  A call whose result is inexact anyway (a true division, a float
-literal factor) needs nothing.  Other arguments are left as they are (docs: NPJ100's known problems).
+and arithmetic on them (no call).  Through calls that keep their first argument's dtype (``np.pad(y, 1)``,
+``np.abs(np.diff(y))``, ``y.ravel()``) the dtype is read off that argument instead: ``jnp.sum(y).dtype``.
+An argument that is inexact anyway (a true division, a float literal factor) needs nothing.  Other
+arguments are left as they are (docs: NPJ100's known problems).
 """
 
 from __future__ import annotations
@@ -22,12 +24,34 @@ CUMULATIVE = frozenset({"numpy.cumsum", "numpy.cumprod", "numpy.nancumsum", "num
 CUMULATIVE_METHODS = frozenset({"cumsum", "cumprod"})
 
 
-def widening_dtype(data: cst.BaseExpression, jnp: str, is_module) -> cst.BaseExpression | None:
+# functions and methods whose result has their first argument's dtype (whatever the other arguments)
+DTYPE_KEEPING = frozenset(
+    "pad diff abs absolute negative ravel flatten reshape transpose sort flip fliplr flipud roll repeat tile "
+    "squeeze expand_dims atleast_1d atleast_2d copy take insert delete trim_zeros".split())
+
+
+def widening_dtype(data: cst.BaseExpression, jnp: str, is_module, is_numpy_call=None) -> cst.BaseExpression | None:
     """``jnp.sum(data).dtype`` when ``data`` is pure (see the module's docstring), else None.
-    ``is_module(name)``: whether a name is an imported module (``np.pi`` would be copied unmigrated)."""
-    if not _pure(data, is_module) or _inexact(data):
+    ``is_module(name)``: whether a name is an imported module (``np.pi`` would be copied unmigrated);
+    ``is_numpy_call(call)``: the NumPy function a call calls (``"pad"``), or None."""
+    data = _dtype_source(data, is_numpy_call)
+    if data is None or not _pure(data, is_module) or _inexact(data):
         return None
     return cst.Attribute(value=call(f"{jnp}.sum", data), attr=cst.Name("dtype"))
+
+
+def _dtype_source(expr: cst.BaseExpression, is_numpy_call) -> cst.BaseExpression | None:
+    """The expression whose dtype ``expr`` has: itself, or through dtype-keeping calls their first argument."""
+    while isinstance(expr, cst.Call) and is_numpy_call is not None:
+        func = expr.func
+        method = isinstance(func, cst.Attribute) and func.attr.value in DTYPE_KEEPING and not is_numpy_call(expr)
+        if method:
+            expr = func.value  # `y.ravel()`, `np.pad(y, 1).cumsum()`'s receiver
+        elif is_numpy_call(expr) in DTYPE_KEEPING and expr.args and expr.args[0].keyword is None and not expr.args[0].star:
+            expr = expr.args[0].value
+        else:
+            return None
+    return expr
 
 
 def _pure(expr: cst.BaseExpression, is_module) -> bool:

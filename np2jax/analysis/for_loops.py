@@ -182,9 +182,10 @@ class ForLoops:
         _, bindings = self.function_scope.lookup(name)
         outside = [b for b in bindings if not (isinstance(b, ValueBinding) and contains(loop, b.value))
                    and not (isinstance(b, LoopBinding) and contains(loop, b.iterable))]
-        return bool(outside) and all(
-            isinstance(b, ValueBinding) and not b.augmented and ARRAY in self.tokens(b.value, self.function_scope)
-            for b in outside
+        # `x op= v` (before or after the loop) keeps an array an array
+        plain = [b for b in outside if not (isinstance(b, ValueBinding) and b.augmented)]
+        return bool(plain) and all(
+            isinstance(b, ValueBinding) and ARRAY in self.tokens(b.value, self.function_scope) for b in plain
         )
 
     def _may_peel(self, kind: str, collection: Collection | None) -> bool:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from np2jax.analysis.result_writes import INPLACE_METHODS, result_uses_in
+from np2jax.analysis.resolve import BUILTIN_NAMES
 from np2jax.analysis.scope import ImportBinding, Scope, attribute_chain, dotted_name
 from np2jax.visitors import FastVisitor, visit
 
@@ -144,9 +145,21 @@ def imported_target(func: cst.BaseExpression, scope: Scope, imports: dict[str, s
     return f"{target}.{rest}" if rest else target
 
 
+def star_targets(func: cst.BaseExpression, scope: Scope, stars: tuple[str, ...]) -> list[str]:
+    """For a name bound nowhere in the module (and no builtin): what each star import may bring it from
+    (``from .helpers import *`` then ``add_drift(y, d)`` -> ``.helpers.add_drift``)."""
+    if not stars or not isinstance(func, cst.Name) or func.value in BUILTIN_NAMES:
+        return []
+    found, _ = scope.lookup(func.value)
+    if found is not None:
+        return []
+    return [f"{star}.{func.value}" if not star.endswith(".") else star + func.value for star in stars]
+
+
 def collect_links(module: cst.Module, scope: Scope, imports: dict[str, str], infos, functions) -> ModuleLinks:
     """``infos``: the walker's FunctionInfo list (with ``imported_calls``); ``functions``: the function records."""
     status = {record.qualname: record.status for record in functions}
+    stars = star_imports(module)
     calls: dict[str, dict[str, int]] = {}
     writes: dict[str, tuple[str, int]] = {}
     changed = {info.qualname for info in infos if info.changed and status.get(info.qualname) != "unsupported"}
@@ -155,7 +168,7 @@ def collect_links(module: cst.Module, scope: Scope, imports: dict[str, str], inf
             calls.setdefault(target, {}).setdefault(info.qualname, line)
         if not info.imported_calls or info.qualname in changed or ".<locals>." in info.qualname:
             continue
-        written, _ = result_uses_in([info.node.body], _callee_resolver(info.imported_calls, scope, imports))
+        written, _ = result_uses_in([info.node.body], _callee_resolver(info.imported_calls, scope, imports, stars))
         for target in written:
             writes.setdefault(target, (info.qualname, info.imported_calls[target][1]))
     top = [s for s in module.body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]
@@ -172,7 +185,7 @@ def collect_links(module: cst.Module, scope: Scope, imports: dict[str, str], inf
     unsupported = frozenset(name for name, s in status.items() if s == "unsupported")
     return ModuleLinks(
         imports=imports,
-        stars=star_imports(module),
+        stars=stars,
         calls=calls,
         writes=writes,
         defined=frozenset(status),
@@ -300,9 +313,11 @@ class _SpelledCalls(FastVisitor):
             self.calls.setdefault(target, {}).setdefault(self.current[-1] if self.current else "<module>", 0)
 
 
-def _callee_resolver(imported_calls, scope, imports):
+def _callee_resolver(imported_calls, scope, imports, stars=()):
     def callee_of(call: cst.Call) -> str | None:
         target = imported_target(call.func, scope, imports)
+        if target is None:
+            target = next(iter(star_targets(call.func, scope, stars)), None)
         return target if target in imported_calls else None
 
     return callee_of

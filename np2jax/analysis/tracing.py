@@ -68,6 +68,11 @@ class ModuleTracing:
         self._plans: dict[str, JitPlan] = {}
         self._in_progress: set[str] = set()
         self.array_code = ArrayCode(resolver, self.module_scope, self.function_node)  # name -> computes with arrays?
+        # `from helpers import *` (also relative): a name bound nowhere may be another module's function
+        self.star_imports = "import *" in source and any(
+            isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar)
+            for statement in module.body if isinstance(statement, cst.SimpleStatementLine) for small in statement.body
+        )
 
     def function_node(self, name: str) -> cst.FunctionDef | None:
         bindings = self.module_scope.bindings.get(name, [])

@@ -31,7 +31,11 @@ INEXACT_FUNCTIONS = {
     "log10": "compare with powers of ten (jnp.sum(x >= 10.0 ** jnp.arange(k))), or round with a margin",
     "cbrt": "jnp.round(jnp.cbrt(x)) when the root is known to be whole, or a margin before rounding",
     "exp2": "jnp.ldexp(1.0, k) for integer k (exact)",
+    "linspace": "integer arithmetic for grid positions: jnp.arange(m) * (n - 1) // (m - 1) (exact), or round with a margin",
+    "geomspace": "compute the integer positions with integer arithmetic, or round with a margin",
+    "logspace": "compute the integer positions with integer arithmetic, or round with a margin",
 }
+SPACING = frozenset({"linspace", "geomspace", "logspace"})  # inexact only when jax.numpy computes them
 POWER_FUNCTIONS = frozenset({"power", "float_power"})
 ROUNDING_FUNCTIONS = frozenset({
     "numpy.floor", "numpy.ceil", "numpy.trunc", "numpy.fix", "numpy.rint", "numpy.round", "numpy.around",
@@ -50,7 +54,8 @@ class InexactBeforeRounding(HazardRule):
     SEVERITY = Severity.WARNING
     DOC = RuleDoc(
         what=(
-            "Reports `np.log2`, `np.log10`, `np.cbrt`, `np.exp2`, fractional powers (`x ** (1/3)`) and true "
+            "Reports `np.log2`, `np.log10`, `np.cbrt`, `np.exp2`, `np.linspace`/`geomspace`/`logspace` (when "
+            "jax.numpy computes them, not on Python values alone), fractional powers (`x ** (1/3)`) and true "
             "divisions by a run-time value whose result reaches, directly, through arithmetic or through a local "
             "name, a rounding: `np.floor`/`ceil`/`trunc`/`rint`/`round`, `math.floor`, `int()`, `round()`, an "
             "integer `astype`, `//`, `%` or `==`/`!=`."
@@ -191,6 +196,8 @@ def _inexact_source(node: cst.BaseExpression, scope: Scope, ctx: FileContext, de
         qualname = ctx.resolver.qualname(node.func, scope) or ""
         positional = [arg.value for arg in node.args if arg.keyword is None]
         name = qualname[len("numpy."):] if qualname.startswith("numpy.") else None
+        if name in SPACING and ctx.resolver.args_static(node, scope):
+            return None  # Python values only: it stays NumPy's own call
         if name in INEXACT_FUNCTIONS:
             return node, _EXAMPLES[name], INEXACT_FUNCTIONS[name]
         if name in POWER_FUNCTIONS and len(positional) == 2 and _fractional(positional[1]):
@@ -221,6 +228,9 @@ _EXAMPLES = {
     "cbrt": "jnp.cbrt(27.0) is 3.0000000000000004",
     "exp2": "jnp.exp2(-49.0) is 1.7763568394002524e-15, not 2**-49",
     "power": "jnp.power(27.0, 1/3) is 3.0 where NumPy's is 2.9999999999999996",
+    "linspace": "jnp.linspace(0, 5, 8) differs from NumPy's in the last bit at 5 of 8 points",
+    "geomspace": "jnp.geomspace's points differ from NumPy's in the last bit",
+    "logspace": "jnp.logspace's points differ from NumPy's in the last bit",
     "divide": "dividing an array by a value multiplies by its reciprocal: jnp.array([49.0]) / 49.0 is [0.9999999999999999]",
 }
 _POWER_INSTEAD = "jnp.cbrt / jnp.sqrt for the roots, or jnp.round of the root when it is known to be whole"

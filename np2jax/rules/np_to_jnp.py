@@ -3,7 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.cumulative_dtype import CUMULATIVE, CUMULATIVE_METHODS, widening_dtype
-from np2jax.analysis.resolve import is_shape_name
+from np2jax.analysis.resolve import is_numpy, is_shape_name
 from np2jax.analysis.scope import ImportBinding, ParamBinding, Scope
 from np2jax.analysis.sequences import SequenceArguments, builds_list
 from np2jax.analysis.values import grown_at_run_time
@@ -81,7 +81,11 @@ def _accumulation_dtype(node: cst.Call, data, dtype_position: int, ctx: FileCont
         found, bindings = ctx.scope.lookup(name.value)
         return found is not None and any(isinstance(b, ImportBinding) for b in bindings)
 
-    return widening_dtype(data, ctx.jnp_alias, is_module)
+    def numpy_function(call: cst.Call) -> str | None:
+        qualname = ctx.resolver.qualname(call.func, ctx.scope) or ""
+        return qualname.rsplit(".", 1)[1] if is_numpy(qualname) and qualname.count(".") == 1 else None
+
+    return widening_dtype(data, ctx.jnp_alias, is_module, numpy_function)
 
 
 # jnp functions whose first argument is a sequence of arrays, none of which may be a list or tuple
@@ -168,10 +172,11 @@ class NumpyToJaxNumpy(Rule):
             "get `dtype=float`, and so do the `.mean()`/`.std()`/`.var()` methods of such an argument in a function that "
             "is jitted (elsewhere they may run on NumPy arrays, or on pandas or torch objects that take no `dtype=float`); "
             "a boolean array held in a name is not recognised. "
-            "`np.cumsum`/`np.cumprod` (and `nan` variants, and the methods in jitted functions) accumulate bool and "
-            "small integers in int64 where jax.numpy keeps the input's dtype and wraps (a uint8 image's running sum): "
-            "they get `dtype=jnp.sum(x).dtype`, which widens as NumPy does; only where `x` can be written twice "
-            "without running a call twice, and not where it is certainly inexact (a true division). "
+            "`np.cumsum`/`np.cumprod` (and `nan` variants, `np.add/multiply.accumulate`, and the methods in jitted "
+            "functions) accumulate bool and small integers in int64 where jax.numpy keeps the input's dtype and wraps "
+            "(a uint8 image's running sum): they get `dtype=jnp.sum(x).dtype`, which widens as NumPy does; only where "
+            "`x` can be written twice without running a call twice, or is such an `x` through calls that keep its dtype "
+            "(`np.pad(x, 1)`, `np.abs(np.diff(x))`, `x.ravel()`), and not where it is certainly inexact (a true division). "
             "A NumPy function used as a value (`f = np.sum`) is kept: it may later be called on lists or static values. "
             "Parameters named like shapes (`shape`, `axes`, `*_shape` ...) are taken to be static Python values. "
             "Other parameters are taken to be arrays (no `jnp.asarray` noise in every function): called with a "
@@ -354,6 +359,10 @@ class NumpyToJaxNumpy(Rule):
                 dtype = _accumulation_dtype(ref.call, ref.call.args[0].value if ref.call.args else None, 3, ctx)
                 if dtype is not None:
                     ref.keyword_changes["+dtype"] = ("dtype", dtype)
+        elif ref.call is not None and ref.member == "accumulate" and row.numpy in ("numpy.add", "numpy.multiply"):
+            dtype = _accumulation_dtype(ref.call, ref.call.args[0].value if ref.call.args else None, 3, ctx)
+            if dtype is not None:  # `np.add.accumulate(x, axis, dtype)`, like np.cumsum
+                ref.keyword_changes["+dtype"] = ("dtype", dtype)
 
     def on_call(self, node: cst.Call, ctx: FileContext) -> None:
         if _averages_boolean_method(node, ctx):
