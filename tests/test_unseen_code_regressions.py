@@ -474,3 +474,25 @@ def test_grid_positions_from_linspace_that_reach_a_floor_are_warned():
         """
     )
     assert [(d.code, d.line) for d in result.diagnostics if d.code == "NPJ120"] == [("NPJ120", 5)]
+
+
+def test_a_parameter_named_or_hinted_as_a_mask_keeps_its_indexing_function_unjitted():
+    """`(P - R)[mask]` with a boolean mask passed in was jitted and raised NonConcreteBooleanIndexError; a
+    parameter named like a mask (mask, valid, is_*, *_mask) or hinted bool is taken to be one (NPJ301)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def masked_error(P, R, mask):
+            err = (P - R)[mask]
+            return np.sum(err ** 2)
+
+        def picked_total(x, idx):
+            return np.sum(x[idx])
+        """
+    )
+    assert not record(result, "masked_error").jit and record(result, "picked_total").jit
+    P, R = np.arange(4.0), np.ones(4)
+    mask = np.array([True, False, True, True])
+    assert float(migrated.masked_error(P, R, mask)) == original.masked_error(P, R, mask)
+    assert float(migrated.picked_total(P, np.array([0, 2]))) == original.picked_total(P, np.array([0, 2]))

@@ -300,6 +300,8 @@ class FunctionTracing(TracedTokens, ForLoops, SliceWindows, CallChecks, SideEffe
             return (is_numpy(qualname) or qualname.startswith("jax.numpy")) and short in MASK_FUNCTIONS
         if isinstance(node, cst.Name):
             found, bindings = self.scope.lookup(node.value)
+            if found is self.function_scope and node.value in self.params and _mask_like(node.value, self.params[node.value]):
+                return True  # `def masked_error(P, R, mask): return ((P - R)[mask] ** 2).sum()`
             return found is not None and found.kind == "function" and bool(bindings) and all(
                 isinstance(b, ValueBinding) and not b.augmented and self._is_mask(b.value) for b in bindings
             )
@@ -380,4 +382,17 @@ def _is_string(node: cst.BaseExpression) -> bool:
     if isinstance(node, STRING_LITERALS):
         return True
     return isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)) and _is_string(node.left)
+
+
+_MASK_WORDS = frozenset({"mask", "valid", "keep", "observed", "selected", "select", "where", "flags", "cond"})
+
+
+def _mask_like(name: str, param: cst.Param) -> bool:
+    """A parameter that says it is a boolean mask: hinted ``bool`` (an array of them), or named like one
+    (``mask``, ``valid``, ``is_outlier``, ``obs_mask``).  Indexing with it under jit raises
+    NonConcreteBooleanIndexError, so the function stays un-jitted (NPJ301); NumPy and eager JAX agree."""
+    if param.annotation is not None and "bool" in cst.Module([]).code_for_node(param.annotation.annotation):
+        return True
+    words = name.lower().split("_")
+    return bool(_MASK_WORDS & set(words)) or words[0] in ("is", "has")
 

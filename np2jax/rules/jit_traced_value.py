@@ -12,7 +12,12 @@ class JitTracedValue(JitBlocker):
         what='Reports migrated functions that are not jitted because Python needs the value of a traced array: a `while` test, an `if` test or conditional expression that NPJ306 cannot turn into `jax.lax.cond` (the message says why), `and`/`or`/`not` outside such a test, `assert`, `int()`/`float()`/`bool()`/`.item()`/`.tolist()`, a slice bound, a shape, `axis` or `range()` bound, or an index into a Python list computed from array data (or from an argument that is also used as an array).',
         why='`jax.jit` traces with abstract values: asking Python for a concrete value raises a ConcretizationTypeError. The function is still migrated and works without jit, exactly as before.',
         use_instead='`jax.lax.cond(pred, lambda: a, lambda: b)` for an `if` (branches of one shape and dtype), `jax.lax.while_loop(cond_fun, body_fun, init)` for a `while`, `jnp.where(cond, a, b)` for elementwise choices, `jax.lax.dynamic_slice` for slices at traced offsets',
-        known_problems='The analysis is per module: a callee imported from another module is not looked into (see NPJ302).',
+        known_problems=(
+            'The analysis is per module: a callee imported from another module is not looked into (see NPJ302). '
+            'A parameter used as an index is taken to be a boolean mask (jit raises NonConcreteBooleanIndexError on '
+            'one) only when its hint says `bool` or its name does (`mask`, `valid`, `keep`, `is_*`, `has_*`, `*_mask`); '
+            'any other parameter used as an index is taken to be an integer index.'
+        ),
     )
     EXAMPLES = (
         Example(
