@@ -123,7 +123,7 @@ import numpy as np
 
 def backward_cumsum(xs):
     x = xs.copy()
-    for k in range(len(x) - 2, -1, -1):
+    for k in range(len(x) - 2, -1, -2):  # a step of -2: left as it is (NPJ303)
         x[k] += x[k + 1]
     return x
 

@@ -7,6 +7,7 @@ SPD = (M @ M.T + 5 * np.eye(5)).astype(np.float32)
 b = rng.normal(size=5).astype(np.float32)
 X = rng.normal(size=(12, 3)).astype(np.float32)
 y = rng.normal(size=12).astype(np.float32)
+SPD2, SPD1 = SPD[:2, :2].copy(), SPD[:1, :1].copy()
 EXAMPLES = {
     "jacobi": [(SPD, b), (SPD, b, np.zeros(5, np.float32), 1e-4, 50)],
     "conjugate_gradient": [(SPD, b, 1e-4), (SPD, b, 1e-4, 3)],
@@ -18,4 +19,6 @@ EXAMPLES = {
     "condition_number": [(SPD,)],
     "symmetric_sqrt": [(SPD,), (M,)],  # M is not symmetric: NumPy reads its lower triangle
     "sor_step": [(SPD, b, np.zeros(5, np.float32))],
+    "cholesky_factor": [(SPD,), (SPD2,), (SPD1,)],
+    "cholesky_solve": [(SPD, b), (SPD2, b[:2].copy()), (SPD1, b[:1].copy())],
 }

@@ -111,3 +111,41 @@ def sor_step(A, b, x, omega=1.5):
             return x
         x = jax.lax.fori_loop(1, A.shape[0], _loop_body, x)
     return x
+
+
+
+@jax.jit
+def cholesky_factor(A):
+    n = A.shape[0]
+    L = jnp.zeros_like(A)
+    if 0 < n:
+        def _loop_body_2(j, L):
+            L = L.at[j, j].set(jnp.sqrt(A[j, j] - jnp.sum(jnp.where(jax.lax.broadcasted_iota(int, L[j, :].shape, 0) < j, L[j, :], False) ** 2)))
+            def _loop_body(i, L):
+                L = L.at[i, j].set((A[i, j] - jnp.sum(jnp.where(jax.lax.broadcasted_iota(int, L[i, :].shape, 0) < j, L[i, :], False) * jnp.where(jax.lax.broadcasted_iota(int, L[j, :].shape, 0) < j, L[j, :], False))) / L[j, j])
+                return L
+            L = jax.lax.fori_loop(j + 1, n, _loop_body, L)
+            return L
+        L = jax.lax.fori_loop(0, n, _loop_body_2, L)
+    return L
+
+
+@jax.jit
+def cholesky_solve(A, b):
+    """Solve A x = b for a symmetric positive definite A: L y = b, then L^T x = y."""
+    L = cholesky_factor(A)
+    n = L.shape[0]
+    y = jnp.zeros(n)
+    if 0 < n:
+        def _loop_body(i, y):
+            y = y.at[i].set((b[i] - jnp.dot(jnp.where(jax.lax.broadcasted_iota(int, L[i, :].shape, 0) < i, L[i, :], False), jnp.where(jax.lax.broadcasted_iota(int, y.shape, 0) < i, y, False))) / L[i, i])
+            return y
+        y = jax.lax.fori_loop(0, n, _loop_body, y)
+    x = jnp.zeros(n)
+    if -1 < n - 1:
+        def _loop_body_2(_minus_i, x):
+            i = -_minus_i
+            x = x.at[i].set((y[i] - jnp.where(jax.lax.broadcasted_iota(int, L[:, i].shape, 0) >= i + 1, L[:, i], False) @ jnp.where(jax.lax.broadcasted_iota(int, x.shape, 0) >= i + 1, x, False)) / L[i, i])
+            return x
+        x = jax.lax.fori_loop(-(n - 1), 1, _loop_body_2, x)
+    return x

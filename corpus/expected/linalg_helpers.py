@@ -36,15 +36,21 @@ def gram_schmidt(V):
     return jnp.stack(basis, axis=1)
 
 
+@jax.jit
 def modified_gram_schmidt(V):
     """Modified Gram-Schmidt: numerically kinder, filling ``Q`` column by column."""
     n, k = V.shape
     Q = jnp.zeros((n, k), dtype=V.dtype)
-    for j in range(k):
-        v = V[:, j].copy()
-        for i in range(j):
-            v -= jnp.dot(Q[:, i], v) * Q[:, i]
-        Q = Q.at[:, j].set(v / jnp.linalg.norm(v))
+    if 0 < k:
+        def _loop_body_2(j, Q):
+            v = V[:, j].copy()
+            def _loop_body(i, v):
+                v -= jnp.dot(Q[:, i], v) * Q[:, i]
+                return v
+            v = jax.lax.fori_loop(0, j, _loop_body, v)
+            Q = Q.at[:, j].set(v / jnp.linalg.norm(v))
+            return Q
+        Q = jax.lax.fori_loop(0, k, _loop_body_2, Q)
     return Q
 
 

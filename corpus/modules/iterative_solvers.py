@@ -91,3 +91,27 @@ def sor_step(A, b, x, omega=1.5):
     for i in range(A.shape[0]):
         sigma = np.dot(A[i], x) - A[i, i] * x[i]
         x[i] = (1 - omega) * x[i] + omega * (b[i] - sigma) / A[i, i]
+
+
+
+def cholesky_factor(A):
+    n = A.shape[0]
+    L = np.zeros_like(A)
+    for j in range(n):
+        L[j, j] = np.sqrt(A[j, j] - np.sum(L[j, :j] ** 2))
+        for i in range(j + 1, n):
+            L[i, j] = (A[i, j] - np.sum(L[i, :j] * L[j, :j])) / L[j, j]
+    return L
+
+
+def cholesky_solve(A, b):
+    """Solve A x = b for a symmetric positive definite A: L y = b, then L^T x = y."""
+    L = cholesky_factor(A)
+    n = L.shape[0]
+    y = np.zeros(n)
+    for i in range(n):
+        y[i] = (b[i] - np.dot(L[i, :i], y[:i])) / L[i, i]
+    x = np.zeros(n)
+    for i in range(n - 1, -1, -1):
+        x[i] = (y[i] - L[i + 1:, i] @ x[i + 1:]) / L[i, i]
+    return x

@@ -15,8 +15,10 @@ import libcst as cst
 from np2jax.analysis.loops import MUTATING_METHODS
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import DefBinding, ImportBinding
+from np2jax.analysis.slice_windows import _value_names
 from np2jax.analysis.tracing_tables import (
     ALL_STATIC_FUNCTIONS,
+    ARRAY,
     ARRAY_METHODS,
     ARRAY_PARAMETERS,
     CONCRETE_BUILTINS,
@@ -72,9 +74,22 @@ class CallChecks:
             self._block(node, "side-effect", f"`{name}()` consumes a Python iterator, once, at trace time", "index the array or use jax.lax.scan")
         elif name in CONCRETE_BUILTINS:
             for arg in node.args:
+                if node in self.traced_iterables and self._from_indices(arg.value):
+                    continue  # range(j + 1, n) of a fori_loop in one over j: jax.lax.fori_loop takes traced bounds
                 self._require(arg.value, f"argument of `{name}()`", VALUE_INSTEAD)
         elif name in TYPE_BUILTINS and node.args and self.tokens(node.args[0].value):
             self.type_checks.append((node, name))  # judged once the static parameters are known (FunctionTracing.run)
+
+    def _from_indices(self, node: cst.BaseExpression) -> bool:
+        """Computed from the indices of enclosing fori_loops and values that may be Python values: then only the
+        names it reads that do not depend on an index must be (``n`` in ``range(j + 1, n)``)."""
+        tokens = self.tokens(node)
+        if ARRAY in tokens or not any(t.startswith("<index:") for t in tokens):
+            return False
+        for name in _value_names(node):
+            if not any(t.startswith("<index:") for t in self.tokens(name)):
+                self._require(name, "bound of a `range` in a loop over another index", VALUE_INSTEAD)
+        return True
 
     def _array_call(self, node: cst.Call, qualname: str) -> None:
         name = qualname

@@ -86,9 +86,12 @@ class ForLoops:
             args = iterable.args
             if not 1 <= len(args) <= 3 or any(a.keyword is not None or a.star for a in args):
                 return None, "an unusual `range`"
-            if len(args) == 3 and not (isinstance(args[2].value, cst.Integer) and args[2].value.value == "1"):
-                return None, "a step other than 1"
             kind = "range"
+            if len(args) == 3 and not _literal_one(args[2].value):
+                step = args[2].value
+                if not (isinstance(step, cst.UnaryOperation) and isinstance(step.operator, cst.Minus) and _literal_one(step.expression)):
+                    return None, "a step other than 1 or -1"
+                kind = "reversed"  # range(a, b, -1): fori_loop(-a, -b) over -i
         elif isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) == "builtins.enumerate":
             if len(iterable.args) != 1 or iterable.args[0].keyword is not None or iterable.args[0].star:
                 return None, "an unusual `enumerate`"
@@ -110,6 +113,8 @@ class ForLoops:
         collection, obstacle = self._collection(node)
         if obstacle:
             return None, obstacle
+        if kind == "reversed" and collection is not None:
+            return None, "a step of -1 in a loop that collects values"
         body = LoopBody(self.resolver, self.scope, self.module.rebinds, collection.appends if collection else ())
         visit(node.body, body)
         if body.obstacle:
@@ -252,3 +257,7 @@ class ForLoops:
             name in self.data_uses or hint_names(self.params[name].annotation) & ARRAY_HINTS
             for name in tokens if name in self.params
         )
+
+
+def _literal_one(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Integer) and node.evaluated_value == 1

@@ -21,6 +21,7 @@ from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.jit_plan import Blocker, JitPlan, LoopConversion
 from np2jax.analysis.loops import assigned_before
 from np2jax.analysis.param_hints import hint_names, int_like, literal_default
+from np2jax.analysis.prefix_masks import PrefixMasks
 from np2jax.analysis.resolve import is_numpy, is_shape_name
 from np2jax.analysis.scope import Scope, ValueBinding
 from np2jax.analysis.side_effects import SideEffectChecks
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from np2jax.analysis.tracing import ModuleTracing
 
 
-class FunctionTracing(TracedTokens, ForLoops, SliceWindows, CallChecks, SideEffectChecks, FastVisitor):
+class FunctionTracing(TracedTokens, ForLoops, SliceWindows, PrefixMasks, CallChecks, SideEffectChecks, FastVisitor):
     """One pass over a function body, collecting static requirements, array evidence and blockers."""
 
     def __init__(self, module: ModuleTracing, node: cst.FunctionDef) -> None:
@@ -91,6 +92,7 @@ class FunctionTracing(TracedTokens, ForLoops, SliceWindows, CallChecks, SideEffe
         self.conditionals: dict[cst.CSTNode, Conversion] = {}
         self.converted_logic: set[cst.CSTNode] = set()  # and/or/not/chains of converted tests: no Python truth value needed
         self._init_windows()
+        self._init_prefixes()
 
     # --- driver --------------------------------------------------------------------
     def run(self) -> JitPlan:
@@ -139,6 +141,7 @@ class FunctionTracing(TracedTokens, ForLoops, SliceWindows, CallChecks, SideEffe
         plan.loops = self.loops
         plan.conditionals = self.conditionals
         plan.windows = self.windows
+        plan.prefixes = self.prefixes
         plan.static = [name for name in self.params if name in static]
         plan.static_argnums = tuple(self.positions[name] for name in plan.static if name in self.positions)
         plan.static_argnames = tuple(name for name in plan.static if name in self.kwonly)
@@ -179,6 +182,8 @@ class FunctionTracing(TracedTokens, ForLoops, SliceWindows, CallChecks, SideEffe
         scope = self.resolver.scopes.get(node)
         if scope is not None:
             self.scope_stack.append(scope)
+        if isinstance(node, (cst.Call, cst.BinaryOperation)):
+            self.note_reduction(node)  # before its operands are visited (analysis/prefix_masks.py)
         return super().on_visit(node)
 
     def on_leave(self, original: cst.CSTNode) -> None:
@@ -270,11 +275,11 @@ class FunctionTracing(TracedTokens, ForLoops, SliceWindows, CallChecks, SideEffe
                                 "jnp.where(mask, x, 0).sum() / jnp.sum(mask) for reductions; keep shapes fixed")
         base_is_list = self._is_python_sequence(node.value)
         multi = len(node.slice) > 1
-        windows = set() if node in self.store_targets else self.slice_windows(node)
+        windows = set() if node in self.store_targets else self.slice_windows(node) | self.prefix_positions(node)
         for position, element in enumerate(node.slice):
             index = element.slice
             if position in windows:
-                continue  # a window at a fori_loop index: jax.lax.dynamic_slice_in_dim (analysis/slice_windows.py)
+                continue  # a window or a summed prefix at a fori_loop index (analysis/slice_windows.py, prefix_masks.py)
             if isinstance(index, cst.Slice):
                 for part in (index.lower, index.upper, index.step):
                     if part is not None:

@@ -28,7 +28,8 @@ class Blocker:
 class LoopConversion:
     """A ``for`` loop that becomes ``jax.lax.fori_loop``: the same operations, in the same order.
 
-    ``kind`` is ``"range"`` (``for i in range(a, b)``), ``"iter"`` (``for v in xs``: ``v = xs[i]``)
+    ``kind`` is ``"range"`` (``for i in range(a, b)``), ``"reversed"`` (``range(a, b, -1)``: a fori_loop
+    from ``-a`` to ``-b`` whose body starts with ``i = -k``), ``"iter"`` (``for v in xs``: ``v = xs[i]``)
     or ``"enumerate"`` (``for i, v in enumerate(xs)``).  ``carried`` are the names the body
     assigns that exist before the loop, in order of first assignment.  ``collected`` are the
     lists it appends one value to per step: then it becomes ``jax.lax.scan`` (analysis/collect.py);
@@ -43,6 +44,7 @@ class LoopConversion:
     starts: tuple[cst.Assign, ...] = ()
     peel: bool = False  # the first step runs before the fori_loop (a carried name starts as a Python value)
     guard: bool = False  # it slices at its index (SliceWindow): it runs only if it has a step, under `if lower < upper:`
+    masked: bool = False  # a sum over a prefix at its index reads full-length masked operands (PrefixMask)
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,18 @@ class SliceWindow:
 
     position: int
     size: str
+
+
+@dataclass(frozen=True)
+class PrefixMask:
+    """A prefix ``x[:b]`` (or suffix ``x[b:]``) at a fori_loop index inside a sum of elementwise terms, which
+    becomes the full-length ``jnp.where(k < b, x[:], False)`` (analysis/prefix_masks.py): its position in the
+    subscript, the axis it becomes in the operand, which side is kept, and the bound, as code."""
+
+    position: int
+    axis: int
+    suffix: bool
+    bound: str
 
 
 @dataclass
@@ -66,6 +80,7 @@ class JitPlan:
     loops: dict[cst.For, LoopConversion] = field(default_factory=dict)
     conditionals: dict[cst.CSTNode, Conversion] = field(default_factory=dict)  # If / IfExp -> jax.lax.cond
     windows: dict[cst.Subscript, tuple[SliceWindow, ...]] = field(default_factory=dict)  # -> dynamic_slice_in_dim
+    prefixes: dict[cst.Subscript, PrefixMask] = field(default_factory=dict)  # -> jnp.where(iota < bound, ...)
 
     @property
     def ok(self) -> bool:

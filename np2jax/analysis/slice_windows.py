@@ -59,9 +59,10 @@ class SliceWindows:
         self._repeated: list[cst.CSTNode] | None = None  # loops, comprehensions, nested functions
 
     def open_window_loop(self, node: cst.For) -> None:
-        """Called for a loop just converted: a plain ``range`` fori_loop may slice at its index."""
+        """Called for a loop just converted: a plain ``range`` fori_loop may slice at its index (a reversed one
+        may only sum prefixes at it: analysis/prefix_masks.py)."""
         conversion = self.loops[node]
-        if conversion.kind == "range" and not conversion.collected and self.scope is self.function_scope:
+        if conversion.kind in ("range", "reversed") and not conversion.collected and self.scope is self.function_scope:
             self._shadowed[node] = self.window_loops.get(conversion.index)
             self.window_loops[conversion.index] = node
 
@@ -103,6 +104,8 @@ class SliceWindows:
             return None
         index = lower[0]
         loop = self.window_loops[index]
+        if self.loops[loop].kind != "range":
+            return None
         base = node.value
         if not self._once_bound(base.value) or not self._array_valued(base) or not self._in_bounds(loop, index, base.value, position, part):
             return None

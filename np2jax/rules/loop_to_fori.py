@@ -2,9 +2,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.loops import all_names
+from np2jax.analysis.jit_plan import PrefixMask
+from np2jax.analysis.loops import all_names, contains
 from np2jax.analysis.tracing import LoopConversion
 from np2jax.context import FileContext, loop_plan
+from np2jax.cstutil import call
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
 
@@ -55,12 +57,36 @@ class LoopToFori(Rule):
             "`h, w = x.shape`, through names assigned once), the first start is at least 0 and the last stop at "
             "most the length (`range(n - w + 1)` with `n = len(x)`). NumPy cuts a window that runs past the end "
             "and wraps a negative start, where dynamic_slice would move the window, so any slice it cannot prove "
-            "inside (or of another array, of a name assigned twice, with a step, of a length that changes with "
-            "the index: `x[:i]`, `x[i:]`) keeps the loop as it is (NPJ303), as do writes into a window "
-            "(`out[i:i + w] += v`). Such a loop runs under `if lower < upper:`: jax traces a fori_loop body even "
-            "for zero steps, where a window longer than the array would raise. A negative window length "
-            "(`w < 0`), which NumPy reads as a wrapped or empty slice, makes dynamic_slice raise at trace time. "
-            "Likewise a loop whose body indexes at the loop index (`x[i]`), or iterates over an array's rows, runs "
+            "inside (or of another array, of a name assigned twice, with a step) keeps the loop as it is (NPJ303), "
+            "as do writes into a window (`out[i:i + w] += v`). Such a loop runs under `if lower < upper:`: jax "
+            "traces a fori_loop body even for zero steps, where a window longer than the array would raise. A "
+            "negative window length (`w < 0`), which NumPy reads as a wrapped or empty slice, makes dynamic_slice "
+            "raise at trace time. "
+            "A prefix or suffix at the index, whose length changes with it (`x[:i]`, `L[i, :j]`, `A[:i, j]`, "
+            "`U[i, i + 1:]`), is converted only inside a sum of elementwise terms that are zero past the cut: "
+            "`a @ b`, `np.dot`, `np.inner`, `np.vdot`, `a.dot(b)` of two such operands, `np.sum(e)`, `e.sum()`, "
+            "`np.linalg.norm(e)` without an axis, where `e` is built from prefixes with `+`, `-`, `*` (of two such "
+            "terms, or by a number literal), `/` by a nonzero literal, `**` to a positive literal and "
+            "`np.abs`/`np.square`/`np.sqrt`/`np.conj`. Each prefix becomes the "
+            "whole axis with the elements past the cut replaced by zeros, `jnp.where(jax.lax.broadcasted_iota(int, "
+            "L[i, :].shape, 0) < j, L[i, :], False)` (`>= i + 1` for a suffix; `False` is the zero of every dtype, "
+            "so the operand keeps its dtype; every operand is masked, so an inf past the cut never meets a 0), and "
+            "the sum runs over the full length: the same terms plus exact zeros, added in XLA's order, as NumPy's "
+            "and JAX's dot differ anyway. All prefixes of one sum must be cut at the same bound on the same side and "
+            "at the same axis of operands with as many written axes; the bound must be at least 0 at the first step "
+            "(NumPy wraps a negative one). The work per step is the full length, not the prefix's. Prefixes of "
+            "arrays whose full lengths differ where NumPy's prefixes agree (`L` of shape `(n, n + 1)`, `x` of "
+            "`(n,)`) make the masked product raise at trace time; an operand with more axes than written "
+            "broadcasts over the full length where NumPy broadcast a prefix of length 1 (`np.sum(a[:i] * B[:i])` "
+            "with a 2-D `B`, which NumPy accepts only at a step where `i` is 1). Other uses of a prefix keep "
+            "NPJ303: `np.mean` "
+            "(it divides by the length), `np.max`, a prefix returned, stored, sorted or multiplied by a name "
+            "(`c * x[:i]`: an inf `c` would make the zeros nan). "
+            "`range(a, b, -1)` becomes `jax.lax.fori_loop(-a, -b, ...)` over `-i` (its bounds evaluated once), "
+            "unless its first step would have to run before it or it collects values. A loop inside a converted "
+            "loop may have bounds computed from the outer index (`for i in range(j + 1, n)`): fori_loop takes "
+            "traced bounds (it becomes a `while_loop`: not reverse-differentiable). "
+            "A loop whose body indexes at the loop index (`x[i]`), or iterates over an array's rows, runs "
             "under `if lower < upper:` unless both bounds are integer literals: `x[i]` of an empty array raises "
             "while jax traces the body, where NumPy's loop runs no step."
         ),
@@ -280,6 +306,54 @@ class LoopToFori(Rule):
             diagnostics=("NPJ303", "NPJ303"),
         ),
         Example(
+            title="sums over prefixes at the index (triangular solves): full-length operands, masked",
+            before="""
+            import numpy as np
+
+            def forward_sub(L, b):
+                n = L.shape[0]
+                x = np.zeros(n)
+                for i in range(n):
+                    x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]
+                return x
+
+            def back_sub(U, b):
+                n = U.shape[0]
+                x = np.zeros(n)
+                for i in range(n - 1, -1, -1):
+                    x[i] = (b[i] - np.dot(U[i, i + 1:], x[i + 1:])) / U[i, i]
+                return x
+            """,
+            after="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def forward_sub(L, b):
+                n = L.shape[0]
+                x = jnp.zeros(n)
+                if 0 < n:
+                    def _loop_body(i, x):
+                        x = x.at[i].set((b[i] - jnp.where(jax.lax.broadcasted_iota(int, L[i, :].shape, 0) < i, L[i, :], False) @ jnp.where(jax.lax.broadcasted_iota(int, x.shape, 0) < i, x, False)) / L[i, i])
+                        return x
+                    x = jax.lax.fori_loop(0, n, _loop_body, x)
+                return x
+
+            @jax.jit
+            def back_sub(U, b):
+                n = U.shape[0]
+                x = jnp.zeros(n)
+                if -1 < n - 1:
+                    def _loop_body(_minus_i, x):
+                        i = -_minus_i
+                        x = x.at[i].set((b[i] - jnp.dot(jnp.where(jax.lax.broadcasted_iota(int, U[i, :].shape, 0) >= i + 1, U[i, :], False), jnp.where(jax.lax.broadcasted_iota(int, x.shape, 0) >= i + 1, x, False))) / U[i, i])
+                        return x
+                    x = jax.lax.fori_loop(-(n - 1), 1, _loop_body, x)
+                return x
+            """,
+            diagnostics=("NPJ305", "NPJ305"),
+        ),
+        Example(
             title="the index is needed as a Python value: not converted, not jitted",
             before="""
             import numpy as np
@@ -315,6 +389,12 @@ class LoopToFori(Rule):
         prologue: list[cst.BaseStatement] = []
         if conversion.kind == "range":
             lower, upper = range_bounds(updated)
+        elif conversion.kind == "reversed":  # range(a, b, -1): i = -k for k in range(-a, -b), bounds evaluated once
+            lower, upper = (negated(bound) for bound in range_bounds(updated))
+            step = fresh(f"_minus_{index}", taken)
+            taken.add(step)
+            prologue.append(cst.parse_statement(f"{index} = -{step}\n"))
+            index = step
         else:
             source_code = sequence_source(conversion, updated, taken, before)
             prologue.append(cst.parse_statement(f"{conversion.value} = {source_code}[{index}]\n"))
@@ -347,14 +427,18 @@ class LoopToFori(Rule):
         call = f"jax.lax.fori_loop({lower}, {upper}, {body_name}, {packed})\n"
         after = cst.parse_statement(f"{targets} = {call}" if carried else call)
         report_conversion(self, ctx, original, taken, carry=carrying(carried) + (", its first step run before it" if first_step else "")
-                          + (f"; slices at `{index}` read with jax.lax.dynamic_slice_in_dim" if conversion.guard else ""))
-        empty_reads = _may_run_no_step(start, upper) and (conversion.kind != "range" or _indexes_at(block, index))
+                          + (f"; slices at `{index}` read with jax.lax.dynamic_slice_in_dim" if conversion.guard else "")
+                          + (f"; sums over slices cut at `{conversion.index}` read the whole array, masked" if conversion.masked else ""))
+        empty_reads = (_may_run_no_step(start, upper) and (conversion.kind != "range" or _indexes_at(block, index))
+                       and not _bounds_traced(original, plan))
         if not first_step and not conversion.guard and not empty_reads:
             return [*before, function, after]
         # a first step to run, or a body whose slices fit the array only when the loop has a step, or that
         # indexes at the loop index an array that may be empty: jax traces the body even for zero steps, and
         # `x[i]` of an empty array raises there (NumPy's loop simply runs no step)
-        guarded = cst.If(test=cst.parse_expression(f"{start} < {upper}"),
+        # `range(a, b, -1)` has a step when b < a
+        test = "{1} < {0}".format(*range_bounds(updated)) if conversion.kind == "reversed" else f"{start} < {upper}"
+        guarded = cst.If(test=cst.parse_expression(test),
                          body=cst.IndentedBlock([*first_step, function.with_changes(leading_lines=()), after]),
                          leading_lines=updated.leading_lines)
         return [*before, guarded]
@@ -363,6 +447,8 @@ class LoopToFori(Rule):
         """``x[i:i + w, 1:-1]`` in a converted loop -> ``jax.lax.dynamic_slice_in_dim(x, i, w)[:, 1:-1]``
         (analysis/slice_windows.py proves the window inside the array at every step)."""
         plan = loop_plan(ctx.function, ctx)
+        if plan is not None and original in plan.prefixes:
+            return masked_prefix(plan.prefixes[original], updated, ctx)
         if plan is None or original not in plan.windows:
             return None
         operand: cst.BaseExpression = updated.value
@@ -380,6 +466,21 @@ class LoopToFori(Rule):
                for e in elements):
             return operand
         return updated.with_changes(value=operand, slice=elements)
+
+
+def masked_prefix(mask: PrefixMask, updated: cst.Subscript, ctx: FileContext) -> cst.Call:
+    """``L[i, :j]`` summed in a converted loop -> ``jnp.where(jax.lax.broadcasted_iota(int, L[i, :].shape, 0) < j,
+    L[i, :], False)``: full length, zero past the cut along its axis (analysis/prefix_masks.py)."""
+    elements = list(updated.slice)
+    elements[mask.position] = elements[mask.position].with_changes(slice=cst.Slice(lower=None, upper=None))
+    whole = all(isinstance(e.slice, cst.Slice) and e.slice.lower is None and e.slice.upper is None and e.slice.step is None
+                for e in elements)
+    full = updated.value if whole else updated.with_changes(slice=elements)
+    code = cst.Module([]).code_for_node(full)
+    kept = ">=" if mask.suffix else "<"
+    ctx.function.needs.add("jax")
+    return call(f"{ctx.use_jnp()}.where", cst.parse_expression(f"jax.lax.broadcasted_iota(int, {code}.shape, {mask.axis}) {kept} {mask.bound}"),
+                full, cst.Name("False"))
 
 
 def loop_names(conversion: LoopConversion, ctx: FileContext) -> tuple[set[str], str, str]:
@@ -411,9 +512,19 @@ def report_conversion(rule: Rule, ctx: FileContext, loop: cst.For, taken: set[st
 
 
 def range_bounds(loop: cst.For) -> tuple[str, str]:
-    """``range(n)`` -> ("0", "n"); ``range(a, b[, 1])`` -> ("a", "b")."""
+    """``range(n)`` -> ("0", "n"); ``range(a, b[, step])`` -> ("a", "b")."""
     args = [cst.Module([]).code_for_node(a.value) for a in loop.iter.args]
     return ("0", args[0]) if len(args) == 1 else (args[0], args[1])
+
+
+def negated(code: str) -> str:
+    """``-1`` -> ``1``; ``n`` -> ``-n``; ``n - 1`` -> ``-(n - 1)``."""
+    node = cst.parse_expression(code)
+    if isinstance(node, cst.Integer) or (isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)
+                                         and isinstance(node.expression, cst.Integer)):
+        return str(-int(code))
+    simple = isinstance(node, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) and not node.lpar
+    return f"-{code}" if simple else f"-({code})"
 
 
 def sequence_source(conversion: LoopConversion, loop: cst.For, taken: set[str], before: list[cst.BaseStatement]) -> str:
@@ -426,6 +537,14 @@ def sequence_source(conversion: LoopConversion, loop: cst.For, taken: set[str], 
     taken.add(sequence)
     before.append(cst.parse_statement(f"{sequence} = {source_code}\n"))
     return sequence
+
+
+def _bounds_traced(loop: cst.For, plan) -> bool:
+    """A loop inside another converted loop whose bounds use that loop's index or carried values
+    (``range(j + 1, n)``): an ``if`` on them would need a Python bool of a traced value."""
+    enclosing = [c for node, c in plan.loops.items() if node is not loop and contains(node.body, loop)]
+    traced = {name for c in enclosing for name in (c.index, c.value, *c.carried) if name}
+    return bool(traced & names_in(loop.iter))
 
 
 def _may_run_no_step(lower: str, upper: str) -> bool:
