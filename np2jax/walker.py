@@ -15,6 +15,7 @@ from typing import Sequence
 
 import libcst as cst
 
+from np2jax.analysis.inplace_calls import constant_dtype
 from np2jax.analysis.links import imported_target, star_targets
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, ValueBinding, attribute_chain
@@ -522,7 +523,8 @@ class Walker(FastTransformer):
         keywords = {arg.keyword.value: arg.value for arg in updated.args if arg.keyword is not None}
         result = updated.with_changes(args=change_keywords(updated.args, {"out": None, "where": None}))
         self.statement_rewrites += 1
-        return call(f"{self.ctx.use_jnp()}.where", keywords["where"], result, keywords["out"])
+        picked = call(f"{self.ctx.use_jnp()}.where", keywords["where"], result, keywords["out"])
+        return call(cst.Attribute(value=picked, attr=cst.Name("astype")), constant_dtype(keywords["out"]))
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         changes = self.keyword_changes.get(original)

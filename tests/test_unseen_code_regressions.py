@@ -279,6 +279,11 @@ def test_writes_that_cannot_repeat_an_element_and_masks_against_numbers_become_f
             y[np.arange(len(y))[::-1]] += 1.0
             return y
 
+        def bump_window(x):
+            y = x.copy()
+            y[np.arange(-3, 3)] += 1.0  # -3 and 1 name one element of a length-4 array: NumPy adds once
+            return y
+
         def ridge(K, lam):
             K = K.copy()
             K[np.diag_indices_from(K)] += lam
@@ -314,6 +319,8 @@ def test_writes_that_cannot_repeat_an_element_and_masks_against_numbers_become_f
     )
     for name in ("bump_all", "ridge", "upper", "clip_top", "winsorize", "zero_small", "initial_state"):
         assert record(result, name).jit and record(result, name).status == "migrated", name
+    assert record(result, "bump_window").status == "unsupported"
+    np.testing.assert_array_equal(migrated.bump_window(np.zeros(4)), original.bump_window(np.zeros(4)))
     x, K = np.array([3.0, -1.0, 0.5, 2.0]), np.arange(9.0).reshape(3, 3)
     cases = [("bump_all", (x,)), ("ridge", (K, 0.5)), ("upper", (K,)), ("clip_top", (x,)), ("winsorize", (x, 0.5)),
              ("zero_small", (x,)), ("initial_state", (x, x)), ("initial_state", (x, x, [1.0, 2.0]))]
@@ -353,6 +360,9 @@ def test_ufuncs_written_where_a_mask_holds_become_jnp_where():
     counts = np.array([[1.0, 3.0], [0.0, 0.0], [2.0, 2.0]])
     for name, args in (("safe_ratio", (a, b)), ("safe_log", (b,)), ("row_probabilities", (counts,))):
         np.testing.assert_allclose(np.asarray(getattr(migrated, name)(*args)), getattr(original, name)(*args), rtol=1e-6)
+    # NumPy casts into the constant array's dtype: float32 `a` gives float32 even with a float64 `b`
+    a32 = a.astype(np.float32)
+    assert np.asarray(migrated.safe_ratio(a32, b)).dtype == original.safe_ratio(a32, b).dtype == np.float32
 
 
 def test_a_jitted_function_calling_a_parameter_says_the_callback_must_be_jax_code():
@@ -496,3 +506,41 @@ def test_a_parameter_named_or_hinted_as_a_mask_keeps_its_indexing_function_unjit
     mask = np.array([True, False, True, True])
     assert float(migrated.masked_error(P, R, mask)) == original.masked_error(P, R, mask)
     assert float(migrated.picked_total(P, np.array([0, 2]))) == original.picked_total(P, np.array([0, 2]))
+
+
+def test_list_parameters_the_docstring_allows_keep_working():
+    """From the real-package trial: np.cumsum(ys) of a documented list got dtype=jnp.sum(ys).dtype, which refuses
+    the raw list (now jnp.sum(jnp.asarray(ys))); and a loop indexing a documented list-like parameter at its
+    index (filterpy's rts_smoother `Fs[k]`) became a fori_loop, where a list cannot take a traced index."""
+    result, original, migrated = migrated_pair(
+        '''
+        import numpy as np
+
+        def discrete_cdf(ys):
+            """
+            Parameters
+            ----------
+            ys : array_like
+                probabilities
+            """
+            return np.cumsum(ys)
+
+        def smooth(Xs, Fs):
+            """
+            Parameters
+            ----------
+            Xs : numpy.array
+            Fs : list-like collection of numpy.array
+            """
+            n = Xs.shape[0]
+            x = Xs.copy()
+            for k in range(n - 2, -1, -1):
+                x[k] = x[k] + Fs[k] @ x[k + 1] * 0.5
+            return x
+        '''
+    )
+    assert "jnp.sum(jnp.asarray(ys)).dtype" in result.output.decode()
+    np.testing.assert_allclose(np.asarray(migrated.discrete_cdf([0.1, 0.2, 0.7])), original.discrete_cdf([0.1, 0.2, 0.7]))
+    assert not record(result, "smooth").jit
+    Xs, Fs = np.ones((4, 2)), [np.eye(2) * (k + 1) for k in range(4)]
+    np.testing.assert_allclose(np.asarray(migrated.smooth(Xs, Fs)), original.smooth(Xs, Fs))

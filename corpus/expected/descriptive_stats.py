@@ -113,4 +113,4 @@ def pairwise_corr_matrix(columns):
 def coefficient_of_variation(x):
     """Standard deviation over mean per column; 0 where the mean is 0 (no division warning)."""
     mean = x.mean(axis=0)
-    return jnp.where(mean != 0, jnp.divide(x.std(axis=0), jnp.abs(mean)), jnp.zeros_like(mean))
+    return jnp.where(mean != 0, jnp.divide(x.std(axis=0), jnp.abs(mean)), jnp.zeros_like(mean)).astype(mean.dtype)

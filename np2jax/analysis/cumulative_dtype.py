@@ -30,13 +30,16 @@ DTYPE_KEEPING = frozenset(
     "squeeze expand_dims atleast_1d atleast_2d copy take insert delete trim_zeros".split())
 
 
-def widening_dtype(data: cst.BaseExpression, jnp: str, is_module, is_numpy_call=None) -> cst.BaseExpression | None:
+def widening_dtype(data: cst.BaseExpression, jnp: str, is_module, is_numpy_call=None, wrapped: bool = False) -> cst.BaseExpression | None:
     """``jnp.sum(data).dtype`` when ``data`` is pure (see the module's docstring), else None.
     ``is_module(name)``: whether a name is an imported module (``np.pi`` would be copied unmigrated);
-    ``is_numpy_call(call)``: the NumPy function a call calls (``"pad"``), or None."""
+    ``is_numpy_call(call)``: the NumPy function a call calls (``"pad"``), or None; ``wrapped``: the call reads
+    ``data`` through ``jnp.asarray`` (a list parameter), and so does the sum (``jnp.sum`` refuses lists)."""
     data = _dtype_source(data, is_numpy_call)
     if data is None or not _pure(data, is_module) or _inexact(data):
         return None
+    if wrapped:
+        data = call(f"{jnp}.asarray", data)
     return cst.Attribute(value=call(f"{jnp}.sum", data), attr=cst.Name("dtype"))
 
 

@@ -14,10 +14,19 @@ import libcst as cst
 from np2jax.analysis.aliasing import has_array_evidence
 from np2jax.analysis.collect import CollectedLists, Collection
 from np2jax.analysis.jit_plan import LoopConversion
-from np2jax.analysis.loops import LoopBody, all_names, assigned_before, contains, names_outside, numpy_call_on_python_values
+from np2jax.analysis.loops import (
+    LoopBody,
+    all_names,
+    assigned_before,
+    contains,
+    names_outside,
+    numpy_call_on_python_values,
+    subscripts,
+)
 from np2jax.analysis.param_hints import hint_names
 from np2jax.analysis.resolve import is_shape_name
 from np2jax.analysis.scope import LoopBinding, ValueBinding
+from np2jax.analysis.sequences import documented_array_like, sequence_annotation
 from np2jax.analysis.tracing_tables import ARRAY, ARRAY_HINTS, SCALAR_HINTS, STATIC_INSTEAD
 from np2jax.analysis.values import ZIPPERS
 from np2jax.visitors import visit
@@ -126,6 +135,10 @@ class ForLoops:
         if kept is not None:
             return None, (f"`{self.module.module.code_for_node(kept)}` would stay a NumPy call on Python values, "
                           "which the loop would make traced; use the jax.numpy function")
+        listed = self._listed_parameter(node, loop_names)
+        if listed is not None:
+            return None, (f"`{listed}` may be a Python list (its hint or docstring says so), which jax cannot index "
+                          "with a traced loop index")
         outside = names_outside(self.node.body, node)
         if loop_names & outside:
             return None, f"`{sorted(loop_names & outside)[0]}` is used after the loop"
@@ -159,6 +172,20 @@ class ForLoops:
         if collection is None:
             return LoopConversion(kind, index, value, tuple(carried), peel=peel), ""
         return LoopConversion(kind, index, value, tuple(carried), collection.names, collection.starts), ""
+
+    def _listed_parameter(self, node: cst.For, loop_names: set[str]) -> str | None:
+        """A parameter the body indexes at the loop index whose hint or docstring admits a list (``Fs : list``
+        in filterpy's ``rts_smoother``): NumPy indexes the list with an int, a fori_loop with a tracer."""
+        for sub in subscripts(node.body):
+            base = sub.value
+            if not (isinstance(base, cst.Name) and base.value in self.params and base.value not in self.data_uses):
+                continue
+            if not any(name.value in loop_names for element in sub.slice for name in all_names(element)):
+                continue
+            param = self.params[base.value]
+            if sequence_annotation(param.annotation) or (param.annotation is None and documented_array_like(base.value, self.node)):
+                return base.value
+        return None
 
     def _collection(self, node: cst.For) -> tuple[Collection | None, str]:
         """The lists ``node`` fills one value per step, when jax.lax.scan may collect them (or why not)."""

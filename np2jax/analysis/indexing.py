@@ -21,6 +21,33 @@ ELEMENTWISE_VALUES = frozenset({"abs", "absolute", "fabs", "real", "imag", "squa
 COMPARISON_OPERATORS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 
 
+def _nonnegative_arange(call: cst.Call) -> bool:
+    """``np.arange(n)``, ``np.arange(2, n)``, ``np.arange(len(x) - 1, ...)``? Only a start that cannot be negative
+    and a positive step: a negative index wraps, so ``np.arange(-3, 3)`` names elements of a short array twice."""
+    if any(arg.keyword is not None and arg.keyword.value != "dtype" or arg.star for arg in call.args):
+        return False
+    positional = [arg.value for arg in call.args if arg.keyword is None]
+    if len(positional) == 1:
+        return True
+    if len(positional) == 3 and not (isinstance(positional[2], cst.Integer) and int(positional[2].value, 0) > 0):
+        return False
+    return len(positional) in (2, 3) and _nonnegative(positional[0])
+
+
+def _nonnegative(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Integer):
+        return True
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "len":
+        return True
+    if isinstance(expr, cst.Attribute) and expr.attr.value in ("size", "ndim"):
+        return True
+    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Attribute) and expr.value.attr.value == "shape":
+        return True
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Multiply, cst.FloorDivide)):
+        return _nonnegative(expr.left) and _nonnegative(expr.right)
+    return False
+
+
 class IndexClassifier:
     def __init__(self, resolver: Resolver, scope: Scope) -> None:
         self.resolver = resolver
@@ -130,7 +157,10 @@ class IndexClassifier:
             return self._every_binding(expr.value, lambda b: isinstance(b, ValueBinding) and not b.augmented and self._unique(b.value))
         if isinstance(expr, cst.Call):
             qualname = self.resolver.qualname(expr.func, self.scope) or ""
-            return (is_numpy(qualname) or qualname.startswith("jax.numpy.")) and qualname.rsplit(".", 1)[1] in UNIQUE_INDEX_FUNCTIONS
+            name = qualname.rsplit(".", 1)[-1]
+            if not (is_numpy(qualname) or qualname.startswith("jax.numpy.")) or name not in UNIQUE_INDEX_FUNCTIONS:
+                return False
+            return name != "arange" or _nonnegative_arange(expr)
         return False
 
     def _tuple_of_arrays(self, expr: cst.BaseExpression) -> bool:

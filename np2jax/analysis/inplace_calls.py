@@ -118,9 +118,10 @@ FRESH_CONSTANT_ARRAYS = frozenset({"zeros", "zeros_like", "ones", "ones_like", "
 def masked_into_fresh(call: cst.Call, resolver, scope) -> bool:
     """``np.divide(a, b, out=np.zeros_like(a), where=b != 0)``: a ufunc written into a new constant array
     where ``where`` holds; elsewhere the array keeps its constant.  That is
-    ``jnp.where(b != 0, jnp.divide(a, b), jnp.zeros_like(a))`` (the walker writes it): the result is
-    computed everywhere and picked where the mask holds, so a division by zero or a log of a negative
-    number outside the mask is computed and dropped, never seen."""
+    ``jnp.where(b != 0, jnp.divide(a, b), jnp.zeros_like(a)).astype(a.dtype)`` (the walker writes it): the
+    result is computed everywhere and picked where the mask holds, so a division by zero or a log of a
+    negative number outside the mask is computed and dropped, never seen; and cast to the constant array's
+    dtype, as NumPy casts what it writes into ``out`` (``constant_dtype``)."""
     keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
     out = keywords.get("out")
     if "where" not in keywords or not isinstance(out, cst.Call) or any(arg.star for arg in call.args):
@@ -128,7 +129,21 @@ def masked_into_fresh(call: cst.Call, resolver, scope) -> bool:
     qualname = resolver.qualname(call.func, scope) or ""
     made = resolver.qualname(out.func, scope) or ""
     return (is_numpy(qualname) and qualname.count(".") == 1 and is_numpy(made)
-            and made.rsplit(".", 1)[1] in FRESH_CONSTANT_ARRAYS and not any(arg.star for arg in out.args))
+            and made.rsplit(".", 1)[1] in FRESH_CONSTANT_ARRAYS and not any(arg.star for arg in out.args)
+            and constant_dtype(out) is not None)
+
+
+def constant_dtype(made: cst.Call) -> cst.BaseExpression | None:
+    """The dtype of a new constant array, which NumPy casts the ufunc's result to: its ``dtype=``, the array
+    a ``*_like`` copies the shape of (``a.dtype``, for a name or attribute), or ``float`` for ``zeros``/``ones``
+    (NumPy's float64; JAX's default float); None when the source does not tell (``np.full(n, 0)``)."""
+    for arg in made.args:
+        if arg.keyword is not None and arg.keyword.value == "dtype":
+            return arg.value
+    name = made.func.attr.value if isinstance(made.func, cst.Attribute) else made.func.value if isinstance(made.func, cst.Name) else ""
+    if name.endswith("_like") and made.args and isinstance(made.args[0].value, (cst.Name, cst.Attribute)):
+        return cst.Attribute(value=made.args[0].value, attr=cst.Name("dtype"))
+    return cst.Name("float") if name in ("zeros", "ones") else None
 
 
 def _rebinding_is_enough(name: str, statement: cst.CSTNode, aliasing: FunctionAliasing) -> bool:

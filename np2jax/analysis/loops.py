@@ -150,6 +150,14 @@ def contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
     return any(contains(child, inner) for child in child_nodes(outer))
 
 
+def subscripts(node: cst.CSTNode) -> Iterable[cst.Subscript]:
+    """Every subscript in ``node``, outermost first."""
+    if isinstance(node, cst.Subscript):
+        yield node
+    for child in node.children:
+        yield from subscripts(child)
+
+
 def all_names(node: cst.CSTNode) -> Iterable[cst.Name]:
     if isinstance(node, cst.Name):
         yield node

@@ -80,7 +80,7 @@ def sequence_annotation(annotation: cst.Annotation | None) -> bool:
     return name in SEQUENCE_HINTS
 
 
-def _documented_array_like(name: str, function: cst.CSTNode) -> bool:
+def documented_array_like(name: str, function: cst.CSTNode) -> bool:
     """The docstring says so: ``x : array_like`` (numpydoc), ``x (array-like): ...`` (Google style)."""
     docstring = function.get_docstring() if isinstance(function, cst.FunctionDef) else None
     if not docstring:
@@ -155,7 +155,7 @@ class SequenceArguments:
             return name not in self.static_parameters(scope)
         if any(not (isinstance(b, ValueBinding) and _contains(b.value, call)) for b in rebound):
             return False
-        said = param.star == "*" or param.annotation is not None or _documented_array_like(name, scope.node)
+        said = param.star == "*" or param.annotation is not None or documented_array_like(name, scope.node)
         if not (said or normalising):
             return False  # nothing says the function takes lists: plain `np.sum(x)` stays `jnp.sum(x)`
         return name not in self._array_uses_in(scope) and name not in self.static_parameters(scope)

@@ -63,7 +63,8 @@ class FunctionalUpdate(Rule):
             "`x.sort()` -> `x = jnp.sort(x)`, `np.fill_diagonal`, `np.copyto`, `np.putmask` with a number, `np.f(..., out=y)` -> "
             "`y = jnp.f(...).astype(y.dtype)` (with `where=m`: `y = jnp.where(m, jnp.f(...), y).astype(y.dtype)`), "
             "`np.f(..., out=np.zeros_like(a), where=m)` (a new constant array: `zeros`, `ones`, `full` and their `_like`) "
-            "-> `jnp.where(m, jnp.f(...), jnp.zeros_like(a))` wherever it is, `x.clip(lo, hi, out=x)` -> `x = x.clip(lo, hi)` (analysis/inplace_calls.py). In a "
+            "-> `jnp.where(m, jnp.f(...), jnp.zeros_like(a)).astype(a.dtype)` wherever it is (cast to the constant array's "
+            "`dtype=`, `a.dtype` for `*_like(a)`, `float` for `zeros`/`ones`; `np.full` without a dtype keeps NPJ103), `x.clip(lo, hi, out=x)` -> `x = x.clip(lo, hi)` (analysis/inplace_calls.py). In a "
             "function that is not jitted, an array that may still be the caller's NumPy array (`x = xs.copy()`, "
             "`b = a * 1.0`, `self.P = P.copy()`) is read through `jnp.asarray` first: NumPy arrays have no `.at`."
         ),
@@ -181,7 +182,7 @@ class FunctionalUpdate(Rule):
                 return out
 
             def safe_ratio(a, b):
-                return jnp.where(b != 0, jnp.divide(a, b), jnp.zeros_like(a))
+                return jnp.where(b != 0, jnp.divide(a, b), jnp.zeros_like(a)).astype(a.dtype)
             """,
         ),
         Example(

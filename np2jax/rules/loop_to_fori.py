@@ -3,7 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.jit_plan import PrefixMask
-from np2jax.analysis.loops import all_names, contains
+from np2jax.analysis.loops import all_names, contains, subscripts
 from np2jax.analysis.tracing import LoopConversion
 from np2jax.context import FileContext, loop_plan
 from np2jax.cstutil import call
@@ -86,6 +86,8 @@ class LoopToFori(Rule):
             "unless its first step would have to run before it or it collects values. A loop inside a converted "
             "loop may have bounds computed from the outer index (`for i in range(j + 1, n)`): fori_loop takes "
             "traced bounds (it becomes a `while_loop`: not reverse-differentiable). "
+            "A loop indexing at its index a parameter whose hint or docstring admits a list (`Fs : list-like`) stays "
+            "as it is (NPJ303): a Python list cannot take a traced index. "
             "A loop whose body indexes at the loop index (`x[i]`), or iterates over an array's rows, runs "
             "under `if lower < upper:` unless both bounds are integer literals: `x[i]` of an empty array raises "
             "while jax traces the body, where NumPy's loop runs no step."
@@ -554,14 +556,7 @@ def _may_run_no_step(lower: str, upper: str) -> bool:
 
 def _indexes_at(block: cst.BaseSuite, index: str) -> bool:
     """Whether the body subscripts something with an expression of the loop index."""
-    return any(index in names_in(element) for node in _subscripts(block) for element in node.slice)
-
-
-def _subscripts(node: cst.CSTNode):
-    if isinstance(node, cst.Subscript):
-        yield node
-    for child in node.children:
-        yield from _subscripts(child)
+    return any(index in names_in(element) for node in subscripts(block) for element in node.slice)
 
 
 def names_in(node: cst.CSTNode) -> set[str]:

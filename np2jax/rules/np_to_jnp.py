@@ -70,7 +70,7 @@ def _averages_boolean_method(call: cst.Call, ctx: FileContext) -> bool:
     return runs_on_jax_arrays(ctx.function, ctx)
 
 
-def _accumulation_dtype(node: cst.Call, data, dtype_position: int, ctx: FileContext):
+def _accumulation_dtype(node: cst.Call, data, dtype_position: int, ctx: FileContext, wrapped: bool = False):
     """``dtype=jnp.sum(data).dtype`` for a cumulative sum or product that names no dtype (analysis/cumulative_dtype.py)."""
     if data is None or any(a.star or (a.keyword is not None and a.keyword.value in ("dtype", "a")) for a in node.args):
         return None
@@ -85,7 +85,7 @@ def _accumulation_dtype(node: cst.Call, data, dtype_position: int, ctx: FileCont
         qualname = ctx.resolver.qualname(call.func, ctx.scope) or ""
         return qualname.rsplit(".", 1)[1] if is_numpy(qualname) and qualname.count(".") == 1 else None
 
-    return widening_dtype(data, ctx.jnp_alias, is_module, numpy_function)
+    return widening_dtype(data, ctx.jnp_alias, is_module, numpy_function, wrapped)
 
 
 # jnp functions whose first argument is a sequence of arrays, none of which may be a list or tuple
@@ -356,7 +356,8 @@ class NumpyToJaxNumpy(Rule):
             if row.numpy in BOOLEAN_AVERAGES and _averages_booleans(ref, ctx):
                 ref.keyword_changes["+dtype"] = ("dtype", cst.Name("float"))
             if row.numpy in CUMULATIVE:
-                dtype = _accumulation_dtype(ref.call, ref.call.args[0].value if ref.call.args else None, 3, ctx)
+                dtype = _accumulation_dtype(ref.call, ref.call.args[0].value if ref.call.args else None, 3, ctx,
+                                            wrapped=0 in ref.wrap_args)
                 if dtype is not None:
                     ref.keyword_changes["+dtype"] = ("dtype", dtype)
         elif ref.call is not None and ref.member == "accumulate" and row.numpy in ("numpy.add", "numpy.multiply"):
