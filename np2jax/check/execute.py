@@ -12,16 +12,10 @@ from __future__ import annotations
 
 import copy
 import functools
-import hashlib
-import importlib
-import importlib.util
 import inspect
-import os
 import pickle
 import signal
-import sys
 import time
-import warnings
 from collections import Counter
 from contextlib import contextmanager
 
@@ -29,6 +23,7 @@ import numpy as np
 
 from np2jax.check import inputs as inputs_module
 from np2jax.check.inputs import Call
+from np2jax.check.loading import load_examples, load_examples_file, load_module, quiet_numerics
 from np2jax.check.portable import Node, all_finite, describe, identical, to_portable
 
 PERTURBATIONS = 3
@@ -64,113 +59,12 @@ def time_limit(seconds: float):
         signal.signal(signal.SIGALRM, previous)
 
 
-@contextmanager
-def quiet_numerics():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with np.errstate(all="ignore"):
-            yield
-
-
 def one_line(error: BaseException) -> str:
     if isinstance(error, SystemExit):
         return f"called sys.exit({error.code!r})"
     text = str(error).strip().splitlines()
     message = f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
     return message if len(message) <= 300 else message[:297] + "..."
-
-
-# --- modules ------------------------------------------------------------------------
-_modules: dict[str, object] = {}
-
-
-def load_module(spec):
-    """Import ``spec`` (a discover.ModuleSpec) once per worker; raises on failure."""
-    if spec.path in _modules:
-        return _modules[spec.path]
-    if spec.alias is not None:
-        root = os.path.join(os.getcwd(), "import-root")
-        os.makedirs(root, exist_ok=True)
-        link = os.path.join(root, spec.alias[0])
-        if not os.path.lexists(link):
-            os.symlink(spec.alias[1], link)
-        _front_of_path(root)
-    else:
-        _front_of_path(spec.sys_path)
-    with quiet_numerics():
-        if spec.package:
-            module = importlib.import_module(spec.name)
-        else:
-            name = spec.name if spec.name not in sys.modules else f"_np2jax_checked_{len(_modules)}_{spec.name}"
-            source = getattr(spec, "source", None)
-            module = _load_file(name, spec.path) if source is None else _load_source(name, spec.path, source)
-    _modules[spec.path] = module
-    return module
-
-
-def _front_of_path(entry: str) -> None:
-    if entry in sys.path:
-        sys.path.remove(entry)
-    sys.path.insert(0, entry)
-
-
-def _load_file(name: str, path: str):
-    loader_spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(loader_spec)
-    sys.modules[name] = module  # dataclasses and pickling look modules up here
-    try:
-        loader_spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
-
-
-def _load_source(name: str, path: str, source: str):
-    """A notebook's code cells run as a module (magics are ``pass`` placeholders: they never run).
-
-    The source is registered with linecache under the notebook's path, so tracebacks and
-    ``inspect.getsource`` show the cells' lines.
-    """
-    import linecache
-    import types
-
-    module = types.ModuleType(name)
-    module.__file__ = path
-    lines = source.splitlines(keepends=True)
-    linecache.cache[path] = (len(source), None, lines, path)
-    sys.modules[name] = module
-    try:
-        exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
-
-
-_examples: dict[tuple, dict] = {}
-
-
-def examples_module_name(path: str) -> str:
-    """The module name an examples file runs under, the same in both workers: a function or class it
-    defines and passes as an input is pickled by that name and must unpickle on the migrated side."""
-    return "_np2jax_examples_" + hashlib.sha1(path.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-
-
-def load_examples(module, path: str | None) -> dict:
-    """EXAMPLES of the --examples file for this module, then the module's ``__np2jax_examples__``."""
-    key = (id(module), path)
-    if key not in _examples:
-        merged: dict = {}
-        if path is not None:
-            with quiet_numerics():
-                examples_module = _load_file(examples_module_name(path), path)
-            for name, cases in dict(getattr(examples_module, "EXAMPLES", {}) or {}).items():
-                merged.setdefault(name, []).extend(cases)
-        for name, cases in dict(getattr(module, "__np2jax_examples__", {}) or {}).items():
-            merged.setdefault(name, []).extend(cases)
-        _examples[key] = merged
-    return _examples[key]
 
 
 # --- calling ------------------------------------------------------------------------
@@ -582,10 +476,9 @@ def run_migrated(message: dict) -> dict:
         return {"status": "error", "message": f"cannot find it in the migrated module: {one_line(error)}"}
     numpy_inputs = message["numpy_inputs"]
     examples = message.get("examples")
-    if examples is not None and examples_module_name(examples) not in sys.modules:
+    if examples is not None:
         try:  # inputs may be functions or objects the examples file defines
-            with quiet_numerics():
-                _load_file(examples_module_name(examples), examples)
+            load_examples_file(examples)
         except BaseException as error:
             return {"status": "error", "message": f"cannot load the examples: {one_line(error)}"}
     try:
