@@ -544,3 +544,24 @@ def test_list_parameters_the_docstring_allows_keep_working():
     assert not record(result, "smooth").jit
     Xs, Fs = np.ones((4, 2)), [np.eye(2) * (k + 1) for k in range(4)]
     np.testing.assert_allclose(np.asarray(migrated.smooth(Xs, Fs)), original.smooth(Xs, Fs))
+
+
+def test_results_held_in_a_list_variable_and_augmented_in_a_loop_keep_the_producer_numpy():
+    """`L = [make(n), make(n + 1)]; for v in L: v += 1`: NumPy updates the arrays in the list, JAX's `+=` only
+    rebinds v ([0, 0, 0] instead of [1, 1, 1]); make now stays NumPy (the list display in the loop was covered)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def make(n):
+            return np.zeros(n)
+
+        def bump_all(n):
+            L = [make(n), make(n + 1)]
+            for v in L:
+                v += 1
+            return L[0]
+        """
+    )
+    assert record(result, "make").status == "unsupported"
+    np.testing.assert_array_equal(migrated.bump_all(3), original.bump_all(3))

@@ -141,6 +141,8 @@ class _ResultWrites(FastVisitor):
         part = () if callee else self._root(value)
         if not callee and not part:
             callee = self._derived(value)  # `dy = probs.copy()`: a new array, not shared
+        if not callee and not part and isinstance(value, (cst.List, cst.Tuple)):
+            callee = tuple(sorted(self._results_in(value)))  # `L = [make(n)]`: a list holding results
         keys = _names(target) or ([_chain(target)] if _chain(target) is not None else [])
         for key in keys:
             for stale in [k for k in self.bound if k.startswith(key + ".")]:  # `b = other()`: b.F is another one now
