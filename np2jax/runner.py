@@ -142,10 +142,11 @@ def migrate_files(
     first_round = False
     # The project pass: files whose functions other files rely on (or that rely on others) again.
     external: dict[int, set] = {}
+    names: dict[int, str | None] = {}  # each file's module name, worked out once
     for _ in range(MAX_PROJECT_ROUNDS):
         if len(links) < 2:
             break
-        grown = _grown_facts(files, links, external)
+        grown = _grown_facts(files, links, external, names)
         if not grown:
             break
         run([(index, inputs[index].module, "", replace(options_for(files[index]), external=tuple(sorted(external[index]))))
@@ -156,13 +157,13 @@ def migrate_files(
 MAX_PROJECT_ROUNDS = 8  # each round only adds facts; real chains of modules settle in two or three
 
 
-def _grown_facts(files: list[SourceFile], links: dict, external: dict[int, set]) -> list[int]:
-    """Add the facts the current links imply to ``external``; the files whose facts grew."""
+def _grown_facts(files: list[SourceFile], links: dict, external: dict[int, set], names: dict) -> list[int]:
+    """Add the facts the current links imply to ``external``; the files whose facts grew.
+    ``names`` memoises the files' module names (None: a notebook, which nothing imports)."""
+    for index in links.keys() - names.keys():
+        names[index] = None if files[index].display.endswith(NOTEBOOK_SUFFIX) else module_name(files[index].path)
     modules = {
-        index: Module(
-            None if files[index].display.endswith(NOTEBOOK_SUFFIX) else module_name(files[index].path),
-            files[index].display, files[index].path.name == "__init__.py", found,
-        )
+        index: Module(names[index], files[index].display, files[index].path.name == "__init__.py", found)
         for index, found in links.items()
     }
     grown = []

@@ -107,10 +107,12 @@ def _traced_shape_named(ref: NumpyRef, ctx: FileContext) -> bool:
     scope = ref.scope
     if scope.kind != "function" or not any(is_shape_name(name) for name in scope.bindings):
         return False
-    static = _static_parameters(scope, ctx)
-    plan = ctx.tracing.plan(scope.node.name.value) if ctx.tracing is not None and isinstance(scope.node, cst.FunctionDef) else None
+    if ctx.tracing is None or not isinstance(scope.node, cst.FunctionDef) or scope.parent is not ctx.scope.module:
+        return False
+    plan = ctx.tracing.plan(scope.node.name.value)
     if plan is None or not plan.ok:
         return False
+    static = set(plan.static)
     names = {n for arg in ref.call.args for n in _names_in(arg.value)}
     return any(
         is_shape_name(name) and name not in static and any(isinstance(b, ParamBinding) for b in scope.bindings.get(name, ()))
