@@ -247,7 +247,7 @@ def _transform(
         )
         # Every reason found in this walk at once (each only ever adds functions, so the fixpoint is the same).
         more = {
-            **callees_written_by_unsupported(infos, functions, forced, written_results),
+            **callees_written_by_unsupported(infos, functions, forced, written_results, module),
             **mutators_of_unsupported_callers(infos, functions, forced, mutations),
             **callers_of_unsupported(infos, functions, forced, external_callees),
         }

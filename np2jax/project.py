@@ -6,7 +6,9 @@ function (absolute and relative imports, modules named from their ``__init__.py`
 re-exports through a package's ``__init__``) and derives ``ExternalFact``s:
 
 * ``result``: NumPy code in another module writes into (or augments through a second reference)
-  what a migrated function returns: the function stays NumPy code (NPJ202);
+  what a migrated function returns, also handed on by a function of a third module
+  (``def passthru(n): return make(n)``) or held in a module-level name (``BUF = make(3)``, then
+  ``BUF[0] = v`` in a function): the function stays NumPy code (NPJ202);
 * ``mutation``: another module calls a function np2jax made return the arguments it wrote into
   (NPJ203): that caller still relies on the mutation, so the function keeps mutating (NPJ201);
 * ``callee``: a migrated function calls a function another module leaves as NumPy code (which may
@@ -61,8 +63,7 @@ class Project:
         for index, module in self.modules.items():
             links = module.links
             for target, (writer, line) in links.writes.items():
-                for producer, name in self.resolve(index, target):
-                    name = self._constructor(producer, name)
+                for producer, name in self._producers(index, target):
                     if producer != index and name in self.modules[producer].links.migrated:
                         found.setdefault(producer, set()).add(ExternalFact("result", name, self._who(index, writer, line)))
             for target, callers in links.calls.items():
@@ -78,6 +79,20 @@ class Project:
                         where = self.modules[producer].display
                         found.setdefault(index, set()).add(ExternalFact("callee", target, where))
             self._class_facts(index, found)
+        return found
+
+    def _producers(self, index: int, target: str) -> list[tuple[int, str]]:
+        """The functions whose results a call of ``target`` in module ``index`` may return: the one it names, and
+        those that one hands back from other modules (``def passthru(n): return make(n)``), and theirs."""
+        found: list[tuple[int, str]] = []
+        pending = [(index, target)]
+        while pending:
+            where, spelled = pending.pop()
+            for producer, name in self.resolve(where, spelled):
+                name = self._constructor(producer, name)
+                if (producer, name) not in found:
+                    found.append((producer, name))
+                    pending.extend((producer, other) for other in self.modules[producer].links.returns.get(name, ()))
         return found
 
     def _class_facts(self, index: int, found: dict[int, set[ExternalFact]]) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.result_writes import augments_shared_state, result_uses
+from np2jax.analysis.result_writes import augments_shared_state, module_level_uses, result_uses
 from np2jax.context import ForcedUnsupported
 
 
@@ -105,10 +105,14 @@ def _stateful_methods(infos, families, unsupported) -> set[str]:
     }
 
 
-def callees_written_by_unsupported(infos, functions, forced, memo: dict) -> dict[str, ForcedUnsupported]:
+def callees_written_by_unsupported(infos, functions, forced, memo: dict, module: cst.Module | None = None) -> dict[str, ForcedUnsupported]:
     """Functions whose result a function that stays NumPy writes into in place (``p = f(z); p[i] -= 1``):
     migrated, they would return immutable JAX arrays, so they stay NumPy too; and, when the written result
     comes from a function that stays NumPy, the functions whose results that one hands back (``return build(n)``).
+
+    ``module``'s top-level code counts as NumPy code too (``Y = make(3); Y[0] = 5``), and so do writes of
+    functions into module-level names holding results (``BUF = make(3)``, then ``BUF[0] = v`` in a function).
+    A function another module writes the result of (forced ``via_result``) hands back its callees' results too.
 
     ``memo`` keeps each function's findings for the next walk of the same module."""
     unsupported = {record.qualname for record in functions if record.status == "unsupported"}
@@ -118,6 +122,9 @@ def callees_written_by_unsupported(infos, functions, forced, memo: dict) -> dict
         return {}
     module_functions = {info.qualname for info in infos if info.is_module_level}
     constructors = {info.class_name: info.qualname for info in infos if info.class_name and info.node.name.value == "__init__"}
+    if module is not None and "<module>" not in memo:
+        memo["<module>"] = module_level_uses(module.body, _callee_resolver(None, module_functions, constructors))
+    top_written, held = memo.get("<module>", ({}, {}))
     # the functions that stay NumPy (reverted, or left as they were)
     staying = [
         info for info in infos
@@ -129,22 +136,27 @@ def callees_written_by_unsupported(infos, functions, forced, memo: dict) -> dict
     while True:
         uses = {}  # -> what they write into, what they return
         for info in staying:
-            if not info.calls and not any(inner.calls for inner in info.nested) and info.qualname not in called:
-                continue  # calls no function of this module, and none calls it
+            if not info.calls and not any(inner.calls for inner in info.nested) and info.qualname not in called and not held:
+                continue  # calls no function of this module, none calls it, no module-level name holds a result
             relevant = tuple(sorted((name, writers[name]) for name in (*info.calls, *info.references) if name in writers))
             key = (info.node, relevant, info.qualname in called)
             found = memo.get(key)
             if found is None:
-                found = memo[key] = _result_uses(info, module_functions, constructors, writers, info.qualname in called)
+                found = memo[key] = _result_uses(info, module_functions, constructors, writers, info.qualname in called, held)
             uses[info.qualname] = found
         found_writers = {name: _written_parameters(written) for name, (written, _) in uses.items()}
         found_writers = {name: keys for name, keys in found_writers.items() if keys}
         if found_writers == writers:
             break
         writers = found_writers
-    writer_of = {
-        callee: writer for writer, (written, _) in uses.items() for callee in written if not callee.startswith("#")
-    }
+    writer_of = {callee: ForcedUnsupported("<module>", via_result=True) for callee in top_written}
+    writer_of.update({  # another module writes into their results
+        name: why for name, why in forced.items() if why.via_result and why.via_module
+    })
+    for writer, (written, _) in uses.items():
+        for callee in written:
+            if not callee.startswith("#"):
+                writer_of.setdefault(callee, ForcedUnsupported(writer, via_result=True))
     pending = list(writer_of)
     while pending:  # what a NumPy function hands back is written into where its own result is
         callee = pending.pop()
@@ -152,7 +164,7 @@ def callees_written_by_unsupported(infos, functions, forced, memo: dict) -> dict
             if returned not in writer_of:
                 writer_of[returned] = writer_of[callee]
                 pending.append(returned)
-    return {callee: ForcedUnsupported(writer, via_result=True) for callee, writer in writer_of.items() if callee in candidates}
+    return {callee: why for callee, why in writer_of.items() if callee in candidates}
 
 
 def _written_parameters(written) -> frozenset:
@@ -167,10 +179,15 @@ def _written_parameters(written) -> frozenset:
     return frozenset(found)
 
 
-def _result_uses(info, module_functions, constructors, writers=None, params=False):
+def _result_uses(info, module_functions, constructors, writers=None, params=False, held=None):
     """Same-module callees whose results ``info``'s function writes into in place, and those whose results it
     returns (for an object it creates, ``b = Box(n)``: the class's ``__init__``, which sets up its arrays);
-    ``writers``, ``params``: see ``result_uses``."""
+    ``writers``, ``params``, ``held``: see ``result_uses``."""
+    return result_uses(info.node, _callee_resolver(info.class_name, module_functions, constructors), writers, params, held)
+
+
+def _callee_resolver(class_name, module_functions, constructors):
+    """The same-module function a call calls (code in class ``class_name``: also ``self.f(...)``)."""
 
     def callee_of(call: cst.Call) -> str | None:
         func = call.func
@@ -178,12 +195,11 @@ def _result_uses(info, module_functions, constructors, writers=None, params=Fals
             return func.value
         if isinstance(func, cst.Name) and func.value in constructors:
             return constructors[func.value]
-        if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and info.class_name
-                and func.value.value in ("self", "cls")):
-            return f"{info.class_name}.{func.attr.value}"
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and class_name and func.value.value in ("self", "cls"):
+            return f"{class_name}.{func.attr.value}"
         return None
 
-    return result_uses(info.node, callee_of, writers, params)
+    return callee_of
 
 
 def mutators_of_unsupported_callers(infos, functions, forced, mutations) -> dict[str, ForcedUnsupported]:

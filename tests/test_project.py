@@ -289,3 +289,62 @@ def drift_many(x, d, n):
     assert "calls `helpers.add_drift`, which stays NumPy code in src/helpers.py" in run.stderr
     code = "from sim import drift_many; print(drift_many([1.0, 2.0], 0.5, 3).tolist())"
     assert same_results(src, tmp_path / "out", code).strip() == "[2.5, 3.5]"
+
+
+def test_a_result_handed_on_by_a_middle_module_keeps_its_producer_numpy(run_cli, package, tmp_path):
+    # two hops: `use` (cons.py) augments a second reference to what `passthru` (mid.py) returns, which is
+    # `make`'s (prod.py) result: NumPy updates `y` in place, a JAX `make` would only rebind `z`
+    write(package / "pkg" / "mid.py", """\
+from pkg.prod import make
+
+def passthru(n):
+    y = make(n)
+    return y
+""")
+    write(package / "pkg" / "cons.py", """\
+import numpy as np
+from pkg.mid import passthru
+
+def use(n):
+    y = passthru(n)
+    z = y
+    z += 1.0
+    return np.sum(y)
+""")
+    run = migrate(run_cli, package, tmp_path / "out")
+    assert "pkg/prod.py:3:5: NPJ202 [error] `use` (src/pkg/cons.py:5), in another module, writes in place" in run.stderr
+    printed = same_results(package, tmp_path / "out", "from pkg.cons import use; print(use(3))")
+    assert printed.strip() == "6.0"
+
+
+def test_a_module_level_name_holding_an_imported_result_written_by_a_function(run_cli, package, tmp_path):
+    write(package / "pkg" / "cons.py", """\
+import numpy as np
+from pkg.prod import make
+
+BUF = make(3)
+
+def poke(v):
+    BUF[0] = v
+    return np.sum(BUF)
+""")
+    run = migrate(run_cli, package, tmp_path / "out")
+    assert "pkg/prod.py:3:5: NPJ202 [error] `poke` (src/pkg/cons.py), in another module, writes in place" in run.stderr
+    printed = same_results(package, tmp_path / "out", "from pkg.cons import poke; print(poke(7.0), poke(2.0))")
+    assert printed.split() == ["9.0", "4.0"]
+
+
+def test_a_consumer_that_never_mentions_numpy_and_star_imports_is_followed(run_cli, package, tmp_path):
+    # cons.py has no NumPy in it (np2jax leaves it as it is); `make` reaches it through `from pkg.prod import *`
+    write(package / "pkg" / "cons.py", """\
+from pkg.prod import *
+
+def patched(n):
+    y = make(n)
+    y[0] = 5.0
+    return float(y.sum())
+""")
+    run = migrate(run_cli, package, tmp_path / "out")
+    assert "pkg/prod.py:3:5: NPJ202 [error] `patched` (src/pkg/cons.py), in another module, writes in place" in run.stderr
+    printed = same_results(package, tmp_path / "out", "from pkg.cons import patched; print(patched(4))")
+    assert printed.strip() == "8.0"

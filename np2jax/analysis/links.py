@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from np2jax.analysis.result_writes import INPLACE_METHODS, result_uses_in
+from np2jax.analysis.result_writes import INPLACE_METHODS, global_names, module_level_uses, result_uses_in, target_names
 from np2jax.analysis.resolve import BUILTIN_NAMES
 from np2jax.analysis.scope import ImportBinding, Scope, attribute_chain, dotted_name
 from np2jax.visitors import FastVisitor, visit
@@ -64,6 +64,8 @@ class ModuleLinks:
     numpy_classes: frozenset[str] = frozenset()  # classes with a method that stays NumPy and may change `self`'s arrays
     mutators: frozenset[str] = frozenset()  # the ones made to return the arguments they wrote into (NPJ203), or
     #   whose `x op= v` on a parameter became a rebinding (a caller elsewhere may rely on the update)
+    returns: dict[str, tuple[str, ...]] = field(default_factory=dict)  # function -> imported targets whose results it
+    #   may hand back (``return make(n)``, also through functions of its own module): written where its result is
 
 
 def star_imports(module: cst.Module) -> tuple[str, ...]:
@@ -163,15 +165,8 @@ def collect_links(module: cst.Module, scope: Scope, imports: dict[str, str], inf
     calls: dict[str, dict[str, int]] = {}
     writes: dict[str, tuple[str, int]] = {}
     changed = {info.qualname for info in infos if info.changed and status.get(info.qualname) != "unsupported"}
-    for info in infos:
-        for target, (_, line) in info.imported_calls.items():
-            calls.setdefault(target, {}).setdefault(info.qualname, line)
-        if not info.imported_calls or info.qualname in changed or ".<locals>." in info.qualname:
-            continue
-        written, _ = result_uses_in([info.node.body], _callee_resolver(info.imported_calls, scope, imports, stars))
-        for target in written:
-            writes.setdefault(target, (info.qualname, info.imported_calls[target][1]))
     top = [s for s in module.body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]
+    held: dict[str, tuple[str, ...]] = {}  # module-level names holding imported functions' results (`BUF = make(3)`)
     if imports and top:
         finder = _ModuleLevelCalls(scope, imports)
         for statement in top:
@@ -179,9 +174,25 @@ def collect_links(module: cst.Module, scope: Scope, imports: dict[str, str], inf
         for target, line in finder.calls.items():
             calls.setdefault(target, {}).setdefault("<module>", line)
         if finder.calls:
-            written, _ = result_uses_in(top, lambda call: imported_target(call.func, scope, imports))
+            written, held = module_level_uses(top, lambda call: imported_target(call.func, scope, imports))
             for target in written:
                 writes.setdefault(target, ("<module>", finder.calls.get(target, 0)))
+    local = {info.qualname for info in infos if info.is_module_level}
+    returned: dict[str, frozenset[str]] = {}
+    for info in infos:
+        for target, (_, line) in info.imported_calls.items():
+            calls.setdefault(target, {}).setdefault(info.qualname, line)
+        if ".<locals>." in info.qualname or not (info.imported_calls or info.calls or held):
+            continue
+        resolver = _callee_resolver(info.imported_calls, scope, imports, stars, local)
+        if info.qualname in changed:
+            _, returned[info.qualname] = result_uses_in([info.node.body], resolver)
+            continue
+        written, returned[info.qualname] = result_uses_in([info.node.body], resolver, params=global_names(info.node, held))
+        for target in written:
+            if target not in local:
+                line = info.imported_calls[target][1] if target in info.imported_calls else 0
+                writes.setdefault(target, (info.qualname, line))
     unsupported = frozenset(name for name, s in status.items() if s == "unsupported")
     return ModuleLinks(
         imports=imports,
@@ -191,6 +202,7 @@ def collect_links(module: cst.Module, scope: Scope, imports: dict[str, str], inf
         defined=frozenset(status),
         migrated=frozenset(changed),
         unsupported=unsupported,
+        returns=_imported_returns(returned, local),
         bases=class_bases(module, imports),
         numpy_classes=frozenset(
             info.class_name for info in infos
@@ -255,23 +267,38 @@ def links_without_walk(module: cst.Module, functions, mutating: frozenset[str] =
     Imported names are matched by spelling (a local variable of the same name counts too: that only
     ever keeps more functions NumPy)."""
     imports = module_imports(module)
-    finder = _SpelledCalls(imports)
+    stars = star_imports(module)
+    defined = _defined_names(module)
+    finder = _SpelledCalls(imports, stars, defined)
     visit(module, finder)
     writes: dict[str, tuple[str, int]] = {}
-    top = [statement for statement in module.body if not isinstance(statement, (cst.FunctionDef, cst.ClassDef))]
-    for qualname, nodes in [*((q, [body]) for q, body in finder.functions.items()), ("<module>", top)]:
-        written, _ = result_uses_in(nodes, lambda call: _spelled_target(call.func, imports))
+    local = {name for name in finder.functions if "." not in name}
+
+    def callee_of(call: cst.Call) -> str | None:
+        if isinstance(call.func, cst.Name) and call.func.value in local:
+            return call.func.value
+        return next(iter(_spelled_targets(call.func, imports, stars, defined)), None)
+
+    top_written, held = module_level_uses(module.body, callee_of)
+    returned = {}
+    for qualname, body in finder.functions.items():
+        function = finder.nodes[qualname]
+        written, returned[qualname] = result_uses_in([body], callee_of, params=global_names(function, held))
         for target in written:
-            writes.setdefault(target, (qualname, 0))
+            if target not in local:
+                writes.setdefault(target, (qualname, 0))
+    for target in top_written:
+        if target not in local:
+            writes.setdefault(target, ("<module>", 0))
     bases = class_bases(module, imports)
     numpy_classes = frozenset(
         statement.name.value for statement in module.body
         if isinstance(statement, cst.ClassDef) and statement.name.value in bases and any(
             isinstance(method, cst.FunctionDef) and writes_self(method) for method in statement.body.body)
     )
-    return ModuleLinks(imports=imports, stars=star_imports(module), calls=finder.calls, writes=writes,
+    return ModuleLinks(imports=imports, stars=stars, calls=finder.calls, writes=writes,
                        defined=frozenset(r.qualname for r in functions), unsupported=mutating, bases=bases,
-                       numpy_classes=numpy_classes)
+                       numpy_classes=numpy_classes, returns=_imported_returns(returned, local))
 
 
 def _spelled_target(func: cst.BaseExpression, imports: dict[str, str]) -> str | None:
@@ -281,15 +308,43 @@ def _spelled_target(func: cst.BaseExpression, imports: dict[str, str]) -> str | 
     return ".".join([imports[parts[0]], *parts[1:]])
 
 
+def _spelled_targets(func: cst.BaseExpression, imports: dict[str, str], stars: tuple[str, ...], defined) -> list[str]:
+    """``_spelled_target``; for a name neither imported nor ``defined`` in the module nor a builtin, what each
+    star import may bring it from (``from .helpers import *`` then ``add_drift(y)`` -> ``.helpers.add_drift``)."""
+    target = _spelled_target(func, imports)
+    if target is not None:
+        return [target]
+    if not stars or not isinstance(func, cst.Name) or func.value in defined or func.value in BUILTIN_NAMES:
+        return []
+    return [f"{star}.{func.value}" if not star.endswith(".") else star + func.value for star in stars]
+
+
+def _defined_names(module: cst.Module) -> frozenset[str]:
+    """Names the module's top-level statements bind other than by imports (functions, classes, assignments)."""
+    found = set()
+    for statement in _top_level(module.body):
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            found.add(statement.name.value)
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else (
+                [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else [])
+            for target in targets:
+                found.update(target_names(target))
+    return frozenset(found)
+
+
 class _SpelledCalls(FastVisitor):
     """Calls of imported names per function (by qualname; module-level code as ``<module>``), by spelling."""
 
-    def __init__(self, imports: dict[str, str]) -> None:
+    def __init__(self, imports: dict[str, str], stars: tuple[str, ...] = (), defined=frozenset()) -> None:
         self.imports = imports
+        self.stars = stars
+        self.defined = defined
         self.prefix: list[str] = []  # qualname parts of the enclosing classes and functions
         self.current: list[str] = []  # qualnames of the enclosing functions
         self.calls: dict[str, dict[str, int]] = {}
         self.functions: dict[str, cst.CSTNode] = {}  # qualname -> body
+        self.nodes: dict[str, cst.FunctionDef] = {}  # qualname -> the function
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.prefix.append(node.name.value)
@@ -300,6 +355,7 @@ class _SpelledCalls(FastVisitor):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         qualname = ".".join([*self.prefix, node.name.value])
         self.functions[qualname] = node.body
+        self.nodes[qualname] = node
         self.current.append(qualname)
         self.prefix.extend((node.name.value, "<locals>"))
 
@@ -308,19 +364,41 @@ class _SpelledCalls(FastVisitor):
         del self.prefix[-2:]
 
     def visit_Call(self, node: cst.Call) -> None:
-        target = _spelled_target(node.func, self.imports)
-        if target is not None:
+        for target in _spelled_targets(node.func, self.imports, self.stars, self.defined):
             self.calls.setdefault(target, {}).setdefault(self.current[-1] if self.current else "<module>", 0)
 
 
-def _callee_resolver(imported_calls, scope, imports, stars=()):
+def _callee_resolver(imported_calls, scope, imports, stars=(), local=frozenset()):
+    """Names the imported function a call calls (as an import target), or the module's own function (by name)."""
+
     def callee_of(call: cst.Call) -> str | None:
+        if isinstance(call.func, cst.Name) and call.func.value in local:
+            return call.func.value
         target = imported_target(call.func, scope, imports)
         if target is None:
             target = next(iter(star_targets(call.func, scope, stars)), None)
         return target if target in imported_calls else None
 
     return callee_of
+
+
+def _imported_returns(returned: dict[str, frozenset[str]], local) -> dict[str, tuple[str, ...]]:
+    """Function -> the imported targets whose results it may hand back, also through the module's own
+    functions (``def wrap(n): return helper(n)`` with ``def helper(n): return make(n)``)."""
+    found = {}
+    for name in returned:
+        seen, pending, targets = {name}, [name], set()
+        while pending:
+            for callee in returned.get(pending.pop(), ()):
+                if callee in local:
+                    if callee not in seen:
+                        seen.add(callee)
+                        pending.append(callee)
+                else:
+                    targets.add(callee)
+        if targets:
+            found[name] = tuple(sorted(targets))
+    return found
 
 
 class _ModuleLevelCalls(FastVisitor):

@@ -44,7 +44,9 @@ DERIVING_METHODS = frozenset("copy astype reshape ravel flatten transpose swapax
 ELEMENT_CALLS = frozenset("zip enumerate reversed list tuple iter sorted".split())  # their elements are their arguments'
 
 
-def result_uses(function: cst.FunctionDef, callee_of, writers=None, params: bool = False) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
+def result_uses(
+    function: cst.FunctionDef, callee_of, writers=None, params: bool = False, held=None
+) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
     """Same-module callee -> the first in-place write into (part of) its result in ``function``; and the
     callees whose results ``function`` returns, directly or on an object or in a container it returns
     (``b.F = build(n); return b``): if ``function`` stays NumPy for a caller that writes into its result,
@@ -56,8 +58,9 @@ def result_uses(function: cst.FunctionDef, callee_of, writers=None, params: bool
     such callees to the parameters they write into (``parameter_keys``), e.g. ``G = gram(x); add_ridge(G)``
     with ``def add_ridge(G, lam): G += lam``.  With ``params``, the function's own parameters are
     followed the same way (a caller holds them too, so ``x += 1`` on one counts): the written keys then
-    include theirs, ``"#0:x"`` for its first parameter ``x``."""
-    bound = {}
+    include theirs, ``"#0:x"`` for its first parameter ``x``.  ``held``: module-level names holding
+    callees' results (``module_level_uses``), followed into the function."""
+    bound: dict = dict(global_names(function, held or {}))
     if params:
         for key, name in parameter_keys(function):
             bound[name] = key
@@ -94,11 +97,34 @@ def result_uses_in(nodes, callee_of, writers=None, params=None) -> tuple[dict[st
     top-level statements); ``callee_of`` may name any function, an imported one too."""
     finder = _ResultWrites(callee_of, writers or {})
     for name, key in (params or {}).items():
-        finder.bound[name] = (key,)
-        finder.shared.add(name)  # the caller holds the same array
+        finder.bound[name] = key if isinstance(key, tuple) else (key,)
+        finder.shared.add(name)  # the caller (or, for a module-level name, the module) holds the same array
     for node in nodes:
         visit(node, finder)
     return finder.written, frozenset(finder.returned)
+
+
+def module_level_uses(statements, callee_of) -> tuple[dict[str, cst.CSTNode], dict[str, tuple[str, ...]]]:
+    """``result_uses_in`` for a module's top-level statements (functions and classes left out), and the
+    module-level names that hold callees' results once they have run (``BUF = make(3)``): a function
+    writing into ``BUF`` writes into ``make``'s result (pass them to ``result_uses_in`` as ``params``)."""
+    finder = _ResultWrites(callee_of, {})
+    for statement in statements:
+        if not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            visit(statement, finder)
+    held = {name: callees for name, callees in finder.bound.items() if "." not in name}
+    return finder.written, held
+
+
+def global_names(function: cst.FunctionDef, held: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """Of ``held`` (``module_level_uses``), the names ``function`` may read as module-level names: all but its
+    parameters (a name it assigns is rebound where it does)."""
+    if not held:
+        return {}
+    params = function.params
+    own = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    own.update(p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param))
+    return {name: callees for name, callees in held.items() if name not in own}
 
 
 class _ResultWrites(FastVisitor):
@@ -143,7 +169,7 @@ class _ResultWrites(FastVisitor):
             callee = self._derived(value)  # `dy = probs.copy()`: a new array, not shared
         if not callee and not part and isinstance(value, (cst.List, cst.Tuple)):
             callee = tuple(sorted(self._results_in(value)))  # `L = [make(n)]`: a list holding results
-        keys = _names(target) or ([_chain(target)] if _chain(target) is not None else [])
+        keys = target_names(target) or ([_chain(target)] if _chain(target) is not None else [])
         for key in keys:
             for stale in [k for k in self.bound if k.startswith(key + ".")]:  # `b = other()`: b.F is another one now
                 del self.bound[stale]
@@ -184,7 +210,7 @@ class _ResultWrites(FastVisitor):
 
     def visit_For(self, node: cst.For) -> None:
         callee = self._root(node.iter, elements=True)
-        for name in _names(node.target):
+        for name in target_names(node.target):
             self.shared.discard(name)
             if callee:
                 self.bound[name] = callee
@@ -303,9 +329,10 @@ def _chain(expr: cst.BaseExpression) -> str | None:
     return None
 
 
-def _names(target: cst.BaseExpression) -> list[str]:
+def target_names(target: cst.BaseExpression) -> list[str]:
+    """The names an assignment target binds (``a, (b, c)`` -> a, b, c)."""
     if isinstance(target, cst.Name):
         return [target.value]
     if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in _names(element.value)]
+        return [name for element in target.elements for name in target_names(element.value)]
     return []

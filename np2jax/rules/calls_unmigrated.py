@@ -23,6 +23,7 @@ class CallsUnmigratedFunction(Rule):
     MODULE_MESSAGE = "calls `{callee}`, which stays NumPy code in {where}: this function stays NumPy too"
     MODULE_CLASS_MESSAGE = "{callee} in another module, stays NumPy code and shares `self` with this method: the class stays NumPy"
     MODULE_RESULT_MESSAGE = "{callee}, in another module, writes in place into what this function returns: this function stays NumPy too"
+    TOP_LEVEL_RESULT_MESSAGE = "module-level code, which stays NumPy code, writes in place into what this function returns: this function stays NumPy too"
     SEVERITY = Severity.ERROR
     DOC = RuleDoc(
         what=(
@@ -42,11 +43,16 @@ class CallsUnmigratedFunction(Rule):
             "`for v in [f(a), f(b)]: v += 1`, `p, q = f(a), f(b); p[0] = 0`), also inside a callback it hands the "
             "result to along with a function that writes into its parameters (`apply(inc, f(a))`); and, "
             "transitively, the functions whose results such a function hands back (`b.F = build(n); return b`). "
+            "Module-level code is NumPy code: it counts as such a writer (`Y = make(3)` then `Y[0] = 5` at module "
+            "level), and a module-level name holding a result carries it into the functions that write into it "
+            "(`BUF = make(3)`, then `BUF[0] = v` or `a = BUF; a += 1` in a function). "
             "When several files are migrated together, the same holds across modules (np2jax/project.py): calls "
-            "through imports (absolute, relative, re-exported by a package's `__init__`, star imports) to a function "
+            "through imports (absolute, relative, re-exported by a package's `__init__`, star imports, also in files "
+            "that never mention NumPy) to a function "
             "another file leaves untouched (or, in a file that never mentions NumPy, one that writes into its "
-            "arguments), NumPy code in another file that writes into a function's result, and a class and its base "
-            "class in another file (they share `self`)."
+            "arguments), NumPy code in another file that writes into a function's result (also through module-level "
+            "names, and handed on by a function of a third file: `def passthru(n): return make(n)`), and a class and "
+            "its base class in another file (they share `self`)."
         ),
         why=(
             "A function that is left as NumPy code (because of an error-level diagnostic) may mutate its "
@@ -84,6 +90,22 @@ class CallsUnmigratedFunction(Rule):
                 return y
             """,
             diagnostics=("NPJ201", "NPJ202"),
+        ),
+        Example(
+            title="a module-level name holding a result, written by a function",
+            before="""
+            import numpy as np
+
+            def make(n):
+                return np.zeros(n) + 1.0
+
+            BUF = make(3)
+
+            def poke(v):
+                BUF[0] = v
+                return BUF.sum()
+            """,
+            diagnostics=("NPJ202", "NPJ201"),
         ),
         Example(
             title="a class migrates as a whole",
@@ -203,6 +225,8 @@ class CallsUnmigratedFunction(Rule):
             line, col, end_line, end_col = ctx.def_name_span(info)
             if forced.via_module:
                 message = (self.MODULE_CLASS_MESSAGE if forced.via_class else self.MODULE_RESULT_MESSAGE).format(callee=forced.callee)
+            elif forced.callee == "<module>":
+                message = self.TOP_LEVEL_RESULT_MESSAGE
             elif forced.via_class and forced.callee.rpartition(".")[0] != info.class_name:
                 theirs = forced.callee.rpartition(".")[0]
                 message = self.FAMILY_MESSAGE.format(callee=forced.callee, theirs=theirs, ours=info.class_name)
