@@ -140,6 +140,47 @@ class IndexClassifier:
                 return False
         return True
 
+    def single_elements(self, elements: Sequence[cst.SubscriptElement]) -> tuple[int, ...]:
+        """Positions of the index elements that are one element of an array taken at integer positions
+        (``idx[i]``, ``edges[k, 0]``, a loop variable over an array: ``for t, p in zip(y_true, y_pred)``),
+        when every other element is basic: ``h[idx[i]] += 1``, ``cm[t, p] += 1``.  Such an element is a single
+        number when the array has as many axes as positions, which is how such code is written; as
+        ``jnp.reshape(e, ())`` it is one (the same element, and a single-element index array names the one
+        element NumPy's does) or the trace stops (``reshape`` of a row has no static answer to give), never a
+        repeated index.  Empty when the index is anything else."""
+        found = []
+        for position, element in enumerate(elements):
+            index = element.slice
+            if isinstance(index, cst.Slice) or self.is_basic([element]):
+                continue
+            if not self._is_element(index.value):
+                return ()
+            found.append(position)
+        return tuple(found)
+
+    def _is_element(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.Subscript):
+            return isinstance(expr.value, cst.Name) and all(
+                isinstance(e.slice, cst.Index) and self.is_int(e.slice.value) for e in expr.slice)
+        if isinstance(expr, cst.Name):
+            return self._every_binding(expr.value, lambda b: (isinstance(b, ValueBinding) and not b.augmented and self._is_element(b.value)) or (
+                isinstance(b, LoopBinding) and self._loop_yields_elements(b.iterable, b.position)))
+        return False
+
+    def _loop_yields_elements(self, iterable: cst.BaseExpression, position: tuple[int, ...]) -> bool:
+        """Does iterating ``iterable`` put an element of a named array (or list) at ``position`` of the loop target?"""
+        if isinstance(iterable, cst.Name):
+            return position == ()
+        if not isinstance(iterable, cst.Call):
+            return False
+        qualname = self.resolver.qualname(iterable.func, self.scope)
+        args = [arg.value for arg in iterable.args if arg.keyword is None and not arg.star]
+        if qualname == "builtins.zip" and len(position) == 1 and 0 <= position[0] < len(args):
+            return isinstance(args[position[0]], cst.Name)
+        if qualname == "builtins.enumerate" and position == (1,) and args:
+            return isinstance(args[0], cst.Name)
+        return False
+
     def is_unique(self, elements: Sequence[cst.SubscriptElement]) -> bool:
         """An index that cannot name one element twice: ``np.arange(...)`` (also reversed or sliced), or the
         index tuples of ``np.diag_indices(_from)`` / ``np.tril_indices(_from)`` / ``np.triu_indices(_from)``,

@@ -35,6 +35,7 @@ class WritePlan:
     how: str  # "at" (x.at[idx].method(v)) or "where" (jnp.where(mask, v, x))
     method: str  # set / add / subtract / ... ; "set" with an operator for other augmented ops
     blocker: str | None = None  # why it cannot be rewritten, if it cannot
+    single: tuple[int, ...] = ()  # index elements to read as one number: `jnp.reshape(e, ())` (IndexClassifier.single_elements)
 
 
 def subscript_write(node: cst.BaseSmallStatement) -> tuple[cst.Subscript, cst.BaseExpression] | None:
@@ -115,6 +116,9 @@ def _plan(
         return WritePlan(name, "at", "set")  # one value everywhere: repeated indices cannot disagree
     if classifier.is_unique(target.slice):
         return WritePlan(name, "at", method)  # no element twice: NumPy and JAX agree
+    single = classifier.single_elements(target.slice)
+    if single:
+        return WritePlan(name, "at", method, single=single)  # one element, or the trace stops
     return WritePlan(
         name, "at", method,
         "the index may be an integer array with repeated entries or a boolean mask: NumPy and "

@@ -74,7 +74,14 @@ class FunctionalUpdate(Rule):
             "array that no other name or view can observe, and the index is made of integers, slices, `...` "
             "and `None`, or is `np.arange(...)` or the index tuple of `np.diag_indices`/`tril_indices`/`triu_indices` "
             "(`_from` too), directly or through a name (so no element is written twice), or the value is one number "
-            "written everywhere. A local array bound to a fresh array in both branches of a conditional expression "
+            "written everywhere. An index element that is one element of an array taken at integer positions "
+            "(`h[idx[i]] += 1`, `deg[edges[e, 0]] += 1`, `cm[t, p] += 1` with `for t, p in zip(y_true, y_pred)` or "
+            "`for i, c in enumerate(labels)`, also through a name bound to it) becomes `jnp.reshape(idx[i], ())`: "
+            "when the array has one axis per position (how such code is written: histograms, confusion matrices, "
+            "Q-tables) that is the same single element; an index with one element names the element NumPy's does; "
+            "an index that is a row of several (a 2-D `idx`) makes `reshape` raise at trace time, never the "
+            "repeated-index scatter where NumPy and JAX differ. A parameter used as an index (`y[idx] += v`) may be "
+            "any index array and stays reported (NPJ201). A local array bound to a fresh array in both branches of a conditional expression "
             "(`np.zeros(2) if zi is None else np.array(zi, dtype=float)`) is fresh. "
             "For `self.x` the same holds when no other reference to its array can exist: every method of the "
             "module's classes stores only fresh arrays in `self.x` (never the caller's array, `np.asarray(x0)`, or "
@@ -91,6 +98,27 @@ class FunctionalUpdate(Rule):
         ),
     )
     EXAMPLES = (
+        Example(
+            title="an index taken from an array, one element at a time",
+            before="""
+            import numpy as np
+
+            def histogram(idx, k):
+                h = np.zeros(k)
+                for i in range(len(idx)):
+                    h[idx[i]] += 1
+                return h
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def histogram(idx, k):
+                h = jnp.zeros(k)
+                for i in range(len(idx)):
+                    h = h.at[jnp.reshape(idx[i], ())].add(1)
+                return h
+            """,
+        ),
         Example(
             title="not jitted (here: jit is off), so `xs.copy()` is still a NumPy array: read through jnp.asarray",
             before="""
@@ -336,15 +364,20 @@ class FunctionalUpdate(Rule):
                 value = call(f"{ctx.jnp_alias}.asarray", value, cst.Attribute(value=name, attr=cst.Name("dtype")))
             new_value = call(f"{ctx.use_jnp()}.where", mask, value, name)
         else:
+            index = list(target.slice)
+            for position in plan.single:  # `h[idx[i]] += 1`: one element, or the trace stops
+                element = index[position]
+                reshaped = call(f"{ctx.use_jnp()}.reshape", element.slice.value, cst.Tuple([]))
+                index[position] = element.with_changes(slice=element.slice.with_changes(value=reshaped))
             at = cst.Subscript(
                 value=cst.Attribute(value=_at_base(name, ctx), attr=cst.Name("at")),
-                slice=target.slice,
+                slice=index,
                 lbracket=target.lbracket,
                 rbracket=target.rbracket,
             )
             argument = value
             if isinstance(updated, cst.AugAssign) and type(updated.operator) in BINARY_FOR:
-                current = cst.Subscript(value=name, slice=target.slice)
+                current = cst.Subscript(value=name, slice=index)
                 argument = cst.BinaryOperation(
                     left=current, operator=BINARY_FOR[type(updated.operator)](), right=parenthesized(value)
                 )
