@@ -38,6 +38,18 @@ def apply_stencil(u, dx):
     return np.convolve(u, w[::-1], mode="valid") / dx ** 2
 
 
+def explicit_heat(u0, alpha, steps=40):
+    """Explicit heat steps into a fresh array each step, handed on once written (fixed ends)."""
+    u = np.array(u0, dtype=float)
+    for _ in range(steps):
+        nxt = np.empty_like(u)
+        nxt[0] = u[0]
+        nxt[-1] = u[-1]
+        nxt[1:-1] = u[1:-1] + alpha * (u[2:] - 2.0 * u[1:-1] + u[:-2])
+        u = nxt
+    return u
+
+
 def implicit_step(u, dt, dx):
     """One backward-Euler step of u_t = u_xx with Dirichlet ends, solved with SciPy."""
     n = u.shape[0]

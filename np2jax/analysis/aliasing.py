@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
+from np2jax.analysis.hand_off import handed_on_after_writes
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.tables import lookup_numpy
@@ -242,10 +243,9 @@ class FunctionAliasing:
             if shared is not None:
                 return shared
         if self.holds_numpy_array(name) or self.bound_to_call(name):
-            checker = _AliasChecker(name, self.resolver, self.scope)
-            visit(self.function.body, checker)
-            if checker.reason is not None:  # `g = h; h += 1` changes g too in NumPy; `hs.append(h)` the stored array
-                return f"{checker.reason}; `{name} {{op}}= ...` updates that shared array in place in NumPy, JAX rebinds only `{name}`"
+            reason = self._alias_reason(name)
+            if reason is not None:  # `g = h; h += 1` changes g too in NumPy; `hs.append(h)` the stored array
+                return f"{reason}; `{name} {{op}}= ...` updates that shared array in place in NumPy, JAX rebinds only `{name}`"
         return None
 
     def shared_values(self) -> SharedValues:
@@ -370,10 +370,19 @@ class FunctionAliasing:
                 continue  # x += v keeps x's own buffer (NumPy) or rebinds it to a new array (JAX)
             elif not isinstance(binding, ValueBinding) or not is_fresh_array(binding.value, self.resolver, self.scope):
                 return f"`{name}` may share memory with another array (it is not always bound to a fresh array)"
+        reason = self._alias_reason(name, is_parameter)
+        if reason is None and is_parameter:
+            return _PARAMETER
+        return reason
+
+    def _alias_reason(self, name: str, is_parameter: bool = True) -> str | None:
+        """Why another name or container may hold ``name``'s array (None: none can when it is written).  ``p = name``
+        alone is fine for a local array handed on after its writes (analysis/hand_off.py)."""
         checker = _AliasChecker(name, self.resolver, self.scope)
         visit(self.function.body, checker)
-        if checker.reason is None and is_parameter:
-            return _PARAMETER
+        if checker.reason is None and checker.hand_offs and (is_parameter or not handed_on_after_writes(
+                self.function, name, checker.hand_offs, lambda value: is_fresh_array(value, self.resolver, self.scope))):
+            return f"`{name}` (or a view of it) is also reachable through another name or container"
         return checker.reason
 
 
@@ -492,6 +501,7 @@ class _AliasChecker(FastVisitor):
         self.resolver = resolver
         self.scope = scope
         self.reason: str | None = None
+        self.hand_offs: list[cst.Assign] = []  # `p = name` statements, judged at the end (analysis/hand_off.py)
 
     def _flag(self, why: str) -> None:
         if self.reason is None:
@@ -507,10 +517,13 @@ class _AliasChecker(FastVisitor):
             self._flag(f"a lambda uses `{self.name}`; NumPy would see the write through the closure")
         return False
 
-    def _check_value(self, targets: list[cst.BaseExpression], value: cst.BaseExpression | None) -> None:
+    def _check_value(self, targets: list[cst.BaseExpression], value: cst.BaseExpression | None, node=None) -> None:
         if value is None or not may_alias(value, self.name, self.resolver, self.scope):
             return
         if all(self._copies_or_rebinds(t) for t in targets):
+            return
+        if node is not None and isinstance(value, cst.Name) and all(isinstance(t, cst.Name) for t in targets):
+            self.hand_offs.append(node)  # `p = new`: safe when it comes after every write (analysis/hand_off.py)
             return
         self._flag(f"`{self.name}` (or a view of it) is also reachable through another name or container")
 
@@ -531,7 +544,7 @@ class _AliasChecker(FastVisitor):
         targets = [t.target for t in node.targets]
         if len(targets) > 1 and any(mentions(t, self.name) for t in targets):
             self._flag(f"`{self.name}` is bound together with another name (a = b = ...)")
-        self._check_value(targets, node.value)
+        self._check_value(targets, node.value, node if len(targets) == 1 else None)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         self._check_value([node.target], node.value)
