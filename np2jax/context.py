@@ -11,6 +11,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from np2jax.analysis.aliasing import FunctionAliasing
 from np2jax.analysis.attributes import ModuleAttributes
+from np2jax.analysis.fresh_results import FreshResults
 from np2jax.analysis.inplace_calls import InplaceCall, may_be_inplace_call, plan_inplace_call
 from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.mutation import ModuleMutations
@@ -130,6 +131,7 @@ class FileContext:
         self.tracing: ModuleTracing | None = None  # jit plans; None when jit is off
         self.mutations: ModuleMutations | None = None  # functions that return the arguments they mutated
         self.attributes: ModuleAttributes | None = None  # `self.x` arrays that methods may rebind
+        self.fresh_results: FreshResults | None = None  # functions whose results are always new arrays
         self.masked_results: set[cst.Call] = set()  # `np.f(..., out=np.zeros(..), where=m)` -> jnp.where (analysis/inplace_calls.py)
         self.call_keywords: dict[cst.Call, dict] = {}  # keyword changes rules ask for on calls other than NumPy's
         self.jit_uses: set[str] = set()  # modules the added decorators refer to ("jax", "functools")
@@ -182,7 +184,7 @@ class FileContext:
             returned, why = self.mutations.returned(function.node) if self.mutations is not None else (frozenset(), None)
             relied = self.mutations.relied_on(function.node) if self.mutations is not None else {}
             aliasing = self._aliasing[function.node] = FunctionAliasing(
-                function.node, self.scope, self.resolver, returned, why, self.attributes, relied
+                function.node, self.scope, self.resolver, returned, why, self.attributes, relied, self.fresh_results
             )
         return aliasing
 

@@ -24,6 +24,7 @@ import libcst as cst
 
 from np2jax import __version__
 from np2jax.analysis.attributes import analyse_attributes
+from np2jax.analysis.fresh_results import FreshResults
 from np2jax.analysis.links import (
     ExternalFact,
     ModuleLinks,
@@ -229,6 +230,7 @@ def _transform(
     tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, "NPJ306" in enabled, tree=tree,
                              convert_scans="NPJ307" in enabled) if options.jit else None
     attributes = analyse_attributes(module, resolver)
+    fresh_results = FreshResults(module, resolver)
     # Without NPJ203 nothing returns its arguments: every function that writes into them keeps mutating (and is reported).
     returns_arguments = "NPJ203" in enabled
     unforced = ModuleMutations(module, resolver, keep_all=None if returns_arguments else "NPJ203, which makes such functions return them, is not selected")
@@ -243,7 +245,8 @@ def _transform(
         }
         mutations = ModuleMutations(module, resolver, kept) if kept and returns_arguments else unforced
         new_module, diagnostics, functions, infos = _walk(
-            module, path, collector, resolver, lines, options, forced, precise, tracing, mutations, attributes, imports
+            module, path, collector, resolver, lines, options, forced, precise, tracing, mutations, attributes, imports,
+            fresh_results,
         )
         # Every reason found in this walk at once (each only ever adds functions, so the fixpoint is the same).
         more = {
@@ -286,12 +289,14 @@ def _methods(module: cst.Module, name: str) -> list[str]:
     ]
 
 
-def _walk(module, path, collector, resolver, lines, options, forced, precise, tracing, mutations=None, attributes=None, imports=None):
+def _walk(module, path, collector, resolver, lines, options, forced, precise, tracing, mutations=None, attributes=None, imports=None,
+          fresh_results=None):
     ctx = FileContext(path, module, resolver, lines)
     ctx.imports = imports or {}
     ctx.stars = star_imports(module)
     ctx.mutations = mutations
     ctx.attributes = attributes
+    ctx.fresh_results = fresh_results
     ctx.precise_positions = precise
     ctx.forced_unsupported = forced
     ctx.tracing = tracing

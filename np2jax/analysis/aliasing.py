@@ -22,6 +22,7 @@ from np2jax.visitors import FastVisitor, child_nodes, visit
 
 if TYPE_CHECKING:
     from np2jax.analysis.attributes import ModuleAttributes
+    from np2jax.analysis.fresh_results import FreshResults
     from np2jax.analysis.shared_values import SharedValues
 
 # NumPy functions that may return their argument or a view of it.
@@ -162,7 +163,7 @@ class FunctionAliasing:
     def __init__(
         self, function: cst.FunctionDef, scope: Scope, resolver: Resolver,
         returned: frozenset[str] = frozenset(), not_returned: str | None = None, attributes: ModuleAttributes | None = None,
-        relied: dict[str, str] | None = None,
+        relied: dict[str, str] | None = None, fresh_results: FreshResults | None = None,
     ) -> None:
         """``returned``: parameters the migrated function returns (so writing them is a rebinding);
         ``not_returned``: why the mutated parameters cannot be returned instead (for the message);
@@ -174,6 +175,7 @@ class FunctionAliasing:
         self.returned = returned
         self.not_returned = not_returned
         self.relied = relied or {}  # parameters whose in-place update (`x += v`) a call in the module relies on: why
+        self.fresh_results = fresh_results  # same-module functions whose results are always new arrays
         self._cache: dict[str, str | None] = {}
         self._returns_value: bool | None = None
         self._statement_of: dict[cst.CSTNode, int] | None = None
@@ -234,7 +236,8 @@ class FunctionAliasing:
                     if self.not_returned and self.mutates_parameter(name, write):
                         why += f"; returning it instead is not possible: {self.not_returned}"
                     return why
-            if isinstance(binding, ValueBinding) and not binding.augmented and is_view(binding.value, self.resolver, self.scope):
+            if (isinstance(binding, ValueBinding) and not binding.augmented and is_view(binding.value, self.resolver, self.scope)
+                    and not self._fresh_call(binding.value)):
                 if not self.shared_values().is_immutable(binding.value):  # `t = s` where `s = 0.0`
                     return f"`{name}` is a view of another array: NumPy updates that array too, JAX does not"
             if isinstance(binding, LoopBinding) and self._looks_like_array(name):
@@ -368,12 +371,17 @@ class FunctionAliasing:
                 is_parameter = True
             elif isinstance(binding, ValueBinding) and binding.augmented:
                 continue  # x += v keeps x's own buffer (NumPy) or rebinds it to a new array (JAX)
-            elif not isinstance(binding, ValueBinding) or not is_fresh_array(binding.value, self.resolver, self.scope):
+            elif not isinstance(binding, ValueBinding) or not (
+                    is_fresh_array(binding.value, self.resolver, self.scope) or self._fresh_call(binding.value)):
                 return f"`{name}` may share memory with another array (it is not always bound to a fresh array)"
         reason = self._alias_reason(name, is_parameter)
         if reason is None and is_parameter:
             return _PARAMETER
         return reason
+
+    def _fresh_call(self, value: cst.BaseExpression) -> bool:
+        """``ranks(x)``, a same-module function whose results are always new arrays (analysis/fresh_results.py)."""
+        return self.fresh_results is not None and self.fresh_results.is_fresh_call(value, self.scope)
 
     def _alias_reason(self, name: str, is_parameter: bool = True) -> str | None:
         """Why another name or container may hold ``name``'s array (None: none can when it is written).  ``p = name``
