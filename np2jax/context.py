@@ -91,6 +91,9 @@ class FunctionInfo:
         return any(d.severity is Severity.ERROR for d in ctx.diagnostics[self.first_diagnostic:])
 
 
+UNSTABLE = "<unstable>"  # ForcedUnsupported.callee of a function whose migration a second pass changes again
+
+
 @dataclass(frozen=True)
 class ForcedUnsupported:
     """A function to leave untouched because it calls one that is (found by the engine's second pass)."""

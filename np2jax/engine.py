@@ -40,7 +40,7 @@ from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import collect_scopes
 from np2jax.analysis.tracing import ModuleTracing
 from np2jax.codes import instantiate, selected
-from np2jax.context import FileContext, ForcedUnsupported
+from np2jax.context import UNSTABLE, FileContext, ForcedUnsupported
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.imports import choose_jnp_alias, finalize_imports
 from np2jax.propagation import (
@@ -108,6 +108,19 @@ class MigrationError(Exception):
     """A file cannot be migrated; the message is one line meant for users."""
 
 
+class Unstable(MigrationError):
+    """A second pass over the output would change it again; ``functions``: the functions (qualnames) whose code
+    it changes, when only functions' code changes."""
+
+    def __init__(self, message: str, functions: frozenset[str]) -> None:
+        super().__init__(message)
+        self.functions = functions
+
+
+MAX_UNSTABLE = 20  # functions left as they are for instability before the file is given up
+_PASS_BODY = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
+
+
 @functools.lru_cache(maxsize=4)
 def code_fingerprint(package: Path | None = None) -> str:
     """A hash of np2jax's own source (or of the package at ``package``): a cached result never outlives
@@ -153,14 +166,23 @@ def _migrate_source(source: bytes, path: str, options: Options) -> FileResult:
                 return FileResult(path, "unchanged", source, source, functions=functions, links=links)
         tree = _check_python_syntax(source, path)
         module = _parse(source)
-        new_module, diagnostics, functions, forced, links = _transform(module, path, source, options, tree=tree)
-        rendered = None if new_module is module else render(new_module)
-        output = source if rendered is None else rendered.code.encode(new_module.encoding)
-        if output != source:
+        unstable: dict[str, ForcedUnsupported] = {}
+        while True:
+            new_module, diagnostics, functions, forced, links = _transform(module, path, source, options, tree=tree, forced=unstable)
+            rendered = None if new_module is module else render(new_module)
+            output = source if rendered is None else rendered.code.encode(new_module.encoding)
+            if output == source:
+                break
             original = render(module)
             if original.code.encode(module.encoding) != source:
                 raise MigrationError("libcst cannot reproduce this file byte for byte (unusual line endings?); left unchanged")
-            _check_safety(output, path, options, forced, lambda: reparse(rendered.code, new_module, rendered, module, original))
+            try:
+                _check_safety(output, path, options, forced, lambda: reparse(rendered.code, new_module, rendered, module, original))
+                break
+            except Unstable as error:  # leave those functions as they are and migrate the rest again
+                if len(unstable) >= MAX_UNSTABLE or not error.functions or error.functions & unstable.keys():
+                    raise
+                unstable.update((name, ForcedUnsupported(UNSTABLE)) for name in error.functions)
     except MigrationError as error:
         return FileResult(path, "error", source, source, error=str(error))
     except RecursionError:
@@ -348,7 +370,39 @@ def _check_safety(output: bytes, path: str, options: Options, forced, parse=None
     # fixpoint a fresh run would (propagation only ever adds functions) without its extra walk.
     again, *_ = _transform(module, path, output, options, precise=False, forced=forced, tree=tree, links=False)
     if again is not module and again.bytes != output:  # the same tree back: nothing changed (np2jax.visitors.visit)
-        raise MigrationError("internal error: a second migration pass would change the output again; file left unchanged")
+        raise Unstable("internal error: a second migration pass would change the output again; file left unchanged",
+                       changed_functions(module, again))
+
+
+def changed_functions(before: cst.Module, after: cst.Module) -> frozenset[str]:
+    """Qualnames of the module-level functions and methods whose code differs between two versions of a module;
+    empty when anything else differs too (module-level code other than imports), or the functions do not match up."""
+    old, new = _function_codes(before), _function_codes(after)
+    if old is None or new is None or old.keys() != new.keys():
+        return frozenset()
+    return frozenset(name for name in old if name != "" and old[name] != new[name]) if old[""] == new[""] else frozenset()
+
+
+def _function_codes(module: cst.Module) -> dict[str, str] | None:
+    """Qualname -> code of each module-level function and method; ``""`` -> the rest of the module's code but
+    its import statements."""
+    codes: dict[str, str] = {}
+    rest = []
+    for statement in module.body:
+        if isinstance(statement, cst.FunctionDef):
+            codes[statement.name.value] = module.code_for_node(statement)
+        elif isinstance(statement, cst.ClassDef):
+            for inner in statement.body.body:
+                if isinstance(inner, cst.FunctionDef):
+                    codes[f"{statement.name.value}.{inner.name.value}"] = module.code_for_node(inner)
+                else:
+                    rest.append(module.code_for_node(inner))
+            rest.append(module.code_for_node(statement.with_changes(body=_PASS_BODY)))  # its header
+        elif not (isinstance(statement, cst.SimpleStatementLine)
+                  and all(isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body)):
+            rest.append(module.code_for_node(statement))  # (imports follow what the functions use)
+    codes[""] = "\n".join(rest)
+    return codes
 
 
 def _functions_without_numpy(source: bytes) -> tuple[list[FunctionRecord] | None, bool, ast.Module | None]:

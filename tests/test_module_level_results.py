@@ -78,3 +78,36 @@ def test_a_local_name_shadowing_the_global_is_not_the_global():
     result = migrate_source(source.encode(), "m.py")
     assert "`poke` stays NumPy" not in "\n".join(d.message for d in result.diagnostics)
     assert b"jnp.zeros(n)" in result.output
+
+
+ACCUMULATE = """\
+import numpy as np
+
+
+def act(x):
+    return np.maximum(x, 0.0)
+
+
+def accumulate(total, xs):
+    for x in xs:
+        total += act(x)
+
+
+def run(xs):
+    total = np.zeros(xs.shape[1])
+    accumulate(total, xs)
+    return total
+"""
+
+
+def test_a_result_added_in_place_into_a_parameter_keeps_its_producer_numpy():
+    # `total += act(x)` with a JAX array on the right rebinds `total`: the caller's array stayed zero
+    result = migrate_source(ACCUMULATE.encode(), "m.py")
+    assert any(d.code == "NPJ202" and d.line == 4 for d in result.diagnostics)
+    original, migrated = {}, {}
+    exec(compile(ACCUMULATE, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    import numpy as np
+
+    xs = np.array([[1.0, -2.0], [3.0, 4.0]])
+    assert migrated["run"](xs).tolist() == original["run"](xs).tolist() == [4.0, 4.0]

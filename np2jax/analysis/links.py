@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from np2jax.analysis.result_writes import INPLACE_METHODS, global_names, module_level_uses, result_uses_in, target_names
+from np2jax.analysis.result_writes import (
+    INPLACE_METHODS, global_names, module_level_uses, parameter_names, result_uses_in, target_names,
+)
 from np2jax.analysis.resolve import BUILTIN_NAMES
 from np2jax.analysis.scope import ImportBinding, Scope, attribute_chain, dotted_name
 from np2jax.visitors import FastVisitor, visit
@@ -188,7 +190,8 @@ def collect_links(module: cst.Module, scope: Scope, imports: dict[str, str], inf
         if info.qualname in changed:
             _, returned[info.qualname] = result_uses_in([info.node.body], resolver)
             continue
-        written, returned[info.qualname] = result_uses_in([info.node.body], resolver, params=global_names(info.node, held))
+        written, returned[info.qualname] = result_uses_in(
+            [info.node.body], resolver, params=global_names(info.node, held), parameters=parameter_names(info.node))
         for target in written:
             if target not in local:
                 line = info.imported_calls[target][1] if target in info.imported_calls else 0
@@ -283,7 +286,8 @@ def links_without_walk(module: cst.Module, functions, mutating: frozenset[str] =
     returned = {}
     for qualname, body in finder.functions.items():
         function = finder.nodes[qualname]
-        written, returned[qualname] = result_uses_in([body], callee_of, params=global_names(function, held))
+        written, returned[qualname] = result_uses_in(
+            [body], callee_of, params=global_names(function, held), parameters=parameter_names(function))
         for target in written:
             if target not in local:
                 writes.setdefault(target, (qualname, 0))

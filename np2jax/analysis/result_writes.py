@@ -14,6 +14,10 @@ reference: ``y = x; y += 1``, ``x = b.x; x += 1``, ``for w in ws: w -= g``, or
 ``+=`` only rebinds the name, so the other reference silently keeps the old
 values.  (``p = f(z); p += 1`` alone is a plain rebinding either way.)
 
+A result on the right of an augmented assignment to an array another reference holds (a parameter,
+``self.total``, a second reference) counts too: ``total += act(x)`` with a JAX array on the right does not
+update ``total`` in place (NumPy gives way to JAX's operator, which makes a new array and rebinds the name).
+
 A new array computed from such a result by an array method or an operator
 (``dy = probs.copy()``, ``d = p.reshape(n, -1)``, ``r = p - 1``) is a JAX array
 as well, so writes into it count too (``np.array(p)``, ``np.copy(p)`` make NumPy
@@ -61,10 +65,11 @@ def result_uses(
     include theirs, ``"#0:x"`` for its first parameter ``x``.  ``held``: module-level names holding
     callees' results (``module_level_uses``), followed into the function."""
     bound: dict = dict(global_names(function, held or {}))
+    keys = parameter_keys(function)
     if params:
-        for key, name in parameter_keys(function):
+        for key, name in keys:
             bound[name] = key
-    return result_uses_in([function.body], callee_of, writers, bound)
+    return result_uses_in([function.body], callee_of, writers, bound, parameters=parameter_names(function))
 
 
 def augments_shared_state(method: cst.FunctionDef) -> cst.CSTNode | None:
@@ -92,10 +97,16 @@ def parameter_keys(function: cst.FunctionDef) -> list[tuple[str, str]]:
     return keys
 
 
-def result_uses_in(nodes, callee_of, writers=None, params=None) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
+def parameter_names(function: cst.FunctionDef) -> frozenset[str]:
+    return frozenset(name for _, name in parameter_keys(function))
+
+
+def result_uses_in(nodes, callee_of, writers=None, params=None, parameters=frozenset()) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
     """``result_uses`` for code given as a list of nodes, visited in order (a body, or a module's
-    top-level statements); ``callee_of`` may name any function, an imported one too."""
+    top-level statements); ``callee_of`` may name any function, an imported one too.  ``parameters``:
+    the names of the function's parameters (``total += f(x)`` on one counts as a write into ``f``'s result)."""
     finder = _ResultWrites(callee_of, writers or {})
+    finder.parameters = frozenset(parameters)
     for name, key in (params or {}).items():
         finder.bound[name] = key if isinstance(key, tuple) else (key,)
         finder.shared.add(name)  # the caller (or, for a module-level name, the module) holds the same array
@@ -141,6 +152,7 @@ class _ResultWrites(FastVisitor):
         self.augmented: dict[str, cst.CSTNode] = {}  # the first `op=` through a shared reference, per callee
         self.held: dict[str, set[str]] = {}  # name -> callees whose results its attributes or elements hold
         self.returned: set[str] = set()
+        self.parameters: frozenset[str] = frozenset()  # the function's parameters (the caller may hold their arrays)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -196,6 +208,12 @@ class _ResultWrites(FastVisitor):
             for callee in self.bound[key]:
                 self.written.setdefault(callee, node)
                 self.augmented.setdefault(callee, node)
+        if key is not None and (isinstance(target, cst.Attribute) or key in self.shared or key in self.parameters):
+            # `total += act(x)` on an array another reference holds: with a JAX array on the right, NumPy's
+            # in-place add gives way to JAX's, which makes a new array and rebinds `total` (the caller's stays as it was)
+            for callee in self._results_in(node.value):
+                if not callee.startswith("#"):
+                    self.written.setdefault(callee, node)
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is not None:

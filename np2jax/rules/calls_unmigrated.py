@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.context import FileContext, FunctionInfo
+from np2jax.context import UNSTABLE, FileContext, FunctionInfo
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.rule import Example, Rule, RuleDoc
 
@@ -23,6 +23,10 @@ class CallsUnmigratedFunction(Rule):
     MODULE_MESSAGE = "calls `{callee}`, which stays NumPy code in {where}: this function stays NumPy too"
     MODULE_CLASS_MESSAGE = "{callee} in another module, stays NumPy code and shares `self` with this method: the class stays NumPy"
     MODULE_RESULT_MESSAGE = "{callee}, in another module, writes in place into what this function returns: this function stays NumPy too"
+    UNSTABLE_MESSAGE = (
+        "np2jax could not migrate this function to a fixed point (a second pass would rewrite it again, a bug in "
+        "np2jax): it stays NumPy code, the rest of the file migrates"
+    )
     TOP_LEVEL_RESULT_MESSAGE = "module-level code, which stays NumPy code, writes in place into what this function returns: this function stays NumPy too"
     SEVERITY = Severity.ERROR
     DOC = RuleDoc(
@@ -40,7 +44,9 @@ class CallsUnmigratedFunction(Rule):
             "`np.fill_diagonal(p, 0)`, `np.add.at(p, i, 1)`, `out=p`), also into the arrays of an object it returns "
             "(`b = make_box(n); b.F[0, 1] = 0`) or, for a class's `__init__`, sets up (`m = Model(n); m.W[0] = 0`), "
             "or through another reference (`y = p; y += 1`, `x = b.x; x += 1`, `for w in ws: w -= g`, "
-            "`for v in [f(a), f(b)]: v += 1`, `p, q = f(a), f(b); p[0] = 0`), also inside a callback it hands the "
+            "`for v in [f(a), f(b)]: v += 1`, `p, q = f(a), f(b); p[0] = 0`), or adds it in place into an array "
+            "another reference holds (`total += f(x)` on a parameter or `self.total`: with a JAX array on the right, "
+            "NumPy's in-place add gives way to JAX's, which rebinds the name), also inside a callback it hands the "
             "result to along with a function that writes into its parameters (`apply(inc, f(a))`); and, "
             "transitively, the functions whose results such a function hands back (`b.F = build(n); return b`). "
             "Module-level code is NumPy code: it counts as such a writer (`Y = make(3)` then `Y[0] = 5` at module "
@@ -52,7 +58,9 @@ class CallsUnmigratedFunction(Rule):
             "another file leaves untouched (or, in a file that never mentions NumPy, one that writes into its "
             "arguments), NumPy code in another file that writes into a function's result (also through module-level "
             "names, and handed on by a function of a third file: `def passthru(n): return make(n)`), and a class and "
-            "its base class in another file (they share `self`)."
+            "its base class in another file (they share `self`). Also a function whose migration a second pass "
+            "would change again (the engine's safety net; a bug in np2jax to report): it is left as it was and "
+            "the rest of its file migrates."
         ),
         why=(
             "A function that is left as NumPy code (because of an error-level diagnostic) may mutate its "
@@ -221,7 +229,11 @@ class CallsUnmigratedFunction(Rule):
         forced = ctx.forced_unsupported.get(info.qualname)
         if forced is None or forced.via_caller:  # via_caller: its own writes are reported (NPJ201)
             return
-        if forced.via_class or forced.via_result:
+        if forced.callee == UNSTABLE:
+            line, col, end_line, end_col = ctx.def_name_span(info)
+            ctx.diagnostics.append(Diagnostic(self.CODE, self.SEVERITY, self.UNSTABLE_MESSAGE, ctx.path, line, col, end_line, end_col,
+                                              "nothing to do: the function is left as it is (please report it)"))
+        elif forced.via_class or forced.via_result:
             line, col, end_line, end_col = ctx.def_name_span(info)
             if forced.via_module:
                 message = (self.MODULE_CLASS_MESSAGE if forced.via_class else self.MODULE_RESULT_MESSAGE).format(callee=forced.callee)
