@@ -341,7 +341,8 @@ class FunctionalUpdate(Rule):
             taken.add(temporary)
             subscript = element.value
             elements[index] = element.with_changes(value=cst.Name(temporary))
-            at = cst.Subscript(value=cst.Attribute(value=_at_base(cst.Name(plan.name), ctx), attr=cst.Name("at")), slice=subscript.slice)
+            at = cst.Subscript(value=cst.Attribute(value=_at_base(cst.Name(plan.name), ctx), attr=cst.Name("at")),
+                               slice=_single_elements(subscript.slice, plan, ctx))
             value = cst.Call(func=cst.Attribute(value=at, attr=cst.Name("set")), args=[cst.Arg(cst.Name(temporary))])
             updates.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(plan.name))], value)]))
         target = assign.targets[0].target.with_changes(elements=elements)
@@ -370,11 +371,7 @@ class FunctionalUpdate(Rule):
                 value = call(f"{ctx.jnp_alias}.asarray", value, cst.Attribute(value=name, attr=cst.Name("dtype")))
             new_value = call(f"{ctx.use_jnp()}.where", mask, value, name)
         else:
-            index = list(target.slice)
-            for position in plan.single:  # `h[idx[i]] += 1`: one element, or the trace stops
-                element = index[position]
-                reshaped = call(f"{ctx.use_jnp()}.reshape", element.slice.value, cst.Tuple([]))
-                index[position] = element.with_changes(slice=element.slice.with_changes(value=reshaped))
+            index = _single_elements(target.slice, plan, ctx)
             at = cst.Subscript(
                 value=cst.Attribute(value=_at_base(name, ctx), attr=cst.Name("at")),
                 slice=index,
@@ -467,6 +464,17 @@ class FunctionalUpdate(Rule):
             self.CODE, Severity.WARNING, self.PUBLIC_MESSAGE.format(names=shown, verb="now gets" if len(names) == 1 else "now get"), ctx.path, line, col, end_line, end_col,
             "read the attribute again after each call (or make it private, `self._x`, to say that nobody else holds it)",
         ))
+
+
+def _single_elements(index, plan, ctx: FileContext) -> list[cst.SubscriptElement]:
+    """``index`` with the elements the plan reads as one number as ``jnp.reshape(e, ())`` (``h[idx[i]] += 1``):
+    the same element, or the trace stops for an index that is a row (analysis/indexing.py)."""
+    index = list(index)
+    for position in plan.single:
+        element = index[position]
+        reshaped = call(f"{ctx.use_jnp()}.reshape", element.slice.value, cst.Tuple([]))
+        index[position] = element.with_changes(slice=element.slice.with_changes(value=reshaped))
+    return index
 
 
 def _at_base(target: cst.Name | cst.Attribute, ctx: FileContext) -> cst.BaseExpression:
