@@ -46,6 +46,7 @@ class NumpyRef:
     scope: Scope
     blocked: bool = False
     rewrite: str | None = None
+    twin: str | None = None  # a jax.numpy twin a reporting rule found exact for this call (the table has none)
     wrap_args: set[int | tuple[int, int]] = field(default_factory=set)  # argument i, or element j of argument i's list/tuple
     # keyword -> (new keyword, new value or None to keep it), or None to drop the argument
     keyword_changes: dict[str, tuple[str, cst.BaseExpression | None] | None] = field(default_factory=dict)

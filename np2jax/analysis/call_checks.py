@@ -95,9 +95,10 @@ class CallChecks:
         name = qualname
         if is_numpy(qualname):
             row = lookup_numpy(qualname)
-            if row is None or row.jax is None:
+            if row is None or (row.jax is None and qualname != "numpy.bincount"):
                 return
-            name = row.jax + qualname[len(row.numpy):]
+            # np.bincount(x, minlength=K) becomes jnp.bincount(..., length=K) (NPJ102): K must be static
+            name = "jax.numpy.bincount" if row.jax is None else row.jax + qualname[len(row.numpy):]
         if name in ALL_STATIC_FUNCTIONS:
             for arg in node.args:
                 if arg.keyword is None or arg.keyword.value != "dtype":

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.scope import ParamBinding
 from np2jax.context import FileContext, NumpyRef
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -12,10 +13,20 @@ class DataDependentShape(Rule):
     NAME = "data-dependent-shape"
     MESSAGE = "the shape of `np.{name}(...)` depends on the values of its input"
     SEVERITY = Severity.ERROR
+    FIXED_MESSAGE = (
+        "`np.bincount(x, minlength=K)` became `jnp.bincount(x, minlength=K, length=K)`: exact when every value is in "
+        "range(K); NumPy grows the result for larger values and raises for negative ones, where JAX drops them or "
+        "counts them in bin 0"
+    )
+    FIXED_INSTEAD = "make sure the values are in range(K) (np.clip, or a check where they are computed)"
     DOC = RuleDoc(
         what=(
             "Reports `unique`, `nonzero`, `argwhere`, `flatnonzero`, one-argument `where`, set operations, "
-            "`extract`, `compress`, `bincount` and `repeat` with traced repeats."
+            "`extract`, `compress`, `bincount` and `repeat` with traced repeats. `np.bincount(x, minlength=K)` with a "
+            "K known at trace time (a literal, a static parameter, a shape) is rewritten instead to "
+            "`jnp.bincount(x, minlength=K, length=K)` with a warning: its result has K entries exactly when every "
+            "value is below K (labels, bin numbers: what `minlength` is for); NumPy makes the result longer for larger "
+            "values and raises for negative ones, where JAX drops the larger ones and counts negative ones in bin 0."
         ),
         why="`jax.jit` needs every shape at trace time; these functions only know theirs after looking at the data.",
         use_instead="the jax.numpy version with a static `size=` (and `fill_value=`), or `jnp.where(mask, x, neutral)`.",
@@ -31,6 +42,22 @@ class DataDependentShape(Rule):
                 return np.where(x > 0), np.unique(x)
             """,
             diagnostics=("NPJ102", "NPJ102", "NPJ102"),
+        ),
+        Example(
+            title="bincount with a static minlength: a fixed length, with a warning",
+            before="""
+            import numpy as np
+
+            def label_counts(labels, k):
+                return np.bincount(labels, minlength=k)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def label_counts(labels, k):
+                return jnp.bincount(labels, minlength=k, length=k)
+            """,
+            diagnostics=("NPJ102",),
         ),
         Example(
             title="three-argument where is shape-stable",
@@ -55,6 +82,8 @@ class DataDependentShape(Rule):
         if ctx.resolver.args_static(ref.call, ref.scope):
             return
         row, args = ref.row, ref.call.args
+        if ref.name == "bincount" and self._fixed_length(ref, ctx):
+            return
         if row.kind == "data_dependent":
             hint = row.guideline
         elif ref.name == "where" and len(args) == 1 and args[0].keyword is None:
@@ -65,6 +94,23 @@ class DataDependentShape(Rule):
             return
         ref.block()
         self.report(ctx, ref.call, self.MESSAGE.format(name=ref.name), use_instead=hint)
+
+    def _fixed_length(self, ref: NumpyRef, ctx: FileContext) -> bool:
+        """``np.bincount(x, minlength=K)`` with a static K -> ``jnp.bincount(x, minlength=K, length=K)`` and a warning:
+        exact when every value is in ``range(K)`` (labels, bin numbers), which is how ``minlength`` is used."""
+        keyword = {arg.keyword.value: arg for arg in ref.call.args if arg.keyword is not None}
+        positional = [arg for arg in ref.call.args if arg.keyword is None]
+        minlength = keyword.get("minlength") or (positional[2] if len(positional) > 2 else None)
+        if minlength is None or "length" in keyword or any(arg.star for arg in ref.call.args):
+            return False
+        value = minlength.value
+        if not (ctx.resolver.is_static(value, ref.scope) or (isinstance(value, cst.Name) and any(
+                isinstance(b, ParamBinding) for b in ref.scope.lookup(value.value)[1]))):
+            return False  # a parameter becomes a static argument (jit plan); anything else may come from data
+        ref.twin = "jax.numpy.bincount"
+        ref.keyword_changes["+length"] = ("length", minlength.value.deep_clone())
+        self.report(ctx, ref.call, self.FIXED_MESSAGE, severity=Severity.WARNING, use_instead=self.FIXED_INSTEAD)
+        return True
 
     @staticmethod
     def _static_repeats(call: cst.Call, ctx: FileContext, ref: NumpyRef) -> bool:

@@ -332,9 +332,9 @@ class NumpyToJaxNumpy(Rule):
 
     def on_numpy_ref(self, ref: NumpyRef, ctx: FileContext) -> None:
         row = ref.row
-        if ref.blocked or row is None or row.jax is None:
+        if ref.blocked or row is None or (row.jax is None and ref.twin is None):
             return
-        target = row.jax
+        target = row.jax or ref.twin
         if ref.member:
             if ref.member not in UFUNC_METHODS or row.jax not in UFUNCS:
                 return
@@ -348,12 +348,12 @@ class NumpyToJaxNumpy(Rule):
             if (not ref.member and ctx.resolver.args_static(ref.call, ref.scope) and not _grown_list_argument(ref, ctx)
                     and not _traced_shape_named(ref, ctx)):
                 return
-        elif row.kind != "constructor":
+        elif row.kind != "constructor" and ref.twin is None:
             return
         ref.rewrite = target
         if ref.call is not None and not ref.member:
-            ref.wrap_args |= self._list_arguments(ref.call, row.jax, ctx, ref)
-            ref.wrap_args |= self._sequence_elements(ref.call, row.jax, ctx, ref)
+            ref.wrap_args |= self._list_arguments(ref.call, target, ctx, ref)
+            ref.wrap_args |= self._sequence_elements(ref.call, target, ctx, ref)
             self._rename_keywords(ref)
             if row.numpy in BOOLEAN_AVERAGES and _averages_booleans(ref, ctx):
                 ref.keyword_changes["+dtype"] = ("dtype", cst.Name("float"))
