@@ -19,7 +19,7 @@ from np2jax.analysis.inplace_calls import constant_dtype
 from np2jax.analysis.links import imported_target, star_targets
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, ValueBinding, attribute_chain
-from np2jax.context import FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan
+from np2jax.context import FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan, runs_on_jax_arrays
 from np2jax.cstutil import call, change_keywords, dotted, trailing_comment_lines
 from np2jax.diagnostics import Severity
 from np2jax.rule import Rule
@@ -518,6 +518,15 @@ class Walker(FastTransformer):
                 return replacement
         return updated
 
+    def _selection(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        """``min(a, b)`` -> ``jnp.where(b < a, b, a)``, ``max(a, b)`` -> ``jnp.where(b > a, b, a)``: the argument Python
+        returns, for traced values (analysis/call_checks.py)."""
+        first, second = (arg.value for arg in updated.args)
+        operator = cst.LessThan() if original.func.value == "min" else cst.GreaterThan()
+        test = cst.Comparison(_operand(second), [cst.ComparisonTarget(operator, _operand(first))])
+        self.statement_rewrites += 1
+        return call(f"{self.ctx.use_jnp()}.where", test, second.deep_clone(), first.deep_clone())
+
     def _masked_result(self, updated: cst.Call) -> cst.BaseExpression:
         """``jnp.f(a, out=C, where=m)`` -> ``jnp.where(m, jnp.f(a), C)`` (analysis/inplace_calls.masked_into_fresh)."""
         keywords = {arg.keyword.value: arg.value for arg in updated.args if arg.keyword is not None}
@@ -527,6 +536,10 @@ class Walker(FastTransformer):
         return call(cst.Attribute(value=picked, attr=cst.Name("astype")), constant_dtype(keywords["out"]))
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        tracing = self.ctx.tracing
+        if (tracing is not None and self.traced and isinstance(original.func, cst.Name) and original.func.value in ("min", "max")
+                and runs_on_jax_arrays(self.ctx.function, self.ctx) and original in tracing.selections):
+            return self._selection(original, updated)  # (the function's plan, computed by then, found the selections)
         changes = self.keyword_changes.get(original)
         if not changes and original in self.ctx.call_keywords:
             changes = self.ctx.call_keywords[original]
@@ -581,3 +594,12 @@ def walker_for(ctx: FileContext, rules: Sequence[Rule]) -> Walker:
     """A walker for ``ctx``'s source; one that counts lines in continuation whitespace only if it has any."""
     continued = any(line.endswith("\\") for line in ctx.source_lines)
     return (ContinuationWalker if continued else Walker)(ctx, rules)
+
+
+def _operand(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``node`` as an operand of a comparison: parenthesized when it binds more loosely than one."""
+    loose = (cst.Comparison, cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.NamedExpr)
+    if isinstance(node, loose) or (isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not)):
+        if not node.lpar:
+            return node.deep_clone().with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return node.deep_clone()

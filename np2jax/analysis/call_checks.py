@@ -72,6 +72,8 @@ class CallChecks:
             self._block(node, "side-effect", f"`{name}()` runs once, at trace time, under jax.jit", "jax.debug.print for printing; move I/O out of the function")
         elif name in ITERATOR_BUILTINS:
             self._block(node, "side-effect", f"`{name}()` consumes a Python iterator, once, at trace time", "index the array or use jax.lax.scan")
+        elif name in ("min", "max") and self._selection(node):
+            self.module.selections.add(node)  # `jnp.where(b < a, b, a)`: what Python's min(a, b) picks
         elif name in CONCRETE_BUILTINS:
             for arg in node.args:
                 if node in self.traced_iterables and self._from_indices(arg.value):
@@ -79,6 +81,14 @@ class CallChecks:
                 self._require(arg.value, f"argument of `{name}()`", VALUE_INSTEAD)
         elif name in TYPE_BUILTINS and node.args and self.tokens(node.args[0].value):
             self.type_checks.append((node, name))  # judged once the static parameters are known (FunctionTracing.run)
+
+    def _selection(self, node: cst.Call) -> bool:
+        """``min(a, b)`` / ``max(a, b)`` with an argument computed from arrays or a fori_loop index: Python compares
+        the two (``b < a``) and returns one of them, which ``jnp.where(b < a, b, a)`` does for traced numbers too
+        (ties and NaN included: the first argument unless the second compares smaller)."""
+        if len(node.args) != 2 or any(arg.keyword is not None or arg.star for arg in node.args):
+            return False
+        return any(t == ARRAY or t.startswith("<index:") for arg in node.args for t in self.tokens(arg.value))
 
     def _from_indices(self, node: cst.BaseExpression) -> bool:
         """Computed from the indices of enclosing fori_loops and values that may be Python values: then only the

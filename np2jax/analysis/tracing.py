@@ -65,6 +65,7 @@ class ModuleTracing:
         self._tree = tree  # Python's ast of ``source`` when the caller already has it
         self._mutated: set[str] | None = None
         self.rebinds: dict[cst.Expr, tuple[str, ...]] = {}  # `f(a)` statements that become `a = f(a)`
+        self.selections: set[cst.Call] = set()  # `min(a, b)` / `max(a, b)` of traced values: become jnp.where
         self._plans: dict[str, JitPlan] = {}
         self._in_progress: set[str] = set()
         self.array_code = ArrayCode(resolver, self.module_scope, self.function_node)  # name -> computes with arrays?
