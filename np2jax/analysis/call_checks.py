@@ -88,6 +88,8 @@ class CallChecks:
         (ties and NaN included: the first argument unless the second compares smaller)."""
         if len(node.args) != 2 or any(arg.keyword is not None or arg.star for arg in node.args):
             return False
+        if any(isinstance(arg.value, (cst.List, cst.Tuple, cst.ListComp, cst.GeneratorExp)) for arg in node.args):
+            return False  # sequences compare lexicographically
         return any(t == ARRAY or t.startswith("<index:") for arg in node.args for t in self.tokens(arg.value))
 
     def _from_indices(self, node: cst.BaseExpression) -> bool:
