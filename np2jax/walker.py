@@ -537,9 +537,13 @@ class Walker(FastTransformer):
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         tracing = self.ctx.tracing
-        if (tracing is not None and self.traced and isinstance(original.func, cst.Name) and original.func.value in ("min", "max")
-                and runs_on_jax_arrays(self.ctx.function, self.ctx) and original in tracing.selections):
-            return self._selection(original, updated)  # (the function's plan, computed by then, found the selections)
+        if (tracing is not None and self.traced and isinstance(original.func, cst.Name) and original.func.value in ("min", "max", "int")
+                and runs_on_jax_arrays(self.ctx.function, self.ctx)):  # (the function's plan, computed by then, found them)
+            if original in tracing.selections:
+                return self._selection(original, updated)
+            if original in tracing.int_casts:
+                self.statement_rewrites += 1
+                return updated.args[0].value.with_changes(lpar=updated.lpar, rpar=updated.rpar)
         changes = self.keyword_changes.get(original)
         if not changes and original in self.ctx.call_keywords:
             changes = self.ctx.call_keywords[original]

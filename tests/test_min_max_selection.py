@@ -1,6 +1,7 @@
 """Python's ``min(a, b)`` / ``max(a, b)`` of traced values become ``jnp.where(b < a, b, a)`` /
 ``jnp.where(b > a, b, a)`` (analysis/call_checks.py, walker.py): the argument Python returns, ties and NaN
-included; with static arguments (shapes, sizes) they stay Python's."""
+included; with static arguments (shapes, sizes) they stay Python's.  ``int(np.argmax(x))`` loses its cast
+(the same integer, as a 0-d array)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,12 @@ def lagged_sum(x, lag):
 
 def head(x, n):
     return np.cumsum(x)[: min(n, x.shape[0])]
+
+
+def value_at_peak(x, y):
+    i = int(np.argmax(y))
+    j = int(y.argmin())
+    return x[i] - x[j], i
 """
 
 
@@ -56,7 +63,8 @@ def test_traced_selections_become_where_and_functions_jit(migrated):
     output = result.output.decode()
     assert "jnp.where(iqr / 1.34 < std, iqr / 1.34, std)" in output
     assert "[: min(n, x.shape[0])]" in output  # static: Python's min
-    assert {r.qualname for r in result.functions if r.jit} == {"silverman", "cfl", "pick_min", "lagged_sum", "head"}
+    assert "i = jnp.argmax(y)" in output and "j = y.argmin()" in output
+    assert {r.qualname for r in result.functions if r.jit} == {"silverman", "cfl", "pick_min", "lagged_sum", "head", "value_at_peak"}
 
 
 @pytest.mark.parametrize("name, args", [
@@ -67,10 +75,13 @@ def test_traced_selections_become_where_and_functions_jit(migrated):
     ("pick_min", (np.array([3.0]), np.array([1.0, 2.0]))),
     ("lagged_sum", (np.arange(6.0, dtype=np.float32), 2)),
     ("head", (np.arange(5.0, dtype=np.float32), 3)),
+    ("value_at_peak", (np.arange(4.0, dtype=np.float32), np.array([2.0, 9.0, -1.0, 9.0], dtype=np.float32))),
 ])
 def test_selections_match_python(migrated, name, args):
     _, original, new = migrated
-    np.testing.assert_allclose(np.asarray(new[name](*args)), original[name](*args), rtol=1e-6)
+    expected, got = original[name](*args), new[name](*args)
+    for want, have in zip(expected, got) if isinstance(expected, tuple) else [(expected, got)]:
+        np.testing.assert_allclose(np.asarray(have), want, rtol=1e-6)
 
 
 def test_nan_and_ties_pick_what_python_picks(migrated):

@@ -74,6 +74,8 @@ class CallChecks:
             self._block(node, "side-effect", f"`{name}()` consumes a Python iterator, once, at trace time", "index the array or use jax.lax.scan")
         elif name in ("min", "max") and self._selection(node):
             self.module.selections.add(node)  # `jnp.where(b < a, b, a)`: what Python's min(a, b) picks
+        elif name == "int" and self._position_cast(node):
+            self.module.int_casts.add(node)  # `int(np.argmax(x))` -> `jnp.argmax(x)`: the same integer, as an array
         elif name in CONCRETE_BUILTINS:
             for arg in node.args:
                 if node in self.traced_iterables and self._from_indices(arg.value):
@@ -91,6 +93,21 @@ class CallChecks:
         if any(isinstance(arg.value, (cst.List, cst.Tuple, cst.ListComp, cst.GeneratorExp)) for arg in node.args):
             return False  # sequences compare lexicographically
         return any(t == ARRAY or t.startswith("<index:") for arg in node.args for t in self.tokens(arg.value))
+
+    def _position_cast(self, node: cst.Call) -> bool:
+        """``int(np.argmax(x))`` / ``int(x.argmin())`` (no axis): an integer position already; without the cast it
+        stays a 0-d integer array, which indexes and computes the same (what then needs a Python int, a slice
+        bound or a ``range``, is still reported)."""
+        if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+            return False
+        inner = node.args[0].value
+        if not isinstance(inner, cst.Call) or any(arg.keyword is not None or arg.star for arg in inner.args):
+            return False
+        func = inner.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("argmax", "argmin") and not inner.args:
+            return ARRAY in self.tokens(func.value) or bool(self.tokens(func.value))
+        qualname = self.resolver.qualname(func, self.scope) or ""
+        return is_numpy(qualname) and qualname.rsplit(".", 1)[-1] in ("argmax", "argmin") and len(inner.args) == 1
 
     def _from_indices(self, node: cst.BaseExpression) -> bool:
         """Computed from the indices of enclosing fori_loops and values that may be Python values: then only the

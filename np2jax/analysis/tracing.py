@@ -66,6 +66,7 @@ class ModuleTracing:
         self._mutated: set[str] | None = None
         self.rebinds: dict[cst.Expr, tuple[str, ...]] = {}  # `f(a)` statements that become `a = f(a)`
         self.selections: set[cst.Call] = set()  # `min(a, b)` / `max(a, b)` of traced values: become jnp.where
+        self.int_casts: set[cst.Call] = set()  # `int(np.argmax(x))`: the cast goes, the index stays an array
         self._plans: dict[str, JitPlan] = {}
         self._in_progress: set[str] = set()
         self.array_code = ArrayCode(resolver, self.module_scope, self.function_node)  # name -> computes with arrays?
