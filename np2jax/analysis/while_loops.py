@@ -29,11 +29,13 @@ from np2jax.analysis.jit_plan import WhileConversion
 from np2jax.analysis.loops import LoopBody, all_names, contains, names_outside, numpy_call_on_python_values, subscripts
 from np2jax.analysis.scope import LoopBinding, ValueBinding
 from np2jax.analysis.tracing_tables import STATIC_INSTEAD, WHILE_INSTEAD
-from np2jax.analysis.value_kinds import ORDERING, Value, join
+from np2jax.analysis.resolve import is_numpy
+from np2jax.analysis.value_kinds import FLOAT_FUNCTIONS, ORDERING, Value, join
 from np2jax.visitors import visit
 
 SCALAR_KINDS = ("bool", "int", "float")
 SCALAR_BUILTINS = frozenset({"builtins.abs", "builtins.float", "builtins.int", "builtins.bool"})
+ELEMENTWISE = FLOAT_FUNCTIONS | {"abs", "absolute", "square", "negative"}  # of a 0-d value: 0-d
 
 
 class WhileLoops:
@@ -239,12 +241,17 @@ class WhileLoops:
             return True
         if isinstance(node, cst.Comparison):
             return self._scalar(node.left, seen) and all(self._scalar(c.comparator, seen) for c in node.comparisons)
-        if isinstance(node, cst.BinaryOperation) and not isinstance(node.operator, cst.MatrixMultiply):
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.MatrixMultiply):
+            # `r @ r`: 0-d for a vector; NumPy raises for a matrix that is not 1 x 1
+            return isinstance(node.left, cst.Name) and isinstance(node.right, cst.Name) and node.left.value == node.right.value
+        if isinstance(node, cst.BinaryOperation):
             return self._scalar(node.left, seen) and self._scalar(node.right, seen)
         if isinstance(node, cst.UnaryOperation):
             return self._scalar(node.expression, seen)
-        if isinstance(node, cst.Call) and self.resolver.qualname(node.func, self.scope) in SCALAR_BUILTINS:
-            return len(node.args) == 1 and self._scalar(node.args[0].value, seen)
+        if isinstance(node, cst.Call):
+            qualname = self.resolver.qualname(node.func, self.scope) or ""
+            elementwise = qualname in SCALAR_BUILTINS or (is_numpy(qualname) and qualname.rsplit(".", 1)[-1] in ELEMENTWISE)
+            return elementwise and len(node.args) == 1 and node.args[0].keyword is None and self._scalar(node.args[0].value, seen)
         if isinstance(node, cst.Name):
             if node.value in seen:
                 return True
