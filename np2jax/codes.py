@@ -18,6 +18,7 @@ from np2jax.rules.io_and_global_state import IoAndGlobalState
 from np2jax.rules.isinstance_ndarray import IsinstanceNdarray
 from np2jax.rules.loop_to_fori import LoopToFori
 from np2jax.rules.loop_to_scan import LoopToScan
+from np2jax.rules.loop_to_while import LoopToWhile
 from np2jax.rules.jit import Jit
 from np2jax.rules.jit_side_effect import JitSideEffect
 from np2jax.rules.jit_traced_value import JitTracedValue
@@ -67,6 +68,7 @@ RULES: tuple[type[Rule], ...] = (
     ReturnedArgument,
     LoopToFori,
     LoopToScan,
+    LoopToWhile,
     TracedConditional,
     # The jit rules decide last, once a function's own diagnostics are known.
     Jit,

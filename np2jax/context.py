@@ -430,7 +430,7 @@ def _judge_candidate(info: FunctionInfo, ctx: FileContext) -> JitState:
     if plan is None:
         return JitState(skip="np2jax could not analyse it")
     if plan.ok:  # its fori_loop/scan bodies take the loop index as a traced value (analysis/index_calls.py)
-        ctx.resolver.trace_loops(loop.iter for loop in plan.loops)
+        ctx.resolver.trace_loops([*(loop.iter for loop in plan.loops), *(loop.iter for loop in plan.whiles if isinstance(loop, cst.For))])
     return JitState(plan=plan)
 
 

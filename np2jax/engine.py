@@ -250,7 +250,7 @@ def _transform(
     external_callees = _seed_external(options.external, forced, module)
     enabled = {rule.CODE for rule in selected(set(options.select) or None, set(options.ignore) or None)}
     tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, "NPJ306" in enabled, tree=tree,
-                             convert_scans="NPJ307" in enabled) if options.jit else None
+                             convert_scans="NPJ307" in enabled, convert_whiles="NPJ308" in enabled) if options.jit else None
     attributes = analyse_attributes(module, resolver)
     fresh_results = FreshResults(module, resolver)
     # Without NPJ203 nothing returns its arguments: every function that writes into them keeps mutating (and is reported).

@@ -82,8 +82,8 @@ class Rule:
         """Called when leaving each subscript inside a function body; return a replacement or None."""
         return None
 
-    def rewrite_loop(self, original: cst.For, updated: cst.For, ctx: FileContext) -> list[cst.BaseStatement] | None:
-        """Called when leaving each ``for`` loop inside a function body; return replacement statements or None."""
+    def rewrite_loop(self, original: cst.For | cst.While, updated: cst.For | cst.While, ctx: FileContext) -> list[cst.BaseStatement] | None:
+        """Called when leaving each ``for`` or ``while`` loop inside a function body; return replacement statements or None."""
         return None
 
     def rewrite_conditional(

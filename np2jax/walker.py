@@ -29,7 +29,7 @@ from np2jax.visitors import FastTransformer
 HEADER_STATEMENTS = frozenset({cst.If, cst.While, cst.For, cst.With})  # exact types: cheaper than isinstance
 _SCOPES_AND_HEADERS = SCOPE_NODES | HEADER_STATEMENTS  # the node types on_visit/on_leave do more for
 _PASS_BLOCK = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
-REWRITE_NOTES = frozenset({"NPJ305", "NPJ306"})  # info notes about jit-only rewrites, dropped with them
+REWRITE_NOTES = frozenset({"NPJ305", "NPJ306", "NPJ308"})  # info notes about jit-only rewrites, dropped with them
 
 
 def rules_by_hook(rules: Sequence[Rule]) -> dict[str, list[Rule]]:
@@ -469,6 +469,9 @@ class Walker(FastTransformer):
                 self.statement_rewrites += 1
                 return cst.FlattenSentinel(lines)
         return updated
+
+    def leave_While(self, original: cst.While, updated: cst.While):
+        return self.leave_For(original, updated)  # type: ignore[arg-type]  # rewrite_loop takes both
 
     def leave_For(self, original: cst.For, updated: cst.For):
         if not self.traced:

@@ -441,10 +441,11 @@ CASES = [
         def head(xs, n):
             total = xs.sum()
             while total > n:
-                total = total / 2
-            return total
+                half = total / 2
+                total = half
+            return total, half
         """,
-        {"rounded": PLAIN, "head": ("NPJ304",)},  # rounded: NPJ104 says why np.round stays
+        {"rounded": PLAIN, "head": ("NPJ304",)},  # rounded: NPJ104 says why np.round stays; head: `half` unbound after no step
         id="nothing-to-rewrite-but-not-traceable-says-why",
     ),
     pytest.param(

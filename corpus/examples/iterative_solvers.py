@@ -20,5 +20,8 @@ EXAMPLES = {
     "symmetric_sqrt": [(SPD,), (M,)],  # M is not symmetric: NumPy reads its lower triangle
     "sor_step": [(SPD, b, np.zeros(5, np.float32))],
     "cholesky_factor": [(SPD,), (SPD2,), (SPD1,)],
+    # converged at the first sweep, out of sweeps, no sweep at all
+    "jacobi_to_tolerance": [(SPD, np.zeros(5, np.float32)), (SPD + np.diag(np.abs(SPD).sum(1)), b, 1e-4, 3), (SPD, b, 1e-4, 0)],
+    "newton_sqrt": [(np.array([4.0, 9.0, 2.0, 0.5], np.float32), 1e-4), (np.ones(3, np.float32),)],
     "cholesky_solve": [(SPD, b), (SPD2, b[:2].copy()), (SPD1, b[:1].copy())],
 }

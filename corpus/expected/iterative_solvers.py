@@ -26,6 +26,7 @@ def gauss_seidel_sweep(A, b, x):
     return x
 
 
+@functools.partial(jax.jit, static_argnums=(3,))
 def conjugate_gradient(A, b, tol=1e-10, maxiter=None):
     n = b.shape[0]
     if maxiter is None:
@@ -34,16 +35,24 @@ def conjugate_gradient(A, b, tol=1e-10, maxiter=None):
     r = b - A @ x
     p = r.copy()
     rs_old = r @ r
-    for _ in range(maxiter):
+    def _loop_cond(_carry):
+        return jnp.logical_and(_carry[0] < maxiter, jnp.logical_not(_carry[1]))
+    def _loop_body(_carry):
+        _i, _done, x, r, p, rs_old = _carry
         Ap = A @ p
         alpha = rs_old / (p @ Ap)
         x += alpha * p
         r -= alpha * Ap
         rs_new = r @ r
-        if jnp.sqrt(rs_new) < tol:
-            break
+        _done = jnp.sqrt(rs_new) < tol
+        _kept_p = p
+        _kept_rs_old = rs_old
         p = r + (rs_new / rs_old) * p
         rs_old = rs_new
+        p = jnp.where(_done, _kept_p, p)
+        rs_old = jnp.where(_done, _kept_rs_old, rs_old)
+        return _i + 1, _done, x, r, p, rs_old
+    x, r, p, rs_old = jax.lax.while_loop(_loop_cond, _loop_body, (0, False, x, r, p, rs_old))[2:]
     return x
 
 
@@ -148,4 +157,39 @@ def cholesky_solve(A, b):
             x = x.at[i].set((y[i] - jnp.where(jax.lax.broadcasted_iota(int, L[:, i].shape, 0) >= i + 1, L[:, i], False) @ jnp.where(jax.lax.broadcasted_iota(int, x.shape, 0) >= i + 1, x, False)) / L[i, i])
             return x
         x = jax.lax.fori_loop(-(n - 1), 1, _loop_body_2, x)
+    return x
+
+
+@functools.partial(jax.jit, static_argnums=(3,))
+def jacobi_to_tolerance(A, b, tol=1e-6, max_iter=200):
+    """Jacobi iterations until the update is below `tol` (or `max_iter` sweeps); also returns the sweep count."""
+    D = jnp.diag(A)
+    R = A - jnp.diagflat(D)
+    x = jnp.zeros_like(b)
+    err = np.inf
+    it = 0
+    def _loop_cond(_carry):
+        err, x, it = _carry
+        return jnp.logical_and(it < max_iter, err > tol)
+    def _loop_body(_carry):
+        err, x, it = _carry
+        x_new = (b - R @ x) / D
+        err = jnp.linalg.norm(x_new - x)
+        x = x_new
+        it += 1
+        return err, x, it
+    err, x, it = jax.lax.while_loop(_loop_cond, _loop_body, (err, x, it))
+    return x, it
+
+
+@jax.jit
+def newton_sqrt(a, tol=1e-6):
+    """Elementwise square roots of a positive array by Newton's method."""
+    x = jnp.maximum(a, 1.0)
+    def _loop_cond(x):
+        return jnp.max(jnp.abs(x * x - a)) > tol * jnp.max(a)
+    def _loop_body(x):
+        x = 0.5 * (x + a / x)
+        return x
+    x = jax.lax.while_loop(_loop_cond, _loop_body, x)
     return x

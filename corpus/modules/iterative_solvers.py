@@ -115,3 +115,26 @@ def cholesky_solve(A, b):
     for i in range(n - 1, -1, -1):
         x[i] = (y[i] - L[i + 1:, i] @ x[i + 1:]) / L[i, i]
     return x
+
+
+def jacobi_to_tolerance(A, b, tol=1e-6, max_iter=200):
+    """Jacobi iterations until the update is below `tol` (or `max_iter` sweeps); also returns the sweep count."""
+    D = np.diag(A)
+    R = A - np.diagflat(D)
+    x = np.zeros_like(b)
+    err = np.inf
+    it = 0
+    while it < max_iter and err > tol:
+        x_new = (b - R @ x) / D
+        err = np.linalg.norm(x_new - x)
+        x = x_new
+        it += 1
+    return x, it
+
+
+def newton_sqrt(a, tol=1e-6):
+    """Elementwise square roots of a positive array by Newton's method."""
+    x = np.maximum(a, 1.0)
+    while np.max(np.abs(x * x - a)) > tol * np.max(a):
+        x = 0.5 * (x + a / x)
+    return x

@@ -225,6 +225,10 @@ class ConditionalDecisions:
         self._decided[node] = decision
         return decision
 
+    def truth(self, test: cst.BaseExpression) -> Truth | str:
+        """How ``test`` gives Python's truth value as a traced boolean, or why it cannot (a loop's test, too)."""
+        return self._truth(test)
+
     def static_leaves(self, test: cst.BaseExpression, truth: Truth) -> list[cst.BaseExpression]:
         """The parts of a converted test that Python still evaluates (they must be static)."""
         if truth.how in ("python", "bool"):

@@ -42,6 +42,8 @@ class ForLoops:
     def visit_For(self, node: cst.For) -> None:
         iterable = node.iter
         self._mark_iterated(iterable)
+        if self.breaking_loop(node):
+            return  # it breaks on a traced test: jax.lax.while_loop (analysis/while_loops.py)
         steps = self._trip_count(iterable)
         if steps is not None and steps <= self.module.unroll_threshold:
             return

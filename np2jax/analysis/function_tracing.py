@@ -18,7 +18,7 @@ from np2jax.analysis.call_checks import CallChecks
 from np2jax.analysis.conditionals import ConditionalDecisions, Conversion, if_chain
 from np2jax.analysis.for_loops import ForLoops
 from np2jax.analysis.indexing import IndexClassifier
-from np2jax.analysis.jit_plan import Blocker, JitPlan, LoopConversion
+from np2jax.analysis.jit_plan import Blocker, JitPlan, LoopConversion, WhileConversion
 from np2jax.analysis.loops import assigned_before
 from np2jax.analysis.param_hints import hint_names, int_like, literal_default
 from np2jax.analysis.prefix_masks import PrefixMasks
@@ -27,6 +27,7 @@ from np2jax.analysis.scope import Scope, ValueBinding
 from np2jax.analysis.side_effects import SideEffectChecks
 from np2jax.analysis.slice_windows import SliceWindows
 from np2jax.analysis.traced_tokens import TracedTokens
+from np2jax.analysis.while_loops import WhileLoops
 from np2jax.analysis.tracing_tables import (
     ARRAY,
     ARRAY_ATTRIBUTES,
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from np2jax.analysis.tracing import ModuleTracing
 
 
-class FunctionTracing(TracedTokens, ForLoops, SliceWindows, PrefixMasks, CallChecks, SideEffectChecks, FastVisitor):
+class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMasks, CallChecks, SideEffectChecks, FastVisitor):
     """One pass over a function body, collecting static requirements, array evidence and blockers."""
 
     def __init__(self, module: ModuleTracing, node: cst.FunctionDef) -> None:
@@ -83,6 +84,7 @@ class FunctionTracing(TracedTokens, ForLoops, SliceWindows, PrefixMasks, CallChe
         self._tainted: list[tuple[int, int]] = []  # values computed while some of those were unknown
         self.while_loops: list[cst.While] = []
         self.loops: dict[cst.For, LoopConversion] = {}
+        self.whiles: dict[cst.While | cst.For, WhileConversion] = {}  # loops that become jax.lax.while_loop
         self.traced_iterables: dict[cst.BaseExpression, str] = {}  # iterable of a converted loop -> its index token
         self.carried: set[str] = set()  # names carried through a fori_loop: traced from the loop on
         self.store_targets: set[cst.CSTNode] = set()
@@ -103,7 +105,8 @@ class FunctionTracing(TracedTokens, ForLoops, SliceWindows, PrefixMasks, CallChe
             indices = sorted(t for t in tokens if t.startswith("<index:"))
             if indices:
                 loop_index = indices[0][len("<index:"):-1]
-                self._block(node, "loop", f"{what} uses `{loop_index}`, which jax.lax.fori_loop makes a traced value{note}",
+                lax_loop = "while_loop" if any(loop_index in (c.index, *c.carried) for c in self.whiles.values()) else "fori_loop"
+                self._block(node, "loop", f"{what} uses `{loop_index}`, which jax.lax.{lax_loop} makes a traced value{note}",
                             "jax.lax.dynamic_slice for slices at the index; jax.lax.cond or jnp.where instead of `if` on it")
                 continue
             if ARRAY in tokens:
@@ -139,6 +142,7 @@ class FunctionTracing(TracedTokens, ForLoops, SliceWindows, PrefixMasks, CallChe
                 self._block(loop, "loop", "`while` loop: jax.jit would unroll it, one copy per iteration", WHILE_INSTEAD)
         plan.blockers = self.blockers
         plan.loops = self.loops
+        plan.whiles = self.whiles
         plan.conditionals = self.conditionals
         plan.windows = self.windows
         plan.prefixes = self.prefixes
@@ -223,10 +227,6 @@ class FunctionTracing(TracedTokens, ForLoops, SliceWindows, PrefixMasks, CallChe
                 self._convert_test(test, truth, "`if` test")
             return
         self._require(node.test, "`if` test", note=_not_converted(decision))
-
-    def visit_While(self, node: cst.While) -> None:
-        self._require(node.test, "`while` test", WHILE_INSTEAD)
-        self.while_loops.append(node)
 
     def visit_IfExp(self, node: cst.IfExp) -> None:
         decision = self._decision(node)

@@ -1,6 +1,6 @@
 """The tracing analysis's answer for one function: what ``jax.jit`` needs, or why it cannot have it.
 
-``JitPlan`` is what the jit rules (NPJ300-NPJ307) read: the static parameters, the
+``JitPlan`` is what the jit rules (NPJ300-NPJ308) read: the static parameters, the
 blockers, and the loops and conditionals that become ``jax.lax`` control flow;
 ``jit_decorator`` spells the decorator a plan asks for.
 """
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from np2jax.analysis.conditionals import Conversion
+from np2jax.analysis.conditionals import Conversion, Truth
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,26 @@ class LoopConversion:
 
 
 @dataclass(frozen=True)
+class WhileConversion:
+    """A convergence loop that becomes ``jax.lax.while_loop`` (analysis/while_loops.py, NPJ308).
+
+    ``kind`` is ``"while"`` (``while test: body``) or ``"break"`` (``for i in range(a, b): S1; if test:
+    break; S2``: the carry gains the step counter and a ``done`` flag, and the names S2 assigns, ``after``,
+    keep S1's values on the step that breaks).  ``carried`` are the names the body assigns that exist before
+    the loop, in order of first assignment; ``truth`` how the (while or break) test gives Python's truth
+    value; ``guard``: the body indexes at the counter, so it runs under ``if a < b:`` (jax traces the body
+    even for zero steps, where ``x[i]`` of an empty array raises).
+    """
+
+    kind: str
+    carried: tuple[str, ...]
+    truth: Truth
+    index: str | None = None
+    after: tuple[str, ...] = ()
+    guard: bool = False
+
+
+@dataclass(frozen=True)
 class SliceWindow:
     """A slice ``x[i + a:i + b]`` at a fori_loop index that becomes ``jax.lax.dynamic_slice_in_dim``
     (analysis/slice_windows.py): its position in the subscript (its axis) and its static length, as code."""
@@ -78,6 +98,7 @@ class JitPlan:
     blockers: list[Blocker] = field(default_factory=list)
     returns_array: bool = False
     loops: dict[cst.For, LoopConversion] = field(default_factory=dict)
+    whiles: dict[cst.While | cst.For, WhileConversion] = field(default_factory=dict)  # -> jax.lax.while_loop
     conditionals: dict[cst.CSTNode, Conversion] = field(default_factory=dict)  # If / IfExp -> jax.lax.cond
     windows: dict[cst.Subscript, tuple[SliceWindow, ...]] = field(default_factory=dict)  # -> dynamic_slice_in_dim
     prefixes: dict[cst.Subscript, PrefixMask] = field(default_factory=dict)  # -> jnp.where(iota < bound, ...)

@@ -54,10 +54,12 @@ class ModuleTracing:
         convert_conditionals: bool = True,
         tree: ast.Module | None = None,
         convert_scans: bool = True,
+        convert_whiles: bool = True,
     ) -> None:
         self.module = module
         self.convert_conditionals = convert_conditionals  # NPJ306 is on: traced conditionals become jax.lax.cond
         self.convert_scans = convert_scans  # NPJ307 is on: loops that fill lists become jax.lax.scan
+        self.convert_whiles = convert_whiles  # NPJ308 is on: convergence loops become jax.lax.while_loop
         self.resolver = resolver
         self.module_scope = resolver.scopes[module]
         self.unroll_threshold = unroll_threshold

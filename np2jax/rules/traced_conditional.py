@@ -208,11 +208,11 @@ class TracedConditional(Rule):
         ctx.function.needs.add("jax")
         self._note(original, ctx)
         if isinstance(updated, cst.IfExp):
-            truth = self._truth(conversion.truths[0], updated.test, ctx)
+            truth = truth_code(conversion.truths[0], updated.test, ctx)
             body, orelse = (self._value(v) for v in (updated.body, updated.orelse))
             call = cst.parse_expression(f"jax.lax.cond({truth}, lambda: {body}, lambda: {orelse})")
             return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)
-        leading = [*updated.leading_lines, *_comments(updated)]
+        leading = [*updated.leading_lines, *comment_lines(updated)]
         if conversion.form == "early-return":
             # The `return` after the if is its else branch; the pair becomes one `return` there.
             self._early_returns[conversion.following] = (conversion, updated, leading)
@@ -255,7 +255,7 @@ class TracedConditional(Rule):
         rendered = [self._packed(values) for values in branches]
         result = rendered[-1]
         for test, truth, value in reversed(list(zip(tests, conversion.truths, rendered))):
-            result = f"jax.lax.cond({self._truth(truth, test, ctx)}, lambda: {value}, lambda: {result})"
+            result = f"jax.lax.cond({truth_code(truth, test, ctx)}, lambda: {value}, lambda: {result})"
         return result
 
     @staticmethod
@@ -276,38 +276,6 @@ class TracedConditional(Rule):
             return f"({code})"
         return code
 
-    def _truth(self, truth: Truth, node: cst.BaseExpression, ctx: FileContext) -> str:
-        how = truth.how
-        if how in ("as-is", "python"):
-            return _code(node)
-        if how == "bool":
-            return f"bool({_code(node)})"
-        if how == "nonzero":
-            return f"{_code(node) if isinstance(node, ATOMS) else f'({_code(node)})'} != 0"
-        if how == "not":
-            return f"{ctx.use_jnp()}.logical_not({self._truth(truth.parts[0], node.expression, ctx)})"
-        if how in ("and", "or"):
-            left, right = (self._truth(t, n, ctx) for t, n in zip(truth.parts, (node.left, node.right)))
-            return f"{ctx.use_jnp()}.logical_{how}({left}, {right})"
-        if how in ("python-and", "python-or"):
-            left, right = (self._python_operand(t, n, ctx) for t, n in zip(truth.parts, (node.left, node.right)))
-            return f"{left} {how[len('python-'):]} {right}"
-        # "chain": a < b < c -> jnp.logical_and(a < b, b < c)
-        links, previous = [], node.left
-        for target in node.comparisons:
-            links.append(_code(cst.Comparison(left=previous, comparisons=[target])))
-            previous = target.comparator
-        result = links[0]
-        for link in links[1:]:
-            result = f"{ctx.use_jnp()}.logical_and({result}, {link})"
-        return result
-
-    def _python_operand(self, truth: Truth, node: cst.BaseExpression, ctx: FileContext) -> str:
-        text = self._truth(truth, node, ctx)
-        if truth.how.startswith("python-") or (truth.how == "python" and isinstance(node, (cst.BooleanOperation, cst.IfExp))):
-            return f"({text})"
-        return text
-
 
 class _Comments(FastVisitor):
     def __init__(self) -> None:
@@ -318,7 +286,7 @@ class _Comments(FastVisitor):
         self.found.append(node)
 
 
-def _comments(node: cst.If) -> list[cst.EmptyLine]:
+def comment_lines(node: cst.If) -> list[cst.EmptyLine]:
     """The comments inside an ``if`` statement (not above it), as lines to keep above its replacement."""
     visitor = _Comments()
     visit(node.with_changes(leading_lines=[]), visitor)
@@ -327,3 +295,37 @@ def _comments(node: cst.If) -> list[cst.EmptyLine]:
 
 def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
+
+
+def truth_code(truth: Truth, node: cst.BaseExpression, ctx: FileContext) -> str:
+    """The code of a converted test (analysis/conditionals.py's ``Truth``): a traced boolean, Python's truth value."""
+    how = truth.how
+    if how in ("as-is", "python"):
+        return _code(node)
+    if how == "bool":
+        return f"bool({_code(node)})"
+    if how == "nonzero":
+        return f"{_code(node) if isinstance(node, ATOMS) else f'({_code(node)})'} != 0"
+    if how == "not":
+        return f"{ctx.use_jnp()}.logical_not({truth_code(truth.parts[0], node.expression, ctx)})"
+    if how in ("and", "or"):
+        left, right = (truth_code(t, n, ctx) for t, n in zip(truth.parts, (node.left, node.right)))
+        return f"{ctx.use_jnp()}.logical_{how}({left}, {right})"
+    if how in ("python-and", "python-or"):
+        left, right = (_python_operand(t, n, ctx) for t, n in zip(truth.parts, (node.left, node.right)))
+        return f"{left} {how[len('python-'):]} {right}"
+    # "chain": a < b < c -> jnp.logical_and(a < b, b < c)
+    links, previous = [], node.left
+    for target in node.comparisons:
+        links.append(_code(cst.Comparison(left=previous, comparisons=[target])))
+        previous = target.comparator
+    result = links[0]
+    for link in links[1:]:
+        result = f"{ctx.use_jnp()}.logical_and({result}, {link})"
+    return result
+
+def _python_operand(truth: Truth, node: cst.BaseExpression, ctx: FileContext) -> str:
+    text = truth_code(truth, node, ctx)
+    if truth.how.startswith("python-") or (truth.how == "python" and isinstance(node, (cst.BooleanOperation, cst.IfExp))):
+        return f"({text})"
+    return text

@@ -1,0 +1,286 @@
+"""Convergence loops that become ``jax.lax.while_loop`` (NPJ308), and the ones that stay as they are.
+
+The runtime test runs the migrated module under ``jax_enable_x64`` in a subprocess (the test session runs
+without it) and compares values, dtypes and shapes with NumPy's: the zero-step case, the loop that stops at
+its first step, and the one that runs out of steps.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from np2jax.engine import Options, migrate_source
+from np2jax.rules.loop_to_while import LoopToWhile
+from tests.test_jit import PLAIN, jit, migrate, outcome
+
+CONVERTED = [
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x: np.ndarray, tol=1e-6, max_iter=20):
+            converged = False
+            k = 0
+            while not converged and k < max_iter:
+                g = 0.5 * x
+                x = x - 0.1 * g
+                converged = np.linalg.norm(g) < tol
+                k += 1
+            return x, k
+        """,
+        jit(2), id="not-a-flag-and-a-counter",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            for i in range(200):
+                y = y - 0.5 / (1 + i) * y
+                for j in range(y.shape[0]):
+                    y[j] = y[j] * 0.99
+                if np.linalg.norm(y) < tol:
+                    break
+            return y
+        """,
+        jit(), id="break-loop-with-an-inner-fori-loop",
+    ),
+]
+
+
+@pytest.mark.parametrize("source, expected", CONVERTED)
+def test_convergence_loops_become_while_loops(source, expected):
+    result = migrate(source)
+    assert outcome(result) == {"f": expected}, [d.format() for d in result.diagnostics]
+    output = result.output.decode()
+    assert output.count("jax.lax.while_loop(") == 1, output
+    assert "break" not in output and "\n    while " not in output, output
+    assert [d.code for d in result.diagnostics if d.code == "NPJ308"] == ["NPJ308"]
+
+
+REFUSED = [
+    pytest.param(
+        """
+        def f(a: np.ndarray, tol=1e-6):
+            x = a.copy()
+            while np.max(np.abs(x * x - a)) > tol:
+                step = 0.5 * (a / x - x)
+                x = x + step
+            return x, step
+        """,
+        "`step` is first set inside the loop and used after it", id="name-first-set-inside-used-after",
+    ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            err = 0
+            while np.max(np.abs(x)) > tol:
+                x = 0.5 * x
+                err = np.max(np.abs(x))
+            return x, err
+        """,
+        "`err` may start as a Python value", id="int-start-float-body",
+    ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            while y > tol:
+                y = 0.5 * y
+            return y
+        """,
+        "cannot tell that `y` is 0-d", id="test-may-be-an-array",
+    ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            while np.max(y) > tol:
+                y = 0.5 * y
+                if np.min(y) < 0:
+                    continue
+            return y
+        """,
+        "it uses `continue`", id="continue-in-body",
+    ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            while np.max(y) > tol:
+                y = 0.5 * y
+            else:
+                y = y + 1
+            return y
+        """,
+        "it has an `else` clause", id="while-else",
+    ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            for i in range(100):
+                y = 0.5 * y
+                if np.max(y) < tol:
+                    break
+            return y, i
+        """,
+        "`i` is used after the loop", id="break-loop-index-used-after",
+    ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            for i in range(0, 100, 2):
+                y = 0.5 * y
+                if np.max(y) < tol:
+                    break
+            return y
+        """,
+        "not a loop over `range(n)` or `range(a, b)`", id="break-loop-with-a-step",
+    ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            it = 0
+            while np.max(y) > tol:
+                y = 0.5 * y
+                it += 1
+            return y[:it]
+        """,
+        "uses `it`, which jax.lax.while_loop makes a traced value", id="carried-counter-needed-as-a-python-value",
+    ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            while np.max(y) > tol:
+                y = 0.5 * y
+                print(np.max(y))
+            return y
+        """,
+        "", id="side-effect-in-body",
+    ),
+]
+
+
+@pytest.mark.parametrize("source, message", REFUSED)
+def test_loops_that_stay_as_they_are_leave_the_function_unjitted(source, message):
+    result = migrate("import numpy as np\n" + textwrap.dedent(source))
+    found = outcome(result)["f"]
+    assert found != jit() and "NPJ308" not in {d.code for d in result.diagnostics}, [d.format() for d in result.diagnostics]
+    output = result.output.decode()
+    assert "while_loop" not in output and "@jax.jit" not in output, output
+    assert any(message in d.message for d in result.diagnostics if d.code in ("NPJ301", "NPJ302", "NPJ303", "NPJ304")), (
+        [d.format() for d in result.diagnostics])
+
+
+def test_loops_outside_jitted_functions_and_without_npj308_stay():
+    source = LoopToWhile.EXAMPLES[0].source
+    unjitted = migrate_source(source.encode(), "m.py", Options(jit=False))
+    assert "while_loop" not in unjitted.output.decode() and "while jnp.max" in unjitted.output.decode()
+    ignored = migrate_source(source.encode(), "m.py", Options(jit=True, ignore=("NPJ308",)))
+    assert "while_loop" not in ignored.output.decode()
+    assert any("NPJ308 is not enabled" in d.message for d in ignored.diagnostics)
+    static = migrate("import numpy as np\n\ndef halvings(x, n: int):\n    k = 0\n    while n > 1:\n        n //= 2\n        k += 1\n    return x * k\n")
+    assert "while_loop" not in static.output.decode()  # a Python test stays Python
+
+
+# The rule's examples (newton_sqrt, jacobi, power_iteration) and three more loops.
+RUNTIME = "\n\n".join(example.source for example in LoopToWhile.EXAMPLES if "NPJ308" in example.diagnostics) + '''
+
+def first_crossing(x: np.ndarray, level):
+    total = np.zeros(())
+    count = 0
+    for i in range(x.shape[0]):
+        total = total + np.sum(x[i])
+        if total > level:
+            break
+        count += 1
+    return total, count
+
+
+def gradient_descent(scale, x0: np.ndarray, lr=0.1, tol=1e-6, max_iter=200):
+    x = x0.copy()
+    converged = False
+    k = 0
+    while not converged and k < max_iter:
+        g = scale * x
+        x = x - lr * g
+        converged = np.linalg.norm(g) < tol
+        k += 1
+    return x, k, converged
+
+
+def decaying_steps(scale, x0: np.ndarray, lr=0.5, tol=1e-6, max_iter=100):
+    x = x0.copy()
+    for i in range(max_iter):
+        g = scale * x
+        if np.linalg.norm(g) < tol:
+            break
+        x = x - lr / (1 + i) * g
+    return x
+'''
+
+COMPARE = '''
+import sys
+import numpy as np
+import jax
+jax.config.update("jax_enable_x64", True)
+import jax.numpy as jnp
+
+original, migrated = {}, {}
+exec(open(sys.argv[1]).read(), original)
+exec(open(sys.argv[2]).read(), migrated)
+rng = np.random.default_rng(0)
+M = rng.normal(size=(5, 5))
+spd = M @ M.T + 5 * np.eye(5)
+dominant = spd + np.diag(np.abs(spd).sum(1))
+b = rng.normal(size=5)
+calls = [
+    ("newton_sqrt", (np.array([4.0, 9.0, 2.0]),)), ("newton_sqrt", (np.array([1.0, 1.0]),)),
+    ("jacobi", (dominant, b)), ("jacobi", (dominant, np.zeros(5))), ("jacobi", (dominant, b, 1e-8, 3)),
+    ("jacobi", (dominant, b, 1e-8, 0)), ("jacobi", (dominant, b, 1e-12)),
+    ("power_iteration", (spd,)), ("power_iteration", (spd, 0)), ("power_iteration", (spd, 3)),
+    ("power_iteration", (np.eye(3) * 2,)), ("power_iteration", (spd, 100, 1e9)),
+    ("first_crossing", (rng.normal(size=8) + 1, 2.0)), ("first_crossing", (rng.normal(size=8), 100.0)),
+    ("first_crossing", (np.ones(5), 0.5)), ("first_crossing", (np.zeros(0), 1.0)),
+    ("gradient_descent", (0.5, rng.normal(size=3))), ("gradient_descent", (0.5, np.zeros(3))),
+    ("gradient_descent", (0.5, rng.normal(size=3), 0.1, 1e-6, 4)),
+    ("decaying_steps", (0.5, rng.normal(size=3))), ("decaying_steps", (0.5, np.zeros(3))),
+    ("decaying_steps", (0.5, rng.normal(size=3), 0.5, 1e-6, 5)),
+]
+for name, args in calls:
+    want = original[name](*args)
+    got = migrated[name](*(jnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args))
+    wants = want if isinstance(want, tuple) else (want,)
+    gots = got if isinstance(got, tuple) else (got,)
+    assert len(wants) == len(gots), name
+    for w, g in zip(wants, gots):
+        w, g = np.asarray(w), np.asarray(g)
+        where = f"{name}{[np.shape(a) for a in args]}"
+        assert g.shape == w.shape and g.dtype == w.dtype, (where, w.dtype, g.dtype, w.shape, g.shape)
+        np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12, err_msg=where)
+print("compared", len(calls))
+'''
+
+
+def test_while_loops_run_under_jit_and_match_numpy_exactly(tmp_path):
+    pytest.importorskip("jax")
+    result = migrate(RUNTIME)
+    output = result.output.decode()
+    assert output.count("jax.lax.while_loop(") == 6, output
+    assert all(record.jit for record in result.functions if "<locals>" not in record.qualname), output
+    (tmp_path / "original.py").write_text(RUNTIME)
+    (tmp_path / "migrated.py").write_text(output)
+    (tmp_path / "compare.py").write_text(COMPARE)
+    run = subprocess.run([sys.executable, str(tmp_path / "compare.py"), str(tmp_path / "original.py"), str(tmp_path / "migrated.py")],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "compared 22" in run.stdout
