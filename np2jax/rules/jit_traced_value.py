@@ -46,14 +46,14 @@ class JitTracedValue(JitBlocker):
             import numpy as np
 
             def head(x, k):
-                n = int(np.argmax(x))
+                n = int(np.sum(x > 0))
                 return x[:n] * k
             """,
             after="""
             import jax.numpy as jnp
 
             def head(x, k):
-                n = int(jnp.argmax(x))
+                n = int(jnp.sum(x > 0))
                 return x[:n] * k
             """,
             diagnostics=("NPJ301", "NPJ301",),
