@@ -200,8 +200,9 @@ def h(n):
     [
         "out = []\n    for v in [make(n), make(n + 1)]:\n        v += 1\n        out.append(v)\n    return out",
         "out = []\n    for v in (make(n), make(n + 1)):\n        v[0] = 7\n        out.append(v)\n    return out",
-        "a, b = make(n), make(n + 1)\n    b[0] = 7\n    return [a, b]",
-        "a, (b, c) = make(n), (make(n), make(n + 1))\n    c[0] = 7\n    return [a, b, c]",
+        # (`b[[0, 0]] += 1`: a possibly repeated index keeps bump_all NumPy, NPJ201; `b[0] = 7` alone would migrate it)
+        "a, b = make(n), make(n + 1)\n    b[0] = 7\n    b[[0, 0]] += 1\n    return [a, b]",
+        "a, (b, c) = make(n), (make(n), make(n + 1))\n    c[0] = 7\n    c[[0, 0]] += 1\n    return [a, b, c]",
     ],
 )
 def test_results_written_through_a_display_keep_the_callee_numpy(body):
