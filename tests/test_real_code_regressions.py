@@ -514,3 +514,19 @@ def test_arrays_of_objects_or_strings_stay_numpy():
     assert migrated.prices().tolist() == original.prices().tolist()
     assert migrated.names(2).tolist() == ["first", None]
     assert migrated.codes(np.array([1.2, 2.7])).tolist() == ["1.0", "3.0"]
+
+
+def test_a_range_handed_to_a_jax_numpy_function_is_read_as_an_array():
+    """scikit-fuzzy's interp10: `np.interp(t, range(L), x)`; jnp.interp takes no range object (TypeError)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def interp10(x):
+            L = len(x)
+            return np.interp(np.linspace(0, L - 1, 10 * L - 9), range(L), x)
+        """
+    )
+    assert "jnp.asarray(range(L))" in result.output.decode() and record(result, "interp10").jit
+    x = np.array([1.0, 3.0, 2.0, 5.0], dtype=np.float32)
+    np.testing.assert_allclose(np.asarray(migrated.interp10(x)), original.interp10(x), rtol=1e-6)

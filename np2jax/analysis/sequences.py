@@ -121,10 +121,12 @@ class SequenceArguments:
     def may_be_sequence(
         self, value: cst.BaseExpression, scope: Scope, call: cst.Call, parameters: bool = True, normalising: bool = False
     ) -> bool:
-        """A list or tuple built here, a name only ever bound to one (``QS = (0.25, 0.75)``, ``rhs = [0] * n``),
-        or (with ``parameters``) a parameter its callers may give as one."""
+        """A list, tuple or ``range`` built here, a name only ever bound to a list or tuple (``QS = (0.25, 0.75)``,
+        ``rhs = [0] * n``), or (with ``parameters``) a parameter its callers may give as one."""
         if builds_sequence(value, self.resolver, scope):
             return True
+        if isinstance(value, cst.Call) and self.resolver.qualname(value.func, scope) == "builtins.range":
+            return True  # `np.interp(t, range(n), y)`: jax.numpy takes no range object either
         if _is_slice(value):  # rs[4:] of a list is a list
             return self.may_be_sequence(value.value, scope, call, parameters, normalising)
         if not isinstance(value, cst.Name):
