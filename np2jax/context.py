@@ -50,6 +50,7 @@ class NumpyRef:
     wrap_args: set[int | tuple[int, int]] = field(default_factory=set)  # argument i, or element j of argument i's list/tuple
     # keyword -> (new keyword, new value or None to keep it), or None to drop the argument
     keyword_changes: dict[str, tuple[str, cst.BaseExpression | None] | None] = field(default_factory=dict)
+    result_cast: cst.BaseExpression | None = None  # `jnp.f(...).astype(result_cast)`: the dtype NumPy's result has
 
     def block(self) -> None:
         self.blocked = True
@@ -138,6 +139,7 @@ class FileContext:
         self.fresh_results: FreshResults | None = None  # functions whose results are always new arrays
         self.masked_results: set[cst.Call] = set()  # `np.f(..., out=np.zeros(..), where=m)` -> jnp.where (analysis/inplace_calls.py)
         self.call_keywords: dict[cst.Call, dict] = {}  # keyword changes rules ask for on calls other than NumPy's
+        self.call_casts: dict[cst.Call, cst.BaseExpression] = {}  # `.astype(dtype)` rules ask for on calls other than NumPy's
         self.jit_uses: set[str] = set()  # modules the added decorators refer to ("jax", "functools")
         self._jit_states: dict[str, JitState] = {}
         self._candidates: dict[cst.FunctionDef, JitState] = {}  # _jit_candidate, asked once per loop and conditional

@@ -50,6 +50,7 @@ class Walker(FastTransformer):
         self.replacements: dict[cst.CSTNode, cst.BaseExpression] = {}
         self.wraps: dict[cst.CSTNode, set[int | tuple[int, int]]] = {}
         self.keyword_changes: dict[cst.CSTNode, dict] = {}
+        self.result_casts: dict[cst.CSTNode, cst.BaseExpression] = {}  # NumpyRef.result_cast of the rewritten calls
         self.functions: list[FunctionInfo] = []
         self._open_functions: list[FunctionInfo] = []
         self._qualname_stack: list[str] = []
@@ -287,6 +288,8 @@ class Walker(FastTransformer):
                 self.wraps[ref.call] = set(ref.wrap_args)
             if ref.call is not None and ref.keyword_changes:
                 self.keyword_changes[ref.call] = dict(ref.keyword_changes)
+            if ref.call is not None and ref.result_cast is not None:
+                self.result_casts[ref.call] = ref.result_cast
 
     def _claim_chain(self, node: cst.BaseExpression) -> None:
         """Mark the inner parts of ``a.b.c`` so only the whole chain is a reference."""
@@ -556,8 +559,15 @@ class Walker(FastTransformer):
         if original in self.ctx.masked_results and self.traced:
             updated = self._masked_result(updated)
         positions = self.wraps.get(original)
-        if not positions:
-            return updated
+        if positions:
+            updated = self._wrap_arguments(updated, positions)
+        cast = self.result_casts.get(original)
+        if cast is None and original in self.ctx.call_casts and self.traced:
+            cast = self.ctx.call_casts[original]
+            self.statement_rewrites += 1
+        return updated if cast is None else call(cst.Attribute(value=updated, attr=cst.Name("astype")), cast)
+
+    def _wrap_arguments(self, updated: cst.Call, positions: set) -> cst.Call:
         asarray = dotted(f"{self.ctx.jnp_alias}.asarray")
         args = []
         for i, arg in enumerate(updated.args):

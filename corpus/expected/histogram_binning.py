@@ -48,7 +48,7 @@ def calibrate(codes, table):
 @jax.jit
 def energy_at_threshold(thresholds, energies, level):
     """Energy of the first threshold above `level`."""
-    k = jnp.searchsorted(thresholds, level)
+    k = jnp.searchsorted(thresholds, level).astype(int)
     return energies[k]
 
 

@@ -80,7 +80,8 @@ def _recognise(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | None
     positional = [arg.value for arg in call.args if arg.keyword is None]
     keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
     out = keywords.get("out")
-    if isinstance(func, cst.Attribute) and func.attr.value in OUT_METHODS and isinstance(func.value, cst.Name):
+    if (isinstance(func, cst.Attribute) and func.attr.value in OUT_METHODS and isinstance(func.value, cst.Name)
+            and aliasing.resolver.qualname(func, aliasing.scope) is None):  # `np.clip(x, lo, hi, out=x)` is a function
         if isinstance(out, cst.Name) and out.value == func.value.value and set(keywords) == {"out"}:
             return InplaceCall(out.value, "out_method")
         return None

@@ -157,6 +157,9 @@ class SequenceArguments:
             return name not in self.static_parameters(scope)
         if any(not (isinstance(b, ValueBinding) and _contains(b.value, call)) for b in rebound):
             return False
+        if param.default is not None and builds_sequence(param.default, self.resolver, scope.parent or scope):
+            # `qs=(0.25, 0.75)`: a tuple by default, static under jit or a pytree of traced numbers: a sequence either way
+            return name not in self._array_uses_in(scope)
         said = param.star == "*" or param.annotation is not None or documented_array_like(name, scope.node)
         if not (said or normalising):
             return False  # nothing says the function takes lists: plain `np.sum(x)` stays `jnp.sum(x)`

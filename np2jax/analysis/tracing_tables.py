@@ -29,8 +29,9 @@ STATIC_PARAMETERS = frozenset(
     return_counts rowvar bias increasing total_repeat_length stable descending offset s method
     interpolation edge_order pad_width range density subscripts correction length minlength""".split()
 )
-# Array parameters that share a name with STATIC_PARAMETERS (`M` is eye's column count, matrix_rank's matrix).
-ARRAY_PARAMETERS = frozenset({("jax.numpy.linalg.matrix_rank", "M")})
+# Array parameters that share a name with STATIC_PARAMETERS (`M` is eye's column count, matrix_rank's matrix;
+# `bins` is histogram's count, digitize's array of edges).
+ARRAY_PARAMETERS = frozenset({("jax.numpy.linalg.matrix_rank", "M"), ("jax.numpy.digitize", "bins")})
 # ... and whole calls whose arguments all must be (arange's bounds are its shape).
 ALL_STATIC_FUNCTIONS = frozenset({"jax.numpy.arange", "jax.numpy.eye", "jax.numpy.identity", "jax.numpy.tri"})
 # ndarray methods: which positional arguments are static (None: all of them).

@@ -107,7 +107,7 @@ class DataDependentIndex(HazardRule):
                 for i in range(len(x) - 1):
                     out = out.at[i].set(x[i + 1] - x[i])
                 order = jnp.argsort(y)
-                k = jnp.clip(jnp.searchsorted(x, 0.5), 0, len(x) - 1)
+                k = jnp.clip(jnp.searchsorted(x, 0.5).astype(int), 0, len(x) - 1)
                 return out, x[order], x[jnp.argmax(y)], x[k], x[1:-1]
             """,
             diagnostics=("NPJ108",),

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.index_tricks import CONCATENATORS, STATIC, concatenation_problem, subscript_of
 from np2jax.analysis.cumulative_dtype import CUMULATIVE, CUMULATIVE_METHODS, widening_dtype
 from np2jax.analysis.resolve import is_numpy, is_shape_name
 from np2jax.analysis.scope import ImportBinding, ParamBinding, Scope
@@ -13,7 +14,7 @@ from np2jax.diagnostics import FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
 from np2jax.tables import positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES, UFUNCS
-from np2jax.tables.numpy_api import KEYWORD_ADDITIONS, KEYWORD_RENAMES, STABLE_SORT_KINDS
+from np2jax.tables.numpy_api import INT32_INDEX_RESULTS, KEYWORD_ADDITIONS, KEYWORD_RENAMES, STABLE_SORT_KINDS
 
 UFUNC_METHODS = frozenset({"reduce", "accumulate", "outer", "reduceat"})
 # Never wrap these in jnp.asarray: they are shapes, axes or counts, not data.
@@ -55,6 +56,21 @@ def _is_boolean(node: cst.BaseExpression, ref: NumpyRef | None, ctx: FileContext
     if isinstance(node, cst.Call):
         return ctx.resolver.qualname(node.func, ref.scope if ref is not None else ctx.scope) in BOOLEAN_FUNCTIONS
     return False
+
+
+def _default_int(scope: Scope, ctx: FileContext) -> cst.BaseExpression:
+    """``int``, JAX's default integer (int32, or int64 with x64) without a warning; ``jnp.int_`` where a local
+    name shadows the builtin."""
+    if ctx.resolver.name_qualname("int", scope) == "builtins.int":
+        return cst.Name("int")
+    return cst.Attribute(value=cst.Name(ctx.jnp_alias), attr=cst.Name("int_"))
+
+
+def _int32_index_method(call: cst.Call, ctx: FileContext) -> bool:
+    """``xs.searchsorted(v)`` in a function that will be jitted (so on a JAX array): int32 even with x64."""
+    func = call.func
+    return (isinstance(func, cst.Attribute) and f"numpy.{func.attr.value}" in INT32_INDEX_RESULTS
+            and ctx.resolver.qualname(func, ctx.scope) is None and runs_on_jax_arrays(ctx.function, ctx))
 
 
 def _averages_boolean_method(call: cst.Call, ctx: FileContext) -> bool:
@@ -99,6 +115,14 @@ def _static_parameters(scope: Scope, ctx: FileContext) -> frozenset[str]:
         return frozenset()
     plan = ctx.tracing.plan(node.name.value)
     return frozenset(plan.static) if plan is not None else frozenset()
+
+
+def concatenation_at(ref: NumpyRef, ctx: FileContext) -> tuple[cst.Subscript | None, str | None]:
+    """``np.r_[...]``: the subscript and why it has no exact ``jnp.r_`` twin (analysis/index_tricks.py)."""
+    subscript = subscript_of(ref.node, ctx.statement[0] if ctx.statement is not None else None)
+    if subscript is None:
+        return None, STATIC
+    return subscript, concatenation_problem(subscript, ctx.resolver, ref.scope, _static_parameters(ref.scope, ctx))
 
 
 def _traced_shape_named(ref: NumpyRef, ctx: FileContext) -> bool:
@@ -160,11 +184,18 @@ class NumpyToJaxNumpy(Rule):
             "the code says callers may pass as lists (`f([1.0, 2.0])` works in NumPy): annotated `ArrayLike` "
             "or `Sequence`, `*args`, documented `x : array_like`, or normalised by the function "
             "(`np.atleast_1d(x)`, `np.ravel(x)`; also `x = np.atleast_2d(x)` as the first use of `x`, whatever "
-            "array uses follow). `jnp.asarray` is what NumPy does inside the call, "
+            "array uses follow), or given a tuple or list default (`qs=(0.25, 0.75)`, static under jit or not). "
+            "`jnp.asarray` is what NumPy does inside the call, "
             "and it leaves arrays and scalars as they are. Lists among the arrays `concatenate`/`stack`/`hstack` "
             "... join are wrapped the same way (`np.concatenate([[0.0], c])`). `linalg.eigh`, `eigvalsh` and "
             "`cholesky` get `symmetrize_input=False`: NumPy reads one triangle, jax.numpy by default "
-            "averages the matrix with its transpose, which differs for a not exactly symmetric input."
+            "averages the matrix with its transpose, which differs for a not exactly symmetric input. "
+            "`searchsorted`, `digitize` and `argpartition` (and the `searchsorted`/`argpartition` methods in jitted "
+            "functions) get `.astype(int)`: jax.numpy gives int32 even with `jax_enable_x64`, where NumPy gives "
+            "int64, so `np.searchsorted(xs, v) / n` was float32; `int` is JAX's default integer, so nothing changes "
+            "without x64. `np.r_[...]`/`np.c_[...]` of traced values become `jnp.r_`/`jnp.c_`, which concatenate "
+            "arrays, numbers and lists to the same dtype (a slice or a string directive among them: NPJ103); "
+            "with every part known at trace time they stay NumPy."
         ),
         use_instead="`jnp.<name>` from `import jax.numpy as jnp`.",
         known_problems=(
@@ -287,6 +318,42 @@ class NumpyToJaxNumpy(Rule):
             """,
         ),
         Example(
+            title="a parameter with a tuple or list default is a sequence too",
+            before="""
+            import numpy as np
+
+            def quartiles(x, qs=(0.25, 0.5, 0.75)):
+                return np.quantile(x, qs)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def quartiles(x, qs=(0.25, 0.5, 0.75)):
+                return jnp.quantile(x, jnp.asarray(qs))
+            """,
+        ),
+        Example(
+            title="`np.r_`/`np.c_` of traced values; index results in NumPy's integer width",
+            before="""
+            import numpy as np
+
+            def run_starts(row):
+                return row & ~np.r_[False, row[:-1]]
+
+            def ecdf(xs, points):
+                return np.searchsorted(xs, points, side="right") / xs.size
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def run_starts(row):
+                return row & ~jnp.r_[False, row[:-1]]
+
+            def ecdf(xs, points):
+                return jnp.searchsorted(xs, points, side="right").astype(int) / xs.size
+            """,
+        ),
+        Example(
             title="a list used as an index: NumPy takes it as an index array, JAX refuses it",
             before="""
             import numpy as np
@@ -340,6 +407,8 @@ class NumpyToJaxNumpy(Rule):
                 return
             target = f"{row.jax}.{ref.member}"
         if ref.call is None:
+            if ref.qualname in CONCATENATORS and concatenation_at(ref, ctx)[1] is None:
+                ref.rewrite = target  # `np.r_[False, row[:-1]]` -> `jnp.r_[...]` (analysis/index_tricks.py)
             return  # a function passed around as a value may be called on lists or static values: keep it
         if row.kind == "dtype":
             if ctx.resolver.args_static(ref.call, ref.scope):
@@ -355,6 +424,8 @@ class NumpyToJaxNumpy(Rule):
             ref.wrap_args |= self._list_arguments(ref.call, target, ctx, ref)
             ref.wrap_args |= self._sequence_elements(ref.call, target, ctx, ref)
             self._rename_keywords(ref)
+            if row.numpy in INT32_INDEX_RESULTS:
+                ref.result_cast = _default_int(ref.scope, ctx)
             if row.numpy in BOOLEAN_AVERAGES and _averages_booleans(ref, ctx):
                 ref.keyword_changes["+dtype"] = ("dtype", cst.Name("float"))
             if row.numpy in CUMULATIVE:
@@ -370,6 +441,8 @@ class NumpyToJaxNumpy(Rule):
     def on_call(self, node: cst.Call, ctx: FileContext) -> None:
         if _averages_boolean_method(node, ctx):
             ctx.call_keywords[node] = {"+dtype": ("dtype", cst.Name("float"))}
+        elif _int32_index_method(node, ctx):
+            ctx.call_casts[node] = _default_int(ctx.scope, ctx)
         elif (isinstance(node.func, cst.Attribute) and node.func.attr.value in CUMULATIVE_METHODS
               and runs_on_jax_arrays(ctx.function, ctx)):
             dtype = _accumulation_dtype(node, node.func.value, 2, ctx)

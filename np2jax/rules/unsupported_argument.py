@@ -2,12 +2,14 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.index_tricks import CONCATENATORS, STATIC
 from np2jax.analysis.inplace_calls import masked_into_fresh
 from np2jax.analysis.object_arrays import DATA_FUNCTIONS, is_object_dtype, object_element
 from np2jax.analysis.values import function_nodes
 from np2jax.context import FileContext, FunctionInfo, NumpyRef
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
+from np2jax.rules.np_to_jnp import concatenation_at
 from np2jax.tables import positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES
 from np2jax.tables.numpy_api import KEYWORD_RENAMES
@@ -28,6 +30,9 @@ class UnsupportedArgument(Rule):
     NAME = "unsupported-argument"
     MESSAGE = "`np.{name}` is called with {argument}, which jax.numpy does not support"
     CALLBACK_MESSAGE = "`np.{name}` is called with {argument}: jax.numpy calls it with traced arrays instead of Python scalars, which it cannot take"
+    CONCATENATION_MESSAGE = "`np.{name}[...]` mixes traced values with {argument}"
+    CONCATENATION_INSTEAD = ("`jnp.concatenate` of arrays with explicit dtypes (`jnp.arange(n, dtype=x.dtype)` for a slice); "
+                             "`jnp.stack`/`jnp.column_stack` for directives")
     OBJECT_MESSAGE = "`{name}` makes an array of {what}, which jax.numpy cannot hold (it has only numeric and boolean dtypes)"
     OBJECT_INSTEAD = ("keep the function NumPy, or hold such values in a Python list; use NaN or a mask for missing numbers "
                       "and integer codes for strings")
@@ -41,7 +46,9 @@ class UnsupportedArgument(Rule):
             "twin does not accept, including a function it cannot call with traced arrays (`np.vectorize(math.erf)`), "
             "and arrays jax.numpy cannot represent: a `dtype` of `object`, `str`, `bytes` (`\"O\"`, `\"U10\"`, "
             "`.astype(object)`), or data written as lists holding `None`, strings or `Decimal`/`Fraction` objects "
-            "(`np.array([[None] * k])`, `np.full(n, None)`)."
+            "(`np.array([[None] * k])`, `np.full(n, None)`). Also `np.r_[...]`/`np.c_[...]` mixing traced values with "
+            "a slice (`np.r_[x, 0:n]`: NumPy's int64 range promotes a float32 `x` to float64, `jnp.r_` keeps float32) "
+            "or a string directive (`\"r\"`/`\"c\"` make an `np.matrix` in NumPy)."
         ),
         why=(
             "JAX arrays are immutable and have no memory layout: `out=` cannot write in place, and the other options do not "
@@ -126,6 +133,16 @@ class UnsupportedArgument(Rule):
             diagnostics=("NPJ103", "NPJ103", "NPJ103"),
         ),
         Example(
+            title="`np.r_` with a slice among traced values",
+            before="""
+            import numpy as np
+
+            def with_ramp(x):
+                return np.r_[x, 0:3]
+            """,
+            diagnostics=("NPJ103",),
+        ),
+        Example(
             before="""
             import numpy as np
 
@@ -142,6 +159,8 @@ class UnsupportedArgument(Rule):
     )
 
     def on_numpy_ref(self, ref: NumpyRef, ctx: FileContext) -> None:
+        if ref.call is None and ref.qualname in CONCATENATORS:
+            self._concatenation(ref, ctx)
         if ref.call is None or ref.row is None or ref.row.jax is None:
             return
         target = f"{ref.row.jax}.{ref.member}" if ref.member else ref.row.jax  # `np.maximum.accumulate(x, out=y)`
@@ -166,6 +185,14 @@ class UnsupportedArgument(Rule):
         if callback is not None:
             ref.block()
             self.report(ctx, ref.call, self.CALLBACK_MESSAGE.format(name=ref.name, argument=callback), use_instead=self.CALLBACK_INSTEAD)
+
+    def _concatenation(self, ref: NumpyRef, ctx: FileContext) -> None:
+        """``np.r_[x, 0:n]``: a part ``jnp.r_`` turns into another dtype (analysis/index_tricks.py)."""
+        subscript, problem = concatenation_at(ref, ctx)
+        if problem is not None and problem != STATIC:
+            ref.block()
+            self.report(ctx, subscript, self.CONCATENATION_MESSAGE.format(name=ref.name, argument=problem),
+                        use_instead=self.CONCATENATION_INSTEAD)
 
     def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
         """``x.astype(object)``: a method call, not a NumPy name."""

@@ -47,6 +47,10 @@ KEYWORD_ADDITIONS: dict[str, dict[str, str]] = {
     "numpy.linalg.eigvalsh": {"symmetrize_input": "False"},
     "numpy.linalg.cholesky": {"symmetrize_input": "False"},
 }
+# Index results jax.numpy gives as int32 even with jax_enable_x64, where NumPy gives intp (int64): with a
+# Python int, `np.searchsorted(xs, v) / n` is float64 in NumPy and float32 in JAX.  The rewritten call gets
+# `.astype(int)`, JAX's default integer (int32 without x64, int64 with it).  Methods of the same names too.
+INT32_INDEX_RESULTS = frozenset({"numpy.searchsorted", "numpy.digitize", "numpy.argpartition"})
 # Array libraries that cannot take traced JAX values: top-level module -> what to say.
 FOREIGN_LIBRARIES: dict[str, str] = {
     "scipy": "jax.scipy{twin}, or call SciPy outside the migrated function",

@@ -1,0 +1,201 @@
+"""Call-level gaps found on unseen NumPy code: ``np.r_[...]`` left NumPy in a jitted function, a tuple default
+handed to ``np.quantile``, int32 ``searchsorted`` results under x64, and ``np.clip(x, lo, hi, out=x)``.
+Each migrated function runs under real ``jax.jit`` against NumPy (and, for dtypes, with x64 in a subprocess)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import jax.numpy as jnp
+import numpy as np
+
+from tests.test_real_code_regressions import migrated_pair, record
+
+CONCATENATIONS = """
+import numpy as np
+
+def label_runs(row):
+    starts = row & ~np.r_[False, row[:-1]]
+    return np.cumsum(starts)
+
+def pad_ends(x):
+    return np.r_[0.0, x, 1.0]
+
+def columns(x, y):
+    return np.c_[x, y]
+
+def with_range(x):
+    return np.r_[x, 0:3]
+
+def stacked(x, y):
+    return np.r_["0,2", x, y]
+
+def head(n):
+    return np.r_[0:n, n + 2]
+"""
+
+
+def test_r_and_c_of_traced_values_become_jnp_r_and_c():
+    result, original, migrated = migrated_pair(CONCATENATIONS)
+    output = result.output.decode()
+    assert "~jnp.r_[False, row[:-1]]" in output and "jnp.c_[x, y]" in output
+    for name in ("label_runs", "pad_ends", "columns"):
+        assert record(result, name).jit, name
+    row = np.array([True, True, False, True, False, False, True])
+    for name, args in (("label_runs", (row,)), ("pad_ends", (np.arange(3, dtype=np.float32),)),
+                       ("columns", (np.arange(3.0, dtype=np.float32), np.ones(3, dtype=np.float32)))):
+        expected = getattr(original, name)(*args)
+        got = getattr(migrated, name)(*(jnp.asarray(a) for a in args))
+        assert got.dtype == expected.dtype or (got.dtype, expected.dtype) == (jnp.int32, np.int64), name
+        np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+def test_r_with_a_slice_or_a_directive_among_traced_values_is_reported():
+    """NumPy's slice is an int64 range (float32 + it is float64), a directive may make an np.matrix: NPJ103."""
+    result, _, migrated = migrated_pair(CONCATENATIONS)
+    flagged = {d.line: d.message for d in result.diagnostics if d.code == "NPJ103"}
+    assert sorted(flagged) == [14, 17]
+    assert "a slice" in flagged[14] and "string directive" in flagged[17]
+    assert not record(result, "with_range").jit and not record(result, "stacked").jit
+    assert "np.r_[x, 0:3]" in result.output.decode()
+    assert "np.r_[0:n, n + 2]" in result.output.decode()  # known at trace time: NumPy computes it
+    np.testing.assert_array_equal(migrated.head(3), [0, 1, 2, 5])
+
+
+QUANTILES = """
+import numpy as np
+
+def quartiles(x, qs=(0.25, 0.5, 0.75)):
+    return np.quantile(x, qs)
+
+def deciles(x, qs=[10, 50, 90]):
+    return np.percentile(x, qs), len(qs)
+
+def lookup(x, xp=(0.0, 1.0, 2.0), fp=(0.0, 10.0, 5.0)):
+    return np.interp(x, xp, fp)
+
+def poly(x, coeffs=(1.0, -2.0, 0.5)):
+    return np.polyval(coeffs, x)
+"""
+
+
+def test_a_tuple_or_list_default_reaches_jax_numpy_as_an_array():
+    result, original, migrated = migrated_pair(QUANTILES)
+    output = result.output.decode()
+    assert "jnp.quantile(x, jnp.asarray(qs))" in output and "jnp.interp(x, jnp.asarray(xp), jnp.asarray(fp))" in output
+    x = np.linspace(-1.0, 3.0, 9, dtype=np.float32)
+    for name in ("quartiles", "deciles", "lookup", "poly"):
+        assert record(result, name).jit, name
+        expected, got = getattr(original, name)(x), getattr(migrated, name)(jnp.asarray(x))
+        np.testing.assert_allclose(np.asarray(got[0] if name == "deciles" else got),
+                                   expected[0] if name == "deciles" else expected, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(np.asarray(migrated.quartiles(jnp.asarray(x), (0.1, 0.9))),
+                               original.quartiles(x, (0.1, 0.9)), rtol=1e-6)
+
+
+CLIPS = """
+import numpy as np
+
+def stretch(img, lo, hi):
+    out = (img.astype(float) - lo) / (hi - lo)
+    np.clip(out, 0, 1, out=out)
+    return out
+
+def projected(x0, lo, hi, n_iter=5):
+    x = np.clip(np.asarray(x0, dtype=float), lo, hi)
+    for _ in range(n_iter):
+        x -= 0.3 * (x - 2.0)
+        np.clip(x, lo, hi, out=x)
+    return x
+
+def rounded(x):
+    y = x * 10.0
+    np.round(y, 1, out=y)
+    return y
+"""
+
+
+def test_clip_and_round_with_out_a_fresh_local_array_assign_the_result():
+    """np.clip(out, 0, 1, out=out) read as a method call `out.clip` on the name `np`: NPJ103 kept it NumPy."""
+    result, original, migrated = migrated_pair(CLIPS)
+    output = result.output.decode()
+    assert "out = jnp.clip(out, 0, 1).astype(out.dtype)" in output
+    assert "x = jnp.clip(x, lo, hi).astype(x.dtype)" in output
+    assert not [d for d in result.diagnostics if d.code == "NPJ103"]
+    img = np.array([[0, 50], [200, 255]], dtype=np.uint8)
+    np.testing.assert_allclose(np.asarray(migrated.stretch(jnp.asarray(img), 20.0, 220.0)),
+                               original.stretch(img, 20.0, 220.0), rtol=1e-6)
+    x0 = np.array([-1.0, 0.5, 4.0], dtype=np.float32)
+    np.testing.assert_allclose(np.asarray(migrated.projected(jnp.asarray(x0), 0.0, 1.5)),
+                               original.projected(x0, 0.0, 1.5), rtol=1e-6)
+    y = np.array([0.123, 0.456], dtype=np.float32)
+    np.testing.assert_allclose(np.asarray(migrated.rounded(jnp.asarray(y))), original.rounded(y), rtol=1e-6)
+    for name in ("stretch", "projected", "rounded"):
+        assert record(result, name).jit, name
+
+
+INDICES = """
+import numpy as np
+
+def ecdf_at(x, points):
+    xs = np.sort(x)
+    return np.searchsorted(xs, points, side="right") / xs.size
+
+def ecdf_method(x, points):
+    xs = np.sort(x)
+    return xs.searchsorted(points) / xs.size
+
+def bin_share(x, edges):
+    return np.digitize(x, edges) / len(edges)
+
+def two_smallest(x):
+    return np.argpartition(x, 1)[:2] * 1.5
+"""
+
+_X64_SCRIPT = """
+import json, sys, types
+import jax.numpy as jnp
+import numpy as np
+from np2jax.engine import migrate_source
+source = sys.stdin.read()
+output = migrate_source(source.encode(), "m.py").output.decode()
+modules = []
+for code in (source, output):
+    module = types.ModuleType("m")
+    exec(compile(code, "m.py", "exec"), module.__dict__)
+    modules.append(module)
+x = np.array([3.0, 1.0, 2.0, 5.0, 4.0]); p = np.array([0.5, 2.5, 9.0]); edges = np.array([0.0, 2.0, 4.0])
+calls = {"ecdf_at": (x, p), "ecdf_method": (x, p), "bin_share": (x, edges), "two_smallest": (x,)}
+found = {}
+for name, args in calls.items():
+    want = getattr(modules[0], name)(*args)
+    got = getattr(modules[1], name)(*(jnp.asarray(a) for a in args))
+    found[name] = [str(want.dtype), str(got.dtype), bool(np.allclose(np.sort(np.asarray(got)), np.sort(want)))]
+print(json.dumps(found))
+"""
+
+
+def test_index_results_cast_to_the_default_integer_as_numpy_gives_intp():
+    result, original, migrated = migrated_pair(INDICES)
+    output = result.output.decode()
+    assert 'jnp.searchsorted(xs, points, side="right").astype(int) / xs.size' in output
+    assert "xs.searchsorted(points).astype(int)" in output and "jnp.digitize(x, edges).astype(int)" in output
+    x, p = np.array([3.0, 1.0, 2.0, 5.0], dtype=np.float32), np.array([0.5, 2.5], dtype=np.float32)
+    got = migrated.ecdf_at(jnp.asarray(x), jnp.asarray(p))
+    assert got.dtype == jnp.float32  # without x64: int32 / int, as before
+    np.testing.assert_allclose(np.asarray(got), original.ecdf_at(x, p))
+
+
+def test_index_results_under_x64_have_numpy_dtypes():
+    """jnp.searchsorted / digitize / argpartition give int32 even with x64, so `/ n` was float32 (NumPy float64)."""
+    env = {**os.environ, "JAX_ENABLE_X64": "1", "JAX_PLATFORMS": "cpu"}
+    completed = subprocess.run([sys.executable, "-c", _X64_SCRIPT], input=textwrap.dedent(INDICES), text=True,
+                               capture_output=True, env=env, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+    found = json.loads(completed.stdout.strip().splitlines()[-1])
+    for name, (want, got, same) in found.items():
+        assert (want, got, same) == ("float64", "float64", True), (name, want, got, same)
