@@ -102,6 +102,12 @@ def first_ten(hist, g):
     for i in range(10):
         out[i] = np.dot(hist[i], g)
     return out
+
+def first_n(hist, g, n):
+    out = np.zeros(n)
+    for i in range(n):
+        out[i] = hist[i] @ g
+    return out
 """
 
 
@@ -109,13 +115,14 @@ def test_a_parameter_used_only_like_a_list_keeps_its_loop_unrolled():
     """`hist[i]` in a loop over range(len(hist)), hist used nowhere as an array: a caller's list of arrays
     (an L-BFGS history) under jit is a list of tracers, which a fori_loop's traced index cannot index
     (TracerIntegerConversionError). The loop stays a Python loop, which jit unrolls: exact for a list or an
-    array; with a trip count over the unroll threshold it is NPJ303."""
+    array, when the loop is as long as the list; another trip count is NPJ303."""
     result, original, migrated = migrated_pair(PROJECT)
     source = result.output.decode()
     for name in ("project_all", "two_loop"):
         assert record(result, name).jit and "NPJ305" not in _codes(result, name), name
     assert "jax.lax.fori_loop(0, len(hist), _loop_body, out)" in source  # `stacked`: hist.shape, an array
-    assert not record(result, "first_ten").jit and "NPJ303" in _codes(result, "first_ten")
+    for name in ("first_ten", "first_n"):  # as many steps as the code says, not as the list has: NPJ303
+        assert not record(result, name).jit and "NPJ303" in _codes(result, name), name
     rng = np.random.default_rng(1)
     g = rng.random(3)
     with jax.enable_x64(True):  # NumPy's float64 throughout: the results must agree exactly
@@ -131,6 +138,7 @@ def test_a_parameter_used_only_like_a_list_keeps_its_loop_unrolled():
         hist = rng.random((12, 3))
         np.testing.assert_allclose(np.asarray(migrated.stacked(hist, g)), original.stacked(hist, g))
         np.testing.assert_allclose(np.asarray(migrated.first_ten(list(hist), g)), original.first_ten(list(hist), g))
+        np.testing.assert_allclose(np.asarray(migrated.first_n(list(hist), g, 4)), original.first_n(list(hist), g, 4))
 
 
 @pytest.mark.parametrize("use", ["np.sum(hist)", "hist.shape[0]", "hist * 2.0", "helper(hist)", "hist"])

@@ -14,7 +14,7 @@ import libcst as cst
 from np2jax.analysis.aliasing import has_array_evidence
 from np2jax.analysis.collect import CollectedLists, Collection
 from np2jax.analysis.jit_plan import LoopConversion
-from np2jax.analysis.list_params import list_indexed_at
+from np2jax.analysis.list_params import counts_elements, list_indexed_at
 from np2jax.analysis.loops import (
     LoopBody,
     all_names,
@@ -52,8 +52,9 @@ class ForLoops:
             return  # range(len(coeffs)) of a tuple: as short as the tuple
         listed = list_indexed_at(node, self.node, self.params, self.resolver, self.function_scope)
         if listed is not None and self.scope is self.function_scope:  # `hist[i]` of a parameter used only like a list
-            if steps is not None:  # (analysis/list_params.py): unrolled, exact for a list or an array, when not too long
-                self._block(node, "loop", f"Python `for` loop with {steps} steps indexing `{listed}` at its index: `{listed}` "
+            if steps is not None or not counts_elements(iterable, listed, self.resolver, self.scope):  # (list_params.py)
+                count = f"{steps} steps" if steps is not None else f"a trip count other than `len({listed})`"
+                self._block(node, "loop", f"Python `for` loop with {count} indexing `{listed}` at its index: `{listed}` "
                             "is used only like a list, which jax cannot index with a fori_loop's traced index",
                             f"pass `{listed}` as one stacked array and use it as one (`{listed}.shape`), or loop over it")
             return

@@ -5,8 +5,10 @@ whether ``hist`` is an array or a list of arrays (L-BFGS keeps its history in
 lists).  Under ``jax.jit`` a list argument arrives as a list of tracers: a Python
 loop indexes it with a Python int, but a ``jax.lax.fori_loop`` would index it with
 a traced index, which raises (TracerIntegerConversionError).  Nothing in such a
-function says which the caller passes, so the loop stays a Python loop: jit
-unrolls it, exactly right for both (one copy of the body per element).
+function says which the caller passes, so a loop as long as the list
+(``range(len(hist))``) stays a Python loop: jit unrolls it, exactly right for both
+(one copy of the body per element); any other such loop keeps the function
+un-jitted (NPJ303).
 ``jnp.asarray(hist)`` before the loop is not exact: it promotes the elements of a
 list of mixed dtypes to one, makes Python floats float64 arrays (NumPy keeps them
 weak, so ``np.dot(1.0, g32)`` is float32), and refuses a ragged list.
@@ -29,7 +31,7 @@ import libcst as cst
 from np2jax.analysis.loops import all_names, subscripts
 from np2jax.analysis.param_hints import hint_names
 from np2jax.analysis.resolve import Resolver, is_numpy
-from np2jax.analysis.scope import Scope
+from np2jax.analysis.scope import Scope, ValueBinding
 from np2jax.analysis.tracing_tables import ARRAY_HINTS
 from np2jax.visitors import child_nodes
 
@@ -54,6 +56,25 @@ def list_indexed_at(loop: cst.For, function: cst.FunctionDef, params: dict[str, 
                                                                                               resolver, scope):
             return base.value
     return None
+
+
+def counts_elements(iterable: cst.BaseExpression, name: str, resolver: Resolver, scope: Scope) -> bool:
+    """Is ``iterable`` a ``range`` whose bounds come from ``len(name)`` (``range(len(hist))``, ``range(m - 1, -1, -1)``
+    with ``m = len(hist)``): a loop as long as the list, unrolled like a loop over it?"""
+    if not (isinstance(iterable, cst.Call) and resolver.qualname(iterable.func, scope) == "builtins.range"):
+        return False
+    return any(_mentions_len(arg.value, name, resolver, scope, follow=True) for arg in iterable.args)
+
+
+def _mentions_len(node: cst.CSTNode, name: str, resolver: Resolver, scope: Scope, follow: bool) -> bool:
+    """``len(name)`` in ``node``, or in the one value of a name it reads (when ``follow``)."""
+    if isinstance(node, cst.Call) and _is_name(_only_argument(node), name) and resolver.qualname(node.func, scope) == "builtins.len":
+        return True
+    if follow and isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        if found is scope and len(bindings) == 1 and isinstance(bindings[0], ValueBinding) and not bindings[0].augmented:
+            return _mentions_len(bindings[0].value, name, resolver, scope, follow=False)
+    return any(_mentions_len(child, name, resolver, scope, follow) for child in child_nodes(node))
 
 
 def _element_is_array(node: cst.CSTNode, name: str, resolver: Resolver, scope: Scope) -> bool:
