@@ -87,7 +87,8 @@ def two_loop(g, s_hist, y_hist):
     m = len(s_hist)
     alphas = np.zeros(m)
     for i in range(m - 1, -1, -1):
-        alphas[i] = np.dot(s_hist[i], q) / np.dot(y_hist[i], s_hist[i])
+        alphas[i] = 1.0 / np.dot(y_hist[i], y_hist[i])  # y_hist indexed first, the loop as long as s_hist
+        alphas[i] *= np.dot(s_hist[i], q) / np.dot(y_hist[i], s_hist[i])
         q -= alphas[i] * y_hist[i]
     return q, alphas
 

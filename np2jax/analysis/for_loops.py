@@ -51,8 +51,9 @@ class ForLoops:
         if steps is None and self._ranges_over_python_sequence(iterable):
             return  # range(len(coeffs)) of a tuple: as short as the tuple
         listed = list_indexed_at(node, self.node, self.params, self.resolver, self.function_scope)
-        if listed is not None and self.scope is self.function_scope:  # `hist[i]` of a parameter used only like a list
+        if listed and self.scope is self.function_scope:  # `hist[i]` of parameters used only like lists
             if steps is not None or not counts_elements(iterable, listed, self.resolver, self.scope):  # (list_params.py)
+                listed = listed[0]
                 count = f"{steps} steps" if steps is not None else f"a trip count other than `len({listed})`"
                 self._block(node, "loop", f"Python `for` loop with {count} indexing `{listed}` at its index: `{listed}` "
                             "is used only like a list, which jax cannot index with a fori_loop's traced index",

@@ -40,10 +40,11 @@ VECTOR_ATTRIBUTES = frozenset({"shape", "ndim", "size", "T", "dot"})
 
 
 def list_indexed_at(loop: cst.For, function: cst.FunctionDef, params: dict[str, cst.Param],
-                    resolver: Resolver, scope: Scope) -> str | None:
-    """A parameter the body of ``loop`` indexes at the loop's index (``hist[i]``) that ``function`` uses only
-    like a list (see the module docstring), or None."""
+                    resolver: Resolver, scope: Scope) -> list[str]:
+    """The parameters the body of ``loop`` indexes at the loop's index (``hist[i]``) that ``function`` uses only
+    like a list (see the module docstring)."""
     indices = _index_names(loop.target)
+    listed: list[str] = []
     for sub in subscripts(loop.body):
         base = sub.value
         if not (isinstance(base, cst.Name) and base.value in params):
@@ -52,18 +53,18 @@ def list_indexed_at(loop: cst.For, function: cst.FunctionDef, params: dict[str, 
             continue
         if hint_names(params[base.value].annotation) & ARRAY_HINTS:
             continue
-        if _used_like_list(function.body, base.value, resolver, scope) and _element_is_array(function.body, base.value,
-                                                                                              resolver, scope):
-            return base.value
-    return None
+        if base.value not in listed and _used_like_list(function.body, base.value, resolver, scope) and _element_is_array(
+                function.body, base.value, resolver, scope):
+            listed.append(base.value)
+    return listed
 
 
-def counts_elements(iterable: cst.BaseExpression, name: str, resolver: Resolver, scope: Scope) -> bool:
-    """Is ``iterable`` a ``range`` whose bounds come from ``len(name)`` (``range(len(hist))``, ``range(m - 1, -1, -1)``
-    with ``m = len(hist)``): a loop as long as the list, unrolled like a loop over it?"""
+def counts_elements(iterable: cst.BaseExpression, names: list[str], resolver: Resolver, scope: Scope) -> bool:
+    """Is ``iterable`` a ``range`` whose bounds come from ``len(name)`` of one of ``names`` (``range(len(hist))``,
+    ``range(m - 1, -1, -1)`` with ``m = len(hist)``): a loop as long as a list, unrolled like a loop over it?"""
     if not (isinstance(iterable, cst.Call) and resolver.qualname(iterable.func, scope) == "builtins.range"):
         return False
-    return any(_mentions_len(arg.value, name, resolver, scope, follow=True) for arg in iterable.args)
+    return any(_mentions_len(arg.value, name, resolver, scope, follow=True) for arg in iterable.args for name in names)
 
 
 def _mentions_len(node: cst.CSTNode, name: str, resolver: Resolver, scope: Scope, follow: bool) -> bool:
