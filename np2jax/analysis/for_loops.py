@@ -14,6 +14,7 @@ import libcst as cst
 from np2jax.analysis.aliasing import has_array_evidence
 from np2jax.analysis.collect import CollectedLists, Collection
 from np2jax.analysis.jit_plan import LoopConversion
+from np2jax.analysis.list_params import counts_elements, list_indexed_at
 from np2jax.analysis.loops import (
     LoopBody,
     all_names,
@@ -51,6 +52,15 @@ class ForLoops:
             return  # a Python container (a list of layers, a tuple of names): unrolling is what is meant
         if steps is None and self._ranges_over_python_sequence(iterable):
             return  # range(len(coeffs)) of a tuple: as short as the tuple
+        listed = list_indexed_at(node, self.node, self.params, self.resolver, self.function_scope)
+        if listed and self.scope is self.function_scope:  # `hist[i]` of parameters used only like lists
+            if steps is not None or not counts_elements(iterable, listed, self.resolver, self.scope):  # (list_params.py)
+                listed = listed[0]
+                count = f"{steps} steps" if steps is not None else f"a trip count other than `len({listed})`"
+                self._block(node, "loop", f"Python `for` loop with {count} indexing `{listed}` at its index: `{listed}` "
+                            "is used only like a list, which jax cannot index with a fori_loop's traced index",
+                            f"pass `{listed}` as one stacked array and use it as one (`{listed}.shape`), or loop over it")
+            return
         conversion, obstacle = self._fori_conversion(node)
         if conversion is not None:
             if conversion.peel:  # its first step runs only if there is one: Python decides that, at trace time
@@ -59,6 +69,7 @@ class ForLoops:
             self.loops[node] = conversion
             self.traced_iterables[iterable] = f"<index:{conversion.index}>"
             self.carried.update(conversion.carried)
+            self.forget_tokens()  # computed above (analysis/traced_tokens.py) before the index and carried names were traced
             self.open_window_loop(node)
             return
         count = f"{steps} steps" if steps is not None else "a trip count known only at run time"

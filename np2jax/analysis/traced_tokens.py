@@ -58,6 +58,13 @@ class TracedTokens:
             self._tainted.clear()
         return result
 
+    def forget_tokens(self) -> None:
+        """Drop every memoised value: called when a loop's conversion makes its index and carried names
+        traced, so that tokens computed while deciding it (its body's values, read by ``_becomes_array``)
+        are computed again with them."""
+        self._tokens.clear()
+        self._tainted.clear()
+
     def _union(self, nodes: Iterable[cst.BaseExpression | None], scope: Scope) -> set[str]:
         result: set[str] = set()
         for node in nodes:

@@ -1,0 +1,194 @@
+"""Loops that once came out jitted (as fori_loops, or with a Python ``if`` left in one) and raised at run time:
+each migrated function runs under real JAX against NumPy, or is shown left un-jitted with NPJ303."""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+import pytest
+
+from tests.test_real_code_regressions import migrated_pair, record
+
+
+def _codes(result, name):
+    function = record(result, name)
+    return {d.code for d in result.diagnostics if function.line <= d.line <= function.end_line}
+
+
+def test_a_suffix_times_an_element_in_a_sum_keeps_the_loop():
+    """np.sum(x[i + 1:] * x[i]) with a total starting as 0.0 (its first step peeled): the tokens computed while
+    the loop was being decided, before its index was traced, were remembered, so the suffix's bound looked
+    static and the fori body met a traced slice bound ("Slice entries must be static integers")."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def potential_energy(x):
+            total = 0.0
+            for i in range(len(x)):
+                total += np.sum(x[i + 1:] * x[i])
+            return total
+
+        def masked_energy(x):
+            total = 0.0
+            for i in range(len(x)):
+                total += np.sum(x[i + 1:] * 2.0)
+            return total
+        """
+    )
+    assert not record(result, "potential_energy").jit and "NPJ303" in _codes(result, "potential_energy")
+    assert record(result, "masked_energy").jit  # every factor a suffix (or a literal): masked, as before
+    for x in (np.arange(5.0), np.array([1.5, -2.0, np.inf]), np.array([3.0]), np.zeros(0)):
+        np.testing.assert_array_equal(np.asarray(migrated.potential_energy(x)), original.potential_energy(x))
+        np.testing.assert_allclose(np.asarray(migrated.masked_energy(x)), original.masked_energy(x))
+
+
+def test_an_if_on_the_index_that_binds_a_new_name_keeps_the_loop():
+    """`if t > 0 and t % every == 0:` binding `new` in its branch stayed a Python `if` inside the fori body
+    (TracerBoolConversionError): the test's tokens had been computed before `t` was traced."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def rebalance(prices, w, every):
+            n_t = prices.shape[0]
+            holdings = w / prices[0]
+            turnover = 0.0
+            for t in range(n_t):
+                value = holdings @ prices[t]
+                if t > 0 and t % every == 0:
+                    new = value * w / prices[t]
+                    turnover += np.abs(new - holdings).sum()
+                    holdings = new
+            return holdings, turnover
+        """
+    )
+    assert not record(result, "rebalance").jit and "NPJ303" in _codes(result, "rebalance")
+    rng = np.random.default_rng(0)
+    w = np.array([0.5, 0.3, 0.2])
+    for n_t, every in ((12, 3), (1, 2), (7, 1)):
+        prices = 1.0 + rng.random((n_t, 3))
+        got, want = migrated.rebalance(prices, w, every), original.rebalance(prices, w, every)
+        for g, o in zip(got, want):
+            np.testing.assert_allclose(np.asarray(g), o)
+
+
+PROJECT = """
+import numpy as np
+
+def project_all(hist, g):
+    out = np.zeros(len(hist))
+    for i in range(len(hist)):
+        out[i] = np.dot(hist[i], g)
+    return out
+
+def two_loop(g, s_hist, y_hist):
+    q = g.copy()
+    m = len(s_hist)
+    alphas = np.zeros(m)
+    for i in range(m - 1, -1, -1):
+        alphas[i] = 1.0 / np.dot(y_hist[i], y_hist[i])  # y_hist indexed first, the loop as long as s_hist
+        alphas[i] *= np.dot(s_hist[i], q) / np.dot(y_hist[i], s_hist[i])
+        q -= alphas[i] * y_hist[i]
+    return q, alphas
+
+def stacked(hist, g):
+    out = np.zeros(hist.shape[0])
+    for i in range(len(hist)):
+        out[i] = np.dot(hist[i], g)
+    return out
+
+def first_ten(hist, g):
+    out = np.zeros(10)
+    for i in range(10):
+        out[i] = np.dot(hist[i], g)
+    return out
+
+def first_n(hist, g, n):
+    out = np.zeros(n)
+    for i in range(n):
+        out[i] = hist[i] @ g
+    return out
+"""
+
+
+def test_a_parameter_used_only_like_a_list_keeps_its_loop_unrolled():
+    """`hist[i]` in a loop over range(len(hist)), hist used nowhere as an array: a caller's list of arrays
+    (an L-BFGS history) under jit is a list of tracers, which a fori_loop's traced index cannot index
+    (TracerIntegerConversionError). The loop stays a Python loop, which jit unrolls: exact for a list or an
+    array, when the loop is as long as the list; another trip count is NPJ303."""
+    result, original, migrated = migrated_pair(PROJECT)
+    source = result.output.decode()
+    for name in ("project_all", "two_loop"):
+        assert record(result, name).jit and "NPJ305" not in _codes(result, name), name
+    assert "jax.lax.fori_loop(0, len(hist), _loop_body, out)" in source  # `stacked`: hist.shape, an array
+    for name in ("first_ten", "first_n"):  # as many steps as the code says, not as the list has: NPJ303
+        assert not record(result, name).jit and "NPJ303" in _codes(result, name), name
+    rng = np.random.default_rng(1)
+    g = rng.random(3)
+    with jax.enable_x64(True):  # NumPy's float64 throughout: the results must agree exactly
+        for hist, v in (([rng.random(3) for _ in range(4)], g), (rng.random((5, 3)), g), ([], g),
+                        ([rng.random(3).astype(np.float32)], g), ([1.0, 2.5], 0.5), (np.arange(4.0), np.float32(3.0))):
+            got, want = migrated.project_all(hist, v), original.project_all(hist, v)
+            assert np.asarray(got).dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(got), want)
+        for s_hist in ([rng.random(3) for _ in range(3)], rng.random((2, 3)), []):
+            y_hist = [s + 0.5 for s in s_hist]
+            for got, want in zip(migrated.two_loop(g, s_hist, y_hist), original.two_loop(g, s_hist, y_hist)):
+                np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)  # XLA's dot: last-bit differences
+        hist = rng.random((12, 3))
+        np.testing.assert_allclose(np.asarray(migrated.stacked(hist, g)), original.stacked(hist, g))
+        np.testing.assert_allclose(np.asarray(migrated.first_ten(list(hist), g)), original.first_ten(list(hist), g))
+        np.testing.assert_allclose(np.asarray(migrated.first_n(list(hist), g, 4)), original.first_n(list(hist), g, 4))
+
+
+@pytest.mark.parametrize("use", ["np.sum(hist)", "hist.shape[0]", "hist * 2.0", "helper(hist)", "hist"])
+def test_a_parameter_used_as_a_whole_still_becomes_a_fori_loop(use):
+    """Any use of the parameter other than len(), one index or a `for` (a NumPy call on it, an attribute,
+    arithmetic, passing it on, returning it) keeps the fori_loop conversion."""
+    result, _, _ = migrated_pair(
+        f"""
+        import numpy as np
+
+        def helper(a):
+            return a
+
+        def f(hist, g):
+            out = np.zeros(len(hist))
+            for i in range(len(hist)):
+                out[i] = np.dot(hist[i], g)
+            extra = {use}
+            return out, extra
+        """
+    )
+    assert "NPJ305" in _codes(result, "f")
+
+
+
+def test_a_vector_indexed_only_for_numbers_still_becomes_a_fori_loop():
+    """`b[i]` used only as a number (an SOR sweep's right-hand side, neighbour differences) is an element of a
+    plain vector: the loop over it stays a fori_loop, not a loop jit would unroll over a long array."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def sweep(A, b, x):
+            x = x.copy()
+            for i in range(A.shape[0]):
+                sigma = np.dot(A[i], x) - A[i, i] * x[i]
+                x[i] = (b[i] - sigma) / A[i, i]
+            return x
+
+        def differences(x):
+            d = np.zeros(len(x) - 1)
+            for i in range(len(x) - 1):
+                d[i] = np.exp(x[i + 1]) - x[i]
+            return d
+        """
+    )
+    for name in ("sweep", "differences"):
+        assert record(result, name).jit and "NPJ305" in _codes(result, name), name
+    A, b = np.eye(3) * 4.0 + 1.0, np.arange(3.0)
+    np.testing.assert_allclose(np.asarray(migrated.sweep(A, b, np.zeros(3))), original.sweep(A, b, np.zeros(3)), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(migrated.differences(np.arange(4.0))), original.differences(np.arange(4.0)),
+                               rtol=1e-6)
