@@ -205,12 +205,12 @@ class WhileLoops:
                           "which the loop would make traced; use the jax.numpy function")
         new = set(carried) - self.carried
         self.carried.update(new)
-        self._tokens.clear()  # the carried names are traced from now on: tokens computed before missed that
+        self.forget_tokens()  # the carried names are traced from now on: tokens computed before missed that
         truth = self.decisions.truth(test)
         unknown = self._not_scalar(test, truth) if not isinstance(truth, str) else None
         if isinstance(truth, str) or unknown is not None:
             self.carried -= new  # not converted: they stay what they were
-            self._tokens.clear()
+            self.forget_tokens()
         if isinstance(truth, str):
             return None, truth
         if unknown is not None:
