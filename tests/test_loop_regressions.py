@@ -192,3 +192,18 @@ def test_a_vector_indexed_only_for_numbers_still_becomes_a_fori_loop():
     np.testing.assert_allclose(np.asarray(migrated.sweep(A, b, np.zeros(3))), original.sweep(A, b, np.zeros(3)), rtol=1e-6)
     np.testing.assert_allclose(np.asarray(migrated.differences(np.arange(4.0))), original.differences(np.arange(4.0)),
                                rtol=1e-6)
+
+
+def test_a_mask_from_all_or_any_used_as_an_index_blocks_jit():
+    """hunt7's spatial.bin_points: `ok = np.all(..., axis=1); ij[ok, 0]` was jitted and raised
+    NonConcreteBooleanIndexError (a boolean mask index has no static shape)."""
+    from np2jax.engine import migrate_source
+
+    source = (
+        "import numpy as np\n\n\n"
+        "def inside(x, r):\n    ok = np.all(np.abs(x) < r, axis=1)\n    return x[ok, 0] * 2\n\n\n"
+        "def near(x, r):\n    return x[(np.abs(x) < r).any(axis=1)]\n"
+    )
+    result = migrate_source(source.encode(), "m.py")
+    assert not any(r.jit for r in result.functions)
+    assert sorted(d.line for d in result.diagnostics if d.code == "NPJ301") == [6, 10]

@@ -300,9 +300,11 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
             return self._is_mask(node.left) or self._is_mask(node.right)
         if isinstance(node, cst.Call):
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("all", "any") and self.tokens(node.func.value):
+                return True  # `(d < r).all(axis=1)`
             qualname = self.resolver.qualname(node.func, self.scope) or ""
             short = qualname.rsplit(".", 1)[-1]
-            return (is_numpy(qualname) or qualname.startswith("jax.numpy")) and short in MASK_FUNCTIONS
+            return (is_numpy(qualname) or qualname.startswith("jax.numpy")) and short in MASK_FUNCTIONS and bool(self.tokens(node))
         if isinstance(node, cst.Name):
             found, bindings = self.scope.lookup(node.value)
             if found is self.function_scope and node.value in self.params and _mask_like(node.value, self.params[node.value]):

@@ -55,7 +55,9 @@ SIDE_EFFECT_BUILTINS = frozenset("print input open exec eval breakpoint setattr 
 ITERATOR_BUILTINS = frozenset({"iter", "next"})
 IMMUTABLE_BUILTINS = frozenset(f"builtins.{name}" for name in "int float complex bool str tuple frozenset bytes range slice len abs round pow min max sum".split())
 BUILTIN_CONSTANTS = frozenset({"True", "False", "None"})
-MASK_FUNCTIONS = frozenset("isnan isfinite isinf isposinf isneginf logical_and logical_or logical_not logical_xor signbit isclose".split())
+MASK_FUNCTIONS = frozenset(
+    "isnan isfinite isinf isposinf isneginf logical_and logical_or logical_not logical_xor signbit isclose all any isin "
+    "greater greater_equal less less_equal equal not_equal".split())
 # Modules whose functions may be called from traced code.
 TRACEABLE_MODULES = ("numpy", "jax", "builtins", "functools", "operator", "itertools", "typing", "collections")
 NAMEDTUPLE_BASES = frozenset({"typing.NamedTuple", "collections.namedtuple", "NamedTuple"})
