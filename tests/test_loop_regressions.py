@@ -207,3 +207,52 @@ def test_a_mask_from_all_or_any_used_as_an_index_blocks_jit():
     result = migrate_source(source.encode(), "m.py")
     assert not any(r.jit for r in result.functions)
     assert sorted(d.line for d in result.diagnostics if d.code == "NPJ301") == [6, 10]
+
+
+def test_an_out_argument_in_a_loop_body_is_carried():
+    """hunt6's farthest_point_sampling: `np.minimum(dist, d, out=dist)` became `dist = jnp.minimum(...)` inside
+    the fori_loop body, but `dist` was not carried (UnboundLocalError)."""
+    from np2jax.engine import migrate_source
+
+    source = (
+        "import numpy as np\n\n\n"
+        "def farthest_point_sampling(points, m):\n"
+        "    n = len(points)\n"
+        "    chosen = np.zeros(m, dtype=np.int64)\n"
+        "    dist = np.full(n, np.inf)\n"
+        "    idx = 0\n"
+        "    for t in range(m):\n"
+        "        chosen[t] = idx\n"
+        "        d = np.sum((points - points[idx]) ** 2, axis=1)\n"
+        "        np.minimum(dist, d, out=dist)\n"
+        "        idx = int(np.argmax(dist))\n"
+        "    return chosen\n"
+    )
+    result = migrate_source(source.encode(), "m.py")
+    original, migrated = {}, {}
+    exec(compile(source, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    points = np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 4.0], [1.0, 1.0], [5.0, 5.0]], dtype=np.float32)
+    for m in (0, 1, 3, 5):
+        np.testing.assert_array_equal(np.asarray(migrated["farthest_point_sampling"](points, m)),
+                                      original["farthest_point_sampling"](points, m))
+
+
+def test_a_conditional_choosing_between_tuples_is_not_a_cond():
+    """hunt5's gp.grid_search: `best = (s, l, v)` beside `best = (-np.inf, None, None)` became a jax.lax.cond
+    whose branches differ in structure (TypeError at trace time)."""
+    from np2jax.engine import migrate_source
+
+    source = (
+        "import numpy as np\n\n\n"
+        "def best_of(scores, names):\n"
+        "    best = (-np.inf, None)\n"
+        "    for i in range(3):\n"
+        "        s = np.sum(scores[i])\n"
+        "        if s > best[0]:\n"
+        "            best = (s, names[i])\n"
+        "    return best\n"
+    )
+    result = migrate_source(source.encode(), "m.py")
+    assert "jax.lax.cond" not in result.output.decode()
+    assert any(d.code == "NPJ301" and "tuple or list" in d.message for d in result.diagnostics)

@@ -345,12 +345,25 @@ class ConditionalDecisions:
                 return reason
         return ""
 
+    def _container(self, node: cst.BaseExpression) -> bool:
+        """A tuple or list display, or a local name bound to one somewhere."""
+        if isinstance(node, (cst.Tuple, cst.List, cst.ListComp)):
+            return True
+        if isinstance(node, cst.Name):
+            found, bindings = self.scope.lookup(node.value)
+            return found is not None and found.kind == "function" and any(
+                isinstance(b, ValueBinding) and isinstance(b.value, (cst.Tuple, cst.List, cst.ListComp)) for b in bindings)
+        return False
+
     def _one_type(self, column: list[cst.BaseExpression], classifier: ValueClassifier) -> str:
         """Why the values may not have one type ("" when they have).
 
         Shapes and dtypes only need checking where jax.lax.cond would predictably raise: it checks
         them itself when tracing, so a wrong guess here can never make a silent difference.
         """
+        container = next((node for node in column if self._container(node)), None)
+        if container is not None:  # `best = (s, l, v)` beside `best` bound to `(-np.inf, None, None)`
+            return f"`{_short(container)}` is a tuple or list: jax.lax.cond needs branches of one structure and dtype per element"
         values = [classifier.value(node, self.scope) for node in column]
         weak = [v for v in values if v.weak]
         if not weak:

@@ -8,6 +8,7 @@ import libcst as cst
 
 from np2jax.analysis.index_calls import converts_on_traced_index
 from np2jax.analysis.resolve import Resolver, is_numpy
+from np2jax.analysis.result_writes import INPLACE_FUNCTIONS
 from np2jax.analysis.scope import Scope
 from np2jax.visitors import FastVisitor, child_nodes
 
@@ -82,6 +83,14 @@ class LoopBody(FastVisitor):
         func = node.func
         if node in self.collected:
             return
+        # `np.minimum(d, e, out=d)`, `np.add.at(x, i, v)`, `np.copyto(x, y)` ... become `d = ...` (NPJ200): carried
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == "out":
+                for element in (arg.value.elements if isinstance(arg.value, cst.Tuple) else [arg.value]):
+                    self._assign(element.value if isinstance(element, cst.Element) else element, in_place=True)
+        if isinstance(func, cst.Attribute) and node.args and node.args[0].keyword is None and (
+                func.attr.value in INPLACE_FUNCTIONS or (func.attr.value == "at" and isinstance(func.value, cst.Attribute))):
+            self._assign(node.args[0].value, in_place=True)
         if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
             if func.attr.value in self.MUTATING_ARRAY_METHODS:
                 self._assign(func.value, in_place=True)

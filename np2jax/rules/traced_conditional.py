@@ -37,7 +37,9 @@ class TracedConditional(Rule):
         ),
         use_instead="nothing to do: the conditional is converted for you",
         known_problems=(
-            "Left as they are (NPJ301 says why): branches with calls np2jax cannot prove free of side effects, "
+            "Left as they are (NPJ301 says why): branches that choose between tuples or lists (`best = (s, i)` "
+            "beside `best = (-np.inf, None)`: jax.lax.cond needs one structure and one dtype per element), "
+            "branches with calls np2jax cannot prove free of side effects, "
             "statements other than plain assignments, branches reading a name they assigned just before, tests "
             "that are not known to be booleans or numbers (a parameter, a list), `in`/`is` tests, and a Python "
             "number beside an array that may not be 0-d or may be an integer array (NumPy returns either one; "
