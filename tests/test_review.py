@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import sys
 import textwrap
 from pathlib import Path
@@ -53,6 +54,12 @@ DROPS_NUMPY = KEEPS_NUMPY[:KEEPS_NUMPY.index("\n\n\ndef ordered")] + "\n"
 DROPS_NUMPY_MIGRATED = DROPS_NUMPY.replace("import numpy as np", "import jax.numpy as jnp").replace("np.", "jnp.")
 
 
+def _default_interrupt() -> None:
+    """The review gets Ctrl-C as a user's terminal delivers it, even when the test run itself was started where
+    SIGINT is ignored (a background job of a non-interactive shell: the ignored disposition is inherited)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Review:
     """A running `np2jax review` in a pseudo-terminal."""
 
@@ -63,6 +70,7 @@ class Review:
         self.child = pexpect.spawn(
             sys.executable, ["-m", "np2jax", "review", "--no-jit", *args],
             cwd=str(cwd), env=environment, encoding="utf-8", timeout=TIMEOUT_S, dimensions=(60, 200),
+            preexec_fn=_default_interrupt,
         )
         self.child.logfile_read = self.transcript
 
