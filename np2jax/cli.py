@@ -22,7 +22,7 @@ from np2jax.configured import add_migration_arguments
 from np2jax.docs import render_rule
 from np2jax.engine import FileResult, Options
 from np2jax.gate import run_gate
-from np2jax.files import SourceFile, UsageError, discover, is_read_only, write_atomic
+from np2jax.files import SourceFile, UsageError, copy_atomic, data_files, discover, is_read_only, write_atomic
 from np2jax.report import migrate_report, write_json
 from np2jax.runner import migrate_files
 from np2jax.ui.diff import colorize, file_diffs
@@ -54,7 +54,7 @@ def build_parser() -> Parser:
     migrate.add_argument("paths", nargs="+", metavar="PATH", help=".py files, notebooks (.ipynb) or directories")
     mode = migrate.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="rewrite files in place (atomically)")
-    mode.add_argument("--out", metavar="DIR", help="write the migrated tree under DIR")
+    mode.add_argument("--out", metavar="DIR", help="write the migrated tree (and a copy of its other files) under DIR")
     mode.add_argument("--check", action="store_true", help="exit 1 if any file would change; write nothing")
     migrate.add_argument("--report", metavar="FILE", help="write the JSON report (version 1) to FILE")
     migrate.add_argument("--jit", action=argparse.BooleanOptionalAction, default=None, help="add jax.jit decorators (default: on)")
@@ -159,8 +159,11 @@ def run_migrate(args: argparse.Namespace) -> int:
     found, walk_problems = discover(args.paths, exclude=[out_dir] if out_dir else [])
     files = [file for file in found if config.is_selected(file.path)]
     passed_over = [file for file in found if not config.is_selected(file.path)]
+    data: list[SourceFile] = []
+    data_problems: list[tuple[str, str]] = []
     if out_dir is not None:
-        _check_out_targets(found, out_dir)
+        data, data_problems = data_files(args.paths, exclude=[out_dir])
+        _check_out_targets(found + data, out_dir)
     base = config.base_options(jit=args.jit, select=args.select, ignore=args.ignore, unsafe_fixes=args.unsafe_fixes)
     cache = Cache(None if args.no_cache else default_cache_dir())
     notes: list[str] = []
@@ -171,12 +174,14 @@ def run_migrate(args: argparse.Namespace) -> int:
         )
 
     write_errors: dict[str, str] = {}
+    copy_errors: list[tuple[str, str]] = []
     if args.write:
         write_errors = _write_in_place(files, results)
     elif out_dir is not None:
         # Files the configuration excludes are copied as they are, so the tree stays importable.
         untouched = [FileResult(file.display, "unchanged") for file in passed_over]
         write_errors = _write_out_tree(files + passed_over, results + untouched, out_dir)
+        copy_errors = _copy_data_files(data, data_problems, out_dir)
     elif not args.check:
         _print_diffs(results, args.color)
     for result in results:
@@ -197,14 +202,14 @@ def run_migrate(args: argparse.Namespace) -> int:
     for file in passed_over:
         if file.display in args.paths:  # named explicitly: say why nothing happened
             print(f"{file.display}: excluded by {config.name}; not migrated (--isolated migrates it)", file=sys.stderr)
-    for path, reason in walk_problems:
+    for path, reason in walk_problems + copy_errors:
         print(f"{path}: error: {reason}", file=sys.stderr)
     changed = [r for r in results if r.status == "changed"]
     if args.check:
         for result in changed:
             print(f"would migrate {result.path}", file=sys.stderr)
     _print_summary(results, args)
-    if walk_problems or report_failed or any(r.status == "error" for r in results):
+    if walk_problems or copy_errors or report_failed or any(r.status == "error" for r in results):
         return EXIT_FAILED
     if args.check and changed:
         return EXIT_PENDING
@@ -259,6 +264,36 @@ def _write_out_tree(files: list[SourceFile], results: list[FileResult], out_dir:
         except OSError as error:
             errors[result.path] = f"cannot write {target}: {error.strerror or error}"
     return errors
+
+
+def _copy_data_files(found: list[SourceFile], problems: list[tuple[str, str]], out_dir: Path) -> list[tuple[str, str]]:
+    """Copy the non-source files of the trees to ``out_dir`` (package data, test data ...).
+
+    A file already there with the same size and modification time is left alone, so a second
+    run over a large data directory costs one ``stat`` per file. Returns (path, reason) for
+    each file that could not be copied.
+    """
+    for path, reason in problems:  # a FIFO or socket in the tree: nothing a package could load
+        print(f"{path}: note: {reason}; not copied to --out", file=sys.stderr)
+    errors = []
+    for file in found:
+        target = out_dir / file.relative
+        try:
+            source = file.path.stat()
+            if _same_file_data(target, source):
+                continue
+            copy_atomic(file.path, target)
+        except OSError as error:
+            errors.append((file.display, f"cannot copy to {target}: {error.strerror or error}"))
+    return errors
+
+
+def _same_file_data(target: Path, source: os.stat_result) -> bool:
+    try:
+        existing = target.stat()
+    except OSError:
+        return False
+    return existing.st_size == source.st_size and existing.st_mtime_ns == source.st_mtime_ns
 
 
 def _print_diffs(results: list[FileResult], color: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import tempfile
 from dataclasses import dataclass
@@ -67,7 +68,11 @@ def _has_venv_layout(directory: Path) -> bool:
     return any(directory.glob("lib/python*/site-packages"))
 
 
-def _walk(argument: str, root: Path, excluded: set[Path], problems: list[tuple[str, str]]) -> list[SourceFile]:
+def _walk(
+    argument: str, root: Path, excluded: set[Path], problems: list[tuple[str, str]], wanted=None
+) -> list[SourceFile]:
+    """Files under ``root`` whose name ``wanted`` accepts (default: source files), hidden ones aside."""
+    wanted = wanted or _is_source_name
     result: list[SourceFile] = []
     seen: set[tuple[int, int]] = set()
     stack = [root]
@@ -99,7 +104,7 @@ def _walk(argument: str, root: Path, excluded: set[Path], problems: list[tuple[s
                 if path.resolve() in excluded:
                     continue
                 subdirs.append(path)
-            elif entry.name.endswith(SOURCE_SUFFIXES) and not entry.name.startswith("."):
+            elif wanted(entry.name) and not entry.name.startswith("."):
                 try:
                     regular = entry.is_file()  # follows links; not a FIFO, socket or device
                 except OSError:
@@ -113,6 +118,29 @@ def _walk(argument: str, root: Path, excluded: set[Path], problems: list[tuple[s
         stack.extend(reversed(subdirs))
     result.sort(key=lambda f: f.relative.parts)
     return result
+
+
+def _is_source_name(name: str) -> bool:
+    return name.endswith(SOURCE_SUFFIXES)
+
+
+def data_files(paths: list[str], exclude: list[Path] = ()) -> tuple[list[SourceFile], list[tuple[str, str]]]:
+    """Every other regular file under the directory ``paths`` (package data, test data, configuration),
+    and (path, reason) for entries that are not regular files.
+
+    ``migrate --out`` copies them so the migrated tree works as the original did: a package
+    that loads ``data/table.csv`` beside its modules still finds it. The walk skips what
+    :func:`discover` skips (hidden entries, build output, virtual environments, ``exclude``).
+    """
+    found: list[SourceFile] = []
+    problems: list[tuple[str, str]] = []
+    excluded = {p.resolve() for p in exclude}
+    for argument in paths:
+        root = Path(argument)
+        if root.is_dir():
+            found.extend(_walk(argument, root, excluded, problems, wanted=lambda name: not _is_source_name(name)))
+    # Unreadable directories were reported by discover's walk already; keep the other problems.
+    return found, [(path, reason) for path, reason in problems if not reason.startswith("cannot read directory")]
 
 
 def read_source(path: Path) -> bytes:
@@ -136,19 +164,39 @@ def _umask() -> int:
 def write_atomic(path: Path, data: bytes, mode_from: Path | None = None) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename (never half-written)."""
     target = Path(os.path.realpath(path))  # write through symlinks, keep the link
-    target.parent.mkdir(parents=True, exist_ok=True)
     source_for_mode = mode_from if mode_from is not None else target
     try:
         mode = stat.S_IMODE(os.stat(source_for_mode).st_mode)
     except OSError:
         mode = 0o666 & ~_umask()  # a new file: what open() would have created
+
+    def fill(handle, temporary: str) -> None:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+        os.chmod(temporary, mode)
+
+    _replace_atomically(target, fill)
+
+
+def copy_atomic(source: Path, path: Path) -> None:
+    """Copy ``source`` (contents, mode and times) to ``path`` through a temporary file and a rename."""
+
+    def fill(handle, temporary: str) -> None:
+        with open(source, "rb") as original:
+            shutil.copyfileobj(original, handle)
+        handle.flush()
+        shutil.copystat(source, temporary)
+
+    _replace_atomically(Path(os.path.realpath(path)), fill)
+
+
+def _replace_atomically(target: Path, fill) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".np2jax-tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
+            fill(handle, temporary)
         os.replace(temporary, target)
     except BaseException:
         try:

@@ -205,6 +205,8 @@ def _project(root: Path) -> Path:
     write(project / "pkg" / "sub" / "__init__.py", "")
     write(project / "pkg" / "sub" / "deep.py", "import numpy as np\nfrom ..util import helper\n\n\ndef g(x):\n    return np.mean(x) + helper(1)\n")
     write(project / "pkg" / "notes.txt", "not python\n")
+    write(project / "pkg" / "data" / "table.csv", "1,2,3\n")
+    write(project / "pkg" / "data" / ".cache", "hidden files stay behind\n")
     return project
 
 
@@ -220,7 +222,11 @@ def test_out_mirrors_the_tree_and_the_package_imports(tmp_path, run_cli):
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*.py")) == [
         "pkg/__init__.py", "pkg/core.py", "pkg/sub/__init__.py", "pkg/sub/deep.py", "pkg/util.py",
     ]
-    assert not (out / "pkg" / "notes.txt").exists()
+    # Package data comes along (hidden files do not), so code that loads it still finds it.
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file() and p.suffix != ".py") == [
+        "pkg/data/table.csv", "pkg/notes.txt",
+    ]
+    assert (out / "pkg" / "data" / "table.csv").read_text() == "1,2,3\n"
     assert (out / "pkg" / "core.py").read_text() == "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef f(x):\n    return jnp.sum(x ** 2)\n"
     assert (out / "pkg" / "util.py").read_bytes() == (project / "pkg" / "util.py").read_bytes()
     assert stat.S_IMODE((out / "pkg" / "util.py").stat().st_mode) == 0o755
@@ -250,6 +256,27 @@ def test_out_with_a_single_file_and_inside_the_tree(tmp_path, run_cli):
     assert (project / "migrated" / "pkg" / "core.py").is_file()
 
 
+def test_out_copies_data_files_once_and_keeps_going_past_ones_it_cannot_copy(tmp_path, run_cli):
+    project = _project(tmp_path)
+    first = run_cli("migrate", "proj", "--out", "migrated", cwd=tmp_path)
+    assert first.returncode == 0, first
+    copied = tmp_path / "migrated" / "pkg" / "data" / "table.csv"
+    os.utime(copied, ns=(1, 1))  # a changed copy is refreshed from the input on the next run
+    os.mkfifo(project / "pkg" / "data" / "pipe")
+    second = run_cli("migrate", "proj", "--out", "migrated", cwd=tmp_path)
+    assert second.returncode == 0, second
+    assert copied.stat().st_mtime_ns == (project / "pkg" / "data" / "table.csv").stat().st_mtime_ns
+    assert "proj/pkg/data/pipe: note: not a regular file; not copied to --out" in second.stderr
+    assert not (tmp_path / "migrated" / "pkg" / "data" / "pipe").exists()
+    blocked = tmp_path / "migrated" / "pkg" / "notes.txt"
+    blocked.unlink()
+    blocked.mkdir()  # a directory where the copy must go: reported, the rest still written
+    third = run_cli("migrate", "proj", "--out", "migrated", cwd=tmp_path)
+    assert third.returncode == 3, third
+    assert "proj/pkg/notes.txt: error: cannot copy to" in third.stderr
+    assert (tmp_path / "migrated" / "pkg" / "core.py").is_file()
+
+
 def test_out_refuses_to_overwrite_inputs_or_merge_two_files(tmp_path, run_cli):
     write(tmp_path / "a" / "mod.py", SIMPLE)
     write(tmp_path / "b" / "mod.py", SIMPLE.replace("f(x)", "g(x)"))
@@ -260,6 +287,12 @@ def test_out_refuses_to_overwrite_inputs_or_merge_two_files(tmp_path, run_cli):
     clash = run_cli("migrate", "a", "b", "--out", "out", cwd=tmp_path)
     assert clash.returncode == 2, clash
     assert "a/mod.py" in clash.stderr and "b/mod.py" in clash.stderr
+    assert not (tmp_path / "out").exists()
+    write(tmp_path / "c" / "weights.npy", "c")
+    write(tmp_path / "d" / "weights.npy", "d")
+    data_clash = run_cli("migrate", "c", "d", "--out", "out", cwd=tmp_path)
+    assert data_clash.returncode == 2, data_clash
+    assert "c/weights.npy" in data_clash.stderr and "d/weights.npy" in data_clash.stderr
     assert not (tmp_path / "out").exists()
 
 
