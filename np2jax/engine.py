@@ -101,6 +101,8 @@ class FileResult:
         return self.source.count(b"\n") + (1 if self.source and not self.source.endswith(b"\n") else 0)
 
     def with_path(self, path: str) -> FileResult:
+        if path == self.path and all(d.path == path for d in self.diagnostics):
+            return self  # a cached result read back under the name it was stored with
         return replace(self, path=path, diagnostics=[replace(d, path=path) for d in self.diagnostics])
 
 

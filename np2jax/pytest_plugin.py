@@ -92,7 +92,8 @@ _CHECKER_KEY = pytest.StashKey[object]()
 def _checker(config: pytest.Config):
     checker = config.stash.get(_CHECKER_KEY, None)
     if checker is None:
-        from np2jax.check.runner import DEFAULT_TIMEOUT_S, Checker
+        from np2jax.check.limits import DEFAULT_TIMEOUT_S
+        from np2jax.check.runner import Checker
 
         timeout = config.getoption("np2jax_timeout") or DEFAULT_TIMEOUT_S
         checker = Checker(x64=config.getoption("np2jax_x64"), timeout=timeout, jobs=1).__enter__()

@@ -10,8 +10,9 @@ parameters are not static here (the jit rule decides which ones become
 
 from __future__ import annotations
 
+import functools
+
 import libcst as cst
-import numpy
 
 from np2jax.analysis.scope import (
     BUILTIN_NAMES,
@@ -36,7 +37,6 @@ STATIC_BUILTINS = frozenset(
 # Whatever the argument, these give a value fixed at trace time.
 SHAPE_FUNCTIONS = frozenset({"len", "isinstance", "type", "hasattr"})
 STATIC_NUMPY_KINDS = frozenset({"function", "dtype", "static", "constant", "type"})
-NUMPY_STAR_NAMES = frozenset(getattr(numpy, "__all__", ()))
 _LITERALS = (
     cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString,
     cst.FormattedString, cst.Ellipsis, cst.Lambda,
@@ -49,6 +49,14 @@ SHAPE_PARAMETER_NAMES = frozenset({"shape", "dims", "axes", "axis", "ndim", "ndi
 
 def is_shape_name(name: str) -> bool:
     return name in SHAPE_PARAMETER_NAMES or name.endswith("_shape") or name.endswith("_axis") or name.endswith("_axes")
+
+
+@functools.cache
+def numpy_star_names() -> frozenset[str]:
+    """The names ``from numpy import *`` binds with the installed NumPy (imported only when needed)."""
+    import numpy
+
+    return frozenset(getattr(numpy, "__all__", ()))
 
 
 def is_numpy(qualname: str | None) -> bool:
@@ -76,10 +84,8 @@ class Resolver:
         found, bindings = scope.lookup(name)
         if found is None:
             module = scope.module
-            if name not in BUILTIN_NAMES or name in NUMPY_STAR_NAMES:
-                for star in module.star_imports:
-                    if star == "numpy" and name in NUMPY_STAR_NAMES:
-                        return f"numpy.{name}"
+            if "numpy" in module.star_imports and name in numpy_star_names():
+                return f"numpy.{name}"
             return f"builtins.{name}" if name in BUILTIN_NAMES else None
         qualnames = {b.qualname for b in bindings if isinstance(b, ImportBinding)}
         if len(qualnames) == 1 and all(isinstance(b, ImportBinding) for b in bindings):

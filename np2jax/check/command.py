@@ -33,7 +33,7 @@ def _count(value: str) -> int:
 
 
 def add_check_arguments(parser: argparse.ArgumentParser) -> None:
-    from np2jax.check.runner import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
+    from np2jax.check.limits import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
 
     parser.add_argument("original", metavar="ORIGINAL", help="the NumPy file or directory")
     parser.add_argument("migrated", metavar="MIGRATED", help="its migration (same relative paths)")

@@ -18,12 +18,11 @@ from pathlib import Path
 from typing import Callable
 
 from np2jax.check.compare import compare
+from np2jax.check.limits import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
 from np2jax.check.discover import FilePair, Target, pair_files
 from np2jax.check.report import CheckReport, FunctionCheck
 from np2jax.check.workers import Worker, WorkerFailure
 
-DEFAULT_TIMEOUT_S = 30.0
-DEFAULT_MEMORY_MB = 4096
 MIN_INPUTS = 3
 
 

@@ -25,10 +25,13 @@ def decode(source: bytes) -> str:
 # feeds, \x1c-\x1e, \x85 and \u2028/\u2029, which are ordinary characters in a source
 # line, and would cut a line in two in the diff.
 _LINE_END = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def source_lines(text: str) -> list[str]:
     """``text`` split after each newline Python recognises, newlines kept."""
+    if not _OTHER_BREAKS.search(text):
+        return text.splitlines(keepends=True)  # the same split, several times faster
     lines = _LINE_END.split(text)
     if lines and not lines[-1]:
         lines.pop()
