@@ -291,6 +291,64 @@ CASES = [
         """
         import numpy as np
 
+        A = np.zeros((3, 3))
+        A[1, 0] = 0.5
+        B5 = A[1].copy()
+        BT = A.T.copy()
+        ROWS = A.tolist()
+        OPTIONS = {"scale": 2.0}
+        SCALES = OPTIONS.copy()
+
+        def step(y):
+            return np.sum(y + B5 @ y + BT[0] @ y)
+
+        def from_list(y):
+            return np.sum(y * ROWS[1][0])
+
+        def from_dict(y):
+            return np.sum(y * SCALES["scale"])
+        """,
+        # a Butcher tableau built at import and never written is a constant; tolist() and a dict's copy are not
+        {"step": jit(), "from_list": ("NPJ302",), "from_dict": ("NPJ302",)},
+        id="module-arrays-from-array-methods-are-constants",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        A = np.zeros(3)
+        B = np.ones(3)
+        V = A[1:]
+        W = B.reshape(3, 1)
+        C = np.ones(3)
+        K = C.copy()
+
+        def set_v(x):
+            V[0] = x
+
+        def set_w(x):
+            W[2, 0] = x
+
+        def set_k(x):
+            K[0] = x
+
+        def read_a(y):
+            return np.sum(A * y)
+
+        def read_b(y):
+            return np.sum(B * y)
+
+        def read_c(y):
+            return np.sum(C * y)
+        """,
+        # writing a module-level view changes the array it views: jit would keep the values it traced with
+        {"set_v": PLAIN, "set_w": PLAIN, "set_k": PLAIN, "read_a": ("NPJ302",), "read_b": ("NPJ302",), "read_c": jit()},
+        id="writes-through-module-level-views-block-reads-of-their-base",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
         def f(x, table):
             try:
                 scale = table["scale"]

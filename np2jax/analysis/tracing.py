@@ -113,11 +113,36 @@ class ModuleTracing:
             value = binding.value
             if isinstance(value, (cst.Dict, cst.List, cst.Set, cst.DictComp, cst.ListComp, cst.SetComp)):
                 return True
-            if isinstance(value, cst.Call):
-                qualname = self.resolver.qualname(value.func, self.module_scope) or ""
-                if not (is_numpy(qualname) or qualname.startswith(("jax.", "math.")) or qualname in IMMUTABLE_BUILTINS):
-                    return True
+            if isinstance(value, cst.Call) and not self._array_or_immutable_call(value, frozenset({name})):
+                return True
         return False
+
+    def _array_or_immutable_call(self, call: cst.Call, seen: frozenset[str]) -> bool:
+        """A NumPy/JAX/math call or an immutable builtin, or an array method of a module array (``A[6].copy()``).
+
+        Arrays count as state only when a function writes them (``mutated_globals``); a
+        method of an array gives an array, except ``tolist`` (a list).
+        """
+        qualname = self.resolver.qualname(call.func, self.module_scope) or ""
+        if is_numpy(qualname) or qualname.startswith(("jax.", "math.")) or qualname in IMMUTABLE_BUILTINS:
+            return True
+        func = call.func
+        return isinstance(func, cst.Attribute) and func.attr.value != "tolist" and self._module_array(func.value, seen)
+
+    def _module_array(self, node: cst.BaseExpression, seen: frozenset[str]) -> bool:
+        """Is ``node`` (at module level) an array: a module-level array name, its element, view or method result?"""
+        while isinstance(node, (cst.Subscript, cst.Attribute)):
+            node = node.value
+        if isinstance(node, cst.Call):
+            return self._array_or_immutable_call(node, seen)
+        if not isinstance(node, cst.Name) or node.value in seen:
+            return False
+        bindings = self.module_scope.bindings.get(node.value, [])
+        return bool(bindings) and all(
+            isinstance(b, ValueBinding) and isinstance(b.value, cst.Call)
+            and self._array_or_immutable_call(b.value, seen | {node.value})
+            for b in bindings
+        )
 
     @property
     def mutated_globals(self) -> set[str]:
@@ -129,8 +154,38 @@ class ModuleTracing:
                     tree = ast.parse(self._source)
                 except (SyntaxError, ValueError, RecursionError, MemoryError):
                     tree = ast.Module(body=[], type_ignores=[])
-            self._mutated = _mutated_globals(tree)
+            self._mutated = self._with_bases(_mutated_globals(tree))
         return self._mutated
+
+    def _with_bases(self, mutated: set[str]) -> set[str]:
+        """Add the module-level arrays that mutated names may be views of (``V = A[1:]``, ``W = A.reshape(...)``)."""
+        pending = list(mutated)
+        while pending:
+            for binding in self.module_scope.bindings.get(pending.pop(), []):
+                if not isinstance(binding, ValueBinding) or binding.value is None:
+                    continue
+                base = _view_base(binding.value)
+                if base is not None and base not in mutated and any(
+                    isinstance(b, ValueBinding) for b in self.module_scope.bindings.get(base, [])
+                ):
+                    mutated.add(base)
+                    pending.append(base)
+        return mutated
+
+
+_COPYING_METHODS = frozenset({"copy", "astype", "flatten", "tolist"})
+
+
+def _view_base(node: cst.BaseExpression) -> str | None:
+    """The name ``node`` may be a view of: ``A`` for ``A``, ``A[1:]``, ``A.T``, ``A.reshape(...)[0]``."""
+    while isinstance(node, (cst.Subscript, cst.Attribute, cst.Call)):
+        if isinstance(node, cst.Call):
+            if not isinstance(node.func, cst.Attribute) or node.func.attr.value in _COPYING_METHODS:
+                return None  # a function's result (np.zeros(3)) or a copy
+            node = node.func.value
+        else:
+            node = node.value
+    return node.value if isinstance(node, cst.Name) else None
 
 
 def _mutated_globals(tree: ast.Module) -> set[str]:
