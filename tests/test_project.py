@@ -348,3 +348,21 @@ def patched(n):
     assert "pkg/prod.py:3:5: NPJ202 [error] `patched` (src/pkg/cons.py), in another module, writes in place" in run.stderr
     printed = same_results(package, tmp_path / "out", "from pkg.cons import patched; print(patched(4))")
     assert printed.strip() == "8.0"
+
+
+@pytest.mark.parametrize("writer", [
+    "from .table import TABLE\n\ndef set_first(v):\n    TABLE[0] = v\n",
+    "from . import table\n\ndef set_first(v):\n    table.TABLE[0] = v\n",
+    "import numpy as np\nfrom pkg import table\n\ndef set_first(v):\n    np.copyto(table.TABLE, np.full(3, v))\n",
+    "from . import table\n\ndef set_first(v):\n    table.TABLE = table.TABLE + v\n",
+], ids=["imported-name", "module-attribute", "copyto", "rebound"])
+def test_module_level_state_another_module_writes_is_not_frozen_by_jit(run_cli, tmp_path, writer):
+    # jax.jit keeps the TABLE it traced with: after set_first, NumPy's total sees the write, a jitted one would not
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "table.py", "import numpy as np\n\nTABLE = np.zeros(3)\n\ndef total(y):\n    return np.sum(TABLE * y)\n")
+    write(src / "pkg" / "setter.py", writer)
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "NPJ302 [warning] not jitted: reads module-level `TABLE`, which `set_first` (src/pkg/setter.py:" in run.stderr
+    code = "import numpy as np\nfrom pkg import table, setter\ny = np.ones(3)\nprint(float(table.total(y)))\nsetter.set_first(2.0)\nprint(float(table.total(y)))"
+    assert same_results(src, tmp_path / "out", code).split() == ["0.0", "2.0" if "TABLE[0]" in writer else "6.0"]

@@ -25,7 +25,9 @@ class SideEffectChecks:
         if found is not self.module.module_scope:
             return
         if name in self.module.mutated_globals:
-            self._block(node, "side-effect", f"reads module-level `{name}`, which functions of this module change; "
+            writer = self.module.external_state.get(name)
+            who = f"{writer} changes" if writer else "functions of this module change"
+            self._block(node, "side-effect", f"reads module-level `{name}`, which {who}; "
                         "jax.jit would keep the value it saw when tracing", "pass it as an argument")
         elif self.module.is_mutable_object(name):
             self._block(node, "side-effect", f"reads module-level `{name}`, a mutable object; jax.jit would keep the "
