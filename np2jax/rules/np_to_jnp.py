@@ -182,7 +182,8 @@ class NumpyToJaxNumpy(Rule):
             "always move, because later code computes with and updates their result. Python lists "
             "passed where jax.numpy needs an array are wrapped in `jnp.asarray`, and so are parameters "
             "the code says callers may pass as lists (`f([1.0, 2.0])` works in NumPy): annotated `ArrayLike` "
-            "or `Sequence`, `*args`, documented `x : array_like`, or normalised by the function "
+            "or `Sequence`, `*args`, documented `x : array_like` (also `x : float or array-like`), checked by the function "
+            "(`isinstance(x, (list, np.ndarray))`), or normalised by it "
             "(`np.atleast_1d(x)`, `np.ravel(x)`; also `x = np.atleast_2d(x)` as the first use of `x`, whatever "
             "array uses follow), or given a tuple or list default (`qs=(0.25, 0.75)`, static under jit or not). "
             "`jnp.asarray` is what NumPy does inside the call, "
@@ -215,7 +216,8 @@ class NumpyToJaxNumpy(Rule):
             "Other parameters are taken to be arrays (no `jnp.asarray` noise in every function): called with a "
             "list, `def f(x): return np.sum(x)` fails loudly after migration (TypeError). So does a list "
             "parameter used in arithmetic after slicing (`x[1:] - x[:-1]`). A parameter used as an array "
-            "(`x.shape`, `x - m`, `x[:, 0]`), annotated as one, or static under jit is never wrapped. "
+            "(`x.shape`, `x - m`, `x[:, 0]`), annotated as one, or static under jit is never wrapped; uses after "
+            "`x = np.copy(x)` are of the copy, not of the parameter. "
             "Names are resolved through imports and scopes; a NumPy module reached through another "
             "module's attribute or `getattr` is not seen."
         ),
@@ -315,6 +317,25 @@ class NumpyToJaxNumpy(Rule):
 
             def centered(x):
                 return x - jnp.mean(x)
+            """,
+        ),
+        Example(
+            title="a parameter the function checks for a list, rebound by its conversion",
+            before="""
+            import numpy as np
+
+            def centered(q):
+                if isinstance(q, (list, tuple)):
+                    q = np.copy(q)
+                return q - np.mean(q)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def centered(q):
+                if isinstance(q, (list, tuple)):
+                    q = jnp.copy(jnp.asarray(q))
+                return q - jnp.mean(q)
             """,
         ),
         Example(
