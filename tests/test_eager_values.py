@@ -79,3 +79,44 @@ def test_an_isinstance_check_for_list_says_the_parameter_may_be_one():
     assert migrated.guard([1.0, 0.0], [0.0, 1.0]) == original.guard([1.0, 0.0], [0.0, 1.0])
     for x in ([0.0, 90.0, -120.0], (60.0,), np.array([30.0]), 45.0):
         np.testing.assert_allclose(migrated.cosd(x), original.cosd(x), atol=1e-6)  # float32 without x64
+
+
+# --- a local list of Python lists joined by vstack/concatenate --------------------------------------------------
+def test_a_local_list_of_python_lists_is_joined_element_by_element():
+    """pyDOE3 ``gsd``: ``np.vstack(mappings)`` with ``mappings.append(list(itertools.product(*sets)))``; jnp.vstack
+    refuses a list among the arrays, so each element goes through jnp.asarray (exact for arrays too)."""
+    result, original, migrated = migrated_pair(
+        """
+        import itertools
+        import numpy as np
+
+        def design(partition_sets_per_row):
+            mappings = list()
+            for sets in partition_sets_per_row:
+                mapping = list(itertools.product(*sets))
+                mappings.append(mapping)
+            return np.vstack(mappings)
+
+        def pairs(a, b):
+            rows = [[0.0, 0.0]]
+            for i in range(len(a)):
+                rows.append((a[i], b[i]))
+            return np.concatenate(rows)
+
+        def stacked(x):
+            rows = []
+            for k in range(3):
+                rows.append(np.sum(x, axis=0) * k)
+            return np.vstack(rows)
+        """
+    )
+    output = result.output.decode()
+    assert "jnp.vstack([jnp.asarray(part) for part in mappings])" in output
+    assert "jnp.concatenate([jnp.asarray(part) for part in rows])" in output
+    assert "jnp.vstack(rows)" in output  # every element is a jax.numpy result: nothing to wrap
+    sets = [[[0, 1], [2, 3]], [[4], [5, 6]]]
+    np.testing.assert_array_equal(migrated.design(sets), original.design(sets))
+    a, b = np.array([1.0, 2.0]), np.array([3.0, 4.0])
+    np.testing.assert_array_equal(migrated.pairs(a, b), original.pairs(a, b))
+    x = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(migrated.stacked(x), original.stacked(x))

@@ -33,8 +33,9 @@ from typing import Callable
 
 import libcst as cst
 
-from np2jax.analysis.resolve import Resolver
-from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
+from np2jax.analysis.resolve import Resolver, is_numpy
+from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
+from np2jax.analysis.values import GROWING_METHODS, function_nodes
 from np2jax.visitors import FastVisitor, visit
 
 SEQUENCES = (cst.List, cst.ListComp, cst.Tuple)
@@ -167,6 +168,56 @@ class SequenceArguments:
         ):
             return True
         return parameters and self._caller_sequence(value.value, found, bindings, call, normalising)
+
+    def holds_sequences(self, value: cst.BaseExpression, scope: Scope, call: cst.Call) -> bool:
+        """``mappings``, a local list (``mappings = []``) that may hold Python lists or tuples among its elements
+        (``mappings.append(list(itertools.product(*sets)))``), or whose elements np2jax cannot see: the arrays a
+        joining function (``np.vstack(mappings)``) is given.  None of its elements may be a list in jax.numpy."""
+        if not isinstance(value, cst.Name):
+            return False
+        found, bindings = scope.lookup(value.value)
+        if found is None or found.kind != "function" or not bindings:
+            return False
+        elements: list[tuple[cst.BaseExpression, Scope]] = []
+        for binding in bindings:
+            if not isinstance(binding, ValueBinding) or binding.augmented:
+                return False  # a parameter, a loop variable, `xs += ...`: not surely a list built here
+            made = binding.value
+            if isinstance(made, cst.List):
+                elements += [(e.value, found) for e in made.elements if not isinstance(e, cst.StarredElement)]
+            elif isinstance(made, cst.ListComp):
+                elements.append((made.elt, self.resolver.scopes.get(made, found)))
+            elif not (isinstance(made, cst.Call) and not made.args and self.resolver.qualname(made.func, found) == "builtins.list"):
+                return False
+        for node, inner in function_nodes(found.node, self.resolver):
+            if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in GROWING_METHODS
+                    and isinstance(node.func.value, cst.Name) and node.func.value.value == value.value):
+                if node.func.attr.value == "extend" or not node.args:
+                    return True  # the elements of another sequence: unseen
+                elements.append((node.args[-1].value, inner))
+        return any(self._element_may_be_sequence(element, inner, call, set()) for element, inner in elements)
+
+    def _element_may_be_sequence(self, value: cst.BaseExpression, scope: Scope, call: cst.Call, seen: set[str]) -> bool:
+        """A list or tuple, or a value np2jax cannot tell is an array (a call of another function); not one that
+        NumPy or jax.numpy computed, arithmetic, an index or a parameter taken to be an array."""
+        if self.may_be_sequence(value, scope, call):
+            return True
+        if isinstance(value, cst.Call):
+            qualname = self.resolver.qualname(value.func, scope) or ""
+            if isinstance(value.func, cst.Attribute) and not qualname:
+                return False  # a method: of an array (`x.copy()`, `x.reshape(...)`) as far as np2jax knows
+            return not (is_numpy(qualname) or qualname.startswith("jax."))
+        if isinstance(value, cst.Name) and value.value not in seen:
+            found, bindings = scope.lookup(value.value)
+            if found is None or found.kind == "module":
+                return False
+            seen.add(value.value)
+            return any(
+                (isinstance(b, ValueBinding) and self._element_may_be_sequence(b.value, found, call, seen))
+                or (isinstance(b, LoopBinding) and self.may_be_sequence(b.iterable, found, call))
+                for b in bindings
+            )
+        return False
 
     def _caller_sequence(self, name: str, scope: Scope, bindings: list, call: cst.Call, normalising: bool) -> bool:
         params = [b for b in bindings if isinstance(b, ParamBinding)]

@@ -188,7 +188,9 @@ class NumpyToJaxNumpy(Rule):
             "array uses follow), or given a tuple or list default (`qs=(0.25, 0.75)`, static under jit or not). "
             "`jnp.asarray` is what NumPy does inside the call, "
             "and it leaves arrays and scalars as they are. Lists among the arrays `concatenate`/`stack`/`hstack` "
-            "... join are wrapped the same way (`np.concatenate([[0.0], c])`). `linalg.eigh`, `eigvalsh` and "
+            "... join are wrapped the same way (`np.concatenate([[0.0], c])`), and so is each element of a local list they "
+            "join that may hold lists or values np2jax cannot see (`rows.append([a, b])`, then `np.vstack(rows)`: "
+            "`jnp.vstack([jnp.asarray(part) for part in rows])`). `linalg.eigh`, `eigvalsh` and "
             "`cholesky` get `symmetrize_input=False`: NumPy reads one triangle, jax.numpy by default "
             "averages the matrix with its transpose, which differs for a not exactly symmetric input. "
             "`searchsorted`, `digitize` and `argpartition` (and the `searchsorted`/`argpartition` methods in jitted "
@@ -294,6 +296,27 @@ class NumpyToJaxNumpy(Rule):
                 for p in parts:
                     means.append(jnp.mean(p))
                 return jnp.mean(jnp.asarray(means)), jnp.max(jnp.asarray(weights))
+            """,
+        ),
+        Example(
+            title="a local list of Python lists joined by `vstack`",
+            before="""
+            import numpy as np
+
+            def corners(xs, ys):
+                rows = []
+                for x, y in zip(xs, ys):
+                    rows.append([x, y])
+                return np.vstack(rows) - np.mean(xs)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def corners(xs, ys):
+                rows = []
+                for x, y in zip(xs, ys):
+                    rows.append([x, y])
+                return jnp.vstack([jnp.asarray(part) for part in rows]) - jnp.mean(xs)
             """,
         ),
         Example(
@@ -505,6 +528,8 @@ class NumpyToJaxNumpy(Rule):
         if target.rsplit(".", 1)[-1] not in JOINING or not call.args or call.args[0].keyword is not None:
             return set()
         arrays = call.args[0].value
+        if self._sequences(ctx).holds_sequences(arrays, ref.scope, call):
+            return {(0, -1)}  # `jnp.vstack([jnp.asarray(part) for part in mappings])`
         if not isinstance(arrays, (cst.List, cst.Tuple)):
             return set()
         return {(0, j) for j, element in enumerate(arrays.elements)
