@@ -120,3 +120,93 @@ def test_a_local_list_of_python_lists_is_joined_element_by_element():
     np.testing.assert_array_equal(migrated.pairs(a, b), original.pairs(a, b))
     x = np.arange(6.0).reshape(2, 3)
     np.testing.assert_array_equal(migrated.stacked(x), original.stacked(x))
+
+
+# --- NumPy results Python uses as Python values, in functions that are not jitted -------------------------------
+def test_numpy_results_used_as_python_values_stay_numpy_where_the_function_is_not_jitted():
+    """pyDOE3 ``fullfact`` (``list(...) * np.prod(levels)``) and ``_generate_sparse_grid_points`` (``round(x, 8)`` of
+    ``np.linspace`` elements put in a set): a JAX scalar repeats no list, ``round()`` of one is an unhashable array."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def fullfact(levels):
+            \"\"\"levels : array_like\"\"\"
+            n = len(levels)
+            nb_lines = np.prod(levels)
+            H = np.zeros((nb_lines, n))
+            level_repeat = 1
+            range_repeat = np.prod(levels)
+            for i in range(n):
+                range_repeat //= levels[i]
+                lvl = []
+                for j in range(levels[i]):
+                    lvl += [j] * level_repeat
+                rng = lvl * range_repeat
+                level_repeat *= levels[i]
+                H[:, i] = rng
+            return H
+
+        def grid_points(n):
+            coords = np.linspace(0, 1, n)
+            seen = set()
+            for x in coords:
+                key = round(x, 8)
+                if key not in seen:
+                    seen.add(key)
+            return len(seen)
+
+        def histogram(x):
+            counts = {}
+            for v in np.floor(x * 2):
+                counts[v] = counts.get(v, 0) + 1
+            return sorted(counts.items())
+
+        def kind(x):
+            total = np.sum(x)
+            return "float" if isinstance(total, float) else "other"
+        """
+    )
+    output = result.output.decode()
+    assert "range_repeat = np.prod(levels)" in output
+    assert "H = H.at[:, i].set(" in output  # H itself still moves
+    for name in ("fullfact", "grid_points", "histogram", "kind"):
+        assert not record(result, name).jit
+    np.testing.assert_array_equal(migrated.fullfact([2, 4, 3]), original.fullfact([2, 4, 3]))
+    assert migrated.grid_points(5) == original.grid_points(5) == 5
+    x = np.array([0.1, 0.7, 0.8, 1.6])
+    assert migrated.histogram(x) == original.histogram(x)
+    assert migrated.kind(x) == original.kind(x) == "float"
+
+
+def test_a_numpy_result_written_in_place_moves_as_before():
+    """``counts[v] += 1`` becomes ``counts = counts.at[v].add(1)``, which needs a JAX array: ``counts`` moves to
+    jax.numpy even though it flows into a set; ``width``, a repetition count never written, stays NumPy."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def tally(labels, k):
+            counts = np.zeros(k, dtype=int)
+            for v in labels:
+                counts[v] += 1
+            width = np.max(labels) + 1
+            seen = set()
+            seen.add(int(counts[0]))
+            return counts, ["-"] * width, seen
+
+        def keys(labels, k):
+            counts = np.zeros(k, dtype=int)
+            for v in labels:
+                counts[v] += 1
+            return {counts[0]: "first"}
+        """
+    )
+    output = result.output.decode()
+    # `counts` is written in place in both: it moves (kept NumPy, `counts.at[...]` would raise AttributeError);
+    # in `keys` the dict key then is a JAX scalar, which raises (loudly) as before
+    assert output.count("counts = jnp.zeros(k, dtype=int)") == 2 and output.count("counts = counts.at[") == 2
+    assert "width = np.max(labels) + 1" in output
+    labels = np.array([0, 1, 1, 0, 0])
+    for got, want in zip(migrated.tally(labels, 2), original.tally(labels, 2)):
+        np.testing.assert_array_equal(got, want)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.index_tricks import CONCATENATORS, STATIC, concatenation_problem, subscript_of
+from np2jax.analysis.eager_values import EagerValues
 from np2jax.analysis.cumulative_dtype import CUMULATIVE, CUMULATIVE_METHODS, widening_dtype
 from np2jax.analysis.resolve import is_numpy, is_shape_name
 from np2jax.analysis.scope import ImportBinding, ParamBinding, Scope
@@ -159,6 +160,20 @@ def _names_in(expr: cst.BaseExpression):
             yield from _names_in(element.value)
 
 
+def _python_value(ref: NumpyRef, ctx: FileContext, eager: EagerValues) -> bool:
+    """The call computes a value Python itself uses (``[0] * n``, ``round(x)`` put in a set, a ``range()`` bound)
+    in a module-level function that is not jitted: it stays NumPy (analysis/eager_values.py)."""
+    info = ctx.function
+    outer = info.outer or info if info is not None else None
+    if outer is None or ctx.tracing is None or not outer.is_module_level or outer.node.decorators:
+        return False
+    name = outer.node.name.value
+    if ctx.tracing.function_node(name) is not outer.node:
+        return False
+    plan = ctx.tracing.plan(name)
+    return plan is not None and not plan.ok and ref.call in eager.kept(outer.node, plan.python_values)
+
+
 def _grown_list_argument(ref: NumpyRef, ctx: FileContext) -> bool:
     """An argument that is a list filled with run-time values (``acc.append(np.mean(p))``): not static."""
     return any(
@@ -178,7 +193,9 @@ class NumpyToJaxNumpy(Rule):
         why=(
             "`jax.jit` traces functions with abstract values; NumPy cannot compute on them. "
             "Calls whose arguments are all known at trace time (shapes, `len()`, literals) stay NumPy: "
-            "JAX's own idiom is NumPy for static values, jax.numpy for traced ones. Array constructors "
+            "JAX's own idiom is NumPy for static values, jax.numpy for traced ones. In a function that is not jitted, so "
+            "do calls whose results Python uses as Python values (a repetition count, a dict key, `round()`'s argument: "
+            "see NPJ301). Array constructors "
             "always move, because later code computes with and updates their result. Python lists "
             "passed where jax.numpy needs an array are wrapped in `jnp.asarray`, and so are parameters "
             "the code says callers may pass as lists (`f([1.0, 2.0])` works in NumPy): annotated `ArrayLike` "
@@ -463,6 +480,8 @@ class NumpyToJaxNumpy(Rule):
                 return
         elif row.kind != "constructor" and ref.twin is None:
             return
+        if ref.call is not None and _python_value(ref, ctx, self._eager(ctx)):
+            return
         ref.rewrite = target
         if ref.call is not None and not ref.member:
             ref.wrap_args |= self._list_arguments(ref.call, target, ctx, ref)
@@ -504,6 +523,11 @@ class NumpyToJaxNumpy(Rule):
         wrapped = call(f"{ctx.use_jnp()}.asarray", index.value)
         element = updated.slice[0].with_changes(slice=index.with_changes(value=wrapped))
         return updated.with_changes(slice=[element])
+
+    def _eager(self, ctx: FileContext) -> EagerValues:
+        if getattr(self, "_eager_values", None) is None:
+            self._eager_values = EagerValues(ctx.resolver)
+        return self._eager_values
 
     def _sequences(self, ctx: FileContext) -> SequenceArguments:
         if getattr(self, "_sequence_arguments", None) is None:
