@@ -573,6 +573,10 @@ class Walker(FastTransformer):
         for i, arg in enumerate(updated.args):
             if i in positions:
                 arg = arg.with_changes(value=cst.Call(func=asarray, args=[cst.Arg(arg.value)]))
+            elif (i, -1) in positions:  # `[jnp.asarray(part) for part in mappings]`
+                part = cst.Name("part" if self.ctx.jnp_alias != "part" else "part_")
+                arg = arg.with_changes(value=cst.ListComp(
+                    elt=cst.Call(func=asarray, args=[cst.Arg(part)]), for_in=cst.CompFor(target=part, iter=arg.value)))
             elif isinstance(arg.value, (cst.List, cst.Tuple)) and any(p[0] == i for p in positions if isinstance(p, tuple)):
                 elements = [
                     e.with_changes(value=cst.Call(func=asarray, args=[cst.Arg(e.value)])) if (i, j) in positions else e

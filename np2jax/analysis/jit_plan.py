@@ -102,6 +102,8 @@ class JitPlan:
     conditionals: dict[cst.CSTNode, Conversion] = field(default_factory=dict)  # If / IfExp -> jax.lax.cond
     windows: dict[cst.Subscript, tuple[SliceWindow, ...]] = field(default_factory=dict)  # -> dynamic_slice_in_dim
     prefixes: dict[cst.Subscript, PrefixMask] = field(default_factory=dict)  # -> jnp.where(iota < bound, ...)
+    # values Python needs as Python values even un-jitted, with their scopes (analysis/eager_values.py)
+    python_values: list[tuple[cst.BaseExpression, object]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
