@@ -73,6 +73,7 @@ class Walker(FastTransformer):
         self.callees: set[cst.CSTNode] = set()
         self.inner_chain: set[cst.CSTNode] = set()
         self.not_references: set[cst.CSTNode] = set()
+        self._written_flats: set[cst.Attribute] = set()  # `x.flat[i] = v`, `x.flat = v`: not rewritten
 
     # --- source lines ------------------------------------------------------
     def visit_Newline(self, node: cst.Newline) -> None:
@@ -417,7 +418,28 @@ class Walker(FastTransformer):
         return self._visit_reference(node)
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.BaseExpression) -> cst.BaseExpression:
+        if original.attr.value == "flat" and self.traced and original not in self._written_flats:
+            # A jax.Array has no `.flat` (NotImplementedError); reading through `.ravel()` gives the same
+            # elements in the same order, for a NumPy array too. Writes through `.flat` are in-place writes.
+            self.statement_rewrites += 1
+            return cst.Call(func=updated.with_changes(attr=cst.Name("ravel"), lpar=[], rpar=[]),
+                            lpar=updated.lpar, rpar=updated.rpar)
         return self.replacements.get(original, updated)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._note_flat_write(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._note_flat_write(node.target)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._note_flat_write(node.target)
+
+    def _note_flat_write(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Subscript):
+            target = target.value
+        if isinstance(target, cst.Attribute) and target.attr.value == "flat":
+            self._written_flats.add(target)
 
     def leave_Name(self, original: cst.Name, updated: cst.BaseExpression) -> cst.BaseExpression:
         return self.replacements.get(original, updated)

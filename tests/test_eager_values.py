@@ -4,6 +4,7 @@ packages (ahrs, pyDOE3) that once raised after migration with no diagnostic at t
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.test_real_code_regressions import migrated_pair, record
 
@@ -210,3 +211,45 @@ def test_a_numpy_result_written_in_place_moves_as_before():
     labels = np.array([0, 1, 1, 0, 0])
     for got, want in zip(migrated.tally(labels, 2), original.tally(labels, 2)):
         np.testing.assert_array_equal(got, want)
+
+
+# --- `.flat`: a jax.Array has none (NotImplementedError) ----------------------------------------------------
+def test_reads_through_flat_become_ravel_and_writes_through_it_stay_flagged():
+    """transforms3d's ``r11, ..., r33 = M.flat``: every read (unpacking, iteration, list(), len()) gives the same
+    elements through ``.ravel()``; ``y.flat[1] = v`` is an in-place write and keeps its diagnostic."""
+    result, original, migrated = migrated_pair(
+        """
+        import math
+        import numpy as np
+
+        def angles(M):
+            M = np.asarray(M)
+            r11, r12, r13, r21, r22, r23, r31, r32, r33 = M.flat
+            return math.atan2(-r12, r11) + math.sqrt(r23 * r23 + r33 * r33)
+
+        def trace2(M):
+            a, b, c, d = np.asarray(M).flat
+            return a + d
+
+        def summary(x):
+            s = 0.0
+            for v in (x * 2).flat:
+                s += v
+            return s, list(x.flat), len(x.flat), x.flat[3]
+
+        def poke(n):
+            y = np.zeros(n)
+            y.flat[1] = 2.0
+            return y
+        """
+    )
+    assert ".flat" not in result.output.decode().replace("y.flat[1]", "")
+    assert record(result, "trace2").jit and record(result, "poke").status == "unsupported"
+    m = np.arange(9.0).reshape(3, 3) / 7
+    assert migrated.angles(m) == pytest.approx(original.angles(m), rel=1e-6)  # float32 without x64
+    assert float(migrated.trace2([[1.0, 2.0], [3.0, 4.0]])) == 5.0
+    s, items, n, fourth = migrated.summary(m)
+    s0, items0, n0, fourth0 = original.summary(m)
+    assert (float(s), float(fourth), n) == pytest.approx((s0, fourth0, n0), rel=1e-6)
+    assert [float(v) for v in items] == pytest.approx(items0, rel=1e-6)
+    assert migrated.poke(3).tolist() == [0.0, 2.0, 0.0]

@@ -189,7 +189,7 @@ class NumpyToJaxNumpy(Rule):
     SEVERITY = Severity.INFO
     FIX_SAFETY = FixSafety.SAFE
     DOC = RuleDoc(
-        what="Rewrites NumPy functions used on (possibly) traced values inside functions to `jax.numpy`.",
+        what="Rewrites NumPy functions used on (possibly) traced values inside functions to `jax.numpy`. Reads through `.flat` (unpacking, iteration, `x.flat[i]`) become `.ravel()`, which gives the same elements in the same order: a `jax.Array` has no `.flat`.",
         why=(
             "`jax.jit` traces functions with abstract values; NumPy cannot compute on them. "
             "Calls whose arguments are all known at trace time (shapes, `len()`, literals) stay NumPy: "
