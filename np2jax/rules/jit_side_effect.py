@@ -9,7 +9,7 @@ class JitSideEffect(JitBlocker):
     NAME = "trace-side-effect"
     KIND = "side-effect"
     DOC = RuleDoc(
-        what="Reports migrated functions that are not jitted because tracing would change what they do: `print` and other I/O, `global`/`nonlocal`, reading module-level state that functions of the module change, mutating an argument's list or dict, `try`/`with`, generators, `iter`/`next`, returning a function, a string or a custom object, and calls into other modules np2jax cannot see.",
+        what="Reports migrated functions that are not jitted because tracing would change what they do: `print` and other I/O, `global`/`nonlocal`, reading module-level state that functions of the module change, mutating an argument's list or dict, `try`/`with` (except `with np.errstate(...)` whose settings only say whether NumPy warns: 'ignore', 'warn', 'print', 'log'; jax.numpy never warns nor raises on floating-point errors, so it changes nothing there), generators, `iter`/`next`, returning a function, a string or a custom object, and calls into other modules np2jax cannot see.",
         why='Under `jax.jit` the Python body runs once, at trace time, with abstract values: side effects happen once (on tracers), module state is frozen at its first value, and JAX never raises the errors NumPy raises. The function is still migrated and works without jit.',
         use_instead='`jax.debug.print` for printing; pass state in and return it; check inputs before the call',
         known_problems='Calls to functions of other modules of the same package block jit, even when those are traceable.',
