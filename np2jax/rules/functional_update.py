@@ -104,7 +104,8 @@ class FunctionalUpdate(Rule):
         use_instead="x = x.at[idx].set(v)",
         known_problems=(
             "Out-of-bounds indices raise in NumPy; JAX drops such writes. A float written through a mask is cast "
-            "to the array's dtype explicitly, as NumPy does."
+            "to the array's dtype explicitly, as NumPy does. `y.shape = s` raises in NumPy when the array's memory "
+            "is not laid out for it (a transposed array); `y.reshape(s)` copies instead."
         ),
     )
     EXAMPLES = (
