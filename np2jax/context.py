@@ -10,13 +10,14 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from np2jax.analysis.aliasing import FunctionAliasing
+from np2jax.analysis.attribute_writes import AttributeWrite, plan_attribute_writes
 from np2jax.analysis.attributes import ModuleAttributes
 from np2jax.analysis.fresh_results import FreshResults
 from np2jax.analysis.inplace_calls import InplaceCall, may_be_inplace_call, plan_inplace_call
 from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.mutation import ModuleMutations
 from np2jax.analysis.resolve import Resolver
-from np2jax.analysis.writes import WritePlan, plan_tuple_write, plan_write
+from np2jax.analysis.writes import WritePlan, plan_chained_write, plan_tuple_write, plan_write
 from np2jax.analysis.scope import ImportBinding, Scope
 from np2jax.analysis.tracing import JitPlan, ModuleTracing
 from np2jax.analysis.values import ValueFacts
@@ -167,6 +168,14 @@ class FileContext:
     def tuple_write_plans(self, node: cst.BaseSmallStatement) -> list[WritePlan | None] | None:
         """Plans for each element of ``a[i], b[i] = ...``; None if ``node`` is not such a statement."""
         return self._planned(node, plan_tuple_write)
+
+    def attribute_writes(self, node: cst.BaseSmallStatement) -> list[AttributeWrite]:
+        """The writes of ``node`` into an array's settable attributes (``y.shape = s``, ``z.real = x``)."""
+        return self._planned(node, plan_attribute_writes) or []
+
+    def chained_write_plans(self, node: cst.BaseSmallStatement) -> list[WritePlan | None] | None:
+        """Plans for each target of ``a[i] = b[j] = v``; None if ``node`` is not such a statement."""
+        return self._planned(node, plan_chained_write)
 
     def inplace_call_plan(self, call: cst.Call) -> InplaceCall | None:
         """The functional form of ``call`` when it is a statement of its own that changes a local array in

@@ -392,6 +392,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             self._check_store(target.target)
             self._check_mask_store(target.target, node.value, augmented=False)
             self.store_targets.add(target.target)
+            if isinstance(target.target, cst.Attribute) and target.target.attr.value == "shape":
+                self._require(node.value, "new shape", STATIC_INSTEAD)  # `y.shape = s` becomes `y = y.reshape(s)`
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._check_store(node.target)
