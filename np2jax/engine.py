@@ -40,6 +40,7 @@ from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import collect_scopes
 from np2jax.analysis.tracing import ModuleTracing
 from np2jax.codes import instantiate, selected
+from np2jax.analysis.ndarray_subclasses import NDARRAY_BASE, ndarray_subclasses
 from np2jax.context import UNSTABLE, FileContext, ForcedUnsupported
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.imports import choose_jnp_alias, finalize_imports
@@ -251,6 +252,9 @@ def _transform(
     forced = dict(forced or {})
     imports = module_imports(module)
     external_callees = _seed_external(options.external, forced, module)
+    for name in ndarray_subclasses(module, resolver):
+        for method in _methods(module, name):
+            forced.setdefault(method, ForcedUnsupported(NDARRAY_BASE, via_class=True))
     external_state = {fact.name: fact.who for fact in options.external if fact.kind == "state"}
     enabled = {rule.CODE for rule in selected(set(options.select) or None, set(options.ignore) or None)}
     tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, "NPJ306" in enabled, tree=tree,

@@ -253,3 +253,37 @@ def test_reads_through_flat_become_ravel_and_writes_through_it_stay_flagged():
     assert (float(s), float(fourth), n) == pytest.approx((s0, fourth0, n0), rel=1e-6)
     assert [float(v) for v in items] == pytest.approx(items0, rel=1e-6)
     assert migrated.poke(3).tolist() == [0.0, 2.0, 0.0]
+
+
+# --- classes deriving from np.ndarray (pyrr's Vector3/Matrix44) -------------------------------------------------
+def test_an_ndarray_subclass_and_its_subclasses_stay_numpy():
+    """``np.array(v).view(cls)`` in ``__new__``: a jax.Array cannot be viewed as a subclass (TypeError), and
+    NumPy hands every method objects of the class; the functions beside it still migrate."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        class Vec3(np.ndarray):
+            def __new__(cls, value=None):
+                obj = np.zeros(3) if value is None else np.array(value, dtype=float)
+                return obj.view(cls)
+
+            def norm(self):
+                return np.sqrt(np.sum(self * self))
+
+        class Unit(Vec3):
+            def scaled(self, s):
+                return np.multiply(self, s)
+
+        def plain(v):
+            return np.linalg.norm(v)
+        """
+    )
+    assert {f.qualname: f.status for f in result.functions if "." in f.qualname} == {
+        "Vec3.__new__": "unsupported", "Vec3.norm": "unsupported", "Unit.scaled": "unsupported",
+    }
+    assert "derives from np.ndarray" in str([d.message for d in result.diagnostics])
+    assert record(result, "plain").jit
+    v = migrated.Unit([3.0, 4.0, 0.0])
+    assert type(v) is migrated.Unit and float(v.norm()) == 5.0
+    assert type(v.scaled(2.0)) is migrated.Unit and v.scaled(2.0).tolist() == original.Unit([3.0, 4.0, 0.0]).scaled(2.0).tolist()

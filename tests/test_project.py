@@ -366,3 +366,25 @@ def test_module_level_state_another_module_writes_is_not_frozen_by_jit(run_cli, 
     assert "NPJ302 [warning] not jitted: reads module-level `TABLE`, which `set_first` (src/pkg/setter.py:" in run.stderr
     code = "import numpy as np\nfrom pkg import table, setter\ny = np.ones(3)\nprint(float(table.total(y)))\nsetter.set_first(2.0)\nprint(float(table.total(y)))"
     assert same_results(src, tmp_path / "out", code).split() == ["0.0", "2.0" if "TABLE[0]" in writer else "6.0"]
+
+
+def test_a_subclass_of_an_ndarray_subclass_in_another_module_stays_numpy(run_cli, tmp_path):
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "base.py", "import numpy as np\n\nclass Base(np.ndarray):\n    def total(self):\n        return np.sum(self)\n")
+    write(src / "pkg" / "vec.py", """\
+import numpy as np
+from .base import Base
+
+class Vec(Base):
+    def __new__(cls, value):
+        return np.asarray(value, dtype=float).view(cls)
+
+    def doubled(self):
+        return np.multiply(self, 2.0)
+""")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "src/pkg/base.py:4:9: NPJ202 [error] `Base` derives from np.ndarray" in run.stderr
+    assert "src/pkg/vec.py:5:9: NPJ202 [error] `Base` (src/pkg/base.py), its base class in another module" in run.stderr
+    code = "from pkg.vec import Vec\nv = Vec([1.0, 2.0])\nprint(type(v.doubled()).__name__, v.doubled().tolist(), float(v.total()))"
+    assert same_results(src, tmp_path / "out", code).split() == ["Vec", "[2.0,", "4.0]", "3.0"]

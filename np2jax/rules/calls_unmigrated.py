@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.ndarray_subclasses import NDARRAY_BASE
 from np2jax.context import UNSTABLE, FileContext, FunctionInfo
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -26,6 +27,10 @@ class CallsUnmigratedFunction(Rule):
     UNSTABLE_MESSAGE = (
         "np2jax could not migrate this function to a fixed point (a second pass would rewrite it again, a bug in "
         "np2jax): it stays NumPy code, the rest of the file migrates"
+    )
+    NDARRAY_MESSAGE = (
+        "`{name}` derives from np.ndarray: a jax.Array cannot be subclassed nor viewed as a subclass, so the "
+        "class stays NumPy code"
     )
     TOP_LEVEL_RESULT_MESSAGE = "module-level code, which stays NumPy code, writes in place into what this function returns: this function stays NumPy too"
     SEVERITY = Severity.ERROR
@@ -52,6 +57,8 @@ class CallsUnmigratedFunction(Rule):
             "Module-level code is NumPy code: it counts as such a writer (`Y = make(3)` then `Y[0] = 5` at module "
             "level), and a module-level name holding a result carries it into the functions that write into it "
             "(`BUF = make(3)`, then `BUF[0] = v` or `a = BUF; a += 1` in a function). "
+            "The methods of a class deriving from `np.ndarray` (directly or through classes of the module) stay NumPy "
+            "code: a jax.Array cannot be subclassed nor viewed as one (`np.array(v).view(cls)`). "
             "When several files are migrated together, the same holds across modules (np2jax/project.py): calls "
             "through imports (absolute, relative, re-exported by a package's `__init__`, star imports, also in files "
             "that never mention NumPy) to a function "
@@ -84,6 +91,20 @@ class CallsUnmigratedFunction(Rule):
         ),
     )
     EXAMPLES = (
+        Example(
+            title="a subclass of np.ndarray",
+            before="""
+            import numpy as np
+
+            class Vec3(np.ndarray):
+                def __new__(cls, value):
+                    return np.array(value, dtype=float).view(cls)
+
+                def norm(self):
+                    return np.sqrt(np.sum(self * self))
+            """,
+            diagnostics=("NPJ202", "NPJ202"),
+        ),
         Example(
             before="""
             import numpy as np
@@ -229,10 +250,14 @@ class CallsUnmigratedFunction(Rule):
         forced = ctx.forced_unsupported.get(info.qualname)
         if forced is None or forced.via_caller:  # via_caller: its own writes are reported (NPJ201)
             return
-        if forced.callee == UNSTABLE:
+        if forced.callee in (UNSTABLE, NDARRAY_BASE):
             line, col, end_line, end_col = ctx.def_name_span(info)
-            ctx.diagnostics.append(Diagnostic(self.CODE, self.SEVERITY, self.UNSTABLE_MESSAGE, ctx.path, line, col, end_line, end_col,
-                                              "nothing to do: the function is left as it is (please report it)"))
+            message, use_instead = (
+                (self.UNSTABLE_MESSAGE, "nothing to do: the function is left as it is (please report it)")
+                if forced.callee == UNSTABLE else
+                (self.NDARRAY_MESSAGE.format(name=info.class_name), "hold a jax.Array in an attribute instead of deriving from np.ndarray")
+            )
+            ctx.diagnostics.append(Diagnostic(self.CODE, self.SEVERITY, message, ctx.path, line, col, end_line, end_col, use_instead))
         elif forced.via_class or forced.via_result:
             line, col, end_line, end_col = ctx.def_name_span(info)
             if forced.via_module:
