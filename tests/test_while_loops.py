@@ -287,6 +287,19 @@ REFUSED = [
         """,
         "", id="while-true-side-effect",
     ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            m = np.max(y)
+            while True:
+                y = 0.5 * y
+                if np.max(m := 2 * y) < tol:
+                    break
+            return y, m
+        """,
+        "its test assigns a name (`:=`)", id="while-true-walrus-in-the-test",
+    ),
 ]
 
 

@@ -287,6 +287,8 @@ class WhileLoops:
     def _loop_truth(self, node: cst.CSTNode, test: cst.BaseExpression, carried: list[str],
                     counters: set[str]) -> tuple[Truth | None, str]:
         """How the test is written for while_loop, once the carried names are traced values."""
+        if _assigns(test):
+            return None, "its test assigns a name (`:=`), which would stay local to a function jax.lax.while_loop calls"
         kept = numpy_call_on_python_values(node, set(carried) | counters, self.resolver, self.scope)
         if kept is not None:
             return None, (f"`{self.module.module.code_for_node(kept)}` would stay a NumPy call on Python values, "
@@ -433,6 +435,11 @@ def _names_of(target: cst.BaseExpression) -> list[str] | None:
     if isinstance(target, cst.StarredElement):
         return _names_of(target.value)
     return None
+
+
+def _assigns(node: cst.CSTNode) -> bool:
+    """A ``name := value`` anywhere in ``node`` (one in a comprehension binds in the function too)."""
+    return isinstance(node, cst.NamedExpr) or any(_assigns(child) for child in child_nodes(node))
 
 
 def _augmented_operator(loop: cst.CSTNode, value: cst.BaseExpression) -> cst.BaseAugOp | None:
