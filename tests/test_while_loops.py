@@ -90,6 +90,24 @@ def test_convergence_loops_become_while_loops(source, expected):
     assert [d.code for d in result.diagnostics if d.code == "NPJ308"] == ["NPJ308"]
 
 
+def test_while_true_keeps_its_comments():
+    result = migrate("""
+        import numpy as np
+
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            # halve until small
+            while True:
+                # small enough?
+                if np.max(np.abs(y)) < tol:  # then stop
+                    break
+                y = 0.5 * y
+            return y
+        """)
+    output = result.output.decode()
+    assert "# halve until small\n    # small enough?\n    # then stop\n    def _loop_cond(y):" in output, output
+
+
 REFUSED = [
     pytest.param(
         """

@@ -263,7 +263,7 @@ class LoopToWhile(Rule):
             statements = self._break(conversion, updated, ctx, taken, cond_name, body_name)
         first_step = ", its first step run before it" if conversion.kind == "until" and not isinstance(statements[0], cst.FunctionDef) else ""
         report_conversion(self, ctx, original, taken, carry=carrying(conversion.carried) + first_step)
-        statements[0] = statements[0].with_changes(leading_lines=updated.leading_lines)
+        statements[0] = statements[0].with_changes(leading_lines=[*updated.leading_lines, *statements[0].leading_lines])
         return statements
 
     def _while(self, conversion: WhileConversion, updated: cst.While, ctx: FileContext, taken: set[str],
