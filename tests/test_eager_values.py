@@ -287,3 +287,27 @@ def test_an_ndarray_subclass_and_its_subclasses_stay_numpy():
     v = migrated.Unit([3.0, 4.0, 0.0])
     assert type(v) is migrated.Unit and float(v.norm()) == 5.0
     assert type(v.scaled(2.0)) is migrated.Unit and v.scaled(2.0).tolist() == original.Unit([3.0, 4.0, 0.0]).scaled(2.0).tolist()
+
+
+# --- np.einsum's operands ------------------------------------------------------------------------------------
+def test_einsum_operands_documented_array_like_are_wrapped():
+    """pytransform3d's ``np.einsum("nij,jk->nik", B2Cs, A2B)`` with ``array-like`` parameters: jnp.einsum raises
+    on a list operand (the generated signature table probes leading parameters only, not ``*operands``)."""
+    result, original, migrated = migrated_pair(
+        '''
+        import numpy as np
+
+        def concat(A2B, B2Cs):
+            """Compose.
+
+            Parameters
+            ----------
+            A2B : array-like, shape (2, 2)
+            B2Cs : array-like, shape (n, 2, 2)
+            """
+            return np.einsum("nij,jk->nik", B2Cs, A2B)
+        '''
+    )
+    assert 'jnp.einsum("nij,jk->nik", jnp.asarray(B2Cs), jnp.asarray(A2B))' in result.output.decode()
+    a2b, b2cs = [[0.0, 1.0], [1.0, 0.0]], [[[1.0, 2.0], [3.0, 4.0]]]
+    assert migrated.concat(a2b, b2cs).tolist() == original.concat(a2b, b2cs).tolist()

@@ -15,7 +15,7 @@ from np2jax.diagnostics import FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
 from np2jax.tables import positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES, UFUNCS
-from np2jax.tables.numpy_api import INT32_INDEX_RESULTS, KEYWORD_ADDITIONS, KEYWORD_RENAMES, STABLE_SORT_KINDS
+from np2jax.tables.numpy_api import ARRAY_OPERANDS_FROM, INT32_INDEX_RESULTS, KEYWORD_ADDITIONS, KEYWORD_RENAMES, STABLE_SORT_KINDS
 
 UFUNC_METHODS = frozenset({"reduce", "accumulate", "outer", "reduceat"})
 # Never wrap these in jnp.asarray: they are shapes, axes or counts, not data.
@@ -570,7 +570,8 @@ class NumpyToJaxNumpy(Rule):
             if arg.keyword is not None or arg.star:
                 continue
             name = positional_parameter(names, index)
-            if index in rejects_list and name not in STATIC_PARAMETERS:
+            operand = index >= ARRAY_OPERANDS_FROM.get(target, 99)  # np.einsum("ij,jk", a, b): a and b
+            if (index in rejects_list or operand) and name not in STATIC_PARAMETERS:
                 normalising = target in NORMALISING
                 if self._sequences(ctx).may_be_sequence(arg.value, ref.scope, call, name not in CONCRETE_PARAMETERS, normalising):
                     positions.add(index)
