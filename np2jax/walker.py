@@ -349,6 +349,11 @@ class Walker(FastTransformer):
         found, bindings = self.lookup_scope.lookup(node.value)
         if found is None or found.kind != "module":
             return
+        if not callee and node.value in self.ctx.imports and any(isinstance(b, ImportBinding) for b in bindings):
+            # another module's function handed on as a value (`frechet(x, inv=check)`): whoever calls it runs it,
+            # so np2jax.project treats it as called here
+            info.imported_calls.setdefault(self.ctx.imports[node.value], (node, self.ctx.line))
+            info.call_statements.setdefault(node, self.ctx.statement)
         functions = set()
         for binding in bindings:
             if isinstance(binding, DefBinding) and isinstance(binding.node, cst.FunctionDef) and not callee:

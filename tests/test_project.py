@@ -388,3 +388,24 @@ class Vec(Base):
     assert "src/pkg/vec.py:5:9: NPJ202 [error] `Base` (src/pkg/base.py), its base class in another module" in run.stderr
     code = "from pkg.vec import Vec\nv = Vec([1.0, 2.0])\nprint(type(v.doubled()).__name__, v.doubled().tolist(), float(v.total()))"
     assert same_results(src, tmp_path / "out", code).split() == ["Vec", "[2.0,", "4.0]", "3.0"]
+
+
+def test_a_function_of_another_module_handed_on_as_a_callback_counts_as_called(run_cli, tmp_path):
+    # `check` stays NumPy (it writes into its argument and returns a value): a caller handing it on as a value
+    # runs NumPy code through it, as a caller that calls it does
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "helpers.py", "import numpy as np\n\ndef check(m):\n    m[np.abs(m) < 1e-12] = 0.0\n    return m\n")
+    write(src / "pkg" / "use.py", """\
+import numpy as np
+from .helpers import check
+
+def apply(f, x):
+    return f(x)
+
+def cleaned(x):
+    return np.sum(apply(f=check, x=np.asarray(x)))
+""")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "src/pkg/use.py:8:27: NPJ202 [error] calls `.helpers.check`, which stays NumPy code in src/pkg/helpers.py" in run.stderr
+    assert "def cleaned(x):\n    return np.sum(" in (tmp_path / "out" / "pkg" / "use.py").read_text()
