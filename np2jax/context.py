@@ -363,13 +363,16 @@ def _jit_state(info: FunctionInfo, ctx: FileContext) -> JitState:
     return _jit_candidate(info, ctx)
 
 
+PRECISION_NOTES = frozenset({"NPJ107"})  # say what x64 changes; leave nothing as it was
+
+
 def as_is_verdict(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:
     """For a function with nothing to rewrite: None if it is array code ``jax.jit`` can trace as it is
     (analysis/array_code.py), else why it is not jitted and what to use instead ("" when there is nothing to say)."""
     tracing = ctx.tracing
     if tracing is None:
         return "", ""
-    if ctx.diagnostics[info.first_diagnostic:]:
+    if any(d.code not in PRECISION_NOTES for d in ctx.diagnostics[info.first_diagnostic:]):
         return "", ""  # a rule chose to leave something in it as it was, and said why
     if not info.is_module_level or info.node.decorators:
         return _judge_candidate(info, ctx).skip or "", ""
