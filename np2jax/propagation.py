@@ -131,12 +131,10 @@ def callees_written_by_unsupported(infos, functions, forced, memo: dict, module:
     if module is not None and "<module>" not in memo:
         memo["<module>"] = module_level_uses(module.body, _callee_resolver(None, module_functions, constructors))
     top_written, held = memo.get("<module>", ({}, {}))
-    if "<attributes>" not in memo:
-        memo["<attributes>"] = attribute_sources([
-            (info.qualname, info.node, _callee_resolver(info.class_name, module_functions, constructors))
-            for info in infos if ".<locals>." not in info.qualname
-        ])
-    attributes = memo["<attributes>"]
+    methods = [
+        (info.qualname, info.node, _callee_resolver(info.class_name, module_functions, constructors))
+        for info in infos if ".<locals>." not in info.qualname
+    ]
     # the functions that stay NumPy (reverted, or left as they were)
     staying = [
         info for info in infos
@@ -145,7 +143,12 @@ def callees_written_by_unsupported(infos, functions, forced, memo: dict, module:
     # those another one calls may write into what it hands them (`def add_ridge(G, lam): G += lam`)
     called = {callee for info in infos for callee in (*info.calls, *info.references)}
     writers: dict[str, frozenset] = {}  # such a callee -> the parameters it writes into (positions and `#-:name`s)
+    passers: dict[str, frozenset] = {}  # a callee -> the parameters whose arrays it returns (`def scale(x): return 2 * x`)
     while True:
+        handing = tuple(sorted(passers.items()))
+        if ("<attributes>", handing) not in memo:
+            memo["<attributes>", handing] = attribute_sources(methods, passers)
+        attributes = memo["<attributes>", handing]
         uses = {}  # -> what they write into, what they return
         for info in staying:
             if (not info.calls and not any(inner.calls for inner in info.nested) and info.qualname not in called
@@ -153,18 +156,22 @@ def callees_written_by_unsupported(infos, functions, forced, memo: dict, module:
                 continue  # calls no function of this module, none calls it, no module-level name or attribute holds a result
             names = {*info.calls, *info.references}
             # (`Box(n)` calls `Box.__init__`)
-            relevant = tuple(sorted((name, keys) for name, keys in writers.items() if name in names or name.split(".")[0] in names))
-            key = (info.node, relevant, info.qualname in called)
+            relevant = tuple(
+                (kind, name, keys) for kind, found in (("w", writers), ("p", passers)) for name, keys in sorted(found.items())
+                if name in names or name.split(".")[0] in names)
+            key = (info.node, relevant, info.qualname in called, handing if attributes else ())
             found = memo.get(key)
             if found is None:
                 found = memo[key] = _result_uses(
-                    info, module_functions, constructors, writers, info.qualname in called, held, attributes)
+                    info, module_functions, constructors, writers, info.qualname in called, held, attributes, passers)
             uses[info.qualname] = found
         writer_of = _writers_of_results(uses, top_written, forced)
         found_writers = _parameter_writers(uses, writer_of)
-        if found_writers == writers:
+        found_passers = {name: _written_parameters(returned) for name, (_, returned) in uses.items()}
+        found_passers = {name: keys for name, keys in found_passers.items() if keys}
+        if found_writers == writers and found_passers == passers:
             break
-        writers = found_writers
+        writers, passers = found_writers, found_passers
     return {callee: why for callee, why in writer_of.items() if callee in candidates}
 
 
@@ -192,12 +199,12 @@ def _writers_of_results(uses, top_written, forced) -> dict[str, ForcedUnsupporte
 
 def _parameter_writers(uses, writer_of) -> dict[str, frozenset]:
     """Function -> the parameters (``_written_parameters``) whose arrays it writes into, or stores in an attribute
-    written elsewhere (``Box.__init__|#1:P0``: ``self.P = P0``, then ``self.P *= k``), or returns (computed
-    from them or not) when its own result is written into (``def scale(x): return x * 2``, ``p = scale(make(n)); p[0] = 5``)."""
+    written elsewhere (``Box.__init__|#1:P0``: ``self.P = P0``, then ``self.P *= k``, also when a function
+    whose result is written into returns ``self.P``).  (A function handing back its parameter's array,
+    ``def scale(x): return 2 * x``, passes the write on call by call: see ``passers`` in ``result_uses``.)"""
     found = {name: set(_written_parameters(written)) for name, (written, _) in uses.items()}
     keys = [key for written, _ in uses.values() for key in written]
     for callee in writer_of:
-        keys.extend(f"{callee}|{key}" for key in uses.get(callee, ((), ()))[1] if key.startswith("#"))
         keys.extend(key for key in uses.get(callee, ((), ()))[1] if "|" in key)
     for key in keys:
         if "|" in key:
@@ -218,12 +225,12 @@ def _written_parameters(written) -> frozenset:
     return frozenset(found)
 
 
-def _result_uses(info, module_functions, constructors, writers=None, params=False, held=None, attributes=None):
+def _result_uses(info, module_functions, constructors, writers=None, params=False, held=None, attributes=None, passers=None):
     """Same-module callees whose results ``info``'s function writes into in place, and those whose results it
     returns (for an object it creates, ``b = Box(n)``: the class's ``__init__``, which sets up its arrays);
-    ``writers``, ``params``, ``held``, ``attributes``: see ``result_uses``."""
+    ``writers``, ``params``, ``held``, ``attributes``, ``passers``: see ``result_uses``."""
     resolver = _callee_resolver(info.class_name, module_functions, constructors)
-    return result_uses(info.node, resolver, writers, params, held, attributes)
+    return result_uses(info.node, resolver, writers, params, held, attributes, passers)
 
 
 def _callee_resolver(class_name, module_functions, constructors):

@@ -197,3 +197,124 @@ def test_a_ufunc_of_a_result_is_a_writable_numpy_array():
     source = DERIVED.format(derive="np.exp(M)").replace("np.add.at(C, (seq[:-1], seq[1:]), 1)", "C = C + 1.0")
     result = migrate_source(source.encode(), "m.py")
     assert not any(d.code == "NPJ202" and d.line == 10 for d in result.diagnostics)
+
+
+CONTAINER = """\
+import numpy as np
+
+
+def init(n):
+    return np.eye(n) * 0.5
+
+
+class Model:
+    def __init__(self, n):
+        {init}
+
+    def train(self, g):
+        {train}
+
+
+def run():
+    m = Model(2)
+    m.train(1.0)
+    return [float(np.sum(p)) for p in {params}]
+"""
+
+CONTAINER_CASES = {
+    "dict display": ('self.params = {"W": init(n), "b": init(n)[0]}', "for p in self.params.values():\n            p -= g",
+                     'm.params.values()'),
+    "list append": ("self.params = []\n        self.params.append(init(n))", "for p in self.params:\n            p -= g",
+                    "m.params"),
+    "dict item": ('self.params = {}\n        self.params["W"] = init(n)', "for p in self.params.values():\n            p -= g",
+                  'm.params.values()'),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONTAINER_CASES))
+def test_results_in_a_container_attribute_updated_in_place(name):
+    init, train, params = CONTAINER_CASES[name]
+    source = CONTAINER.format(init=init, train=train, params=params)
+    result, expected, got = _run_both(source, "run()")
+    assert got == expected
+    assert any(d.code == "NPJ202" and d.line == 4 for d in result.diagnostics), [str(d) for d in result.diagnostics]
+
+
+def test_a_result_stored_as_an_item_of_an_array_attribute_is_copied():
+    source = PREDICT + """\
+class Bank:
+    def __init__(self, n):
+        self.state = np.zeros((n, 2, 2))
+
+    def step(self, k):
+        self.state[k] = predict(self.state[k], np.eye(2), np.eye(2))
+        self.state[k] *= 2.0
+"""
+    result = migrate_source(source.encode(), "m.py")
+    assert not _predict_kept(result)
+    assert b"@jax.jit\ndef predict" in result.output
+
+
+def test_a_result_added_in_place_into_an_attribute_next_to_another_attribute():
+    source = """\
+import numpy as np
+
+
+def rhs(y):
+    return np.array([y[1], -y[0]])
+
+
+class Integrator:
+    def __init__(self, y0, dt):
+        self.y = np.asarray(y0, dtype=float).copy()
+        self.dt = dt
+
+    def step(self):
+        self.y += self.dt * rhs(self.y)
+        return self.y
+
+
+def run():
+    it = Integrator(np.array([1.0, 0.0]), 0.1)
+    y = it.step()
+    it.step()
+    return y.tolist()
+"""
+    result, expected, got = _run_both(source, "run()")
+    assert got == expected
+    assert any(d.code == "NPJ202" and d.line == 4 for d in result.diagnostics)
+
+
+HANDED_BACK = """\
+import numpy as np
+
+
+def make(n):
+    return np.zeros((n, n)) + 1.0
+
+
+def scale(x):
+    return 2.0 * x
+
+
+def add_jitter(K, j):
+    K[np.diag_indices_from(K)] += j
+    return K
+
+
+def run(n):
+    {body}
+    return np.logical_not(K > 0, out=np.zeros(K.shape, dtype=bool)), K
+"""
+
+
+@pytest.mark.parametrize("body", [
+    "K = scale(make(n))\n    K[0, 0] = 5.0",  # a NumPy function hands back what it was handed
+    "K = make(n) - 0.5\n    K = add_jitter(K, 1.0)",  # the write happens before the name is rebound
+])
+def test_writes_into_what_a_numpy_function_hands_back(body):
+    source = HANDED_BACK.format(body=body)
+    result, expected, got = _run_both(source, "run(3)")
+    np.testing.assert_array_equal(got[1], expected[1])
+    assert any(d.code == "NPJ202" and d.line == 4 for d in result.diagnostics)
+

@@ -30,8 +30,13 @@ Results stored in an attribute (``self.P = predict(self.P)``, ``self.x, self.P =
 ``b.F = build(n)``, anywhere in the module: ``attribute_sources``) are followed into every function by
 the attribute's name (``self.P *= k`` in another method, ``P = f.P; P[0] = 0`` in a caller): whoever holds
 the object may hold the array, so an augmented assignment to an attribute counts as a write into it.
+Results appended to an attribute or stored as items of one bound to a dict or list count too
+(``self.params = {"W": init(n)}``, ``self.hist.append(make(n))``, then ``for p in self.params.values(): p -= g``);
+items stored into an array attribute are copies and do not (``self.state[k] = f(x)``).
 An array a parameter brings that is stored in an attribute (``def __init__(self, P0): self.P = P0``)
 makes the function one that writes into that parameter when the attribute is written.
+A function that hands back (an array computed from) a parameter (``def scale(x): return 2 * x``:
+``passers``) hands back what each call passes it: ``p = scale(make(n)); p[0] = 5`` writes into ``make``'s result.
 
  that writes into
 its parameters (``apply(inc, make(n))``) counts as written: whoever is handed
@@ -66,7 +71,7 @@ ELEMENT_CALLS = frozenset("zip enumerate reversed list tuple iter sorted".split(
 
 
 def result_uses(
-    function: cst.FunctionDef, callee_of, writers=None, params: bool = False, held=None, attributes=None
+    function: cst.FunctionDef, callee_of, writers=None, params: bool = False, held=None, attributes=None, passers=None
 ) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
     """Same-module callee -> the first in-place write into (part of) its result in ``function``; and the
     callees whose results ``function`` returns, directly or on an object or in a container it returns
@@ -81,13 +86,15 @@ def result_uses(
     followed the same way (a caller holds them too, so ``x += 1`` on one counts): the written keys then
     include theirs, ``"#0:x"`` for its first parameter ``x``.  ``held``: module-level names holding
     callees' results (``module_level_uses``), followed into the function; ``attributes``: attribute names ->
-    what the module stores in them (``attribute_sources``), followed by name (``self.P``, ``f.P``)."""
+    what the module stores in them (``attribute_sources``), followed by name (``self.P``, ``f.P``); ``passers``:
+    callees -> the parameters whose arrays (or arrays computed from them) they return, as ``writers``
+    (``def scale(x): return 2 * x``: ``p = scale(make(n))`` holds ``make``'s result too)."""
     bound: dict = dict(global_names(function, held or {}))
     keys = parameter_keys(function)
     if params:
         for key, name in keys:
             bound[name] = key
-    return result_uses_in([function.body], callee_of, writers, bound, parameter_names(function), attributes)
+    return result_uses_in([function.body], callee_of, writers, bound, parameter_names(function), attributes, passers)
 
 
 def augments_shared_state(method: cst.FunctionDef) -> cst.CSTNode | None:
@@ -120,12 +127,13 @@ def parameter_names(function: cst.FunctionDef) -> frozenset[str]:
 
 
 def result_uses_in(
-    nodes, callee_of, writers=None, params=None, parameters=frozenset(), attributes=None
+    nodes, callee_of, writers=None, params=None, parameters=frozenset(), attributes=None, passers=None
 ) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
     """``result_uses`` for code given as a list of nodes, visited in order (a body, or a module's
     top-level statements); ``callee_of`` may name any function, an imported one too.  ``parameters``:
     the names of the function's parameters (``total += f(x)`` on one counts as a write into ``f``'s result)."""
     finder = _ResultWrites(callee_of, writers or {}, attributes)
+    finder.passers = passers or {}
     finder.parameters = frozenset(parameters)
     for name, key in (params or {}).items():
         finder.bound[name] = key if isinstance(key, tuple) else (key,)
@@ -135,22 +143,31 @@ def result_uses_in(
     return finder.written, frozenset(finder.returned)
 
 
-def attribute_sources(functions) -> dict[str, tuple[str, ...]]:
+def attribute_sources(functions, passers=None) -> dict[str, tuple[str, ...]]:
     """Attribute name -> what the module's functions store in attributes of that name: the callees whose
     results (or arrays computed from them) they store (``self.P = predict(self.P)``, ``self.x, self.P = update(z)``,
     ``self.Q = self.P``, ``b.F = build(n)``), and the parameters whose arrays they store, as
     ``"qualname|#1:P0"`` (``def __init__(self, P0): self.P = P0``).  ``functions``: (qualname, node,
-    callee_of) triples.  Objects are not told apart: a name stands for every attribute spelled so."""
+    callee_of) triples; ``passers``: see ``result_uses``.  Objects are not told apart: a name stands for every
+    attribute spelled so."""
     found: dict[str, tuple[str, ...]] = {}
     while True:  # `self.Q = self.P` in one method, `self.P = make()` in another
         stored: dict[str, set[str]] = {name: set(sources) for name, sources in found.items()}
+        items: dict[str, set[str]] = {}
+        containers: set[str] = set()
         for qualname, function, callee_of in functions:
             finder = _ResultWrites(callee_of, {}, found)
+            finder.passers = passers or {}
             for key, name in parameter_keys(function):
                 finder.bound[name] = (f"{qualname}|{key}",)
             visit(function.body, finder)
             for name, sources in finder.stored.items():
                 stored.setdefault(name, set()).update(sources)
+            for name, sources in finder.items.items():
+                items.setdefault(name, set()).update(sources)
+            containers |= finder.containers
+        for name in containers:  # items stored in an array are copies; in a dict or a list, the arrays themselves
+            stored.setdefault(name, set()).update(items.get(name, ()))
         current = {name: tuple(sorted(sources)) for name, sources in stored.items() if sources}
         if current == found:
             return found
@@ -189,7 +206,10 @@ class _ResultWrites(FastVisitor):
         # attribute name -> what the module stores in attributes so named (attribute_sources), for chains not bound here
         self.attributes: dict[str, tuple[str, ...]] = attributes or {}
         self.stored: dict[str, set[str]] = {}  # attribute name -> what this code stores in attributes so named
+        self.items: dict[str, set[str]] = {}  # the same for items stored in them (`self.cache["P"] = make(n)`)
+        self.containers: set[str] = set()  # attributes bound to a dict or list (`self.cache = {}`)
         self.writers: dict[str, frozenset[str]] = writers  # callee -> parameter keys it writes into
+        self.passers: dict[str, frozenset] = {}  # callee -> parameter keys whose arrays it returns
         # name or attribute chain (`b.F`) -> the callees whose result (or part of it) it holds
         self.bound: dict[str, tuple[str, ...]] = {}
         self.shared: set[str] = set()  # bound names whose array another reference may also hold
@@ -199,12 +219,13 @@ class _ResultWrites(FastVisitor):
         self.returned: set[str] = set()
         self.parameters: frozenset[str] = frozenset()  # the function's parameters (the caller may hold their arrays)
 
-    def visit_Assign(self, node: cst.Assign) -> None:
+    def leave_Assign(self, node: cst.Assign) -> None:  # (after the value: `x = add_jitter(x)` writes into the old `x`)
         for target in node.targets:
             self._bind(target.target, node.value)
             for part in _target_parts(target.target):
                 if isinstance(part, cst.Subscript):  # `p[0] = v`, `p[i], p[j] = p[j], p[i]`
                     self._write(part.value, node)
+                    self._store_in_attribute(part.value, node.value, item=True)  # `self.cache["P"] = make(n)`
             if not isinstance(target.target, cst.Name):
                 self._store(node.value)  # `d["k"] = x`, `self.x = x`: x is kept elsewhere too
                 holder = _base_name(target.target)
@@ -220,13 +241,12 @@ class _ResultWrites(FastVisitor):
             for element, part in zip(target.elements, value.elements):
                 self._bind(element.value, part.value)
             return
-        callee = (self.callee_of(value),) if isinstance(value, cst.Call) else ()
-        callee = () if callee == (None,) else callee
+        callee = self._call_result(value) if isinstance(value, cst.Call) else ()
         part = () if callee else self._root(value)
         if not callee and not part:
             callee = self._derived(value)  # `dy = probs.copy()`: a new array, not shared
-        if not callee and not part and isinstance(value, (cst.List, cst.Tuple)):
-            callee = tuple(sorted(self._results_in(value)))  # `L = [make(n)]`: a list holding results
+        if not callee and not part and isinstance(value, (cst.List, cst.Tuple, cst.Dict)):
+            callee = tuple(sorted(self._results_in(value)))  # `L = [make(n)]`, `d = {"W": make(n)}`: holding results
         keys = [key for key in map(_chain, _target_parts(target)) if key is not None]  # `self.x, self.P = update(z)`
         for key in keys:
             for stale in [k for k in self.bound if k.startswith(key + ".")]:  # `b = other()`: b.F is another one now
@@ -242,6 +262,8 @@ class _ResultWrites(FastVisitor):
                 self.bound.pop(key, None)  # rebound to something else
             if "." in key:
                 self.stored.setdefault(key.rsplit(".", 1)[1], set()).update(callee or part)
+                if _container(value):
+                    self.containers.add(key.rsplit(".", 1)[1])
         source = _chain(value) if part else None
         if source is not None:  # `y = x`, `self.prev = self.x`: the other reference is shared too
             self.bound.setdefault(source, part)
@@ -298,6 +320,7 @@ class _ResultWrites(FastVisitor):
         if isinstance(func, cst.Attribute) and func.attr.value in STORING_METHODS:
             for arg in node.args:
                 self._store(arg.value)
+                self._store_in_attribute(func.value, arg.value)  # `self.history.append(make(n))`
         if _writes_first_argument(func) and node.args and node.args[0].keyword is None:
             self._write(node.args[0].value, node)  # np.fill_diagonal(p, 0), np.add.at(p, i, 1)
         for arg in node.args:
@@ -308,13 +331,9 @@ class _ResultWrites(FastVisitor):
             return
         written = self.writers.get(self.callee_of(node))
         if written:
-            offset = 1 if "." in self.callee_of(node) else 0  # a method's or a class's: `self` comes first
-            for index, arg in enumerate(node.args):
-                if arg.star:
-                    break
-                if (f"#-:{arg.keyword.value}" if arg.keyword is not None else index + offset) in written:
-                    for source in self._source(arg.value):
-                        self.written.setdefault(source, node)
+            for arg in self._arguments(node, self.callee_of(node), written):
+                for source in self._source(arg):
+                    self.written.setdefault(source, node)
         elif any(isinstance(arg.value, cst.Name) and arg.value.value in self.writers for arg in node.args):
             # `apply(inc, x)` with `def inc(v): v += 1`: whoever calls `inc` may hand it any of the other arguments
             for arg in node.args:
@@ -337,7 +356,7 @@ class _ResultWrites(FastVisitor):
             return tuple(dict.fromkeys(callee for element in expr.elements for callee in self._source(element.value)))
         if isinstance(expr, cst.Call):
             if elements and self.callee_of(expr) is not None:
-                return (self.callee_of(expr),)
+                return self._call_result(expr)
             func = expr.func
             if isinstance(func, cst.Attribute) and func.attr.value in ("values", "items") and not expr.args:
                 return self._root(func.value)  # `for k, w in params.items()`
@@ -363,9 +382,8 @@ class _ResultWrites(FastVisitor):
         if isinstance(expr, cst.Comparison):  # `m = p > 0`
             sides = [expr.left, *(c.comparator for c in expr.comparisons)]
             return tuple(dict.fromkeys(key for side in sides for key in self._source(side)))
-        if isinstance(expr, cst.BinaryOperation):  # a callee's result before a parameter (``#0:x``)
-            left, right = self._source(expr.left), self._source(expr.right)
-            return right if right and (not left or all(key.startswith("#") for key in left)) else left
+        if isinstance(expr, cst.BinaryOperation):  # a JAX array on either side gives a JAX array
+            return tuple(dict.fromkeys((*self._source(expr.left), *self._source(expr.right))))
         if isinstance(expr, cst.UnaryOperation):
             return self._source(expr.expression)
         if isinstance(expr, (cst.Attribute, cst.Subscript)):  # `probs.copy().T`, `(p - 1)[0]`
@@ -374,8 +392,41 @@ class _ResultWrites(FastVisitor):
 
     def _source(self, expr: cst.BaseExpression) -> tuple[str, ...]:
         """The callees whose result ``expr`` is, is part of, or is computed from."""
-        callee = self.callee_of(expr) if isinstance(expr, cst.Call) else None
-        return (callee,) if callee is not None else self._root(expr) or self._derived(expr)
+        return (self._call_result(expr) if isinstance(expr, cst.Call) else ()) or self._root(expr) or self._derived(expr)
+
+    def _call_result(self, call: cst.Call) -> tuple[str, ...]:
+        """The callee a call calls, and what the arguments it hands back hold (``passers``): ``scale(make(n))``
+        -> scale, make."""
+        callee = self.callee_of(call)
+        if callee is None:
+            return ()
+        passed = self.passers.get(callee)
+        if not passed:
+            return (callee,)
+        found = [callee]
+        for arg in self._arguments(call, callee, passed):
+            found.extend(self._source(arg))
+        return tuple(dict.fromkeys(found))
+
+    def _arguments(self, call: cst.Call, callee: str, keys) -> list[cst.BaseExpression]:
+        """The arguments of ``call`` given for the parameters ``keys`` (positions and ``#-:name``s) of ``callee``."""
+        offset = 1 if "." in callee else 0  # a method's or a class's: `self` comes first
+        found = []
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                break
+            if (f"#-:{arg.keyword.value}" if arg.keyword is not None else index + offset) in keys:
+                found.append(arg.value)
+        return found
+
+    def _store_in_attribute(self, container: cst.BaseExpression, value: cst.BaseExpression, item: bool = False) -> None:
+        """``value`` is stored in ``container``: when that is (an element of) an attribute, remember what it holds
+        (``item``: stored as an item, which an array copies and a dict or list keeps: see ``items``)."""
+        while isinstance(container, cst.Subscript):
+            container = container.value
+        if isinstance(container, cst.Attribute):
+            stored = self.items if item else self.stored
+            stored.setdefault(container.attr.value, set()).update(self._results_in(value))
 
     def _store(self, value: cst.BaseExpression) -> None:
         for element in _elements(value):
@@ -392,6 +443,15 @@ def _writes_first_argument(func: cst.BaseExpression) -> bool:
     if not isinstance(func, cst.Attribute):
         return False
     return func.attr.value in INPLACE_FUNCTIONS or (func.attr.value == "at" and isinstance(func.value, cst.Attribute))
+
+
+def _container(value: cst.BaseExpression) -> bool:
+    """A dict or list display or comprehension, or a call to ``dict``, ``list`` or ``defaultdict``."""
+    if isinstance(value, (cst.Dict, cst.List, cst.DictComp, cst.ListComp)):
+        return True
+    func = value.func if isinstance(value, cst.Call) else None
+    name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+    return name in ("dict", "list", "defaultdict", "OrderedDict")
 
 
 def _numpy_function(func: cst.BaseExpression) -> str | None:
@@ -418,9 +478,11 @@ def _base_name(expr: cst.BaseExpression) -> str | None:
 
 
 def _elements(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """``expr`` itself, or the elements of a tuple, list or set display."""
+    """``expr`` itself, or the elements of a tuple, list or set display, or the values of a dict display."""
     if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
         return [e.value for e in expr.elements]
+    if isinstance(expr, cst.Dict):
+        return [e.value for e in expr.elements]  # (`**other` too)
     return [expr]
 
 
