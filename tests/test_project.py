@@ -409,3 +409,37 @@ def cleaned(x):
     run = migrate(run_cli, src, tmp_path / "out")
     assert "src/pkg/use.py:8:27: NPJ202 [error] calls `.helpers.check`, which stays NumPy code in src/pkg/helpers.py" in run.stderr
     assert "def cleaned(x):\n    return np.sum(" in (tmp_path / "out" / "pkg" / "use.py").read_text()
+
+
+def test_a_result_another_module_stores_in_an_attribute_and_writes_in_place_keeps_its_producer_numpy(run_cli, tmp_path):
+    # Filter stays NumPy (inflate writes self.P in place); self.P holds predict's result: a JAX array would make
+    # `self.P *= k` rebind the attribute, and the array a caller kept would not change (1.1 instead of 2.2)
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "a.py", "import numpy as np\n\ndef predict(P, F, Q):\n    return F @ P @ F.T + Q\n")
+    write(src / "pkg" / "b.py", """\
+import numpy as np
+from .a import predict
+
+class Filter:
+    def __init__(self, P0):
+        self.P = np.array(P0, dtype=float)
+        self.F = np.eye(2)
+        self.Q = 0.1 * np.eye(2)
+
+    def step(self):
+        self.P = predict(self.P, self.F, self.Q)
+
+    def inflate(self, k):
+        self.P *= k
+
+def run():
+    f = Filter(np.eye(2))
+    f.step()
+    P = f.P
+    f.inflate(2.0)
+    return float(P[0, 0])
+""")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "src/pkg/a.py:3:5: NPJ202 [error] `Filter.inflate` (src/pkg/b.py" in run.stderr
+    assert same_results(src, tmp_path / "out", "from pkg.b import run; print(run())").strip() == "2.2"

@@ -30,12 +30,13 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from np2jax.analysis.state_writes import imported_state_writes, module_variables
-from np2jax.analysis.result_writes import (
-    INPLACE_METHODS, global_names, module_level_uses, parameter_names, result_uses_in, target_names,
-)
 from np2jax.analysis.resolve import BUILTIN_NAMES
+from np2jax.analysis.result_writes import (
+    INPLACE_METHODS, attribute_sources, global_names, module_level_uses, parameter_names, result_uses_in,
+    target_names,
+)
 from np2jax.analysis.scope import ImportBinding, Scope, attribute_chain, dotted_name
+from np2jax.analysis.state_writes import imported_state_writes, module_variables
 from np2jax.visitors import FastVisitor, visit
 
 # Packages no project of a user is part of: their functions are not followed.
@@ -192,19 +193,25 @@ def collect_links(module: cst.Module, scope: Scope, imports: dict[str, str], inf
                 writes.setdefault(target, ("<module>", finder.calls.get(target, 0)))
     local = {info.qualname for info in infos if info.is_module_level}
     returned: dict[str, frozenset[str]] = {}
+    # what the module stores in attributes (`self.P = predict(self.P)`, predict imported), followed by name
+    attributes = attribute_sources([
+        (info.qualname, info.node, _callee_resolver(info.imported_calls, scope, imports, stars, local))
+        for info in infos if ".<locals>." not in info.qualname
+    ]) if imports else {}
     for info in infos:
         for target, (_, line) in info.imported_calls.items():
             calls.setdefault(target, {}).setdefault(info.qualname, line)
-        if ".<locals>." in info.qualname or not (info.imported_calls or info.calls or held):
+        if ".<locals>." in info.qualname or not (info.imported_calls or info.calls or held or attributes):
             continue
         resolver = _callee_resolver(info.imported_calls, scope, imports, stars, local)
         if info.qualname in changed:
             _, returned[info.qualname] = result_uses_in([info.node.body], resolver)
             continue
         written, returned[info.qualname] = result_uses_in(
-            [info.node.body], resolver, params=global_names(info.node, held), parameters=parameter_names(info.node))
+            [info.node.body], resolver, params=global_names(info.node, held), parameters=parameter_names(info.node),
+            attributes=attributes)
         for target in written:
-            if target not in local:
+            if target not in local and "|" not in target and not target.startswith("#"):
                 line = info.imported_calls[target][1] if target in info.imported_calls else 0
                 writes.setdefault(target, (info.qualname, line))
     unsupported = frozenset(name for name, s in status.items() if s == "unsupported")
