@@ -108,6 +108,7 @@ class ForcedUnsupported:
     via_result: bool = False  # True: `callee` is a caller that stays NumPy and writes into this function's result
     via_module: bool = False  # True: `callee` is in another module (as "`name` (path:line)", or a dotted import target)
     where: str = ""  # for an imported callee: where it stays NumPy code
+    via_argument: str = ""  # `callee` hands this function `via_argument`, a function that stays NumPy code, to call
 
 
 class FileContext:

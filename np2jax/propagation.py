@@ -55,7 +55,26 @@ def callers_of_unsupported(infos, functions, forced, imported=None) -> dict[str,
                 continue
             unsupported.add(info.qualname)
             changed = True
+        changed = _receivers_of_numpy_callbacks(infos, unsupported, found, imported) or changed
     return {name: why for name, why in found.items() if name not in forced}
+
+
+def _receivers_of_numpy_callbacks(infos, unsupported: set[str], found: dict, imported: dict) -> bool:
+    """Functions handed a function that stays NumPy code as an argument (``frechet(x, inv=check)``): they call
+    it on their arrays, which would be JAX arrays (and ``check`` may write into them): they stay NumPy too.
+    ``check`` may be another module's (``imported``: import target -> where it stays NumPy code)."""
+    added = False
+    for info in infos:
+        handed = [(name, node) for name, node in info.references.items() if name in unsupported]
+        handed += [(target, node) for target, (node, _) in info.imported_calls.items()
+                   if target in imported and isinstance(node, cst.Name)]  # a reference, not a call
+        for name, reference in handed:
+            for receiver, call in info.calls.items():
+                if receiver not in unsupported and any(arg.value is reference for arg in call.args):
+                    found[receiver] = ForcedUnsupported(info.qualname, via_argument=name)
+                    unsupported.add(receiver)
+                    added = True
+    return added
 
 
 def class_families(infos) -> dict[str, frozenset[str]]:

@@ -311,3 +311,35 @@ def test_einsum_operands_documented_array_like_are_wrapped():
     assert 'jnp.einsum("nij,jk->nik", jnp.asarray(B2Cs), jnp.asarray(A2B))' in result.output.decode()
     a2b, b2cs = [[0.0, 1.0], [1.0, 0.0]], [[[1.0, 2.0], [3.0, 4.0]]]
     assert migrated.concat(a2b, b2cs).tolist() == original.concat(a2b, b2cs).tolist()
+
+
+# --- a function that stays NumPy code handed to another as a callback ------------------------------------------
+def test_a_function_handed_a_numpy_callback_stays_numpy():
+    """pytransform3d's frechet_mean(samples, inv=check_transform): ``check`` writes into its argument and returns
+    it (NPJ201, stays NumPy); the jitted ``frechet`` called it on tracers (TracerArrayConversionError)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def check(m):
+            m[np.abs(m) < 1e-12] = 0.0
+            return m
+
+        def frechet(samples, inv, n_iter=3):
+            mean = np.asarray(samples[0])
+            for _ in range(n_iter):
+                mean = np.mean(np.stack([mean, inv(mean)]), axis=0)
+            return mean
+
+        def estimate(samples):
+            return frechet(np.asarray(samples), inv=check)
+
+        def smooth(samples):
+            return frechet(np.asarray(samples), inv=np.abs)
+        """
+    )
+    assert {f.qualname: f.status for f in result.functions}["frechet"] == "unsupported"
+    assert any("`estimate` hands it `check`" in d.message for d in result.diagnostics)
+    samples = np.array([[1e-13, 2.0], [3.0, 4.0]])
+    assert migrated.estimate(samples).tolist() == original.estimate(samples).tolist()
+    assert migrated.smooth(-samples).tolist() == original.smooth(-samples).tolist()

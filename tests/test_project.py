@@ -408,7 +408,11 @@ def cleaned(x):
 """)
     run = migrate(run_cli, src, tmp_path / "out")
     assert "src/pkg/use.py:8:27: NPJ202 [error] calls `.helpers.check`, which stays NumPy code in src/pkg/helpers.py" in run.stderr
-    assert "def cleaned(x):\n    return np.sum(" in (tmp_path / "out" / "pkg" / "use.py").read_text()
+    # `apply` calls what it is handed on its arrays: handed `check`, it stays NumPy too (jitted, it raised)
+    assert "src/pkg/use.py:4:5: NPJ202 [error] `cleaned` hands it `.helpers.check`, which stays NumPy code" in run.stderr
+    assert (tmp_path / "out" / "pkg" / "use.py").read_text() == (src / "pkg" / "use.py").read_text()
+    code = "from pkg.use import cleaned\nprint(cleaned([1e-13, 2.0]))"
+    assert same_results(src, tmp_path / "out", code).strip() == "2.0"
 
 
 def test_a_result_another_module_stores_in_an_attribute_and_writes_in_place_keeps_its_producer_numpy(run_cli, tmp_path):

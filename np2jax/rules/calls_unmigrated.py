@@ -28,6 +28,9 @@ class CallsUnmigratedFunction(Rule):
         "np2jax could not migrate this function to a fixed point (a second pass would rewrite it again, a bug in "
         "np2jax): it stays NumPy code, the rest of the file migrates"
     )
+    ARGUMENT_MESSAGE = (
+        "`{callee}` hands it `{passed}`, which stays NumPy code, to call on its arrays: this function stays NumPy too"
+    )
     NDARRAY_MESSAGE = (
         "`{name}` derives from np.ndarray: a jax.Array cannot be subclassed nor viewed as a subclass, so the "
         "class stays NumPy code"
@@ -64,6 +67,8 @@ class CallsUnmigratedFunction(Rule):
             "Module-level code is NumPy code: it counts as such a writer (`Y = make(3)` then `Y[0] = 5` at module "
             "level), and a module-level name holding a result carries it into the functions that write into it "
             "(`BUF = make(3)`, then `BUF[0] = v` or `a = BUF; a += 1` in a function). "
+            "A function handed a function that stays NumPy code as an argument (`frechet(x, inv=check)`, also "
+            "one of another module) calls it on its arrays: it stays NumPy code too. "
             "The methods of a class deriving from `np.ndarray` (directly or through classes of the module) stay NumPy "
             "code: a jax.Array cannot be subclassed nor viewed as one (`np.array(v).view(cls)`). "
             "When several files are migrated together, the same holds across modules (np2jax/project.py): calls "
@@ -197,7 +202,7 @@ class CallsUnmigratedFunction(Rule):
             def clipped(xs):
                 return apply_all(clip_inplace, [np.asarray(x, dtype=float) for x in xs])
             """,
-            diagnostics=("NPJ201", "NPJ202"),
+            diagnostics=("NPJ201", "NPJ202", "NPJ202"),
         ),
         Example(
             title="creating an object of a class that stays NumPy",
@@ -299,6 +304,12 @@ class CallsUnmigratedFunction(Rule):
                 message = self.FAMILY_MESSAGE.format(callee=forced.callee, theirs=theirs, ours=info.class_name)
             else:
                 message = (self.CLASS_MESSAGE if forced.via_class else self.RESULT_MESSAGE).format(callee=forced.callee)
+            ctx.diagnostics.append(
+                Diagnostic(self.CODE, self.SEVERITY, message, ctx.path, line, col, end_line, end_col, self.DOC.use_instead)
+            )
+        elif forced.via_argument:
+            line, col, end_line, end_col = ctx.def_name_span(info)
+            message = self.ARGUMENT_MESSAGE.format(callee=forced.callee, passed=forced.via_argument)
             ctx.diagnostics.append(
                 Diagnostic(self.CODE, self.SEVERITY, message, ctx.path, line, col, end_line, end_col, self.DOC.use_instead)
             )
