@@ -109,6 +109,7 @@ class ForcedUnsupported:
     via_module: bool = False  # True: `callee` is in another module (as "`name` (path:line)", or a dotted import target)
     where: str = ""  # for an imported callee: where it stays NumPy code
     via_argument: str = ""  # `callee` hands this function `via_argument`, a function that stays NumPy code, to call
+    attribute: str = ""  # `callee`, in another module, writes attributes of this name in place; this function sets one
 
 
 class FileContext:

@@ -41,6 +41,7 @@ from np2jax.analysis.scope import collect_scopes
 from np2jax.analysis.tracing import ModuleTracing
 from np2jax.codes import instantiate, selected
 from np2jax.analysis.ndarray_subclasses import NDARRAY_BASE, ndarray_subclasses
+from np2jax.analysis.state_writes import attribute_stores
 from np2jax.context import UNSTABLE, FileContext, ForcedUnsupported
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.imports import choose_jnp_alias, finalize_imports
@@ -167,6 +168,7 @@ def _migrate_source(source: bytes, path: str, options: Options) -> FileResult:
                     links.add_state(tree, links.imports)
                 else:
                     links = ModuleLinks(defined=frozenset(r.qualname for r in functions), unsupported=mutating)
+                    links.add_state(tree, {})  # it may write attributes of other modules' objects in place
                 return FileResult(path, "unchanged", source, source, functions=functions, links=links)
         tree = _check_python_syntax(source, path)
         module = _parse(source)
@@ -256,6 +258,7 @@ def _transform(
         for method in _methods(module, name):
             forced.setdefault(method, ForcedUnsupported(NDARRAY_BASE, via_class=True))
     external_state = {fact.name: fact.who for fact in options.external if fact.kind == "state"}
+    _seed_attribute_facts(options.external, forced, tree if tree is not None else _ast_or_none(text))
     enabled = {rule.CODE for rule in selected(set(options.select) or None, set(options.ignore) or None)}
     tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, "NPJ306" in enabled, tree=tree,
                              convert_scans="NPJ307" in enabled, convert_whiles="NPJ308" in enabled,
@@ -302,8 +305,8 @@ def _seed_external(facts, forced: dict, module: cst.Module) -> dict[str, str]:
     for fact in facts:
         if fact.kind == "callee":
             callees[fact.name] = fact.who
-        elif fact.kind == "state":
-            continue  # for the jit analysis (ModuleTracing.external_state)
+        elif fact.kind in ("state", "attribute"):
+            continue  # for the jit analysis (ModuleTracing.external_state); _seed_attribute_facts
         elif fact.kind == "class":
             for method in _methods(module, fact.name):
                 forced.setdefault(method, ForcedUnsupported(fact.who, via_class=True, via_module=True))
@@ -312,6 +315,17 @@ def _seed_external(facts, forced: dict, module: cst.Module) -> dict[str, str]:
                 fact.who, via_result=fact.kind == "result", via_caller=fact.kind == "mutation", via_module=True
             )
     return callees
+
+
+def _seed_attribute_facts(facts, forced: dict, tree) -> None:
+    """Functions storing an attribute that NumPy code in another module writes in place stay NumPy code."""
+    written = {fact.name: fact.who for fact in facts if fact.kind == "attribute"}
+    if not written:
+        return
+    for qualname, names in attribute_stores(tree).items():
+        name = next((n for n in sorted(names) if n in written), None)
+        if name is not None and qualname not in forced:
+            forced[qualname] = ForcedUnsupported(written[name], via_module=True, attribute=name)
 
 
 def _methods(module: cst.Module, name: str) -> list[str]:

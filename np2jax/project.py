@@ -15,6 +15,8 @@ re-exports through a package's ``__init__``) and derives ``ExternalFact``s:
   write into the arrays it is handed): the caller stays NumPy code too (NPJ202);
 * ``class``: a class derives from a class of another module and one of them has a method that stays
   NumPy code and may change ``self``'s arrays: they share ``self``, so the other stays NumPy too (NPJ202);
+* ``attribute``: NumPy code in another module writes an attribute of some object in place
+  (``old.coords[m] = v``): the functions storing attributes of that name stay NumPy (NPJ202);
 * ``state``: another module writes a module-level variable in place or rebinds it (``TABLE[0] = v`` after
   ``from pkg.a import TABLE``; ``a.TABLE = new``): functions reading it are not jitted (NPJ302).
 
@@ -81,11 +83,23 @@ class Project:
                         where = self.modules[producer].display
                         found.setdefault(index, set()).add(ExternalFact("callee", target, where))
             self._class_facts(index, found)
+            self._attribute_facts(index, found)
             for target, (writer, line) in links.state_writes.items():
                 for producer, name in self.resolve(index, target):
                     if producer != index and name in self.modules[producer].links.variables:
                         found.setdefault(producer, set()).add(ExternalFact("state", name, self._who(index, writer, line)))
         return found
+
+    def _attribute_facts(self, index: int, found: dict[int, set[ExternalFact]]) -> None:
+        """NumPy code in another module writes an attribute in place (``old.coords[m] = v``): what this module's
+        functions store in attributes of that name stays NumPy (matched by name: objects travel anywhere)."""
+        stores = self.modules[index].links.attribute_stores
+        for other, module in self.modules.items():
+            if other == index:
+                continue
+            for name in stores & module.links.attribute_writes.keys():
+                writer, line = module.links.attribute_writes[name]
+                found.setdefault(index, set()).add(ExternalFact("attribute", name, self._who(other, writer, line)))
 
     def _producers(self, index: int, target: str) -> list[tuple[int, str]]:
         """The functions whose results a call of ``target`` in module ``index`` may return: the one it names, and

@@ -447,3 +447,45 @@ def run():
     run = migrate(run_cli, src, tmp_path / "out")
     assert "src/pkg/a.py:3:5: NPJ202 [error] `Filter.inflate` (src/pkg/b.py" in run.stderr
     assert same_results(src, tmp_path / "out", "from pkg.b import run; print(run())").strip() == "2.2"
+
+
+def test_an_attribute_numpy_code_in_another_module_writes_in_place_stays_a_numpy_array(run_cli, tmp_path):
+    # emcee: State.__init__ stores coords; a move (NumPy code: NPJ201) writes old.coords[m] = ... and another
+    # adds in place: with JAX arrays the first raised and the second rebound coords (the kept `keep` went stale)
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "state.py", """\
+import numpy as np
+
+class State:
+    def __init__(self, coords):
+        self.coords = np.atleast_2d(coords)
+        self.scale = np.ones(2)
+
+    def norm(self):
+        return np.linalg.norm(self.coords)
+""")
+    write(src / "pkg" / "moves.py", """\
+def update(old, new, accepted):
+    old.coords[accepted] = new.coords[accepted]
+
+def shift(state, d):
+    state.coords += d
+""")
+    write(src / "pkg" / "run.py", """\
+import numpy as np
+from .state import State
+from . import moves
+
+def go():
+    a = State(np.zeros((3, 2)))
+    keep = a.coords
+    moves.update(a, State(np.ones((3, 2))), np.array([True, False, True]))
+    moves.shift(a, 1.0)
+    return keep.tolist()
+""")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "src/pkg/state.py:4:9: NPJ202 [error] `update` (src/pkg/moves.py:2), in another module, writes `.coords`" in run.stderr
+    assert (tmp_path / "out" / "pkg" / "state.py").read_text() == (src / "pkg" / "state.py").read_text()
+    printed = same_results(src, tmp_path / "out", "from pkg.run import go; print(go())")
+    assert printed.strip() == "[[2.0, 2.0], [1.0, 1.0], [2.0, 2.0]]"

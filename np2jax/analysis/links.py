@@ -36,7 +36,7 @@ from np2jax.analysis.result_writes import (
     target_names,
 )
 from np2jax.analysis.scope import ImportBinding, Scope, attribute_chain, dotted_name
-from np2jax.analysis.state_writes import imported_state_writes, module_variables
+from np2jax.analysis.state_writes import attribute_stores, attribute_writes, imported_state_writes, module_variables
 from np2jax.visitors import FastVisitor, visit
 
 # Packages no project of a user is part of: their functions are not followed.
@@ -74,11 +74,17 @@ class ModuleLinks:
     variables: frozenset[str] = frozenset()  # names its top-level statements assign (``TABLE = np.zeros(3)``)
     state_writes: dict[str, tuple[str, int]] = field(default_factory=dict)  # imported target -> (writer, line):
     #   another module's variable it writes in place or rebinds (analysis/state_writes.py)
+    attribute_writes: dict[str, tuple[str, int]] = field(default_factory=dict)  # attribute -> (writer, line): its
+    #   NumPy code writes an object's attribute in place (`old.coords[m] = v`, `s.coords += d`)
+    attribute_stores: frozenset[str] = frozenset()  # attributes its functions assign (`self.coords = ...`)
 
     def add_state(self, tree, imports: dict[str, str]) -> ModuleLinks:
-        """Fill ``variables`` and ``state_writes`` from Python's ast of the module; returns self."""
+        """Fill ``variables``, ``state_writes`` and the attribute fields from Python's ast of the module."""
         self.variables = module_variables(tree)
         self.state_writes = imported_state_writes(tree, imports)
+        numpy_code = self.defined - self.migrated  # functions left as NumPy code (all, where nothing migrated)
+        self.attribute_writes = attribute_writes(tree, numpy_code)
+        self.attribute_stores = frozenset(name for names in attribute_stores(tree).values() for name in names)
         return self
 
 

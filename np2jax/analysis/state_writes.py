@@ -102,3 +102,59 @@ def _chain(node: ast.expr) -> list[str]:
     if not isinstance(node, ast.Name):
         return []
     return [node.id, *reversed(parts)]
+
+
+def attribute_writes(tree: ast.Module | None, numpy_code: frozenset[str] | None = None) -> dict[str, tuple[str, int]]:
+    """Attributes of objects written in place -> (writer, line): ``old.coords[m] = v``, ``s.coords += d``,
+    ``s.w.fill(0)``, in the functions ``numpy_code`` names (None: every one) and at module level.
+
+    ``self``/``cls`` attributes are the module's own classes' business (np2jax.propagation); another
+    module's object whose attribute NumPy code here writes holds NumPy arrays there too, or the write
+    raises (a jax.Array) or, for ``op=``, rebinds the attribute where NumPy updates the array.
+    """
+    found: dict[str, tuple[str, int]] = {}
+    if tree is None:
+        return found
+    for where, node in _function_nodes(tree):
+        if numpy_code is not None and where != "<module>" and where not in numpy_code:
+            continue
+        if isinstance(node, ast.Assign) and not any(isinstance(t, ast.Subscript) for t in node.targets):
+            continue  # `obj.x = new` rebinds the attribute: nothing is written in place
+        for chain in _written_chains(node):
+            if len(chain) > 1 and chain[0] not in ("self", "cls"):
+                line = getattr(node, "lineno", 0)
+                if chain[-1] not in found or line < found[chain[-1]][1]:
+                    found[chain[-1]] = (where, line)
+    return found
+
+
+def attribute_stores(tree: ast.Module | None) -> dict[str, frozenset[str]]:
+    """Function qualname -> the attributes it assigns (``self.coords = np.atleast_2d(c)``, ``b.F, b.G = ...``)."""
+    found: dict[str, set[str]] = {}
+    if tree is None:
+        return {}
+    for where, node in _function_nodes(tree):
+        if where == "<module>" or not isinstance(node, (ast.Assign, ast.AnnAssign)):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            for element in ast.walk(target):
+                if isinstance(element, ast.Attribute) and isinstance(element.ctx, ast.Store):
+                    found.setdefault(where, set()).add(element.attr)
+    return {name: frozenset(attrs) for name, attrs in found.items()}
+
+
+def _function_nodes(tree: ast.Module):
+    """(qualname of the enclosing top-level function or method, or ``<module>``; node) for every node."""
+    stack: list[tuple[ast.AST, str]] = [(child, "<module>") for child in tree.body]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and where == "<module>":
+            where = node.name
+        elif isinstance(node, ast.ClassDef) and where == "<module>":
+            for child in node.body:
+                inner = child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+                stack.append((child, f"{node.name}.{inner}" if inner else "<module>"))
+            continue
+        yield where, node
+        stack.extend((child, where) for child in ast.iter_child_nodes(node))

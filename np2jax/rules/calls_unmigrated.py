@@ -31,6 +31,10 @@ class CallsUnmigratedFunction(Rule):
     ARGUMENT_MESSAGE = (
         "`{callee}` hands it `{passed}`, which stays NumPy code, to call on its arrays: this function stays NumPy too"
     )
+    ATTRIBUTE_MESSAGE = (
+        "{callee}, in another module, writes `.{name}` of an object in place: what this function stores in `.{name}` "
+        "must stay a NumPy array, so it stays NumPy code"
+    )
     NDARRAY_MESSAGE = (
         "`{name}` derives from np.ndarray: a jax.Array cannot be subclassed nor viewed as a subclass, so the "
         "class stays NumPy code"
@@ -67,6 +71,9 @@ class CallsUnmigratedFunction(Rule):
             "Module-level code is NumPy code: it counts as such a writer (`Y = make(3)` then `Y[0] = 5` at module "
             "level), and a module-level name holding a result carries it into the functions that write into it "
             "(`BUF = make(3)`, then `BUF[0] = v` or `a = BUF; a += 1` in a function). "
+            "Across modules, NumPy code that writes an attribute of some object in place (`old.coords[m] = v`, "
+            "`s.coords += d`) keeps the functions of other modules that store attributes of that name NumPy code "
+            "(matched by name). "
             "A function handed a function that stays NumPy code as an argument (`frechet(x, inv=check)`, also "
             "one of another module) calls it on its arrays: it stays NumPy code too. "
             "The methods of a class deriving from `np.ndarray` (directly or through classes of the module) stay NumPy "
@@ -307,9 +314,12 @@ class CallsUnmigratedFunction(Rule):
             ctx.diagnostics.append(
                 Diagnostic(self.CODE, self.SEVERITY, message, ctx.path, line, col, end_line, end_col, self.DOC.use_instead)
             )
-        elif forced.via_argument:
+        elif forced.via_argument or forced.attribute:
             line, col, end_line, end_col = ctx.def_name_span(info)
-            message = self.ARGUMENT_MESSAGE.format(callee=forced.callee, passed=forced.via_argument)
+            message = (
+                self.ARGUMENT_MESSAGE.format(callee=forced.callee, passed=forced.via_argument) if forced.via_argument
+                else self.ATTRIBUTE_MESSAGE.format(callee=forced.callee, name=forced.attribute)
+            )
             ctx.diagnostics.append(
                 Diagnostic(self.CODE, self.SEVERITY, message, ctx.path, line, col, end_line, end_col, self.DOC.use_instead)
             )
