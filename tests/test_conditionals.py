@@ -321,10 +321,17 @@ COND_CASES = [
 
 @pytest.mark.parametrize("source, expected", COND_CASES)
 def test_conditional_decisions(source, expected):
+    check_decision(source, expected)
+
+
+def check_decision(source: str, expected: dict) -> None:
+    """``expected``: outcome() per function, plus ``notes``/``calls`` (NPJ306 notes, jax.lax.cond calls), ``reason``
+    (in an NPJ301's "not converted" message) and ``error`` (a code among the diagnostics)."""
     expected = dict(expected)
     notes, calls = expected.pop("notes", 0), expected.pop("calls", 0)
-    reason = expected.pop("reason", None)
+    reason, error = expected.pop("reason", None), expected.pop("error", None)
     result = migrate(source)
+    assert error is None or error in {d.code for d in result.diagnostics}
     output = result.output.decode()
     found = outcome(result)
     assert {k: v for k, v in found.items() if "<locals>" not in k} == expected, [d.format() for d in result.diagnostics]

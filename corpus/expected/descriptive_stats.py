@@ -114,3 +114,20 @@ def coefficient_of_variation(x):
     """Standard deviation over mean per column; 0 where the mean is 0 (no division warning)."""
     mean = x.mean(axis=0)
     return jnp.where(mean != 0, jnp.divide(x.std(axis=0), jnp.abs(mean)), jnp.zeros_like(mean)).astype(mean.dtype)
+
+
+@jax.jit
+def dispersion_index(counts):
+    """Variance-to-mean ratio of a 1-D sample of counts; 1.0 (as for Poisson data) when every count is 0."""
+    mean = counts.mean()
+    centred = counts - mean
+    var = jnp.mean(centred ** 2)
+    return jax.lax.cond(mean == 0, lambda: 1.0, lambda: var / mean)
+
+
+@jax.jit
+def weighted_center(x, w):
+    """Weighted mean of the rows of x; the plain mean when the weights sum to 0."""
+    total = w.sum()
+    share = w / total
+    return jax.lax.cond(total == 0, lambda: x.mean(axis=0), lambda: share @ x)

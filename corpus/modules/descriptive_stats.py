@@ -98,3 +98,22 @@ def coefficient_of_variation(x):
     """Standard deviation over mean per column; 0 where the mean is 0 (no division warning)."""
     mean = x.mean(axis=0)
     return np.divide(x.std(axis=0), np.abs(mean), out=np.zeros_like(mean), where=mean != 0)
+
+
+def dispersion_index(counts):
+    """Variance-to-mean ratio of a 1-D sample of counts; 1.0 (as for Poisson data) when every count is 0."""
+    mean = counts.mean()
+    if mean == 0:
+        return 1.0
+    centred = counts - mean
+    var = np.mean(centred ** 2)
+    return var / mean
+
+
+def weighted_center(x, w):
+    """Weighted mean of the rows of x; the plain mean when the weights sum to 0."""
+    total = w.sum()
+    if total == 0:
+        return x.mean(axis=0)
+    share = w / total
+    return share @ x

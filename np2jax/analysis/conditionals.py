@@ -13,7 +13,10 @@ shape or dtype it raises at trace time instead of broadcasting or promoting
   methods that do not write, functions of this module that can be jitted);
 * a statement ``if`` only assigns the same names in every branch (with no
   branch reading a name it assigned itself), or returns in every branch
-  (a ``return`` right after an ``if`` without ``else`` is its ``else``);
+  (a ``return`` right after an ``if`` without ``else`` is its ``else``); a
+  guard clause ``if t: return a`` in the function's body may be followed by
+  statements that only bind local names before the final ``return b``, and an
+  ``else:`` may run such statements before its ``return`` (early_returns.py);
 * a Python number in one branch meets a 0-d value of its kind in the other
   (``total if total > 0 else 0.0``): a number beside an array, or beside an
   int array (whose narrow dtypes a weakly typed result would take on), is left
@@ -34,6 +37,7 @@ from typing import Callable
 import libcst as cst
 
 from np2jax.analysis.dtype_sources import dtype_source, mixed_kinds
+from np2jax.analysis.early_returns import final_return, rest_reason
 from np2jax.analysis.loops import all_names
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import Scope, ValueBinding
@@ -71,15 +75,18 @@ class Conversion:
     """A conditional that becomes ``jax.lax.cond``.
 
     ``form``: ``"expression"`` (``a if t else b``), ``"assign"`` (every branch assigns
-    ``names``), ``"return"`` (every branch returns) or ``"early-return"`` (``if t:
-    return a`` and the ``return b`` right after it, ``following``).  ``truths``: one
-    per test of the ``if``/``elif`` chain.
+    ``names``), ``"return"`` (every branch returns; ``moved``: the ``else`` branch runs
+    statements before its ``return``, which move out of the ``if``) or
+    ``"early-return"`` (``if t: return a`` and the ``return b`` that ends the block,
+    ``following``, right after it or after statements that only bind local names).
+    ``truths``: one per test of the ``if``/``elif`` chain.
     """
 
     form: str
     truths: tuple[Truth, ...]
     names: tuple[str, ...] = ()
     following: cst.SimpleStatementLine | None = None
+    moved: bool = False
 
 
 def if_chain(node: cst.If) -> tuple[list[cst.BaseExpression], list[cst.BaseSuite], cst.BaseSuite | None]:
@@ -150,19 +157,23 @@ def following_return(line: cst.BaseStatement | None) -> cst.BaseExpression | Non
 class ConditionalSites(FastVisitor):
     """Where the ``if`` statements of one function body are: elif links, the statement after each, branch owners."""
 
-    def __init__(self) -> None:
+    def __init__(self, body: cst.BaseSuite | None = None) -> None:
         super().__init__()
+        self.body = body  # the function's body
         self.elif_of: dict[cst.If, cst.If] = {}  # an elif -> the first `if` of its chain
         self.following: dict[cst.If, cst.SimpleStatementLine] = {}  # an `if` -> the simple statement right after it
+        self.rest: dict[cst.If, list[cst.BaseStatement]] = {}  # an `if` of the function's body -> the statements after it
         self.owner: dict[cst.BaseExpression, cst.If] = {}  # a value assigned in a branch -> the chain's first `if`
 
-    def _block(self, statements) -> None:
-        for statement, after in zip(statements, [*statements[1:], None]):
+    def _block(self, statements, top: bool) -> None:
+        for position, (statement, after) in enumerate(zip(statements, [*statements[1:], None])):
             if isinstance(statement, cst.If) and isinstance(after, cst.SimpleStatementLine):
                 self.following[statement] = after
+            if isinstance(statement, cst.If) and top:
+                self.rest[statement] = statements[position + 1:]
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-        self._block(list(node.body))
+        self._block(list(node.body), node is self.body)
 
     def visit_If(self, node: cst.If) -> None:
         top = self.elif_of.get(node, node)
@@ -203,7 +214,7 @@ class ConditionalDecisions:
         self.callee_ok = callee_ok
         self.bound_before = bound_before
         self.values = ValueClassifier(resolver)
-        self.sites = ConditionalSites()
+        self.sites = ConditionalSites(body)
         visit(body, self.sites)
         self._decided: dict[cst.CSTNode, Conversion | str | None] = {}
         self._kept: list[cst.Name] = []
@@ -301,18 +312,29 @@ class ConditionalDecisions:
         return reason or Conversion("assign", tuple(truths), names)
 
     def _returns(self, node: cst.If, truths: tuple[Truth, ...], returns: list, else_body) -> Conversion | str:
-        following = None
+        following, rest = None, []
         if else_body is not None:
             final = returned(else_body)
+            if final is None and isinstance(else_body, cst.IndentedBlock):
+                line = final_return(list(else_body.body))
+                final, rest = (line.body[0].value, list(else_body.body[:-1])) if line is not None else (None, [])
             if final is None:
-                return "its `else` branch does more than return a value"
+                return "its `else` branch does more than compute and return a value"
         else:
             following = self.sites.following.get(node)
             final = following_return(following)
+            if final is None and node in self.sites.rest:
+                following = final_return(self.sites.rest[node])
+                final, rest = (following.body[0].value, self.sites.rest[node][:-1]) if following is not None else (None, [])
+            if final is None and node not in self.sites.rest:
+                return "it returns early inside a block, and something other than a `return` follows"
             if final is None:
-                return "it returns early and something other than a `return` follows"
-        reason = self._branch_values([[value] for value in [*returns, final]], if_chain(node)[0])
-        return reason or Conversion("return" if following is None else "early-return", truths, following=following)
+                return "it returns early and the function's body does not end with a `return`"
+        tests = if_chain(node)[0]
+        reason = rest_reason(self, rest, [*tests, *returns], tests) if rest else ""
+        reason = reason or self._branch_values([[value] for value in [*returns, final]], tests)
+        form = "return" if following is None else "early-return"
+        return reason or Conversion(form, truths, following=following, moved=bool(rest) and following is None)
 
     def _branch_order(self, branch: list[list[tuple[str, cst.BaseExpression]]], names: tuple[str, ...]) -> str:
         assigned = [name for statement in branch for name, _ in statement]
@@ -423,7 +445,7 @@ class ConditionalDecisions:
             return self.pure(node.expression)
         if isinstance(node, cst.Comparison):
             return self.pure(node.left) and all(self.pure(c.comparator) for c in node.comparisons)
-        if isinstance(node, cst.Tuple):
+        if isinstance(node, (cst.Tuple, cst.List)):
             return all(isinstance(e, cst.Element) and self.pure(e.value) for e in node.elements)
         if isinstance(node, cst.Call):
             return self._pure_callee(node) and all(not a.star and self.pure(a.value) for a in node.args)

@@ -23,8 +23,10 @@ class TracedConditional(Rule):
             "In a function that gets `jax.jit`, turns a conditional whose test depends on array values into "
             "`jax.lax.cond(pred, lambda: a, lambda: b)`: a conditional expression `a if test else b`; an `if`/`elif`/"
             "`else` statement whose branches only assign the same names (`y, z = jax.lax.cond(...)`; without `else`, "
-            "the names keep their values); or one that returns in every branch, including `if test: return a` "
-            "followed by `return b`. The test keeps Python's truth value: a comparison or a boolean array as it is, "
+            "the names keep their values); or one that returns in every branch, including a guard clause `if test: return a` followed by "
+            "`return b`, or by statements that only bind local names and then the function's final `return b` (they "
+            "stay where they are and now run whatever the test; the `return` becomes `jax.lax.cond`), and an `else:` "
+            "that computes before its `return`. The test keeps Python's truth value: a comparison or a boolean array as it is, "
             "a number as `!= 0`, `and`/`or`/`not` as `jnp.logical_and`/`logical_or`/`logical_not` (a static left "
             "operand keeps Python's short-circuit)."
         ),
@@ -48,7 +50,11 @@ class TracedConditional(Rule):
             "branch is a Python float and the other a float32 array, the result is weakly typed, so combined later "
             "with float16 data it stays float16 where NumPy would give float32. Comments inside the branches of an "
             "`if` statement move above the new statement; a conditional expression with comments between its "
-            "parts is left as it is (the call would have nowhere to keep them). Both branches are traced, so an error in the branch not taken (an index out "
+            "parts is left as it is (the call would have nowhere to keep them). A guard clause is left as it is "
+            "when a statement after it does more than bind local names from expressions free of side effects (a "
+            "loop, a call np2jax cannot prove pure, a write into an argument), rebinds a name the test or the early "
+            "value reads, or when its test may not be 0-d or it sits in a nested block; the comments of a guard "
+            "clause move to the final `return`. Both branches are traced, so an error in the branch not taken (an index out "
             "of range for the shape) now shows when tracing."
         ),
     )
@@ -107,6 +113,30 @@ class TracedConditional(Rule):
                 return jax.lax.cond(m > 0, lambda: m, lambda: 0.0)
             """,
             diagnostics=("NPJ306", "NPJ306"),
+        ),
+        Example(
+            title="a guard clause, then statements that bind local names, then the final return",
+            before="""
+            import numpy as np
+
+            def damped_step(x, g):
+                norm = np.linalg.norm(g)
+                if norm < 1e-6:
+                    return x - 0.1 * g
+                unit = g / norm
+                return x - 1e-3 * unit
+            """,
+            after="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def damped_step(x, g):
+                norm = jnp.linalg.norm(g)
+                unit = g / norm
+                return jax.lax.cond(norm < 1e-6, lambda: x - 0.1 * g, lambda: x - 1e-3 * unit)
+            """,
+            diagnostics=("NPJ306",),
         ),
         Example(
             title="branches whose dtype kind depends on the data are left as they are",
@@ -200,7 +230,8 @@ class TracedConditional(Rule):
     )
 
     def __init__(self) -> None:
-        self._early_returns: dict[cst.SimpleStatementLine, tuple[Conversion, cst.If, list[cst.EmptyLine]]] = {}
+        # the final `return` of a block -> the guard clauses before it, in order (the `if`s are gone already)
+        self._early_returns: dict[cst.SimpleStatementLine, list[tuple[Conversion, cst.If, list[cst.EmptyLine]]]] = {}
 
     def rewrite_conditional(self, original, updated, ctx: FileContext):
         plan = loop_plan(ctx.function, ctx)
@@ -214,10 +245,13 @@ class TracedConditional(Rule):
             body, orelse = (self._value(v) for v in (updated.body, updated.orelse))
             call = cst.parse_expression(f"jax.lax.cond({truth}, lambda: {body}, lambda: {orelse})")
             return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+        if conversion.moved:
+            return self._moved_else(conversion, updated, ctx)
         leading = [*updated.leading_lines, *comment_lines(updated)]
         if conversion.form == "early-return":
-            # The `return` after the if is its else branch; the pair becomes one `return` there.
-            self._early_returns[conversion.following] = (conversion, updated, leading)
+            # The `return` that ends the block is the if's else branch; it becomes one `return` there (the
+            # statements between them, which only bind local names, now run first: analysis/early_returns.py).
+            self._early_returns.setdefault(conversion.following, []).append((conversion, updated, leading))
             return []
         chain = self._chain(conversion, updated, ctx)
         if conversion.form == "return":
@@ -230,9 +264,23 @@ class TracedConditional(Rule):
         pending = self._early_returns.pop(original, None)
         if pending is None:
             return None
-        conversion, conditional, leading = pending
-        line = cst.parse_statement(f"return {self._chain(conversion, conditional, ctx, updated.body[0].value)}\n")
+        final: cst.BaseExpression | str = updated.body[0].value
+        leading: list[cst.EmptyLine] = []
+        for conversion, conditional, lines in reversed(pending):  # the last guard is the innermost jax.lax.cond
+            final = self._chain(conversion, conditional, ctx, final)
+            leading = [*lines, *leading]
+        line = cst.parse_statement(f"return {final}\n")
         return [line.with_changes(leading_lines=[*leading, *updated.leading_lines])]
+
+    def _moved_else(self, conversion: Conversion, updated: cst.If, ctx: FileContext) -> list[cst.BaseStatement]:
+        """``if t: return a`` / ``else: <statements>; return b``: the statements, then ``return jax.lax.cond(...)``."""
+        else_body = if_chain(updated)[2]
+        *moved, last = else_body.body
+        kept = else_body.with_changes(body=[last.with_changes(leading_lines=[])])  # what becomes the call
+        comments = comment_lines(_with_else(updated, kept))
+        line = cst.parse_statement(f"return {self._chain(conversion, updated, ctx, last.body[0].value)}\n")
+        first = moved[0].with_changes(leading_lines=[*updated.leading_lines, *moved[0].leading_lines])
+        return [first, *moved[1:], line.with_changes(leading_lines=[*comments, *last.leading_lines])]
 
     def _note(self, original, ctx: FileContext) -> None:
         line, col, end_line, end_col = ctx.exact_span(original)
@@ -244,11 +292,11 @@ class TracedConditional(Rule):
             Diagnostic(self.CODE, self.SEVERITY, self.MESSAGE.format(what=what), ctx.path, line, col, end_line, end_col, self.DOC.use_instead)
         )
 
-    def _chain(self, conversion: Conversion, updated: cst.If, ctx: FileContext, final: cst.BaseExpression | None = None) -> str:
+    def _chain(self, conversion: Conversion, updated: cst.If, ctx: FileContext, final: cst.BaseExpression | str | None = None) -> str:
         """``jax.lax.cond(t1, lambda: v1, lambda: jax.lax.cond(t2, ...))`` for the if/elif/else chain."""
         tests, bodies, else_body = if_chain(updated)
         branches = [self._branch(conversion, body) for body in bodies]
-        if conversion.form == "early-return":
+        if final is not None:
             branches.append([final])
         elif else_body is not None:
             branches.append(self._branch(conversion, else_body))
@@ -272,7 +320,9 @@ class TracedConditional(Rule):
         return parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
 
     @staticmethod
-    def _value(node: cst.BaseExpression) -> str:
+    def _value(node: cst.BaseExpression | str) -> str:
+        if isinstance(node, str):
+            return node  # an inner jax.lax.cond call
         code = _code(node)
         if isinstance(node, cst.Tuple) and not node.lpar:
             return f"({code})"
@@ -286,6 +336,13 @@ class _Comments(FastVisitor):
 
     def visit_Comment(self, node: cst.Comment) -> None:
         self.found.append(node)
+
+
+def _with_else(node: cst.If, body: cst.BaseSuite) -> cst.If:
+    """``node`` with the body of the ``else`` that ends its if/elif chain replaced."""
+    if isinstance(node.orelse, cst.If):
+        return node.with_changes(orelse=_with_else(node.orelse, body))
+    return node.with_changes(orelse=node.orelse.with_changes(body=body))
 
 
 def comment_lines(node: cst.If) -> list[cst.EmptyLine]:
