@@ -90,6 +90,21 @@ CASES = [
         """
         import numpy as np
 
+        def total(x, items):
+            if items:
+                x = x * 2.0
+            for v in items:
+                x = x + v
+            return np.asarray(x)
+        """,
+        # traced now, but the truth value of a list is its length, not `!= 0`: no jax.lax.cond
+        {"total": ("NPJ301",)},
+        id="truth-of-an-iterated-parameter-is-not-a-cond",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
         def first(x, sizes=(2, 3)):
             return np.zeros(sizes[0]) + np.sum(x)
 
