@@ -10,13 +10,14 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from np2jax.analysis.aliasing import FunctionAliasing
+from np2jax.analysis.attribute_writes import AttributeWrite, plan_attribute_writes
 from np2jax.analysis.attributes import ModuleAttributes
 from np2jax.analysis.fresh_results import FreshResults
 from np2jax.analysis.inplace_calls import InplaceCall, may_be_inplace_call, plan_inplace_call
 from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.mutation import ModuleMutations
 from np2jax.analysis.resolve import Resolver
-from np2jax.analysis.writes import WritePlan, plan_tuple_write, plan_write
+from np2jax.analysis.writes import WritePlan, plan_chained_write, plan_tuple_write, plan_write
 from np2jax.analysis.scope import ImportBinding, Scope
 from np2jax.analysis.tracing import JitPlan, ModuleTracing
 from np2jax.analysis.values import ValueFacts
@@ -47,7 +48,8 @@ class NumpyRef:
     blocked: bool = False
     rewrite: str | None = None
     twin: str | None = None  # a jax.numpy twin a reporting rule found exact for this call (the table has none)
-    wrap_args: set[int | tuple[int, int]] = field(default_factory=set)  # argument i, or element j of argument i's list/tuple
+    # argument i, or element j of argument i's list/tuple, or (i, -1): every element of argument i (a local list)
+    wrap_args: set[int | tuple[int, int]] = field(default_factory=set)
     # keyword -> (new keyword, new value or None to keep it), or None to drop the argument
     keyword_changes: dict[str, tuple[str, cst.BaseExpression | None] | None] = field(default_factory=dict)
     result_cast: cst.BaseExpression | None = None  # `jnp.f(...).astype(result_cast)`: the dtype NumPy's result has
@@ -166,6 +168,14 @@ class FileContext:
     def tuple_write_plans(self, node: cst.BaseSmallStatement) -> list[WritePlan | None] | None:
         """Plans for each element of ``a[i], b[i] = ...``; None if ``node`` is not such a statement."""
         return self._planned(node, plan_tuple_write)
+
+    def attribute_writes(self, node: cst.BaseSmallStatement) -> list[AttributeWrite]:
+        """The writes of ``node`` into an array's settable attributes (``y.shape = s``, ``z.real = x``)."""
+        return self._planned(node, plan_attribute_writes) or []
+
+    def chained_write_plans(self, node: cst.BaseSmallStatement) -> list[WritePlan | None] | None:
+        """Plans for each target of ``a[i] = b[j] = v``; None if ``node`` is not such a statement."""
+        return self._planned(node, plan_chained_write)
 
     def inplace_call_plan(self, call: cst.Call) -> InplaceCall | None:
         """The functional form of ``call`` when it is a statement of its own that changes a local array in
@@ -353,13 +363,16 @@ def _jit_state(info: FunctionInfo, ctx: FileContext) -> JitState:
     return _jit_candidate(info, ctx)
 
 
+PRECISION_NOTES = frozenset({"NPJ107"})  # say what x64 changes; leave nothing as it was
+
+
 def as_is_verdict(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:
     """For a function with nothing to rewrite: None if it is array code ``jax.jit`` can trace as it is
     (analysis/array_code.py), else why it is not jitted and what to use instead ("" when there is nothing to say)."""
     tracing = ctx.tracing
     if tracing is None:
         return "", ""
-    if ctx.diagnostics[info.first_diagnostic:]:
+    if any(d.code not in PRECISION_NOTES for d in ctx.diagnostics[info.first_diagnostic:]):
         return "", ""  # a rule chose to leave something in it as it was, and said why
     if not info.is_module_level or info.node.decorators:
         return _judge_candidate(info, ctx).skip or "", ""

@@ -40,6 +40,7 @@ from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import collect_scopes
 from np2jax.analysis.tracing import ModuleTracing
 from np2jax.codes import instantiate, selected
+from np2jax.analysis.ndarray_subclasses import NDARRAY_BASE, ndarray_subclasses
 from np2jax.context import UNSTABLE, FileContext, ForcedUnsupported
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.imports import choose_jnp_alias, finalize_imports
@@ -163,6 +164,7 @@ def _migrate_source(source: bytes, path: str, options: Options) -> FileResult:
                 mutating = mutating_functions(tree)
                 if imports:
                     links = links_without_walk(_parse(source), functions, mutating)
+                    links.add_state(tree, links.imports)
                 else:
                     links = ModuleLinks(defined=frozenset(r.qualname for r in functions), unsupported=mutating)
                 return FileResult(path, "unchanged", source, source, functions=functions, links=links)
@@ -250,9 +252,14 @@ def _transform(
     forced = dict(forced or {})
     imports = module_imports(module)
     external_callees = _seed_external(options.external, forced, module)
+    for name in ndarray_subclasses(module, resolver):
+        for method in _methods(module, name):
+            forced.setdefault(method, ForcedUnsupported(NDARRAY_BASE, via_class=True))
+    external_state = {fact.name: fact.who for fact in options.external if fact.kind == "state"}
     enabled = {rule.CODE for rule in selected(set(options.select) or None, set(options.ignore) or None)}
     tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, "NPJ306" in enabled, tree=tree,
-                             convert_scans="NPJ307" in enabled, convert_whiles="NPJ308" in enabled) if options.jit else None
+                             convert_scans="NPJ307" in enabled, convert_whiles="NPJ308" in enabled,
+                             external_state=external_state) if options.jit else None
     attributes = analyse_attributes(module, resolver)
     fresh_results = FreshResults(module, resolver)
     # Without NPJ203 nothing returns its arguments: every function that writes into them keeps mutating (and is reported).
@@ -283,6 +290,7 @@ def _transform(
             if links:
                 found = collect_links(module, collector.module_scope, imports, infos, functions)
                 found.mutators = frozenset([*(function.name for function in mutations.returning()), *mutations.rebinding()])
+                found.add_state(tree if tree is not None else _ast_or_none(text), imports)
             return new_module, diagnostics, functions, forced, found
         forced.update(more)
 
@@ -294,6 +302,8 @@ def _seed_external(facts, forced: dict, module: cst.Module) -> dict[str, str]:
     for fact in facts:
         if fact.kind == "callee":
             callees[fact.name] = fact.who
+        elif fact.kind == "state":
+            continue  # for the jit analysis (ModuleTracing.external_state)
         elif fact.kind == "class":
             for method in _methods(module, fact.name):
                 forced.setdefault(method, ForcedUnsupported(fact.who, via_class=True, via_module=True))
@@ -405,6 +415,13 @@ def _function_codes(module: cst.Module) -> dict[str, str] | None:
             rest.append(module.code_for_node(statement))  # (imports follow what the functions use)
     codes[""] = "\n".join(rest)
     return codes
+
+
+def _ast_or_none(text: str) -> ast.Module | None:
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def _functions_without_numpy(source: bytes) -> tuple[list[FunctionRecord] | None, bool, ast.Module | None]:

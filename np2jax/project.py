@@ -14,7 +14,9 @@ re-exports through a package's ``__init__``) and derives ``ExternalFact``s:
 * ``callee``: a migrated function calls a function another module leaves as NumPy code (which may
   write into the arrays it is handed): the caller stays NumPy code too (NPJ202);
 * ``class``: a class derives from a class of another module and one of them has a method that stays
-  NumPy code and may change ``self``'s arrays: they share ``self``, so the other stays NumPy too (NPJ202).
+  NumPy code and may change ``self``'s arrays: they share ``self``, so the other stays NumPy too (NPJ202);
+* ``state``: another module writes a module-level variable in place or rebinds it (``TABLE[0] = v`` after
+  ``from pkg.a import TABLE``; ``a.TABLE = new``): functions reading it are not jitted (NPJ302).
 
 The runner then migrates the files whose facts grew again, with the facts in their ``Options``,
 and repeats until nothing grows (facts only ever accumulate, so this ends).
@@ -79,6 +81,10 @@ class Project:
                         where = self.modules[producer].display
                         found.setdefault(index, set()).add(ExternalFact("callee", target, where))
             self._class_facts(index, found)
+            for target, (writer, line) in links.state_writes.items():
+                for producer, name in self.resolve(index, target):
+                    if producer != index and name in self.modules[producer].links.variables:
+                        found.setdefault(producer, set()).add(ExternalFact("state", name, self._who(index, writer, line)))
         return found
 
     def _producers(self, index: int, target: str) -> list[tuple[int, str]]:
@@ -126,7 +132,7 @@ class Project:
             for producer in producers:
                 links = self.modules[producer].links
                 head = parts[cut]
-                if rest in links.defined or any(name.startswith(rest + ".") for name in links.defined):
+                if rest in links.defined or rest in links.variables or any(name.startswith(rest + ".") for name in links.defined):
                     found.append((producer, rest))
                 elif head in links.imports:  # re-exported: `from .core import make` in the package's __init__
                     found.extend(self.resolve(producer, ".".join([links.imports[head], *parts[cut + 1:]]), depth + 1))

@@ -6,7 +6,8 @@ The engine walks a module, then asks these functions which further functions mus
 * callers of a function left untouched (it may mutate or need NumPy arrays), functions that use one as a
   value (a callback), creators of an object of a class with a method left untouched, and the other methods
   of that class and of the classes it shares ``self`` with through inheritance;
-* functions whose result NumPy code writes into in place (``p = f(z); p[i] -= 1``);
+* functions whose result NumPy code writes into in place (``p = f(z); p[i] -= 1``), also once stored in an
+  attribute (``self.P = predict(self.P)`` in one method, ``self.P *= k`` in another);
 * functions rewritten to return the arguments they mutate (NPJ203) one of whose callers stays NumPy.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.result_writes import augments_shared_state, module_level_uses, result_uses
+from np2jax.analysis.result_writes import attribute_sources, augments_shared_state, module_level_uses, result_uses
 from np2jax.context import ForcedUnsupported
 
 
@@ -110,6 +111,11 @@ def callees_written_by_unsupported(infos, functions, forced, memo: dict, module:
     migrated, they would return immutable JAX arrays, so they stay NumPy too; and, when the written result
     comes from a function that stays NumPy, the functions whose results that one hands back (``return build(n)``).
 
+    Results stored in attributes are followed by the attribute's name (``result_writes.attribute_sources``):
+    ``self.P = predict(self.P)`` in one method and ``self.P *= k`` in another that stays NumPy keep ``predict``
+    NumPy (on a JAX array ``*=`` rebinds ``self.P``, and whoever holds the old array keeps its old values);
+    ``def __init__(self, P0): self.P = P0`` then makes ``__init__`` write into ``P0``.
+
     ``module``'s top-level code counts as NumPy code too (``Y = make(3); Y[0] = 5``), and so do writes of
     functions into module-level names holding results (``BUF = make(3)``, then ``BUF[0] = v`` in a function).
     A function another module writes the result of (forced ``via_result``) hands back its callees' results too.
@@ -125,6 +131,10 @@ def callees_written_by_unsupported(infos, functions, forced, memo: dict, module:
     if module is not None and "<module>" not in memo:
         memo["<module>"] = module_level_uses(module.body, _callee_resolver(None, module_functions, constructors))
     top_written, held = memo.get("<module>", ({}, {}))
+    methods = [
+        (info.qualname, info.node, _callee_resolver(info.class_name, module_functions, constructors))
+        for info in infos if ".<locals>." not in info.qualname
+    ]
     # the functions that stay NumPy (reverted, or left as they were)
     staying = [
         info for info in infos
@@ -133,38 +143,74 @@ def callees_written_by_unsupported(infos, functions, forced, memo: dict, module:
     # those another one calls may write into what it hands them (`def add_ridge(G, lam): G += lam`)
     called = {callee for info in infos for callee in (*info.calls, *info.references)}
     writers: dict[str, frozenset] = {}  # such a callee -> the parameters it writes into (positions and `#-:name`s)
+    passers: dict[str, frozenset] = {}  # a callee -> the parameters whose arrays it returns (`def scale(x): return 2 * x`)
     while True:
+        handing = tuple(sorted(passers.items()))
+        if ("<attributes>", handing) not in memo:
+            memo["<attributes>", handing] = attribute_sources(methods, passers)
+        attributes = memo["<attributes>", handing]
         uses = {}  # -> what they write into, what they return
         for info in staying:
-            if not info.calls and not any(inner.calls for inner in info.nested) and info.qualname not in called and not held:
-                continue  # calls no function of this module, none calls it, no module-level name holds a result
-            relevant = tuple(sorted((name, writers[name]) for name in (*info.calls, *info.references) if name in writers))
-            key = (info.node, relevant, info.qualname in called)
+            if (not info.calls and not any(inner.calls for inner in info.nested) and info.qualname not in called
+                    and not held and not attributes):
+                continue  # calls no function of this module, none calls it, no module-level name or attribute holds a result
+            names = {*info.calls, *info.references}
+            # (`Box(n)` calls `Box.__init__`)
+            relevant = tuple(
+                (kind, name, keys) for kind, found in (("w", writers), ("p", passers)) for name, keys in sorted(found.items())
+                if name in names or name.split(".")[0] in names)
+            key = (info.node, relevant, info.qualname in called, handing if attributes else ())
             found = memo.get(key)
             if found is None:
-                found = memo[key] = _result_uses(info, module_functions, constructors, writers, info.qualname in called, held)
+                found = memo[key] = _result_uses(
+                    info, module_functions, constructors, writers, info.qualname in called, held, attributes, passers)
             uses[info.qualname] = found
-        found_writers = {name: _written_parameters(written) for name, (written, _) in uses.items()}
-        found_writers = {name: keys for name, keys in found_writers.items() if keys}
-        if found_writers == writers:
+        writer_of = _writers_of_results(uses, top_written, forced)
+        found_writers = _parameter_writers(uses, writer_of)
+        found_passers = {name: _written_parameters(returned) for name, (_, returned) in uses.items()}
+        found_passers = {name: keys for name, keys in found_passers.items() if keys}
+        if found_writers == writers and found_passers == passers:
             break
-        writers = found_writers
+        writers, passers = found_writers, found_passers
+    return {callee: why for callee, why in writer_of.items() if callee in candidates}
+
+
+def _writers_of_results(uses, top_written, forced) -> dict[str, ForcedUnsupported]:
+    """Function -> why its result is written into: by module-level code, by another module, by a function that
+    stays NumPy (``uses``: what each writes into and returns), or because a function that stays NumPy hands
+    it back and its own result is written into."""
     writer_of = {callee: ForcedUnsupported("<module>", via_result=True) for callee in top_written}
     writer_of.update({  # another module writes into their results
         name: why for name, why in forced.items() if why.via_result and why.via_module
     })
     for writer, (written, _) in uses.items():
         for callee in written:
-            if not callee.startswith("#"):
+            if not callee.startswith("#") and "|" not in callee:
                 writer_of.setdefault(callee, ForcedUnsupported(writer, via_result=True))
     pending = list(writer_of)
     while pending:  # what a NumPy function hands back is written into where its own result is
         callee = pending.pop()
         for returned in uses.get(callee, ((), ()))[1]:
-            if returned not in writer_of:
+            if returned not in writer_of and not returned.startswith("#") and "|" not in returned:
                 writer_of[returned] = writer_of[callee]
                 pending.append(returned)
-    return {callee: why for callee, why in writer_of.items() if callee in candidates}
+    return writer_of
+
+
+def _parameter_writers(uses, writer_of) -> dict[str, frozenset]:
+    """Function -> the parameters (``_written_parameters``) whose arrays it writes into, or stores in an attribute
+    written elsewhere (``Box.__init__|#1:P0``: ``self.P = P0``, then ``self.P *= k``, also when a function
+    whose result is written into returns ``self.P``).  (A function handing back its parameter's array,
+    ``def scale(x): return 2 * x``, passes the write on call by call: see ``passers`` in ``result_uses``.)"""
+    found = {name: set(_written_parameters(written)) for name, (written, _) in uses.items()}
+    keys = [key for written, _ in uses.values() for key in written]
+    for callee in writer_of:
+        keys.extend(key for key in uses.get(callee, ((), ()))[1] if "|" in key)
+    for key in keys:
+        if "|" in key:
+            owner, parameter = key.split("|", 1)
+            found.setdefault(owner, set()).update(_written_parameters([parameter]))
+    return {name: frozenset(params) for name, params in found.items() if params}
 
 
 def _written_parameters(written) -> frozenset:
@@ -179,11 +225,12 @@ def _written_parameters(written) -> frozenset:
     return frozenset(found)
 
 
-def _result_uses(info, module_functions, constructors, writers=None, params=False, held=None):
+def _result_uses(info, module_functions, constructors, writers=None, params=False, held=None, attributes=None, passers=None):
     """Same-module callees whose results ``info``'s function writes into in place, and those whose results it
     returns (for an object it creates, ``b = Box(n)``: the class's ``__init__``, which sets up its arrays);
-    ``writers``, ``params``, ``held``: see ``result_uses``."""
-    return result_uses(info.node, _callee_resolver(info.class_name, module_functions, constructors), writers, params, held)
+    ``writers``, ``params``, ``held``, ``attributes``, ``passers``: see ``result_uses``."""
+    resolver = _callee_resolver(info.class_name, module_functions, constructors)
+    return result_uses(info.node, resolver, writers, params, held, attributes, passers)
 
 
 def _callee_resolver(class_name, module_functions, constructors):

@@ -15,16 +15,16 @@ from typing import Sequence
 
 import libcst as cst
 
-from np2jax.analysis.inplace_calls import constant_dtype
 from np2jax.analysis.links import imported_target, star_targets
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, ValueBinding, attribute_chain
-from np2jax.context import FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan, runs_on_jax_arrays
-from np2jax.cstutil import call, change_keywords, dotted, trailing_comment_lines
+from np2jax.context import FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan
+from np2jax.cstutil import dotted, trailing_comment_lines
 from np2jax.diagnostics import Severity
 from np2jax.rule import Rule
 from np2jax.tables import lookup_numpy
 from np2jax.visitors import FastTransformer
+from np2jax.walker_calls import CallRewrites
 
 HEADER_STATEMENTS = frozenset({cst.If, cst.While, cst.For, cst.With})  # exact types: cheaper than isinstance
 _SCOPES_AND_HEADERS = SCOPE_NODES | HEADER_STATEMENTS  # the node types on_visit/on_leave do more for
@@ -38,7 +38,7 @@ def rules_by_hook(rules: Sequence[Rule]) -> dict[str, list[Rule]]:
     return {name: [rule for rule in rules if getattr(type(rule), name) is not getattr(Rule, name)] for name in names}
 
 
-class Walker(FastTransformer):
+class Walker(CallRewrites, FastTransformer):
     def __init__(self, ctx: FileContext, rules: Sequence[Rule]) -> None:
         super().__init__()
         self.ctx = ctx
@@ -73,6 +73,7 @@ class Walker(FastTransformer):
         self.callees: set[cst.CSTNode] = set()
         self.inner_chain: set[cst.CSTNode] = set()
         self.not_references: set[cst.CSTNode] = set()
+        self._written_flats: set[cst.Attribute] = set()  # `x.flat[i] = v`, `x.flat = v`: not rewritten
 
     # --- source lines ------------------------------------------------------
     def visit_Newline(self, node: cst.Newline) -> None:
@@ -348,6 +349,11 @@ class Walker(FastTransformer):
         found, bindings = self.lookup_scope.lookup(node.value)
         if found is None or found.kind != "module":
             return
+        if not callee and node.value in self.ctx.imports and any(isinstance(b, ImportBinding) for b in bindings):
+            # another module's function handed on as a value (`frechet(x, inv=check)`): whoever calls it runs it,
+            # so np2jax.project treats it as called here
+            info.imported_calls.setdefault(self.ctx.imports[node.value], (node, self.ctx.line))
+            info.call_statements.setdefault(node, self.ctx.statement)
         functions = set()
         for binding in bindings:
             if isinstance(binding, DefBinding) and isinstance(binding.node, cst.FunctionDef) and not callee:
@@ -415,9 +421,6 @@ class Walker(FastTransformer):
         if node not in self.inner_chain and (self.traced or node in self._default_names):
             self._record_local_reference(node, node in self.callees)
         return self._visit_reference(node)
-
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.BaseExpression) -> cst.BaseExpression:
-        return self.replacements.get(original, updated)
 
     def leave_Name(self, original: cst.Name, updated: cst.BaseExpression) -> cst.BaseExpression:
         return self.replacements.get(original, updated)
@@ -524,64 +527,6 @@ class Walker(FastTransformer):
                 return replacement
         return updated
 
-    def _selection(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        """``min(a, b)`` -> ``jnp.where(b < a, b, a)``, ``max(a, b)`` -> ``jnp.where(b > a, b, a)``: the argument Python
-        returns, for traced values (analysis/call_checks.py)."""
-        first, second = (arg.value for arg in updated.args)
-        operator = cst.LessThan() if original.func.value == "min" else cst.GreaterThan()
-        test = cst.Comparison(_operand(second), [cst.ComparisonTarget(operator, _operand(first))])
-        self.statement_rewrites += 1
-        return call(f"{self.ctx.use_jnp()}.where", test, second.deep_clone(), first.deep_clone())
-
-    def _masked_result(self, updated: cst.Call) -> cst.BaseExpression:
-        """``jnp.f(a, out=C, where=m)`` -> ``jnp.where(m, jnp.f(a), C)`` (analysis/inplace_calls.masked_into_fresh)."""
-        keywords = {arg.keyword.value: arg.value for arg in updated.args if arg.keyword is not None}
-        result = updated.with_changes(args=change_keywords(updated.args, {"out": None, "where": None}))
-        self.statement_rewrites += 1
-        picked = call(f"{self.ctx.use_jnp()}.where", keywords["where"], result, keywords["out"])
-        return call(cst.Attribute(value=picked, attr=cst.Name("astype")), constant_dtype(keywords["out"]))
-
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        tracing = self.ctx.tracing
-        if (tracing is not None and self.traced and isinstance(original.func, cst.Name) and original.func.value in ("min", "max", "int")
-                and runs_on_jax_arrays(self.ctx.function, self.ctx)):  # (the function's plan, computed by then, found them)
-            if original in tracing.selections:
-                return self._selection(original, updated)
-            if original in tracing.int_casts:
-                self.statement_rewrites += 1
-                return updated.args[0].value.with_changes(lpar=updated.lpar, rpar=updated.rpar)
-        changes = self.keyword_changes.get(original)
-        if not changes and original in self.ctx.call_keywords:
-            changes = self.ctx.call_keywords[original]
-            self.statement_rewrites += 1
-        if changes:
-            updated = updated.with_changes(args=change_keywords(updated.args, changes))
-        if original in self.ctx.masked_results and self.traced:
-            updated = self._masked_result(updated)
-        positions = self.wraps.get(original)
-        if positions:
-            updated = self._wrap_arguments(updated, positions)
-        cast = self.result_casts.get(original)
-        if cast is None and original in self.ctx.call_casts and self.traced:
-            cast = self.ctx.call_casts[original]
-            self.statement_rewrites += 1
-        return updated if cast is None else call(cst.Attribute(value=updated, attr=cst.Name("astype")), cast)
-
-    def _wrap_arguments(self, updated: cst.Call, positions: set) -> cst.Call:
-        asarray = dotted(f"{self.ctx.jnp_alias}.asarray")
-        args = []
-        for i, arg in enumerate(updated.args):
-            if i in positions:
-                arg = arg.with_changes(value=cst.Call(func=asarray, args=[cst.Arg(arg.value)]))
-            elif isinstance(arg.value, (cst.List, cst.Tuple)) and any(p[0] == i for p in positions if isinstance(p, tuple)):
-                elements = [
-                    e.with_changes(value=cst.Call(func=asarray, args=[cst.Arg(e.value)])) if (i, j) in positions else e
-                    for j, e in enumerate(arg.value.elements)
-                ]
-                arg = arg.with_changes(value=arg.value.with_changes(elements=elements))
-            args.append(arg)
-        return updated.with_changes(args=args)
-
 
 def _append_statement(body: cst.BaseSuite, statement: cst.BaseSmallStatement) -> cst.BaseSuite:
     if isinstance(body, cst.SimpleStatementSuite):
@@ -612,11 +557,3 @@ def walker_for(ctx: FileContext, rules: Sequence[Rule]) -> Walker:
     continued = any(line.endswith("\\") for line in ctx.source_lines)
     return (ContinuationWalker if continued else Walker)(ctx, rules)
 
-
-def _operand(node: cst.BaseExpression) -> cst.BaseExpression:
-    """``node`` as an operand of a comparison: parenthesized when it binds more loosely than one."""
-    loose = (cst.Comparison, cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.NamedExpr)
-    if isinstance(node, loose) or (isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not)):
-        if not node.lpar:
-            return node.deep_clone().with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-    return node.deep_clone()

@@ -291,6 +291,17 @@ CASES = [
         """
         import numpy as np
 
+        def interaction_codes(a, b, n_b):
+            return a.astype(np.int64) * n_b + b
+        """,
+        # nothing to rewrite, only NPJ107's precision note: array code jitted as it is (it had neither jit nor NPJ304)
+        {"interaction_codes": jit()},
+        id="a-precision-note-does-not-keep-array-code-from-jit",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
         A = np.zeros((3, 3))
         A[1, 0] = 0.5
         B5 = A[1].copy()

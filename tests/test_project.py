@@ -348,3 +348,64 @@ def patched(n):
     assert "pkg/prod.py:3:5: NPJ202 [error] `patched` (src/pkg/cons.py), in another module, writes in place" in run.stderr
     printed = same_results(package, tmp_path / "out", "from pkg.cons import patched; print(patched(4))")
     assert printed.strip() == "8.0"
+
+
+@pytest.mark.parametrize("writer", [
+    "from .table import TABLE\n\ndef set_first(v):\n    TABLE[0] = v\n",
+    "from . import table\n\ndef set_first(v):\n    table.TABLE[0] = v\n",
+    "import numpy as np\nfrom pkg import table\n\ndef set_first(v):\n    np.copyto(table.TABLE, np.full(3, v))\n",
+    "from . import table\n\ndef set_first(v):\n    table.TABLE = table.TABLE + v\n",
+], ids=["imported-name", "module-attribute", "copyto", "rebound"])
+def test_module_level_state_another_module_writes_is_not_frozen_by_jit(run_cli, tmp_path, writer):
+    # jax.jit keeps the TABLE it traced with: after set_first, NumPy's total sees the write, a jitted one would not
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "table.py", "import numpy as np\n\nTABLE = np.zeros(3)\n\ndef total(y):\n    return np.sum(TABLE * y)\n")
+    write(src / "pkg" / "setter.py", writer)
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "NPJ302 [warning] not jitted: reads module-level `TABLE`, which `set_first` (src/pkg/setter.py:" in run.stderr
+    code = "import numpy as np\nfrom pkg import table, setter\ny = np.ones(3)\nprint(float(table.total(y)))\nsetter.set_first(2.0)\nprint(float(table.total(y)))"
+    assert same_results(src, tmp_path / "out", code).split() == ["0.0", "2.0" if "TABLE[0]" in writer else "6.0"]
+
+
+def test_a_subclass_of_an_ndarray_subclass_in_another_module_stays_numpy(run_cli, tmp_path):
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "base.py", "import numpy as np\n\nclass Base(np.ndarray):\n    def total(self):\n        return np.sum(self)\n")
+    write(src / "pkg" / "vec.py", """\
+import numpy as np
+from .base import Base
+
+class Vec(Base):
+    def __new__(cls, value):
+        return np.asarray(value, dtype=float).view(cls)
+
+    def doubled(self):
+        return np.multiply(self, 2.0)
+""")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "src/pkg/base.py:4:9: NPJ202 [error] `Base` derives from np.ndarray" in run.stderr
+    assert "src/pkg/vec.py:5:9: NPJ202 [error] `Base` (src/pkg/base.py), its base class in another module" in run.stderr
+    code = "from pkg.vec import Vec\nv = Vec([1.0, 2.0])\nprint(type(v.doubled()).__name__, v.doubled().tolist(), float(v.total()))"
+    assert same_results(src, tmp_path / "out", code).split() == ["Vec", "[2.0,", "4.0]", "3.0"]
+
+
+def test_a_function_of_another_module_handed_on_as_a_callback_counts_as_called(run_cli, tmp_path):
+    # `check` stays NumPy (it writes into its argument and returns a value): a caller handing it on as a value
+    # runs NumPy code through it, as a caller that calls it does
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "helpers.py", "import numpy as np\n\ndef check(m):\n    m[np.abs(m) < 1e-12] = 0.0\n    return m\n")
+    write(src / "pkg" / "use.py", """\
+import numpy as np
+from .helpers import check
+
+def apply(f, x):
+    return f(x)
+
+def cleaned(x):
+    return np.sum(apply(f=check, x=np.asarray(x)))
+""")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "src/pkg/use.py:8:27: NPJ202 [error] calls `.helpers.check`, which stays NumPy code in src/pkg/helpers.py" in run.stderr
+    assert "def cleaned(x):\n    return np.sum(" in (tmp_path / "out" / "pkg" / "use.py").read_text()

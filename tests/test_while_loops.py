@@ -50,6 +50,33 @@ CONVERTED = [
         """,
         jit(), id="break-loop-with-an-inner-fori-loop",
     ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(a: np.ndarray, b: np.ndarray, tol=1e-6):
+            while True:
+                a, b = 0.5 * (a + b), np.sqrt(a * b)
+                if np.max(np.abs(a - b)) < tol:
+                    break
+            return a
+        """,
+        jit(), id="while-true-breaking-last",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            while 1:
+                if not np.linalg.norm(y) > tol:
+                    break
+                y = 0.5 * y
+            return y
+        """,
+        jit(), id="while-1-breaking-first",
+    ),
 ]
 
 
@@ -61,6 +88,24 @@ def test_convergence_loops_become_while_loops(source, expected):
     assert output.count("jax.lax.while_loop(") == 1, output
     assert "break" not in output and "\n    while " not in output, output
     assert [d.code for d in result.diagnostics if d.code == "NPJ308"] == ["NPJ308"]
+
+
+def test_while_true_keeps_its_comments():
+    result = migrate("""
+        import numpy as np
+
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            # halve until small
+            while True:
+                # small enough?
+                if np.max(np.abs(y)) < tol:  # then stop
+                    break
+                y = 0.5 * y
+            return y
+        """)
+    output = result.output.decode()
+    assert "# halve until small\n    # small enough?\n    # then stop\n    def _loop_cond(y):" in output, output
 
 
 REFUSED = [
@@ -167,6 +212,112 @@ REFUSED = [
         """,
         "", id="side-effect-in-body",
     ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            s = 1
+            while np.max(y) > tol:
+                y = 0.5 * y
+                s /= 2
+            return y, s
+        """,
+        "`s` may start as a Python value", id="int-start-true-division",
+    ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            while True:
+                y = 0.5 * y
+                if np.max(y) < 1.0:
+                    if np.min(y) < tol:
+                        break
+            return y
+        """,
+        "`break` is not alone under one `if`", id="while-true-break-under-a-nested-if",
+    ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            while True:
+                y = 0.5 * y
+                if np.max(y) < tol:
+                    break
+                if np.min(y) < -1.0:
+                    break
+            return y
+        """,
+        "more than one `break`", id="while-true-two-breaks",
+    ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            while True:
+                y = 0.5 * y
+                if np.max(y) < tol:
+                    break
+                z = y + 1.0
+            return y, z
+        """,
+        "`z` is first set after the `break` test", id="while-true-name-first-set-after-the-break",
+    ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            while True:
+                if np.max(y) > 1.0:
+                    z = 0.5 * y
+                y = 0.5 * y
+                if np.max(y) < tol:
+                    break
+            return y, z
+        """,
+        "`z` is first set after the `break` test (or only in some steps)", id="while-true-name-set-in-some-steps",
+    ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            err = 0
+            while True:
+                y = 0.5 * y
+                if np.max(y) < tol:
+                    break
+                err = np.max(y)
+            return y, err
+        """,
+        "`err` may start as a Python value", id="while-true-int-start-float-after-the-break",
+    ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            while True:
+                y = 0.5 * y
+                if np.max(y) < tol:
+                    break
+                print(np.max(y))
+            return y
+        """,
+        "", id="while-true-side-effect",
+    ),
+    pytest.param(
+        """
+        def f(x: np.ndarray, tol=1e-6):
+            y = x.copy()
+            m = np.max(y)
+            while True:
+                y = 0.5 * y
+                if np.max(m := 2 * y) < tol:
+                    break
+            return y, m
+        """,
+        "its test assigns a name (`:=`)", id="while-true-walrus-in-the-test",
+    ),
 ]
 
 
@@ -192,7 +343,7 @@ def test_loops_outside_jitted_functions_and_without_npj308_stay():
     assert "while_loop" not in static.output.decode()  # a Python test stays Python
 
 
-# The rule's examples (newton_sqrt, jacobi, power_iteration) and three more loops.
+# The rule's examples (newton_sqrt, jacobi, power_iteration, fixed_point) and three more loops.
 RUNTIME = "\n\n".join(example.source for example in LoopToWhile.EXAMPLES if "NPJ308" in example.diagnostics) + '''
 
 def first_crossing(x: np.ndarray, level):
@@ -228,6 +379,22 @@ def decaying_steps(scale, x0: np.ndarray, lr=0.5, tol=1e-6, max_iter=100):
     return x
 '''
 
+CALLS = '''
+    ("newton_sqrt", (np.array([4.0, 9.0, 2.0]),)), ("newton_sqrt", (np.array([1.0, 1.0]),)),
+    ("jacobi", (dominant, b)), ("jacobi", (dominant, np.zeros(5))), ("jacobi", (dominant, b, 1e-8, 3)),
+    ("jacobi", (dominant, b, 1e-8, 0)), ("jacobi", (dominant, b, 1e-12)),
+    ("power_iteration", (spd,)), ("power_iteration", (spd, 0)), ("power_iteration", (spd, 3)),
+    ("power_iteration", (np.eye(3) * 2,)), ("power_iteration", (spd, 100, 1e9)),
+    ("first_crossing", (rng.normal(size=8) + 1, 2.0)), ("first_crossing", (rng.normal(size=8), 100.0)),
+    ("first_crossing", (np.ones(5), 0.5)), ("first_crossing", (np.zeros(0), 1.0)),
+    ("gradient_descent", (0.5, rng.normal(size=3))), ("gradient_descent", (0.5, np.zeros(3))),
+    ("gradient_descent", (0.5, rng.normal(size=3), 0.1, 1e-6, 4)),
+    ("decaying_steps", (0.5, rng.normal(size=3))), ("decaying_steps", (0.5, np.zeros(3))),
+    ("decaying_steps", (0.5, rng.normal(size=3), 0.5, 1e-6, 5)),
+    ("fixed_point", (rng.normal(size=4), 1e-12)), ("fixed_point", (np.full(2, 0.7390851332151607), 1e-12)),
+    ("fixed_point", (rng.normal(size=3), 10.0)),
+'''
+
 COMPARE = '''
 import sys
 import numpy as np
@@ -243,19 +410,7 @@ M = rng.normal(size=(5, 5))
 spd = M @ M.T + 5 * np.eye(5)
 dominant = spd + np.diag(np.abs(spd).sum(1))
 b = rng.normal(size=5)
-calls = [
-    ("newton_sqrt", (np.array([4.0, 9.0, 2.0]),)), ("newton_sqrt", (np.array([1.0, 1.0]),)),
-    ("jacobi", (dominant, b)), ("jacobi", (dominant, np.zeros(5))), ("jacobi", (dominant, b, 1e-8, 3)),
-    ("jacobi", (dominant, b, 1e-8, 0)), ("jacobi", (dominant, b, 1e-12)),
-    ("power_iteration", (spd,)), ("power_iteration", (spd, 0)), ("power_iteration", (spd, 3)),
-    ("power_iteration", (np.eye(3) * 2,)), ("power_iteration", (spd, 100, 1e9)),
-    ("first_crossing", (rng.normal(size=8) + 1, 2.0)), ("first_crossing", (rng.normal(size=8), 100.0)),
-    ("first_crossing", (np.ones(5), 0.5)), ("first_crossing", (np.zeros(0), 1.0)),
-    ("gradient_descent", (0.5, rng.normal(size=3))), ("gradient_descent", (0.5, np.zeros(3))),
-    ("gradient_descent", (0.5, rng.normal(size=3), 0.1, 1e-6, 4)),
-    ("decaying_steps", (0.5, rng.normal(size=3))), ("decaying_steps", (0.5, np.zeros(3))),
-    ("decaying_steps", (0.5, rng.normal(size=3), 0.5, 1e-6, 5)),
-]
+calls = [CALLS]
 for name, args in calls:
     want = original[name](*args)
     got = migrated[name](*(jnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args))
@@ -273,14 +428,116 @@ print("compared", len(calls))
 
 def test_while_loops_run_under_jit_and_match_numpy_exactly(tmp_path):
     pytest.importorskip("jax")
-    result = migrate(RUNTIME)
+    _compare(tmp_path, RUNTIME, CALLS, loops=7, compared=25)
+
+
+# `while True` loops that stop at `if test: break`: the first step runs before the while_loop.
+UNTIL = """
+import numpy as np
+
+
+def newton_counted(a: np.ndarray, tol=1e-10, max_iter=50):
+    x = np.ones_like(a)
+    it = 0
+    while True:
+        fx = x * x - a
+        it += 1
+        if np.max(np.abs(fx)) < tol or it >= max_iter:
+            break
+        x = x - fx / (2 * x)
+    return x, fx, it
+
+
+def bisect_sqrt(c: np.ndarray, tol=1e-9):
+    lo = np.zeros_like(c)
+    hi = np.maximum(c, 1.0)
+    steps = 0
+    while True:
+        mid = 0.5 * (lo + hi)
+        below = mid * mid < c
+        lo = np.where(below, mid, lo)
+        hi = np.where(below, hi, mid)
+        steps += 1
+        if np.max(hi - lo) < tol:
+            break
+    return mid, steps
+
+
+def power_until(A: np.ndarray, tol=1e-9):
+    v = np.ones(A.shape[0])
+    lam = 0.0
+    while True:
+        w = A @ v
+        new = np.linalg.norm(w)
+        v = w / new
+        if abs(new - lam) < tol:
+            break
+        lam = new
+    return lam, new, v
+
+
+def halve_until_small(x: np.ndarray, tol=1e-6):
+    y = x.copy()
+    k = 0
+    while 1:
+        if not np.linalg.norm(y) > tol:
+            break
+        y = 0.5 * y
+        k += 1
+    return y, k
+
+
+def relax(y0: np.ndarray, tol=1e-6):
+    y = y0.copy()
+    n = y.shape[0]
+    while True:
+        old = y.copy()
+        for i in range(1, n - 1):
+            y[i] = 0.5 * (old[i - 1] + old[i + 1])
+        y[0] = y[0] * 0.9
+        if np.max(np.abs(y - old)) < tol:  # settled
+            break
+    return y
+
+
+def shrink(x: np.ndarray, tol=1e-6):
+    y = x.copy()
+    s = 1.0
+    while True:
+        y = 0.5 * y
+        s /= 2
+        if np.max(np.abs(y)) < tol:
+            break
+    return y, s
+"""
+
+UNTIL_CALLS = """
+    ("newton_counted", (np.array([4.0, 9.0, 2.0]),)), ("newton_counted", (np.ones(3),)),
+    ("newton_counted", (np.array([4.0, 9.0]), 0.0)), ("newton_counted", (np.array([4.0, 9.0]), 1e-10, 1)),
+    ("bisect_sqrt", (np.array([2.0, 3.0, 0.5]),)), ("bisect_sqrt", (np.array([2.0]), 10.0)),
+    ("power_until", (spd,)), ("power_until", (np.eye(3) * 2,)), ("power_until", (spd, 1e9)),
+    ("halve_until_small", (rng.normal(size=3),)), ("halve_until_small", (np.zeros(3),)),
+    ("relax", (rng.normal(size=6),)), ("relax", (np.zeros(4),)), ("relax", (np.ones(2),)),
+    ("shrink", (np.ones(2),)), ("shrink", (np.zeros(2),)),
+"""
+
+
+def test_while_true_loops_run_under_jit_and_match_numpy_exactly(tmp_path):
+    pytest.importorskip("jax")
+    _compare(tmp_path, UNTIL, UNTIL_CALLS, loops=6, compared=16)
+
+
+def _compare(tmp_path, source: str, calls: str, loops: int, compared: int) -> None:
+    """Migrate ``source`` (every function jitted, ``loops`` while_loops) and run its original and migrated
+    functions on ``calls`` under x64 in a subprocess: the same values, dtypes and shapes."""
+    result = migrate(source)
     output = result.output.decode()
-    assert output.count("jax.lax.while_loop(") == 6, output
+    assert output.count("jax.lax.while_loop(") == loops, output
     assert all(record.jit for record in result.functions if "<locals>" not in record.qualname), output
-    (tmp_path / "original.py").write_text(RUNTIME)
+    (tmp_path / "original.py").write_text(source)
     (tmp_path / "migrated.py").write_text(output)
-    (tmp_path / "compare.py").write_text(COMPARE)
+    (tmp_path / "compare.py").write_text(COMPARE.replace("CALLS", calls))
     run = subprocess.run([sys.executable, str(tmp_path / "compare.py"), str(tmp_path / "original.py"), str(tmp_path / "migrated.py")],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "compared 22" in run.stdout
+    assert f"compared {compared}" in run.stdout

@@ -24,4 +24,7 @@ EXAMPLES = {
     "jacobi_to_tolerance": [(SPD, np.zeros(5, np.float32)), (SPD + np.diag(np.abs(SPD).sum(1)), b, 1e-4, 3), (SPD, b, 1e-4, 0)],
     "newton_sqrt": [(np.array([4.0, 9.0, 2.0, 0.5], np.float32), 1e-4), (np.ones(3, np.float32),)],
     "cholesky_solve": [(SPD, b), (SPD2, b[:2].copy()), (SPD1, b[:1].copy())],
+    # to tolerance, stopped at the first halving, out of halvings
+    "bisect_cube_root": [(np.array([8.0, 2.0, 0.5, 27.0], np.float32),), (np.array([8.0, 2.0], np.float32), 10.0),
+                         (np.array([8.0, 2.0], np.float32), 1e-4, 5)],
 }

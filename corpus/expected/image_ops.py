@@ -65,6 +65,7 @@ def clip_inplace(img, lo=0.0, hi=1.0):
     return img
 
 
+@jax.jit
 def gamma_correct(img, gamma):
     with np.errstate(invalid="ignore"):
         return jnp.where(img > 0, img ** (1.0 / gamma), 0.0)

@@ -193,3 +193,29 @@ def newton_sqrt(a, tol=1e-6):
         return x
     x = jax.lax.while_loop(_loop_cond, _loop_body, x)
     return x
+
+
+@functools.partial(jax.jit, static_argnums=(2,))
+def bisect_cube_root(c, tol=1e-4, max_steps=60):
+    """Elementwise cube roots of a non-negative array by bisection; also returns the number of halvings."""
+    lo = jnp.zeros_like(c)
+    hi = jnp.maximum(c, 1.0)
+    steps = 0
+    mid = 0.5 * (lo + hi)
+    below = mid * mid * mid < c
+    lo = jnp.where(below, mid, lo)
+    hi = jnp.where(below, hi, mid)
+    steps += 1
+    def _loop_cond(_carry):
+        mid, lo, hi, steps = _carry
+        return jnp.logical_not(jnp.logical_or(jnp.max(hi - lo) < tol, steps >= max_steps))
+    def _loop_body(_carry):
+        mid, lo, hi, steps = _carry
+        mid = 0.5 * (lo + hi)
+        below = mid * mid * mid < c
+        lo = jnp.where(below, mid, lo)
+        hi = jnp.where(below, hi, mid)
+        steps += 1
+        return mid, lo, hi, steps
+    mid, lo, hi, steps = jax.lax.while_loop(_loop_cond, _loop_body, (mid, lo, hi, steps))
+    return mid, steps

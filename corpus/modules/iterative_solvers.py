@@ -138,3 +138,19 @@ def newton_sqrt(a, tol=1e-6):
     while np.max(np.abs(x * x - a)) > tol * np.max(a):
         x = 0.5 * (x + a / x)
     return x
+
+
+def bisect_cube_root(c, tol=1e-4, max_steps=60):
+    """Elementwise cube roots of a non-negative array by bisection; also returns the number of halvings."""
+    lo = np.zeros_like(c)
+    hi = np.maximum(c, 1.0)
+    steps = 0
+    while True:
+        mid = 0.5 * (lo + hi)
+        below = mid * mid * mid < c
+        lo = np.where(below, mid, lo)
+        hi = np.where(below, hi, mid)
+        steps += 1
+        if np.max(hi - lo) < tol or steps >= max_steps:
+            break
+    return mid, steps

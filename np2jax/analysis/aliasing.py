@@ -130,6 +130,8 @@ def is_fresh_array(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -
         return not (is_python_container(expr.left) or is_python_container(expr.right))
     if isinstance(expr, cst.UnaryOperation):
         return not is_python_container(expr.expression)
+    if isinstance(expr, cst.Comparison):  # `keep = sizes >= k`: a new boolean array (or a bool)
+        return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons)
     if isinstance(expr, cst.IfExp):  # `np.zeros(2) if zi is None else np.array(zi, dtype=float)`
         return is_fresh_array(expr.body, resolver, scope) and is_fresh_array(expr.orelse, resolver, scope)
     return False
@@ -239,6 +241,11 @@ class FunctionAliasing:
             if (isinstance(binding, ValueBinding) and not binding.augmented and is_view(binding.value, self.resolver, self.scope)
                     and not self._fresh_call(binding.value)):
                 if not self.shared_values().is_immutable(binding.value):  # `t = s` where `s = 0.0`
+                    source = binding.value.value if isinstance(binding.value, cst.Name) else None
+                    if source is not None and any(isinstance(b, ParamBinding) for b in self.scope.bindings.get(source, ())):
+                        return (f"`{name}` is the parameter `{source}`, which may be an array: NumPy's `{name} {{op}}= ...` "
+                                f"then updates the caller's array too, JAX does not (annotate `{source}: float`, or give "
+                                "it a number default, when it is a number)")
                     return f"`{name}` is a view of another array: NumPy updates that array too, JAX does not"
             if isinstance(binding, LoopBinding) and self._looks_like_array(name):
                 return f"`{name}` iterates over an array's rows, which are views: NumPy updates the array"
@@ -503,6 +510,15 @@ class _Descendants(FastVisitor):
         return True
 
 
+def _binds(target: cst.BaseExpression, name: str) -> bool:
+    """Does the assignment target ``target`` bind ``name`` (not write into it: ``name[i] = v``)?"""
+    if isinstance(target, cst.Name):
+        return target.value == name
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_binds(e.value, name) for e in target.elements)
+    return isinstance(target, cst.StarredElement) and _binds(target.value, name)
+
+
 class _AliasChecker(FastVisitor):
     def __init__(self, name: str, resolver: Resolver, scope: Scope) -> None:
         self.name = name
@@ -541,6 +557,11 @@ class _AliasChecker(FastVisitor):
             return target.value == self.name
         if isinstance(target, (cst.Tuple, cst.List)):
             return all(self._copies_or_rebinds(e.value) for e in target.elements)
+        return self._copies_into_array(target)
+
+    def _copies_into_array(self, target: cst.BaseExpression) -> bool:
+        """``arr[i] = v`` with ``arr`` a local always bound to a fresh array: ``v``'s values are copied, not
+        ``v`` itself kept (as a list element would be)."""
         if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
             bindings = self.scope.bindings.get(target.value.value, ())
             return bool(bindings) and all(
@@ -550,7 +571,8 @@ class _AliasChecker(FastVisitor):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         targets = [t.target for t in node.targets]
-        if len(targets) > 1 and any(mentions(t, self.name) for t in targets):
+        # `a = b = v` binds two names to one object; `a = x[0] = v` and `x[0] = x[1] = v` copy v into x
+        if len(targets) > 1 and any(_binds(t, self.name) for t in targets) and sum(not self._copies_into_array(t) for t in targets) > 1:
             self._flag(f"`{self.name}` is bound together with another name (a = b = ...)")
         self._check_value(targets, node.value, node if len(targets) == 1 else None)
 

@@ -36,6 +36,7 @@ from np2jax.tables import lookup_numpy, positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES
 
 TYPE_BUILTINS = frozenset({"isinstance", "hasattr", "type", "callable"})  # they answer from a value's Python type
+PYTHON_RESULTS = frozenset({"round", "hash"})  # on a JAX scalar: an array (not a Python number), or a TypeError
 
 
 class CallChecks:
@@ -82,9 +83,21 @@ class CallChecks:
             for arg in node.args:
                 if node in self.traced_iterables and self._from_indices(arg.value):
                     continue  # range(j + 1, n) of a fori_loop in one over j: jax.lax.fori_loop takes traced bounds
-                self._require(arg.value, f"argument of `{name}()`", VALUE_INSTEAD)
-        elif name in TYPE_BUILTINS and node.args and self.tokens(node.args[0].value):
-            self.type_checks.append((node, name))  # judged once the static parameters are known (FunctionTracing.run)
+                if name in PYTHON_RESULTS:  # round(jnp scalar) is an array, hash() refuses one
+                    self._require_python(arg.value, f"argument of `{name}()`")
+                else:
+                    self._require(arg.value, f"argument of `{name}()`", VALUE_INSTEAD)
+        elif name in TYPE_BUILTINS and node.args:
+            if not self._parameter(node.args[0].value):  # (one checking its input is before any rebinding)
+                self.python_values.append((node.args[0].value, self.scope))  # a JAX scalar is no `float`
+            if self.tokens(node.args[0].value):
+                self.type_checks.append((node, name))  # judged once the static parameters are known (FunctionTracing.run)
+
+    def _parameter(self, node: cst.BaseExpression) -> bool:
+        if not isinstance(node, cst.Name):
+            return False
+        found, _ = self.scope.lookup(node.value)
+        return found is self.function_scope and node.value in self.params
 
     def _selection(self, node: cst.Call) -> bool:
         """``min(a, b)`` / ``max(a, b)`` with an argument computed from arrays or a fori_loop index: Python compares
@@ -211,6 +224,8 @@ class CallChecks:
         if method in ("item", "tolist"):
             self._require(base, f"`.{method}()`", VALUE_INSTEAD)
             return
+        if method in ("add", "discard") and node.args and self._is_python_container(base, (cst.Set, cst.SetComp), "set"):
+            self._require_python(node.args[0].value, "set member")  # hashed: a JAX array is not hashable
         if method in ARRAY_METHODS:
             self._mark_data(base)
         if method in MUTATING_METHODS and isinstance(base, cst.Name):

@@ -44,6 +44,8 @@ from np2jax.analysis.tracing_tables import (
     WHILE_INSTEAD,
 )
 from np2jax.analysis.writes import becomes_where
+
+PYTHON_SEQUENCE_BUILTINS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted"})
 from np2jax.tables import lookup_numpy
 from np2jax.visitors import FastVisitor, visit
 
@@ -83,6 +85,9 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         self.called_attributes: set[cst.Attribute] = set()  # `d.simplify` in `d.simplify()` (call_checks.py)
         self.iterated: set[str] = set()  # parameters a `for` loop iterates over (arrays or lists: unhashable)
         self.requirements: list[tuple[cst.CSTNode, str, frozenset[str], str, str]] = []  # (node, what, tokens, use_instead, note)
+        # values Python uses where a JAX scalar is no stand-in for a Python number even eagerly (a repetition count,
+        # a hashed key, round()'s argument, a type check), with their scopes (analysis/eager_values.py)
+        self.python_values: list[tuple[cst.BaseExpression, Scope]] = []
         self.type_checks: list[tuple[cst.Call, str]] = []  # `isinstance(x, float)`, `hasattr(x, ...)` of a non-constant
         self.blockers: list[Blocker] = []
         self.returns: list[cst.BaseExpression] = []
@@ -153,6 +158,7 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             if loop.test not in blocked:  # a traced test is reported as such, with the while_loop advice
                 self._block(loop, "loop", "`while` loop: jax.jit would unroll it, one copy per iteration", WHILE_INSTEAD)
         plan.blockers = self.blockers
+        plan.python_values = self.python_values
         plan.loops = self.loops
         plan.whiles = self.whiles
         plan.conditionals = self.conditionals
@@ -194,6 +200,11 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
 
     def _require(self, node: cst.BaseExpression, what: str, use_instead: str = BRANCH_INSTEAD, note: str = "") -> None:
         self.requirements.append((node, what, self.tokens(node), use_instead, note))
+
+    def _require_python(self, node: cst.BaseExpression, what: str, use_instead: str = VALUE_INSTEAD) -> None:
+        """``node`` must be a Python value even outside jax.jit (a JAX scalar is unhashable, repeats no list)."""
+        self._require(node, what, use_instead)
+        self.python_values.append((node, self.scope))
 
     def _traced(self, node: cst.BaseExpression) -> bool:
         """Depends on array data, a fori_loop index or a parameter that can never be static (other parameters
@@ -314,6 +325,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                         self._require(part, "slice bound", VALUE_INSTEAD)
             elif base_is_list:
                 self._require(index.value, "index into a Python list", VALUE_INSTEAD)
+            elif self._is_python_container(node.value, (cst.Dict, cst.DictComp), "dict"):
+                self._require_python(index.value, "dict key")  # hashed: a JAX array is not hashable
         if multi or any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, (cst.Ellipsis,)) for e in node.slice):
             self._mark_data(node.value)
 
@@ -343,8 +356,10 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         return False
 
     def _is_python_sequence(self, node: cst.BaseExpression) -> bool:
-        if isinstance(node, (cst.List, cst.Tuple)):
+        if isinstance(node, (cst.List, cst.Tuple, cst.ListComp)):
             return True
+        if isinstance(node, cst.Call):  # `list(range(k)) * n`
+            return self.resolver.qualname(node.func, self.scope) in PYTHON_SEQUENCE_BUILTINS
         if isinstance(node, cst.Name):
             found, bindings = self.scope.lookup(node.value)
             if found is None or found.kind != "function" or not bindings:
@@ -359,6 +374,22 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                 for b in bindings
             )
         return False
+
+    def _is_python_container(self, node: cst.BaseExpression, kinds: tuple[type, ...], builtin: str) -> bool:
+        """A local name only ever bound to a set (``kinds``: ``cst.Set, cst.SetComp``; ``builtin``: ``"set"``) or a dict."""
+        if not isinstance(node, cst.Name):
+            return False
+        found, bindings = self.scope.lookup(node.value)
+        return found is not None and found.kind == "function" and bool(bindings) and all(
+            isinstance(b, ValueBinding) and not b.augmented and (isinstance(b.value, kinds) or (
+                isinstance(b.value, cst.Call) and self.resolver.qualname(b.value.func, found) == f"builtins.{builtin}"))
+            for b in bindings
+        )
+
+    def visit_Dict(self, node: cst.Dict) -> None:
+        for element in node.elements:
+            if isinstance(element, cst.DictElement):
+                self._require_python(element.key, "dict key")  # hashed: a JAX array is not hashable
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         attr = node.attr.value
@@ -429,7 +460,7 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         if isinstance(node.operator, cst.Multiply):  # `[x] * n`, `n * "-"`: Python repeats by a Python int
             for sequence, count in ((node.left, node.right), (node.right, node.left)):
                 if isinstance(sequence, STRING_LITERALS) or self._is_python_sequence(sequence):
-                    self._require(count, "repetition count of a list, tuple or string", STATIC_INSTEAD)
+                    self._require_python(count, "repetition count of a list, tuple or string", STATIC_INSTEAD)
 
     def visit_FormattedString(self, node: cst.FormattedString) -> None:
         for part in node.parts:
@@ -441,6 +472,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             self._check_store(target.target)
             self._check_mask_store(target.target, node.value, augmented=False)
             self.store_targets.add(target.target)
+            if isinstance(target.target, cst.Attribute) and target.target.attr.value == "shape":
+                self._require(node.value, "new shape", STATIC_INSTEAD)  # `y.shape = s` becomes `y = y.reshape(s)`
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._check_store(node.target)

@@ -51,9 +51,10 @@ class LoopConversion:
 class WhileConversion:
     """A convergence loop that becomes ``jax.lax.while_loop`` (analysis/while_loops.py, NPJ308).
 
-    ``kind`` is ``"while"`` (``while test: body``) or ``"break"`` (``for i in range(a, b): S1; if test:
+    ``kind`` is ``"while"`` (``while test: body``), ``"break"`` (``for i in range(a, b): S1; if test:
     break; S2``: the carry gains the step counter and a ``done`` flag, and the names S2 assigns, ``after``,
-    keep S1's values on the step that breaks).  ``carried`` are the names the body assigns that exist before
+    keep S1's values on the step that breaks) or ``"until"`` (``while True: S1; if test: break; S2``: S1
+    runs once before ``while not test: S2; S1``).  ``carried`` are the names the body assigns that exist before
     the loop, in order of first assignment; ``truth`` how the (while or break) test gives Python's truth
     value; ``guard``: the body indexes at the counter, so it runs under ``if a < b:`` (jax traces the body
     even for zero steps, where ``x[i]`` of an empty array raises).
@@ -102,6 +103,8 @@ class JitPlan:
     conditionals: dict[cst.CSTNode, Conversion] = field(default_factory=dict)  # If / IfExp -> jax.lax.cond
     windows: dict[cst.Subscript, tuple[SliceWindow, ...]] = field(default_factory=dict)  # -> dynamic_slice_in_dim
     prefixes: dict[cst.Subscript, PrefixMask] = field(default_factory=dict)  # -> jnp.where(iota < bound, ...)
+    # values Python needs as Python values even un-jitted, with their scopes (analysis/eager_values.py)
+    python_values: list[tuple[cst.BaseExpression, object]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from np2jax.analysis.state_writes import imported_state_writes, module_variables
 from np2jax.analysis.result_writes import (
     INPLACE_METHODS, global_names, module_level_uses, parameter_names, result_uses_in, target_names,
 )
@@ -47,7 +48,8 @@ class ExternalFact:
 
     kind: str  # "result": another module writes into `name`'s result; "mutation": one relies on `name`
     #            mutating its argument; "callee": `name` (a dotted import target) stays NumPy in its module;
-    #            "class": class `name` shares `self` with a class of another module that stays NumPy
+    #            "class": class `name` shares `self` with a class of another module that stays NumPy;
+    #            "state": another module writes module-level variable `name` (its jitted readers would not see it)
     name: str  # a qualname of this module, or (for "callee") an imported target as this module spells it
     who: str  # the function elsewhere and where it is, for the message: "`use` (pkg/b.py:12)"
 
@@ -68,6 +70,15 @@ class ModuleLinks:
     #   whose `x op= v` on a parameter became a rebinding (a caller elsewhere may rely on the update)
     returns: dict[str, tuple[str, ...]] = field(default_factory=dict)  # function -> imported targets whose results it
     #   may hand back (``return make(n)``, also through functions of its own module): written where its result is
+    variables: frozenset[str] = frozenset()  # names its top-level statements assign (``TABLE = np.zeros(3)``)
+    state_writes: dict[str, tuple[str, int]] = field(default_factory=dict)  # imported target -> (writer, line):
+    #   another module's variable it writes in place or rebinds (analysis/state_writes.py)
+
+    def add_state(self, tree, imports: dict[str, str]) -> ModuleLinks:
+        """Fill ``variables`` and ``state_writes`` from Python's ast of the module; returns self."""
+        self.variables = module_variables(tree)
+        self.state_writes = imported_state_writes(tree, imports)
+        return self
 
 
 def star_imports(module: cst.Module) -> tuple[str, ...]:

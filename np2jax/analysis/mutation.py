@@ -29,7 +29,7 @@ import libcst as cst
 from np2jax.analysis.aliasing import FunctionAliasing, is_fresh_array, may_alias
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ScopedVisitor, ValueBinding
-from np2jax.analysis.writes import subscript_write, tuple_subscript_targets
+from np2jax.analysis.writes import written_subscripts
 from np2jax.visitors import FastVisitor, visit
 
 
@@ -367,12 +367,7 @@ class _Body(FastVisitor):
         return False
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        found = subscript_write(node)
-        if found is not None:
-            self.subscripts.append(found[0])
-        for element in tuple_subscript_targets(node) or ():
-            if isinstance(element, cst.Subscript):
-                self.subscripts.append(element)
+        self.subscripts.extend(written_subscripts(node))
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.target, cst.Subscript):

@@ -18,13 +18,27 @@ A result on the right of an augmented assignment to an array another reference h
 ``self.total``, a second reference) counts too: ``total += act(x)`` with a JAX array on the right does not
 update ``total`` in place (NumPy gives way to JAX's operator, which makes a new array and rebinds the name).
 
-A new array computed from such a result by an array method or an operator
-(``dy = probs.copy()``, ``d = p.reshape(n, -1)``, ``r = p - 1``) is a JAX array
-as well, so writes into it count too (``np.array(p)``, ``np.copy(p)`` make NumPy
-arrays and do not), and so is what a function returns computed that way
-(``return x / norm(x)``).
+A new array computed from such a result by any of its methods, an operator or a comparison
+(``dy = probs.copy()``, ``s = M.sum(axis=1)``, ``r = p - 1``, ``m = p > 0``, ``abs(p)``) is a JAX array
+as well, and so is what a NumPy function that hands its work to the array's method returns
+(``np.sum(p)``, ``np.round(p)``: ``DERIVING_FUNCTIONS``), or a read-only NumPy view of it
+(``np.asarray(p)``, ``np.ravel(p)``), so writes into it count too (``np.array(p)``, ``np.copy(p)``,
+ufuncs such as ``np.exp(p)`` make writable NumPy arrays and do not); and so is what a function returns
+computed that way (``return x / norm(x)``).
 
-A result handed to a call together with a same-module function that writes into
+Results stored in an attribute (``self.P = predict(self.P)``, ``self.x, self.P = update(...)``,
+``b.F = build(n)``, anywhere in the module: ``attribute_sources``) are followed into every function by
+the attribute's name (``self.P *= k`` in another method, ``P = f.P; P[0] = 0`` in a caller): whoever holds
+the object may hold the array, so an augmented assignment to an attribute counts as a write into it.
+Results appended to an attribute or stored as items of one bound to a dict or list count too
+(``self.params = {"W": init(n)}``, ``self.hist.append(make(n))``, then ``for p in self.params.values(): p -= g``);
+items stored into an array attribute are copies and do not (``self.state[k] = f(x)``).
+An array a parameter brings that is stored in an attribute (``def __init__(self, P0): self.P = P0``)
+makes the function one that writes into that parameter when the attribute is written.
+A function that hands back (an array computed from) a parameter (``def scale(x): return 2 * x``:
+``passers``) hands back what each call passes it: ``p = scale(make(n)); p[0] = 5`` writes into ``make``'s result.
+
+ that writes into
 its parameters (``apply(inc, make(n))``) counts as written: whoever is handed
 ``inc`` may call it on the result.  ``augments_shared_state`` applies the same
 reasoning to a method's ``self`` (see ``propagation.callers_of_unsupported``).
@@ -43,13 +57,21 @@ INPLACE_METHODS = frozenset(  # NumPy array methods that change the array in pla
 INPLACE_FUNCTIONS = frozenset(  # NumPy functions that change their first argument in place (see NPJ111)
     {"copyto", "putmask", "place", "put", "put_along_axis", "fill_diagonal", "shuffle"})
 STORING_METHODS = frozenset("append extend insert add update setdefault __setitem__".split())
-# Array methods whose result is a new array of the same library as the array they are called on.
-DERIVING_METHODS = frozenset("copy astype reshape ravel flatten transpose swapaxes squeeze clip round cumsum cumprod conj take repeat".split())
+# NumPy functions that call the array's own method (numpy's fromnumeric: a JAX array's gives a JAX array)
+# or give a read-only view of a JAX array (its buffer): their results cannot be written into either.
+DERIVING_FUNCTIONS = frozenset(
+    "all amax amin any argmax argmin argpartition argsort around choose clip compress cumprod cumsum diagonal "
+    "matrix_transpose max min nonzero partition prod ravel repeat reshape round searchsorted sort squeeze sum "
+    "swapaxes take trace transpose mean std var ptp cumulative_sum cumulative_prod asarray asanyarray "
+    "ascontiguousarray asfortranarray atleast_1d atleast_2d atleast_3d expand_dims flip fliplr flipud moveaxis "
+    "rollaxis broadcast_to real imag diag".split())
+# Reductions that, of the array alone (no axis, keepdims or out), give a NumPy scalar: nothing to write into.
+SCALAR_REDUCTIONS = frozenset("all any argmax argmin max min amax amin mean prod ptp std sum var item tolist".split())
 ELEMENT_CALLS = frozenset("zip enumerate reversed list tuple iter sorted".split())  # their elements are their arguments'
 
 
 def result_uses(
-    function: cst.FunctionDef, callee_of, writers=None, params: bool = False, held=None
+    function: cst.FunctionDef, callee_of, writers=None, params: bool = False, held=None, attributes=None, passers=None
 ) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
     """Same-module callee -> the first in-place write into (part of) its result in ``function``; and the
     callees whose results ``function`` returns, directly or on an object or in a container it returns
@@ -63,13 +85,16 @@ def result_uses(
     with ``def add_ridge(G, lam): G += lam``.  With ``params``, the function's own parameters are
     followed the same way (a caller holds them too, so ``x += 1`` on one counts): the written keys then
     include theirs, ``"#0:x"`` for its first parameter ``x``.  ``held``: module-level names holding
-    callees' results (``module_level_uses``), followed into the function."""
+    callees' results (``module_level_uses``), followed into the function; ``attributes``: attribute names ->
+    what the module stores in them (``attribute_sources``), followed by name (``self.P``, ``f.P``); ``passers``:
+    callees -> the parameters whose arrays (or arrays computed from them) they return, as ``writers``
+    (``def scale(x): return 2 * x``: ``p = scale(make(n))`` holds ``make``'s result too)."""
     bound: dict = dict(global_names(function, held or {}))
     keys = parameter_keys(function)
     if params:
         for key, name in keys:
             bound[name] = key
-    return result_uses_in([function.body], callee_of, writers, bound, parameters=parameter_names(function))
+    return result_uses_in([function.body], callee_of, writers, bound, parameter_names(function), attributes, passers)
 
 
 def augments_shared_state(method: cst.FunctionDef) -> cst.CSTNode | None:
@@ -101,11 +126,14 @@ def parameter_names(function: cst.FunctionDef) -> frozenset[str]:
     return frozenset(name for _, name in parameter_keys(function))
 
 
-def result_uses_in(nodes, callee_of, writers=None, params=None, parameters=frozenset()) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
+def result_uses_in(
+    nodes, callee_of, writers=None, params=None, parameters=frozenset(), attributes=None, passers=None
+) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
     """``result_uses`` for code given as a list of nodes, visited in order (a body, or a module's
     top-level statements); ``callee_of`` may name any function, an imported one too.  ``parameters``:
     the names of the function's parameters (``total += f(x)`` on one counts as a write into ``f``'s result)."""
-    finder = _ResultWrites(callee_of, writers or {})
+    finder = _ResultWrites(callee_of, writers or {}, attributes)
+    finder.passers = passers or {}
     finder.parameters = frozenset(parameters)
     for name, key in (params or {}).items():
         finder.bound[name] = key if isinstance(key, tuple) else (key,)
@@ -113,6 +141,37 @@ def result_uses_in(nodes, callee_of, writers=None, params=None, parameters=froze
     for node in nodes:
         visit(node, finder)
     return finder.written, frozenset(finder.returned)
+
+
+def attribute_sources(functions, passers=None) -> dict[str, tuple[str, ...]]:
+    """Attribute name -> what the module's functions store in attributes of that name: the callees whose
+    results (or arrays computed from them) they store (``self.P = predict(self.P)``, ``self.x, self.P = update(z)``,
+    ``self.Q = self.P``, ``b.F = build(n)``), and the parameters whose arrays they store, as
+    ``"qualname|#1:P0"`` (``def __init__(self, P0): self.P = P0``).  ``functions``: (qualname, node,
+    callee_of) triples; ``passers``: see ``result_uses``.  Objects are not told apart: a name stands for every
+    attribute spelled so."""
+    found: dict[str, tuple[str, ...]] = {}
+    while True:  # `self.Q = self.P` in one method, `self.P = make()` in another
+        stored: dict[str, set[str]] = {name: set(sources) for name, sources in found.items()}
+        items: dict[str, set[str]] = {}
+        containers: set[str] = set()
+        for qualname, function, callee_of in functions:
+            finder = _ResultWrites(callee_of, {}, found)
+            finder.passers = passers or {}
+            for key, name in parameter_keys(function):
+                finder.bound[name] = (f"{qualname}|{key}",)
+            visit(function.body, finder)
+            for name, sources in finder.stored.items():
+                stored.setdefault(name, set()).update(sources)
+            for name, sources in finder.items.items():
+                items.setdefault(name, set()).update(sources)
+            containers |= finder.containers
+        for name in containers:  # items stored in an array are copies; in a dict or a list, the arrays themselves
+            stored.setdefault(name, set()).update(items.get(name, ()))
+        current = {name: tuple(sorted(sources)) for name, sources in stored.items() if sources}
+        if current == found:
+            return found
+        found = current
 
 
 def module_level_uses(statements, callee_of) -> tuple[dict[str, cst.CSTNode], dict[str, tuple[str, ...]]]:
@@ -142,9 +201,15 @@ class _ResultWrites(FastVisitor):
     """Sources are tuples of callees (and ``#`` keys): a name may hold the result of one of several calls
     (``for v in [make(n), make(m)]``); empty when it holds none."""
 
-    def __init__(self, callee_of, writers) -> None:
+    def __init__(self, callee_of, writers, attributes=None) -> None:
         self.callee_of = callee_of
+        # attribute name -> what the module stores in attributes so named (attribute_sources), for chains not bound here
+        self.attributes: dict[str, tuple[str, ...]] = attributes or {}
+        self.stored: dict[str, set[str]] = {}  # attribute name -> what this code stores in attributes so named
+        self.items: dict[str, set[str]] = {}  # the same for items stored in them (`self.cache["P"] = make(n)`)
+        self.containers: set[str] = set()  # attributes bound to a dict or list (`self.cache = {}`)
         self.writers: dict[str, frozenset[str]] = writers  # callee -> parameter keys it writes into
+        self.passers: dict[str, frozenset] = {}  # callee -> parameter keys whose arrays it returns
         # name or attribute chain (`b.F`) -> the callees whose result (or part of it) it holds
         self.bound: dict[str, tuple[str, ...]] = {}
         self.shared: set[str] = set()  # bound names whose array another reference may also hold
@@ -154,11 +219,13 @@ class _ResultWrites(FastVisitor):
         self.returned: set[str] = set()
         self.parameters: frozenset[str] = frozenset()  # the function's parameters (the caller may hold their arrays)
 
-    def visit_Assign(self, node: cst.Assign) -> None:
+    def leave_Assign(self, node: cst.Assign) -> None:  # (after the value: `x = add_jitter(x)` writes into the old `x`)
         for target in node.targets:
             self._bind(target.target, node.value)
-            if isinstance(target.target, cst.Subscript):
-                self._write(target.target.value, node)
+            for part in _target_parts(target.target):
+                if isinstance(part, cst.Subscript):  # `p[0] = v`, `p[i], p[j] = p[j], p[i]`
+                    self._write(part.value, node)
+                    self._store_in_attribute(part.value, node.value, item=True)  # `self.cache["P"] = make(n)`
             if not isinstance(target.target, cst.Name):
                 self._store(node.value)  # `d["k"] = x`, `self.x = x`: x is kept elsewhere too
                 holder = _base_name(target.target)
@@ -174,14 +241,13 @@ class _ResultWrites(FastVisitor):
             for element, part in zip(target.elements, value.elements):
                 self._bind(element.value, part.value)
             return
-        callee = (self.callee_of(value),) if isinstance(value, cst.Call) else ()
-        callee = () if callee == (None,) else callee
+        callee = self._call_result(value) if isinstance(value, cst.Call) else ()
         part = () if callee else self._root(value)
         if not callee and not part:
             callee = self._derived(value)  # `dy = probs.copy()`: a new array, not shared
-        if not callee and not part and isinstance(value, (cst.List, cst.Tuple)):
-            callee = tuple(sorted(self._results_in(value)))  # `L = [make(n)]`: a list holding results
-        keys = target_names(target) or ([_chain(target)] if _chain(target) is not None else [])
+        if not callee and not part and isinstance(value, (cst.List, cst.Tuple, cst.Dict)):
+            callee = tuple(sorted(self._results_in(value)))  # `L = [make(n)]`, `d = {"W": make(n)}`: holding results
+        keys = [key for key in map(_chain, _target_parts(target)) if key is not None]  # `self.x, self.P = update(z)`
         for key in keys:
             for stale in [k for k in self.bound if k.startswith(key + ".")]:  # `b = other()`: b.F is another one now
                 del self.bound[stale]
@@ -190,8 +256,14 @@ class _ResultWrites(FastVisitor):
                 self.bound[key] = callee or part
                 if part:  # `y = x`, `x = b.x`, `w = ws[0]`, `self.y = self.x`: two references to one array
                     self.shared.add(key)
+            elif "." in key:
+                self.bound[key] = ()  # `self.P = np.eye(n)`: holds none, whatever other attributes so named hold
             else:
                 self.bound.pop(key, None)  # rebound to something else
+            if "." in key:
+                self.stored.setdefault(key.rsplit(".", 1)[1], set()).update(callee or part)
+                if _container(value):
+                    self.containers.add(key.rsplit(".", 1)[1])
         source = _chain(value) if part else None
         if source is not None:  # `y = x`, `self.prev = self.x`: the other reference is shared too
             self.bound.setdefault(source, part)
@@ -208,6 +280,11 @@ class _ResultWrites(FastVisitor):
             for callee in self.bound[key]:
                 self.written.setdefault(callee, node)
                 self.augmented.setdefault(callee, node)
+        if isinstance(target, cst.Attribute) and key is not None:
+            # `self.P *= k`: whoever holds the object may hold the array too (`P = f.P` in a caller); on a JAX
+            # array `*=` rebinds the attribute and they keep the old values
+            for callee in self.bound.get(key, self.attributes.get(target.attr.value, ())):
+                self.written.setdefault(callee, node)
         if key is not None and (isinstance(target, cst.Attribute) or key in self.shared or key in self.parameters):
             # `total += act(x)` on an array another reference holds: with a JAX array on the right, NumPy's
             # in-place add gives way to JAX's, which makes a new array and rebinds `total` (the caller's stays as it was)
@@ -243,6 +320,7 @@ class _ResultWrites(FastVisitor):
         if isinstance(func, cst.Attribute) and func.attr.value in STORING_METHODS:
             for arg in node.args:
                 self._store(arg.value)
+                self._store_in_attribute(func.value, arg.value)  # `self.history.append(make(n))`
         if _writes_first_argument(func) and node.args and node.args[0].keyword is None:
             self._write(node.args[0].value, node)  # np.fill_diagonal(p, 0), np.add.at(p, i, 1)
         for arg in node.args:
@@ -253,13 +331,9 @@ class _ResultWrites(FastVisitor):
             return
         written = self.writers.get(self.callee_of(node))
         if written:
-            offset = 1 if "." in self.callee_of(node) else 0  # a method's or a class's: `self` comes first
-            for index, arg in enumerate(node.args):
-                if arg.star:
-                    break
-                if (f"#-:{arg.keyword.value}" if arg.keyword is not None else index + offset) in written:
-                    for source in self._source(arg.value):
-                        self.written.setdefault(source, node)
+            for arg in self._arguments(node, self.callee_of(node), written):
+                for source in self._source(arg):
+                    self.written.setdefault(source, node)
         elif any(isinstance(arg.value, cst.Name) and arg.value.value in self.writers for arg in node.args):
             # `apply(inc, x)` with `def inc(v): v += 1`: whoever calls `inc` may hand it any of the other arguments
             for arg in node.args:
@@ -274,13 +348,15 @@ class _ResultWrites(FastVisitor):
             return self.bound.get(expr.value, ())
         if isinstance(expr, cst.Attribute) and _chain(expr) in self.bound:
             return self.bound[_chain(expr)]
+        if isinstance(expr, cst.Attribute) and expr.attr.value in self.attributes:  # `f.P`, `self.P` stored elsewhere
+            return tuple(dict.fromkeys((*self._root(expr.value), *self.attributes[expr.attr.value])))
         if isinstance(expr, (cst.Attribute, cst.Subscript)):
             return self._root(expr.value)
         if elements and isinstance(expr, (cst.Tuple, cst.List)):  # `for v in [make(n), make(m)]`
             return tuple(dict.fromkeys(callee for element in expr.elements for callee in self._source(element.value)))
         if isinstance(expr, cst.Call):
             if elements and self.callee_of(expr) is not None:
-                return (self.callee_of(expr),)
+                return self._call_result(expr)
             func = expr.func
             if isinstance(func, cst.Attribute) and func.attr.value in ("values", "items") and not expr.args:
                 return self._root(func.value)  # `for k, w in params.items()`
@@ -290,11 +366,24 @@ class _ResultWrites(FastVisitor):
 
     def _derived(self, expr: cst.BaseExpression) -> tuple[str, ...]:
         """The callees whose result ``expr`` computes a new array from, with an array method or an operator."""
-        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in DERIVING_METHODS:
-            return self._source(expr.func.value)
-        if isinstance(expr, cst.BinaryOperation):  # a callee's result before a parameter (``#0:x``)
-            left, right = self._source(expr.left), self._source(expr.right)
-            return right if right and (not left or all(key.startswith("#") for key in left)) else left
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if isinstance(func, cst.Attribute) and (source := self._source(func.value)):
+                # `s = M.sum(axis=1)`, `dy = probs.copy()`: any method of a JAX array gives a JAX array
+                # (`m = logw.max()`: a whole-array reduction is a NumPy scalar, nothing to write into)
+                return () if func.attr.value in SCALAR_REDUCTIONS and not expr.args else source
+            positional = [arg.value for arg in expr.args if arg.keyword is None and not arg.star]
+            if positional and (_numpy_function(func) in DERIVING_FUNCTIONS or (isinstance(func, cst.Name) and func.value == "abs")):
+                if not (isinstance(func, cst.Attribute) and _chain(func.value) in self.bound):
+                    if _numpy_function(func) in SCALAR_REDUCTIONS and len(expr.args) == 1:
+                        return ()  # `np.sum(p)`
+                    return self._source(positional[0])  # `np.sum(M, axis=1)`, `np.asarray(M)`, `abs(M)`
+            return ()
+        if isinstance(expr, cst.Comparison):  # `m = p > 0`
+            sides = [expr.left, *(c.comparator for c in expr.comparisons)]
+            return tuple(dict.fromkeys(key for side in sides for key in self._source(side)))
+        if isinstance(expr, cst.BinaryOperation):  # a JAX array on either side gives a JAX array
+            return tuple(dict.fromkeys((*self._source(expr.left), *self._source(expr.right))))
         if isinstance(expr, cst.UnaryOperation):
             return self._source(expr.expression)
         if isinstance(expr, (cst.Attribute, cst.Subscript)):  # `probs.copy().T`, `(p - 1)[0]`
@@ -303,8 +392,41 @@ class _ResultWrites(FastVisitor):
 
     def _source(self, expr: cst.BaseExpression) -> tuple[str, ...]:
         """The callees whose result ``expr`` is, is part of, or is computed from."""
-        callee = self.callee_of(expr) if isinstance(expr, cst.Call) else None
-        return (callee,) if callee is not None else self._root(expr) or self._derived(expr)
+        return (self._call_result(expr) if isinstance(expr, cst.Call) else ()) or self._root(expr) or self._derived(expr)
+
+    def _call_result(self, call: cst.Call) -> tuple[str, ...]:
+        """The callee a call calls, and what the arguments it hands back hold (``passers``): ``scale(make(n))``
+        -> scale, make."""
+        callee = self.callee_of(call)
+        if callee is None:
+            return ()
+        passed = self.passers.get(callee)
+        if not passed:
+            return (callee,)
+        found = [callee]
+        for arg in self._arguments(call, callee, passed):
+            found.extend(self._source(arg))
+        return tuple(dict.fromkeys(found))
+
+    def _arguments(self, call: cst.Call, callee: str, keys) -> list[cst.BaseExpression]:
+        """The arguments of ``call`` given for the parameters ``keys`` (positions and ``#-:name``s) of ``callee``."""
+        offset = 1 if "." in callee else 0  # a method's or a class's: `self` comes first
+        found = []
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                break
+            if (f"#-:{arg.keyword.value}" if arg.keyword is not None else index + offset) in keys:
+                found.append(arg.value)
+        return found
+
+    def _store_in_attribute(self, container: cst.BaseExpression, value: cst.BaseExpression, item: bool = False) -> None:
+        """``value`` is stored in ``container``: when that is (an element of) an attribute, remember what it holds
+        (``item``: stored as an item, which an array copies and a dict or list keeps: see ``items``)."""
+        while isinstance(container, cst.Subscript):
+            container = container.value
+        if isinstance(container, cst.Attribute):
+            stored = self.items if item else self.stored
+            stored.setdefault(container.attr.value, set()).update(self._results_in(value))
 
     def _store(self, value: cst.BaseExpression) -> None:
         for element in _elements(value):
@@ -323,6 +445,31 @@ def _writes_first_argument(func: cst.BaseExpression) -> bool:
     return func.attr.value in INPLACE_FUNCTIONS or (func.attr.value == "at" and isinstance(func.value, cst.Attribute))
 
 
+def _container(value: cst.BaseExpression) -> bool:
+    """A dict or list display or comprehension, or a call to ``dict``, ``list`` or ``defaultdict``."""
+    if isinstance(value, (cst.Dict, cst.List, cst.DictComp, cst.ListComp)):
+        return True
+    func = value.func if isinstance(value, cst.Call) else None
+    name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+    return name in ("dict", "list", "defaultdict", "OrderedDict")
+
+
+def _numpy_function(func: cst.BaseExpression) -> str | None:
+    """``"sum"`` for ``np.sum`` (any module-like name's attribute)."""
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+        return func.attr.value
+    return None
+
+
+def _target_parts(target: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The single targets of an assignment target (``a, (self.P, b[0])`` -> a, self.P, b[0])."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [part for element in target.elements for part in _target_parts(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _target_parts(target.value)
+    return [target]
+
+
 def _base_name(expr: cst.BaseExpression) -> str | None:
     """``b`` for ``b``, ``b.F``, ``b["x"]``, ``b.F[0]``."""
     while isinstance(expr, (cst.Attribute, cst.Subscript)):
@@ -331,9 +478,11 @@ def _base_name(expr: cst.BaseExpression) -> str | None:
 
 
 def _elements(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """``expr`` itself, or the elements of a tuple, list or set display."""
+    """``expr`` itself, or the elements of a tuple, list or set display, or the values of a dict display."""
     if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
         return [e.value for e in expr.elements]
+    if isinstance(expr, cst.Dict):
+        return [e.value for e in expr.elements]  # (`**other` too)
     return [expr]
 
 

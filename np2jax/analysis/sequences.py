@@ -12,7 +12,8 @@ worth its noise.
 A parameter counts as a possible sequence when the code says its callers may
 pass one, and nothing contradicts it.  Said: an annotation that admits a list
 (``ArrayLike``, ``Sequence[float]``, ``Any``), ``*args``, a docstring entry
-``x : array_like``, or the function normalising its input
+``x : array_like`` (or ``x : float or array-like``), the function checking for
+one (``isinstance(x, (list, np.ndarray))``), or normalising its input
 (``np.atleast_1d(x)``, ``np.ravel(x)``).  A plain ``def f(x): return
 np.sum(x)`` is taken to get arrays: wrapping every parameter would bury the
 migrated code in ``jnp.asarray`` (called with a list, it fails loudly).
@@ -20,7 +21,9 @@ Contradicted: an array or number annotation; a static argument of the jitted
 function; a use only an array allows (an attribute ``x.shape``, arithmetic or
 a comparison ``x - m``, ``x > 0``, a multi-axis index ``x[:, 0]``).  The
 check is flow-insensitive: every binding of the name must be the parameter
-itself, or a conversion of it that contains the call being looked at.
+itself, or a conversion of it that contains the call being looked at; with
+such a rebinding (``x = np.copy(x)``) only the uses before it in the source
+are surely of the parameter.
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ from typing import Callable
 
 import libcst as cst
 
-from np2jax.analysis.resolve import Resolver
-from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
+from np2jax.analysis.resolve import Resolver, is_numpy
+from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
+from np2jax.analysis.values import GROWING_METHODS, function_nodes
 from np2jax.visitors import FastVisitor, visit
 
 SEQUENCES = (cst.List, cst.ListComp, cst.Tuple)
@@ -85,8 +89,17 @@ def documented_array_like(name: str, function: cst.CSTNode) -> bool:
     docstring = function.get_docstring() if isinstance(function, cst.FunctionDef) else None
     if not docstring:
         return False
-    pattern = rf"^\s*\*?{re.escape(name)}\s*(:|\()\s*(array[_ -]?like|sequence|list|tuple|iterable)"
+    # the type may follow alternatives: ``x : float or array-like``, ``x (int, list): ...``
+    pattern = (rf"^\s*\*?{re.escape(name)}\s*(:|\()\s*([\w.\[\]]+\s*(,|\bor\b)\s*)*"
+               r"(array[_ -]?like|sequence|list|tuple|iterable)\b")
     return re.search(pattern, docstring, re.MULTILINE | re.IGNORECASE) is not None
+
+
+def checked_for_list(name: str, function: cst.CSTNode, resolver: Resolver, scope: Scope) -> bool:
+    """The function asks whether ``name`` is a list or tuple: ``isinstance(x, (list, np.ndarray))``."""
+    finder = _ListChecks(name, resolver, scope)
+    visit(function, finder)
+    return finder.found
 
 
 def _is_slice(node: cst.BaseExpression) -> bool:
@@ -97,6 +110,20 @@ def _admits_list(annotation: cst.Annotation) -> bool:
     visitor = _HintNames()
     visit(annotation, visitor)
     return bool(visitor.names & LIST_ADMITTING_HINTS)
+
+
+class _ListChecks(FastVisitor):
+    def __init__(self, name: str, resolver: Resolver, scope: Scope) -> None:
+        self.name, self.resolver, self.scope = name, resolver, scope
+        self.found = False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if (len(node.args) == 2 and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == self.name
+                and self.resolver.qualname(node.func, self.scope) == "builtins.isinstance"):
+            kinds = node.args[1].value
+            elements = [e.value for e in kinds.elements] if isinstance(kinds, cst.Tuple) else [kinds]
+            self.found = self.found or any(
+                self.resolver.qualname(kind, self.scope) in ("builtins.list", "builtins.tuple") for kind in elements)
 
 
 class _HintNames(FastVisitor):
@@ -142,6 +169,56 @@ class SequenceArguments:
             return True
         return parameters and self._caller_sequence(value.value, found, bindings, call, normalising)
 
+    def holds_sequences(self, value: cst.BaseExpression, scope: Scope, call: cst.Call) -> bool:
+        """``mappings``, a local list (``mappings = []``) that may hold Python lists or tuples among its elements
+        (``mappings.append(list(itertools.product(*sets)))``), or whose elements np2jax cannot see: the arrays a
+        joining function (``np.vstack(mappings)``) is given.  None of its elements may be a list in jax.numpy."""
+        if not isinstance(value, cst.Name):
+            return False
+        found, bindings = scope.lookup(value.value)
+        if found is None or found.kind != "function" or not bindings:
+            return False
+        elements: list[tuple[cst.BaseExpression, Scope]] = []
+        for binding in bindings:
+            if not isinstance(binding, ValueBinding) or binding.augmented:
+                return False  # a parameter, a loop variable, `xs += ...`: not surely a list built here
+            made = binding.value
+            if isinstance(made, cst.List):
+                elements += [(e.value, found) for e in made.elements if not isinstance(e, cst.StarredElement)]
+            elif isinstance(made, cst.ListComp):
+                elements.append((made.elt, self.resolver.scopes.get(made, found)))
+            elif not (isinstance(made, cst.Call) and not made.args and self.resolver.qualname(made.func, found) == "builtins.list"):
+                return False
+        for node, inner in function_nodes(found.node, self.resolver):
+            if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in GROWING_METHODS
+                    and isinstance(node.func.value, cst.Name) and node.func.value.value == value.value):
+                if node.func.attr.value == "extend" or not node.args:
+                    return True  # the elements of another sequence: unseen
+                elements.append((node.args[-1].value, inner))
+        return any(self._element_may_be_sequence(element, inner, call, set()) for element, inner in elements)
+
+    def _element_may_be_sequence(self, value: cst.BaseExpression, scope: Scope, call: cst.Call, seen: set[str]) -> bool:
+        """A list or tuple, or a value np2jax cannot tell is an array (a call of another function); not one that
+        NumPy or jax.numpy computed, arithmetic, an index or a parameter taken to be an array."""
+        if self.may_be_sequence(value, scope, call):
+            return True
+        if isinstance(value, cst.Call):
+            qualname = self.resolver.qualname(value.func, scope) or ""
+            if isinstance(value.func, cst.Attribute) and not qualname:
+                return False  # a method: of an array (`x.copy()`, `x.reshape(...)`) as far as np2jax knows
+            return not (is_numpy(qualname) or qualname.startswith("jax."))
+        if isinstance(value, cst.Name) and value.value not in seen:
+            found, bindings = scope.lookup(value.value)
+            if found is None or found.kind == "module":
+                return False
+            seen.add(value.value)
+            return any(
+                (isinstance(b, ValueBinding) and self._element_may_be_sequence(b.value, found, call, seen))
+                or (isinstance(b, LoopBinding) and self.may_be_sequence(b.iterable, found, call))
+                for b in bindings
+            )
+        return False
+
     def _caller_sequence(self, name: str, scope: Scope, bindings: list, call: cst.Call, normalising: bool) -> bool:
         params = [b for b in bindings if isinstance(b, ParamBinding)]
         if len(params) != 1 or scope.kind != "function":
@@ -157,28 +234,43 @@ class SequenceArguments:
             return name not in self.static_parameters(scope)
         if any(not (isinstance(b, ValueBinding) and _contains(b.value, call)) for b in rebound):
             return False
+        used_as_array = self._used_as_array(name, scope, [b.value for b in rebound])
         if param.default is not None and builds_sequence(param.default, self.resolver, scope.parent or scope):
             # `qs=(0.25, 0.75)`: a tuple by default, static under jit or a pytree of traced numbers: a sequence either way
-            return name not in self._array_uses_in(scope)
-        said = param.star == "*" or param.annotation is not None or documented_array_like(name, scope.node)
+            return not used_as_array
+        said = (param.star == "*" or param.annotation is not None or documented_array_like(name, scope.node)
+                or checked_for_list(name, scope.node, self.resolver, scope))
         if not (said or normalising):
             return False  # nothing says the function takes lists: plain `np.sum(x)` stays `jnp.sum(x)`
-        return name not in self._array_uses_in(scope) and name not in self.static_parameters(scope)
+        return not used_as_array and name not in self.static_parameters(scope)
 
-    def _array_uses_in(self, scope: Scope) -> frozenset[str]:
+    def _used_as_array(self, name: str, scope: Scope, rebindings: list[cst.BaseExpression]) -> bool:
+        """Is the parameter itself used as an array?  With ``x = np.copy(x)`` (the call being looked at), only
+        the uses before that first rebinding are surely the parameter's; those after may be of the copy."""
+        if rebindings:
+            visitor = _ArrayUses(stop=frozenset(map(id, rebindings)))
+            visit(scope.node, visitor)
+            return name in visitor.names
         key = id(scope.node)
         if key not in self._array_uses:
             visitor = _ArrayUses()
             visit(scope.node, visitor)
             self._array_uses[key] = frozenset(visitor.names)
-        return self._array_uses[key]
+        return name in self._array_uses[key]
 
 
 class _ArrayUses(FastVisitor):
     """Names used in ways only an array (or a number) allows: ``x.shape``, ``x - m``, ``-x``, ``x > 0``, ``x[:, 0]``."""
 
-    def __init__(self) -> None:
+    def __init__(self, stop: frozenset[int] = frozenset()) -> None:
         self.names: set[str] = set()
+        self.stop = stop  # ids of nodes where the walk ends (source order): nothing from there on is looked at
+        self.stopped = False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.stop:
+            self.stopped = True
+        return not self.stopped and super().on_visit(node)
 
     def _add(self, *nodes: cst.BaseExpression) -> None:
         self.names.update(node.value for node in nodes if isinstance(node, cst.Name))

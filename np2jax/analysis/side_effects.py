@@ -13,6 +13,10 @@ import libcst as cst
 from np2jax.analysis.scope import DefBinding
 from np2jax.analysis.tracing_tables import BUILTIN_CONSTANTS, STRING_LITERALS
 
+# np.errstate's settings that make NumPy ignore, warn about or log floating-point errors, never raise them.
+SILENT_ERRSTATE = frozenset({"ignore", "warn", "print", "log"})
+ERRSTATE_KEYWORDS = frozenset({"all", "divide", "over", "under", "invalid"})
+
 
 class SideEffectChecks:
     """The side-effect visitors of ``FunctionTracing`` (analysis/function_tracing.py)."""
@@ -25,7 +29,9 @@ class SideEffectChecks:
         if found is not self.module.module_scope:
             return
         if name in self.module.mutated_globals:
-            self._block(node, "side-effect", f"reads module-level `{name}`, which functions of this module change; "
+            writer = self.module.external_state.get(name)
+            who = f"{writer} changes" if writer else "functions of this module change"
+            self._block(node, "side-effect", f"reads module-level `{name}`, which {who}; "
                         "jax.jit would keep the value it saw when tracing", "pass it as an argument")
         elif self.module.is_mutable_object(name):
             self._block(node, "side-effect", f"reads module-level `{name}`, a mutable object; jax.jit would keep the "
@@ -47,8 +53,18 @@ class SideEffectChecks:
         self.visit_Try(node)  # type: ignore[arg-type]
 
     def visit_With(self, node: cst.With) -> None:
+        if all(self._silences_warnings(item.item) for item in node.items):
+            return  # jax.numpy never warns nor raises on floating-point errors: the setting changes nothing
         self._block(node, "side-effect", "`with` statement: its context manager runs once, at trace time",
                     "move it out of the function")
+
+    def _silences_warnings(self, item: cst.BaseExpression) -> bool:
+        """``np.errstate(divide="ignore", invalid="warn")``: settings that only say whether NumPy warns ('raise' and
+        'call' are NPJ118's business; a setting that is not a string literal may be either)."""
+        if not (isinstance(item, cst.Call) and self.resolver.qualname(item.func, self.scope) == "numpy.errstate"):
+            return False
+        return all(arg.keyword is not None and arg.keyword.value in ERRSTATE_KEYWORDS and isinstance(arg.value, cst.SimpleString)
+                   and arg.value.evaluated_value in SILENT_ERRSTATE for arg in item.args)
 
     def visit_Yield(self, node: cst.Yield) -> None:
         self._block(node, "side-effect", "generator function: jax.jit cannot trace `yield`", "return an array")

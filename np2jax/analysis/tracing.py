@@ -55,6 +55,7 @@ class ModuleTracing:
         tree: ast.Module | None = None,
         convert_scans: bool = True,
         convert_whiles: bool = True,
+        external_state: dict[str, str] | None = None,
     ) -> None:
         self.module = module
         self.convert_conditionals = convert_conditionals  # NPJ306 is on: traced conditionals become jax.lax.cond
@@ -66,6 +67,8 @@ class ModuleTracing:
         self._source = source
         self._tree = tree  # Python's ast of ``source`` when the caller already has it
         self._mutated: set[str] | None = None
+        # module-level variables other modules write (name -> the writer, for the message): np2jax/project.py
+        self.external_state = external_state or {}
         self.rebinds: dict[cst.Expr, tuple[str, ...]] = {}  # `f(a)` statements that become `a = f(a)`
         self.selections: set[cst.Call] = set()  # `min(a, b)` / `max(a, b)` of traced values: become jnp.where
         self.int_casts: set[cst.Call] = set()  # `int(np.argmax(x))`: the cast goes, the index stays an array
@@ -154,7 +157,7 @@ class ModuleTracing:
                     tree = ast.parse(self._source)
                 except (SyntaxError, ValueError, RecursionError, MemoryError):
                     tree = ast.Module(body=[], type_ignores=[])
-            self._mutated = self._with_bases(_mutated_globals(tree))
+            self._mutated = self._with_bases(_mutated_globals(tree) | set(self.external_state))
         return self._mutated
 
     def _with_bases(self, mutated: set[str]) -> set[str]:

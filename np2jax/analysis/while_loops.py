@@ -1,10 +1,17 @@
 """Convergence loops of a traced function that become ``jax.lax.while_loop`` (NPJ308), and why the others block jit.
 
-Two shapes are converted, in a function that gets ``jax.jit``:
+Three shapes are converted, in a function that gets ``jax.jit``:
 
 * ``while test: body`` whose test depends on traced values;
 * ``for i in range(a, b): S1; if test: break; S2`` whose break test does (one
-  ``if ...: break`` at the top level of the body, with no ``else``).
+  ``if ...: break`` at the top level of the body, with no ``else``);
+* ``while True: S1; if test: break; S2`` whose break test does: it runs at least one
+  step, so ``S1`` runs before the loop and ``while not test: S2; S1`` after it (the
+  same operations in the same order).  Its carried names are the ones the test, the
+  code around the loop or the next step reads; a name ``S1`` sets before reading it
+  starts from the first step's value, so it may be first set there; a name first set
+  in ``S2`` (or only in some steps) that is read after the loop is unbound when the
+  loop stops at its first step, so the loop stays as it is.
 
 The body must be one NPJ305 would accept as a fori_loop body (analysis/loops.py:
 no ``break``/``continue``/``return``/``raise``, no list growth, no attribute
@@ -22,6 +29,8 @@ one must be free of side effects (analysis/conditionals.py decides that).
 
 from __future__ import annotations
 
+from typing import Callable
+
 import libcst as cst
 
 from np2jax.analysis.conditionals import Truth
@@ -31,9 +40,10 @@ from np2jax.analysis.scope import LoopBinding, ValueBinding
 from np2jax.analysis.tracing_tables import STATIC_INSTEAD, WHILE_INSTEAD
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.value_kinds import FLOAT_FUNCTIONS, ORDERING, Value, join
-from np2jax.visitors import visit
+from np2jax.visitors import child_nodes, visit
 
 SCALAR_KINDS = ("bool", "int", "float")
+BITWISE = (cst.BitAndAssign, cst.BitOrAssign, cst.BitXorAssign)
 SCALAR_BUILTINS = frozenset({"builtins.abs", "builtins.float", "builtins.int", "builtins.bool"})
 ELEMENTWISE = FLOAT_FUNCTIONS | {"abs", "absolute", "square", "negative"}  # of a 0-d value: 0-d
 
@@ -44,6 +54,8 @@ class WhileLoops:
     from the loop on, as a fori_loop's do."""
 
     def visit_While(self, node: cst.While) -> None:
+        if always_true(node.test) and self._until_loop(node):
+            return
         conversion, obstacle = self._while_conversion(node)
         if conversion is None:
             note = f" (not converted to jax.lax.while_loop: {obstacle})" if obstacle else ""
@@ -59,18 +71,38 @@ class WhileLoops:
         if breaker is None or self.scope is not self.function_scope or not self._traced(breaker.test):
             return False
         conversion, obstacle = self._break_conversion(node, breaker)
-        if conversion is None:
-            self._block(node, "loop", f"Python `for` loop that breaks on a traced test ({obstacle}): jax.jit cannot "
-                        "stop it at a step it only knows at run time", WHILE_INSTEAD)
-            return True
-        self.whiles[node] = conversion
-        self.converted_logic.add(breaker)
-        if conversion.index is not None:
+        if conversion is not None and conversion.index is not None:
             self.traced_iterables[node.iter] = f"<index:{conversion.index}>"
-        self._convert_test(breaker.test, conversion.truth, "`if ...: break` test")
+        self._adopt(node, breaker, conversion, f"Python `for` loop that breaks on a traced test ({obstacle})")
         return True
 
-    # --- the two shapes ------------------------------------------------------------
+    def _until_loop(self, node: cst.While) -> bool:
+        """``while True`` whose body breaks on a traced test: converted, or blocked with the reason."""
+        if self.scope is not self.function_scope:
+            return False
+        breaker = breaker_of(node)
+        if breaker is None:
+            if breaks(node.body):
+                self._block(node, "loop", "`while True` loop whose `break` is not alone under one `if` (with no "
+                            "`else`) at the top level of its body, or that has more than one `break`: jax.jit "
+                            "cannot stop it at a step it only knows at run time", WHILE_INSTEAD)
+            return False
+        if not self._traced(breaker.test):
+            return False  # a Python loop: jax.jit would unroll it (blocked as any other `while`)
+        conversion, obstacle = self._until_conversion(node, breaker)
+        self._adopt(node, breaker, conversion, f"`while True` loop that breaks on a traced test ({obstacle})")
+        return True
+
+    def _adopt(self, node: cst.For | cst.While, breaker: cst.If, conversion: WhileConversion | None, loop: str) -> None:
+        """Record a loop with a break as converted, or block jit with ``loop`` (what it is and why it stays)."""
+        if conversion is None:
+            self._block(node, "loop", f"{loop}: jax.jit cannot stop it at a step it only knows at run time", WHILE_INSTEAD)
+            return
+        self.whiles[node] = conversion
+        self.converted_logic.add(breaker)
+        self._convert_test(breaker.test, conversion.truth, "`if ...: break` test")
+
+    # --- the three shapes ----------------------------------------------------------
     def _while_conversion(self, node: cst.While) -> tuple[WhileConversion | None, str]:
         if self.scope is not self.function_scope or not self._traced(node.test):
             return None, ""
@@ -80,17 +112,8 @@ class WhileLoops:
             return None, "it has an `else` clause"
         body = LoopBody(self.resolver, self.scope, self.module.rebinds)
         visit(node.body, body)
-        if body.obstacle:
-            return None, body.obstacle
-        carried, obstacle = self._while_carried(node, body, {n.value for n in all_names(node.test)})
-        if obstacle:
-            return None, obstacle
-        if not carried:
-            return None, "its body changes nothing its test reads"
-        truth, obstacle = self._loop_truth(node, node.test, carried, set())
-        if truth is None:
-            return None, obstacle
-        return WhileConversion("while", tuple(carried), truth), ""
+        return self._conversion("while", node, node.test, body,
+                                lambda: self._while_carried(node, body, {n.value for n in all_names(node.test)}))
 
     def _break_conversion(self, node: cst.For, breaker: cst.If) -> tuple[WhileConversion | None, str]:
         if not self.module.convert_whiles:
@@ -136,6 +159,37 @@ class WhileLoops:
             counter in {n.value for n in all_names(element)} for sub in subscripts(node.body) for element in sub.slice)
         return WhileConversion("break", tuple(carried), truth, counter, after, guard), ""
 
+    def _until_conversion(self, node: cst.While, breaker: cst.If) -> tuple[WhileConversion | None, str]:
+        """``while True: S1; if test: break; S2`` runs ``S1`` once, then ``while not test: S2; S1``."""
+        if not self.module.convert_whiles:
+            return None, "NPJ308 is not enabled"
+        if node.orelse is not None:
+            return None, "it has an `else` clause"
+        statements = list(node.body.body)
+        position = statements.index(breaker)
+        first, then = statements[:position], statements[position + 1:]
+        body = LoopBody(self.resolver, self.scope, self.module.rebinds)
+        for statement in [*first, *then]:
+            visit(statement, body)
+        test_names = {n.value for n in all_names(breaker.test)}
+        return self._conversion("until", node, breaker.test, body,
+                                lambda: self._until_carried(node, body, first, then, test_names))
+
+    def _conversion(self, kind: str, node: cst.While, test: cst.BaseExpression, body: LoopBody,
+                    carry: Callable[[], tuple[list[str], str]]) -> tuple[WhileConversion | None, str]:
+        """A ``while`` loop's conversion once its body is read: ``carry`` gives the carried names, or why not."""
+        if body.obstacle:
+            return None, body.obstacle
+        carried, obstacle = carry()
+        if obstacle:
+            return None, obstacle
+        if not carried:
+            return None, "its body changes nothing its test reads"
+        truth, obstacle = self._loop_truth(node, test, carried, set())
+        if truth is None:
+            return None, obstacle
+        return WhileConversion(kind, tuple(carried), truth), ""
+
     # --- carried values and the test -------------------------------------------------
     def _while_carried(self, node: cst.CSTNode, body: LoopBody, test_names: set[str]) -> tuple[list[str], str]:
         """The carried names, or why one cannot be carried exactly."""
@@ -146,15 +200,46 @@ class WhileLoops:
                 continue  # set and used in the body only (or an inner loop's variable)
             if not self._bound_before(name, node):
                 return [], f"`{name}` is first set inside the loop and used after it (unbound if it runs no step)"
-            if self._is_container(name, node):
-                return [], f"`{name}` is a Python container"
-            if not self._carry_starts_as_array(name, node):
-                kind = self._python_number_kind(name, node)
-                if kind is None:
-                    return [], (f"`{name}` may start as a Python value whose kind (bool, int, float) np2jax cannot "
-                                "tell is the one the loop gives it; jax.lax.while_loop would change its dtype")
+            obstacle = self._carry_obstacle(name, node)
+            if obstacle:
+                return [], obstacle
             carried.append(name)
         return carried, ""
+
+    def _until_carried(self, node: cst.While, body: LoopBody, first: list, then: list,
+                       test_names: set[str]) -> tuple[list[str], str]:
+        """The carried names of a ``while True`` loop run as ``S1; while not test: S2; S1``: the names the body
+        sets that the test, the code around the loop, or the body before setting them reads.  A name ``S1``
+        sets (at its top level) before reading it starts the loop with the value of the first step, which
+        the body gives it again at the end of every step: its value before the loop does not matter."""
+        steps = [*then, *first]
+        needed = names_outside(self.node.body, node) | test_names | read_before_set(steps, body.assigned)
+        from_first_step = set_at_top_level(first) - read_before_set(first, body.assigned)
+        carried = []
+        for name in body.order:
+            if name not in needed:
+                continue
+            if name in from_first_step:
+                if self._is_container(name, node):
+                    return [], f"`{name}` is a Python container"
+            elif not self._bound_before(name, node):
+                return [], (f"`{name}` is first set after the `break` test (or only in some steps) and read after "
+                            "the loop or at the next step (unbound if the loop stops at its first step)")
+            else:
+                obstacle = self._carry_obstacle(name, node)
+                if obstacle:
+                    return [], obstacle
+            carried.append(name)
+        return carried, ""
+
+    def _carry_obstacle(self, name: str, node: cst.CSTNode) -> str:
+        """Why ``name``, bound before ``node``, cannot be carried exactly ("" when it can)."""
+        if self._is_container(name, node):
+            return f"`{name}` is a Python container"
+        if not self._carry_starts_as_array(name, node) and self._python_number_kind(name, node) is None:
+            return (f"`{name}` may start as a Python value whose kind (bool, int, float) np2jax cannot "
+                    "tell is the one the loop gives it; jax.lax.while_loop would change its dtype")
+        return ""
 
     def _carry_starts_as_array(self, name: str, loop: cst.CSTNode) -> bool:
         """An array before the loop: as NPJ305 tells (analysis/for_loops.py), or a copy of an array parameter."""
@@ -188,9 +273,12 @@ class WhileLoops:
                     return None
                 start = value
             elif binding.augmented:
-                if start is None or not value.numeric:
-                    return None
-                value = join([start, value])
+                operator = _augmented_operator(loop, binding.value)
+                if start is None or not value.numeric or operator is None or isinstance(operator, cst.PowerAssign) or (
+                        start.kind == "bool" and not isinstance(operator, BITWISE)):
+                    return None  # `**` may make a float of ints, arithmetic an int of bools
+                true_division = [Value("float", True, True)] if isinstance(operator, cst.DivideAssign) else []
+                value = join([start, value, *true_division])  # `it /= 2`: a float
             if value.kind not in SCALAR_KINDS:
                 return None
             kinds.add(value.kind)
@@ -199,6 +287,8 @@ class WhileLoops:
     def _loop_truth(self, node: cst.CSTNode, test: cst.BaseExpression, carried: list[str],
                     counters: set[str]) -> tuple[Truth | None, str]:
         """How the test is written for while_loop, once the carried names are traced values."""
+        if _assigns(test):
+            return None, "its test assigns a name (`:=`), which would stay local to a function jax.lax.while_loop calls"
         kept = numpy_call_on_python_values(node, set(carried) | counters, self.resolver, self.scope)
         if kept is not None:
             return None, (f"`{self.module.module.code_for_node(kept)}` would stay a NumPy call on Python values, "
@@ -263,8 +353,9 @@ class WhileLoops:
         return False
 
 
-def breaker_of(node: cst.For) -> cst.If | None:
-    """The one top-level ``if test: break`` of a ``for`` loop's body (no ``else``, nothing else in it)."""
+def breaker_of(node: cst.For | cst.While) -> cst.If | None:
+    """The one top-level ``if test: break`` of a loop's body (no ``else``, nothing else in it; another
+    ``break`` of the loop leaves the body refused by ``LoopBody``)."""
     if not isinstance(node.body, cst.IndentedBlock):
         return None
     found = [s for s in node.body.body if isinstance(s, cst.If) and s.orelse is None
@@ -277,6 +368,85 @@ def _only_break(block: cst.BaseSuite) -> bool:
         return len(block.body) == 1 and isinstance(block.body[0], cst.Break)
     return (len(block.body) == 1 and isinstance(block.body[0], cst.SimpleStatementLine)
             and len(block.body[0].body) == 1 and isinstance(block.body[0].body[0], cst.Break))
+
+
+def always_true(test: cst.BaseExpression) -> bool:
+    """``while True`` / ``while 1``."""
+    return (isinstance(test, cst.Name) and test.value == "True") or (
+        isinstance(test, cst.Integer) and test.evaluated_value != 0)
+
+
+def breaks(node: cst.CSTNode) -> bool:
+    """A ``break`` of the loop whose body is ``node`` (not of an inner loop, nor in a nested function)."""
+    if isinstance(node, cst.Break):
+        return True
+    if isinstance(node, (cst.For, cst.While)):
+        return node.orelse is not None and breaks(node.orelse)
+    if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        return False
+    return any(breaks(child) for child in node.children)
+
+
+def read_before_set(statements: list[cst.BaseStatement], names: set[str]) -> set[str]:
+    """Of ``names``, those ``statements`` (run in order) may read before setting them.  Only a top-level
+    ``name = ...`` (or ``name op= ...``, after its read) sets a name for certain; every name a compound
+    statement or an in-place write mentions counts as read."""
+    read: set[str] = set()
+    written: set[str] = set()
+    for statement in statements:
+        for small in (statement.body if isinstance(statement, cst.SimpleStatementLine) else [statement]):
+            read |= (_reads(small) & names) - written
+            written |= _sets(small)
+    return read
+
+
+def set_at_top_level(statements: list[cst.BaseStatement]) -> set[str]:
+    """The names a top-level ``name = ...`` (``name op= ...``) of ``statements`` sets: set whenever they run."""
+    return {name for statement in statements if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body for name in _sets(small)}
+
+
+def _reads(small: cst.CSTNode) -> set[str]:
+    if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
+        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+        return {n.value for n in all_names(small.value)} | {
+            n.value for t in targets if _names_of(t) is None for n in all_names(t)}
+    if isinstance(small, cst.For):  # its body reads its target after setting it
+        inner = {n.value for n in all_names(small.body)} - set(_names_of(small.target) or ())
+        return {n.value for n in all_names(small.iter)} | inner | _reads(small.orelse or cst.Pass())
+    return {n.value for n in all_names(small)}  # `name op= v` reads `name` too
+
+
+def _sets(small: cst.CSTNode) -> set[str]:
+    if isinstance(small, cst.Assign):
+        return {name for t in small.targets for name in _names_of(t.target) or ()}
+    if isinstance(small, cst.AugAssign) or (isinstance(small, cst.AnnAssign) and small.value is not None):
+        return set(_names_of(small.target) or ())
+    return set()
+
+
+def _names_of(target: cst.BaseExpression) -> list[str] | None:
+    """The names a target of names only (``x``, ``x, y``, ``(a, *b)``) binds; None for ``x[i]``, ``o.a``."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        names = [_names_of(e.value) for e in target.elements]
+        return None if any(n is None for n in names) else [name for n in names for name in n]
+    if isinstance(target, cst.StarredElement):
+        return _names_of(target.value)
+    return None
+
+
+def _assigns(node: cst.CSTNode) -> bool:
+    """A ``name := value`` anywhere in ``node`` (one in a comprehension binds in the function too)."""
+    return isinstance(node, cst.NamedExpr) or any(_assigns(child) for child in child_nodes(node))
+
+
+def _augmented_operator(loop: cst.CSTNode, value: cst.BaseExpression) -> cst.BaseAugOp | None:
+    """The operator of the ``name op= value`` in ``loop``."""
+    if isinstance(loop, cst.AugAssign) and loop.value is value:
+        return loop.operator
+    return next((found for child in child_nodes(loop) if (found := _augmented_operator(child, value)) is not None), None)
 
 
 NUMPY_FLOATS = frozenset(f"numpy.{name}" for name in "inf nan pi e euler_gamma Inf NaN PINF NINF".split())

@@ -59,6 +59,52 @@ def tuple_subscript_targets(node: cst.BaseSmallStatement) -> list[cst.BaseExpres
     return elements
 
 
+def chained_targets(node: cst.BaseSmallStatement) -> list[cst.BaseExpression] | None:
+    """The targets of ``a[i] = b[j] = v`` (one assignment, several targets, one of them writing into a
+    subscript), else None.  Python evaluates ``v`` once, then assigns the targets from left to right."""
+    if not (isinstance(node, cst.Assign) and len(node.targets) > 1):
+        return None
+    targets = [t.target for t in node.targets]
+    return targets if any(_subscripts_in(t) for t in targets) else None
+
+
+def written_subscripts(node: cst.BaseSmallStatement) -> list[cst.Subscript]:
+    """Every subscript the assignment ``node`` writes into: ``x[i] = v``, ``x[i] += v``, ``a[i], b = ...``,
+    ``a[i] = b[j] = v``."""
+    if isinstance(node, cst.AugAssign):
+        return [node.target] if isinstance(node.target, cst.Subscript) else []
+    if isinstance(node, cst.Assign):
+        return [s for t in node.targets for s in _subscripts_in(t.target)]
+    return []
+
+
+def _subscripts_in(target: cst.BaseExpression) -> list[cst.Subscript]:
+    if isinstance(target, cst.Subscript):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [s for e in target.elements for s in _subscripts_in(e.value)]
+    if isinstance(target, cst.StarredElement):
+        return _subscripts_in(target.value)
+    return []
+
+
+def plan_chained_write(node: cst.BaseSmallStatement, aliasing: FunctionAliasing, classifier: IndexClassifier) -> list[WritePlan | None] | None:
+    """One plan per target of ``a[i] = b[j] = v`` (None for a name, an attribute or a list element, which
+    stay assignments); None if it is no such statement."""
+    targets = chained_targets(node)
+    if targets is None:
+        return None
+    plans: list[WritePlan | None] = []
+    for target in targets:
+        if isinstance(target, cst.Subscript):
+            plans.append(_plan(target, node.value, "set", aliasing, classifier))
+        elif _subscripts_in(target):
+            plans.append(WritePlan("", "at", "set", "an unpacking target that writes into a subscript, inside a chained assignment, is not supported"))
+        else:
+            plans.append(None)
+    return plans
+
+
 def plan_tuple_write(node: cst.BaseSmallStatement, aliasing: FunctionAliasing, classifier: IndexClassifier) -> list[WritePlan | None] | None:
     """One plan per element of ``a[i], b = ...`` (None for plain names); None if it is no such statement."""
     elements = tuple_subscript_targets(node)

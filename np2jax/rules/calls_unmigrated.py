@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.ndarray_subclasses import NDARRAY_BASE
 from np2jax.context import UNSTABLE, FileContext, FunctionInfo
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -27,6 +28,10 @@ class CallsUnmigratedFunction(Rule):
         "np2jax could not migrate this function to a fixed point (a second pass would rewrite it again, a bug in "
         "np2jax): it stays NumPy code, the rest of the file migrates"
     )
+    NDARRAY_MESSAGE = (
+        "`{name}` derives from np.ndarray: a jax.Array cannot be subclassed nor viewed as a subclass, so the "
+        "class stays NumPy code"
+    )
     TOP_LEVEL_RESULT_MESSAGE = "module-level code, which stays NumPy code, writes in place into what this function returns: this function stays NumPy too"
     SEVERITY = Severity.ERROR
     DOC = RuleDoc(
@@ -43,15 +48,24 @@ class CallsUnmigratedFunction(Rule):
             "function left untouched (or left as it was) writes into in place (`p = f(z); p[i] -= 1`, `p.sort()`, "
             "`np.fill_diagonal(p, 0)`, `np.add.at(p, i, 1)`, `out=p`), also into the arrays of an object it returns "
             "(`b = make_box(n); b.F[0, 1] = 0`) or, for a class's `__init__`, sets up (`m = Model(n); m.W[0] = 0`), "
+            "or once stored in an attribute, written in another method or function (`self.P = predict(self.P)` or "
+            "`self.x, self.P = update(z)`, then `self.P *= k` or `self.P[0] = 0`: on a JAX array `*=` rebinds the "
+            "attribute and whoever holds the old array keeps its values; an array a parameter brings, stored "
+            "`self.P = P0` in `__init__`, counts as written into by `__init__`), or into a new array computed "
+            "from it by a method, an operator or a comparison (`s = p.sum(axis=1); s[s == 0] = 1`, `m = p > 0`, "
+            "also `np.sum(p, axis=0)` and read-only views such as `np.asarray(p)`), "
             "or through another reference (`y = p; y += 1`, `x = b.x; x += 1`, `for w in ws: w -= g`, "
             "`for v in [f(a), f(b)]: v += 1`, `p, q = f(a), f(b); p[0] = 0`), or adds it in place into an array "
             "another reference holds (`total += f(x)` on a parameter or `self.total`: with a JAX array on the right, "
             "NumPy's in-place add gives way to JAX's, which rebinds the name), also inside a callback it hands the "
             "result to along with a function that writes into its parameters (`apply(inc, f(a))`); and, "
-            "transitively, the functions whose results such a function hands back (`b.F = build(n); return b`). "
+            "transitively, the functions whose results such a function hands back (`b.F = build(n); return b`), and "
+            "what its callers hand it that it hands back (`def scale(x): return 2 * x`, then `p = scale(f(a)); p[0] = 0`). "
             "Module-level code is NumPy code: it counts as such a writer (`Y = make(3)` then `Y[0] = 5` at module "
             "level), and a module-level name holding a result carries it into the functions that write into it "
             "(`BUF = make(3)`, then `BUF[0] = v` or `a = BUF; a += 1` in a function). "
+            "The methods of a class deriving from `np.ndarray` (directly or through classes of the module) stay NumPy "
+            "code: a jax.Array cannot be subclassed nor viewed as one (`np.array(v).view(cls)`). "
             "When several files are migrated together, the same holds across modules (np2jax/project.py): calls "
             "through imports (absolute, relative, re-exported by a package's `__init__`, star imports, also in files "
             "that never mention NumPy) to a function "
@@ -79,11 +93,27 @@ class CallsUnmigratedFunction(Rule):
             "and `self.`/`cls.` method calls within a module are followed; functions stored as values at module "
             "level in other ways (`HANDLERS[\"a\"] = inc`, `HANDLERS.append(inc)`) and bound methods passed as callbacks (`apply(obj.inc, x)`) are not; "
             "only base classes named directly in the same module (`class Sub(Base)`, not `class Sub(mod.Base)` or "
-            "a class from another module) make a family; methods called on objects from other "
+            "a class from another module) make a family; attributes are told apart by name only (a write into `a.P` "
+            "counts for every result stored in an attribute named `P`: that only keeps more functions NumPy), and "
+            "results stored in attributes are followed within a module only; methods called on objects from other "
             "modules and code outside the files migrated together are not followed."
         ),
     )
     EXAMPLES = (
+        Example(
+            title="a subclass of np.ndarray",
+            before="""
+            import numpy as np
+
+            class Vec3(np.ndarray):
+                def __new__(cls, value):
+                    return np.array(value, dtype=float).view(cls)
+
+                def norm(self):
+                    return np.sqrt(np.sum(self * self))
+            """,
+            diagnostics=("NPJ202", "NPJ202"),
+        ),
         Example(
             before="""
             import numpy as np
@@ -208,6 +238,27 @@ class CallsUnmigratedFunction(Rule):
             diagnostics=("NPJ202", "NPJ201"),
         ),
         Example(
+            title="a result stored in an attribute and updated in place by another method",
+            before="""
+            import numpy as np
+
+            def predict(P, F, q):
+                return F @ P @ F.T + q * np.eye(len(P))
+
+            class Filter:
+                def __init__(self, P0):
+                    self.P = np.array(P0, dtype=float)
+                    self.F = np.eye(len(P0))
+
+                def step(self):
+                    self.P = predict(self.P, self.F, 0.1)
+
+                def inflate(self, k):
+                    self.P *= k
+            """,
+            diagnostics=("NPJ202", "NPJ202", "NPJ202", "NPJ201"),
+        ),
+        Example(
             title="the arrays of a dict a function returns, updated through a loop variable",
             before="""
             import numpy as np
@@ -229,10 +280,14 @@ class CallsUnmigratedFunction(Rule):
         forced = ctx.forced_unsupported.get(info.qualname)
         if forced is None or forced.via_caller:  # via_caller: its own writes are reported (NPJ201)
             return
-        if forced.callee == UNSTABLE:
+        if forced.callee in (UNSTABLE, NDARRAY_BASE):
             line, col, end_line, end_col = ctx.def_name_span(info)
-            ctx.diagnostics.append(Diagnostic(self.CODE, self.SEVERITY, self.UNSTABLE_MESSAGE, ctx.path, line, col, end_line, end_col,
-                                              "nothing to do: the function is left as it is (please report it)"))
+            message, use_instead = (
+                (self.UNSTABLE_MESSAGE, "nothing to do: the function is left as it is (please report it)")
+                if forced.callee == UNSTABLE else
+                (self.NDARRAY_MESSAGE.format(name=info.class_name), "hold a jax.Array in an attribute instead of deriving from np.ndarray")
+            )
+            ctx.diagnostics.append(Diagnostic(self.CODE, self.SEVERITY, message, ctx.path, line, col, end_line, end_col, use_instead))
         elif forced.via_class or forced.via_result:
             line, col, end_line, end_col = ctx.def_name_span(info)
             if forced.via_module:

@@ -64,7 +64,11 @@ class FunctionalUpdate(Rule):
             "`y = jnp.f(...).astype(y.dtype)` (with `where=m`: `y = jnp.where(m, jnp.f(...), y).astype(y.dtype)`), "
             "`np.f(..., out=np.zeros_like(a), where=m)` (a new constant array: `zeros`, `ones`, `full` and their `_like`) "
             "-> `jnp.where(m, jnp.f(...), jnp.zeros_like(a)).astype(a.dtype)` wherever it is (cast to the constant array's "
-            "`dtype=`, `a.dtype` for `*_like(a)`, `float` for `zeros`/`ones`; `np.full` without a dtype keeps NPJ103), `x.clip(lo, hi, out=x)` -> `x = x.clip(lo, hi)` (analysis/inplace_calls.py). In a "
+            "`dtype=`, `a.dtype` for `*_like(a)`, `float` for `zeros`/`ones`; `np.full` without a dtype keeps NPJ103), `x.clip(lo, hi, out=x)` -> `x = x.clip(lo, hi)` (analysis/inplace_calls.py). A chained assignment "
+            "`F[0, 2] = F[1, 3] = dt` becomes one assignment per target, left to right, each given the value Python "
+            "evaluated once: the value itself when it is a constant or a name no target rebinds, else the first target "
+            "when it is a plain name (`s = F[0] = f(x)` -> `s = f(x)`, `F = F.at[0].set(s)`), else a new name `value`. "
+            "`y.shape = s` on a local array nothing else refers to becomes `y = y.reshape(s)` (analysis/attribute_writes.py). In a "
             "function that is not jitted, an array that may still be the caller's NumPy array (`x = xs.copy()`, "
             "`b = a * 1.0`, `self.P = P.copy()`) is read through `jnp.asarray` first: NumPy arrays have no `.at`."
         ),
@@ -100,7 +104,8 @@ class FunctionalUpdate(Rule):
         use_instead="x = x.at[idx].set(v)",
         known_problems=(
             "Out-of-bounds indices raise in NumPy; JAX drops such writes. A float written through a mask is cast "
-            "to the array's dtype explicitly, as NumPy does."
+            "to the array's dtype explicitly, as NumPy does. `y.shape = s` raises in NumPy when the array's memory "
+            "is not laid out for it (a transposed array); `y.reshape(s)` copies instead."
         ),
     )
     EXAMPLES = (
@@ -298,6 +303,57 @@ class FunctionalUpdate(Rule):
             diagnostics=("NPJ200",),
         ),
         Example(
+            title="a chained assignment: one assignment per target, the value evaluated once",
+            before="""
+            import numpy as np
+
+            def cv_matrix(dt, q):
+                F = np.eye(4)
+                F[0, 2] = F[1, 3] = dt
+                s = F[2, 2] = F[3, 3] = np.exp(-q * dt)
+                F[0, 1] = F[1, 0] = 1.0 - s
+                return F
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def cv_matrix(dt, q):
+                F = jnp.eye(4)
+                F = F.at[0, 2].set(dt)
+                F = F.at[1, 3].set(dt)
+                s = jnp.exp(-q * dt)
+                F = F.at[2, 2].set(s)
+                F = F.at[3, 3].set(s)
+                value = 1.0 - s
+                F = F.at[0, 1].set(value)
+                F = F.at[1, 0].set(value)
+                return F
+            """,
+        ),
+        Example(
+            title="a new shape for a local array nothing else refers to; a comparison's result is a new array",
+            before="""
+            import numpy as np
+
+            def pair_sums(x, k):
+                y = np.abs(x)
+                y.shape = (2, -1)
+                keep = y.sum(axis=1) >= k
+                keep[0] = False
+                return keep
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def pair_sums(x, k):
+                y = jnp.abs(x)
+                y = y.reshape((2, -1))
+                keep = y.sum(axis=1) >= k
+                keep = jnp.asarray(keep).at[0].set(False)
+                return keep
+            """,
+        ),
+        Example(
             title="other augmented operators keep their exact meaning",
             before="""
             import numpy as np
@@ -323,16 +379,15 @@ class FunctionalUpdate(Rule):
 
     def rewrite_line(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine, ctx: FileContext):
         statement = original.body[0]
+        chained = ctx.chained_write_plans(statement)
+        if chained is not None:
+            return self._split_chain(chained, updated, ctx) if statement not in ctx.blocked_statements else None
         plans = ctx.tuple_write_plans(statement)
         if not plans or statement in ctx.blocked_statements or any(p is not None and p.blocker for p in plans):
             return None
         assign = updated.body[0]
         elements = list(assign.targets[0].target.elements)
-        taken: set[str] = set()
-        scope = ctx.scope
-        while scope is not None:  # a name of any enclosing scope could be read here as a free variable
-            taken |= set(scope.bindings)
-            scope = scope.parent
+        taken = _names_in_reach(ctx)
         updates = []
         for index, (element, plan) in enumerate(zip(elements, plans)):
             if plan is None:
@@ -349,9 +404,43 @@ class FunctionalUpdate(Rule):
         unpack = updated.with_changes(body=[assign.with_changes(targets=[assign.targets[0].with_changes(target=target)])])
         return [unpack, *updates]
 
+    def _split_chain(self, plans: list, updated: cst.SimpleStatementLine, ctx: FileContext):
+        """``a[i] = b[j] = v`` -> one assignment per target, left to right, each given ``v`` evaluated once:
+        ``v`` itself when it is a constant or a name that no target rebinds, else the first target when it is
+        such a name (``a = b[0] = v`` binds ``a`` to ``v``), else a new name."""
+        if all(plan is None for plan in plans) or any(plan is not None and plan.blocker for plan in plans):
+            return None
+        assign = updated.body[0]
+        targets = [t.target for t in assign.targets]
+        rebound = [_rebound_names(t) for t in targets]
+        lines: list[cst.BaseSmallStatement] = []
+        shared = assign.value
+        reread = _is_constant(shared) or isinstance(shared, cst.Name) and not any(shared.value in names for names in rebound)
+        if not reread:
+            if isinstance(targets[0], cst.Name) and not any(targets[0].value in names for names in rebound[1:]):
+                lines.append(cst.Assign([cst.AssignTarget(targets[0])], assign.value))
+                shared, targets, plans = targets[0], targets[1:], plans[1:]
+            else:
+                temporary = cst.Name(_fresh_name("value", _names_in_reach(ctx)))
+                lines.append(cst.Assign([cst.AssignTarget(temporary)], assign.value))
+                shared = temporary
+        for target, plan in zip(targets, plans):
+            if plan is None:
+                lines.append(cst.Assign([cst.AssignTarget(target)], shared.deep_clone()))
+            else:
+                lines.append(self._functional_write(plan, target, shared.deep_clone(), None, ctx))
+        first = updated.with_changes(body=[lines[0]])
+        return [first, *(cst.SimpleStatementLine([line]) for line in lines[1:])]
+
     def rewrite_statement(self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement, ctx: FileContext):
         if isinstance(original, cst.Expr) and isinstance(original.value, cst.Call):
             return self._functional_call(original, updated, ctx)
+        if original in ctx.blocked_statements:
+            return None
+        if ctx.attribute_writes(original):  # `y.shape = s` on a local array nothing else sees (the others: NPJ201)
+            target = updated.targets[0].target
+            reshaped = call(cst.Attribute(value=target.value, attr=cst.Name("reshape")), updated.value)
+            return cst.Assign([cst.AssignTarget(target.value)], reshaped, semicolon=updated.semicolon)
         if isinstance(original, cst.AugAssign) and isinstance(original.target, cst.Attribute):
             return self._rebind_attribute(original, updated, ctx)
         if isinstance(original, cst.AugAssign) and isinstance(original.target, cst.Name):
@@ -360,6 +449,12 @@ class FunctionalUpdate(Rule):
         if plan is None or plan.blocker is not None or original in ctx.blocked_statements:
             return None
         target, value = subscript_write(updated)
+        operator = updated.operator if isinstance(updated, cst.AugAssign) else None
+        return self._functional_write(plan, target, value, operator, ctx)
+
+    def _functional_write(self, plan, target: cst.Subscript, value: cst.BaseExpression, operator, ctx: FileContext) -> cst.Assign:
+        """``target = value`` (``target op= value``) as the rebinding ``plan`` says: ``x = x.at[i].set(v)`` or
+        ``x = jnp.where(mask, v, x)``."""
         name = target.value.deep_clone()
         if isinstance(name, cst.Attribute):
             self._rebound_attribute(name, ctx)
@@ -379,10 +474,10 @@ class FunctionalUpdate(Rule):
                 rbracket=target.rbracket,
             )
             argument = value
-            if isinstance(updated, cst.AugAssign) and type(updated.operator) in BINARY_FOR:
+            if operator is not None and type(operator) in BINARY_FOR:
                 current = cst.Subscript(value=name, slice=index)
                 argument = cst.BinaryOperation(
-                    left=current, operator=BINARY_FOR[type(updated.operator)](), right=parenthesized(value)
+                    left=current, operator=BINARY_FOR[type(operator)](), right=parenthesized(value)
                 )
             new_value = cst.Call(func=cst.Attribute(value=at, attr=cst.Name(plan.method)), args=[cst.Arg(argument)])
         return cst.Assign(targets=[cst.AssignTarget(target=name)], value=new_value)
@@ -464,6 +559,36 @@ class FunctionalUpdate(Rule):
             self.CODE, Severity.WARNING, self.PUBLIC_MESSAGE.format(names=shown, verb="now gets" if len(names) == 1 else "now get"), ctx.path, line, col, end_line, end_col,
             "read the attribute again after each call (or make it private, `self._x`, to say that nobody else holds it)",
         ))
+
+
+def _names_in_reach(ctx: FileContext) -> set[str]:
+    """The names bound in the current scope or any enclosing one: a new name must be none of them (any of
+    them could be read here as a free variable)."""
+    taken: set[str] = set()
+    scope = ctx.scope
+    while scope is not None:
+        taken |= set(scope.bindings)
+        scope = scope.parent
+    return taken
+
+
+def _rebound_names(target: cst.BaseExpression) -> set[str]:
+    """The names an assignment to ``target`` rebinds once migrated: ``x`` for ``x = v`` and ``x[i] = v``
+    (``x = x.at[i].set(v)``), ``a`` and ``b`` for ``a, b = v``."""
+    while isinstance(target, cst.Subscript):
+        target = target.value
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return {name for element in target.elements for name in _rebound_names(element.value)}
+    if isinstance(target, cst.StarredElement):
+        return _rebound_names(target.value)
+    return {target.value} if isinstance(target, cst.Name) else set()
+
+
+def _is_constant(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.UnaryOperation):
+        return _is_constant(node.expression)
+    return isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)) or (
+        isinstance(node, cst.Name) and node.value in ("True", "False", "None"))
 
 
 def _single_elements(index, plan, ctx: FileContext) -> list[cst.SubscriptElement]:

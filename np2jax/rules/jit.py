@@ -146,6 +146,26 @@ class Jit(Rule):
                 return x - jnp.mean(x)
             """,
         ),
+        Example(
+            title="`np.errstate` that only silences warnings changes nothing under jax.numpy: jitted, kept as it is",
+            before="""
+            import numpy as np
+
+            def safe_ratio(a, b):
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    return np.where(b != 0, a / b, 0.0)
+            """,
+            after="""
+            import numpy as np
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def safe_ratio(a, b):
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    return jnp.where(b != 0, a / b, 0.0)
+            """,
+        ),
     )
 
     def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:

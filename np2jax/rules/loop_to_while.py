@@ -28,7 +28,11 @@ class LoopToWhile(Rule):
             "values: the names the body assigns that exist before the loop. A loop with a break carries the step "
             "counter and a `done` flag too: its condition is `i < b` and not done, its body runs S1, sets `done` "
             "to the test and runs S2, after which the names S2 assigns take back S1's values on the step that "
-            "breaks (`jnp.where(done, before, after)`): what the Python loop leaves."
+            "breaks (`jnp.where(done, before, after)`): what the Python loop leaves. A `while True:` loop that "
+            "stops at one such `if test: break` (`S1; if test: break; S2`) always runs its first step: `S1` runs "
+            "once before the loop, then `while not test: S2; S1` runs the same operations in the same order, so "
+            "on the step that breaks the names `S1` sets have their new values and the ones `S2` sets their old "
+            "ones, and a name `S1` sets and the code after the loop reads is bound, as in Python."
         ),
         why=(
             "Under `jax.jit` a Python loop cannot stop at a step it only knows at run time: the test is a traced "
@@ -41,21 +45,26 @@ class LoopToWhile(Rule):
             "float: `lam = 0.0`, `err = np.inf`, `it = 0`) of every value the loop gives it: while_loop carries "
             "it as a 0-d array of the body's dtype. A loop that runs no step then returns that start value as a "
             "0-d array (NumPy: the Python number), of the same value and kind; a start value of another kind "
-            "(`err = 0` with a float body: `0.0` where NumPy returned `0`) keeps the loop as it is. An int counter "
+            "(`err = 0` with a float body: `0.0` where NumPy returned `0`) keeps the loop as it is (in a `while "
+            "True` loop, a name `S1` sets before reading it starts from the first step's value instead). An int counter "
             "(`it += 1`) becomes int32 unless `jax_enable_x64` is set (NumPy: a Python int): exact while it stays "
             "below 2**31, as it does when bounded by `max_iter`. A float value the body gives a carry that starts "
             "as a Python float is taken for a real one (`np.mean` of a complex array would make the no-step "
             "result complex). "
             "Not converted (NPJ301/NPJ303 say why, and the function is left un-jitted): a test np2jax cannot tell "
-            "is 0-d (NumPy raises on a longer array; while_loop would raise when tracing), `in`/`is` tests, an "
+            "is 0-d (NumPy raises on a longer array; while_loop would raise when tracing), `in`/`is` tests, a test "
+            "that assigns a name (`:=`), an "
             "`and`/`or` whose right side may have side effects (while_loop evaluates both), a body with "
-            "`continue`/`return`/`raise`, another `break`, list growth or attribute writes, an `else` clause, a "
-            "name first set inside the loop and used after it or in the test (unbound when the loop runs no "
-            "step), a loop variable used after the loop, a `range` with a step, or a loop whose carried values "
+            "`continue`/`return`/`raise`, another `break` (or a `break` under a nested `if`), list growth or "
+            "attribute writes, an `else` clause, a name first set inside the loop and used after it or in the "
+            "test (unbound when the loop runs no step; in a `while True` loop: a name first set after the "
+            "`break` test, or only in some steps), a carry that starts as a Python number and is divided with "
+            "`/=` (an int that becomes a float) or raised with `**=`, a loop variable used after the loop, a `range` with a step, or a loop whose carried values "
             "are then needed as Python values (`x[:it]`, `if it == max_iter:` after it). A body that changes a "
             "carried value's shape or dtype makes while_loop raise at trace time (NumPy lets it). The body runs "
             "when jax traces it even if the loop runs no step: a loop with a break whose body indexes at its "
-            "counter runs under `if a < b:`."
+            "counter runs under `if a < b:`. The first step of a `while True` loop is written twice (before the "
+            "loop and at the end of its body), and traced twice."
         ),
     )
     EXAMPLES = (
@@ -177,6 +186,42 @@ class LoopToWhile(Rule):
             diagnostics=("NPJ308",),
         ),
         Example(
+            title="`while True` with a break: its first step runs before the loop",
+            before="""
+            import numpy as np
+
+            def fixed_point(x0: np.ndarray, tol=1e-6):
+                x = x0.copy()
+                while True:
+                    x_new = np.cos(x)
+                    if np.max(np.abs(x_new - x)) < tol:
+                        break
+                    x = x_new
+                return x_new
+            """,
+            after="""
+            import numpy as np
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def fixed_point(x0: np.ndarray, tol=1e-6):
+                x = x0.copy()
+                x_new = jnp.cos(x)
+                def _loop_cond(_carry):
+                    x_new, x = _carry
+                    return jnp.logical_not(jnp.max(jnp.abs(x_new - x)) < tol)
+                def _loop_body(_carry):
+                    x_new, x = _carry
+                    x = x_new
+                    x_new = jnp.cos(x)
+                    return x_new, x
+                x_new, x = jax.lax.while_loop(_loop_cond, _loop_body, (x_new, x))
+                return x_new
+            """,
+            diagnostics=("NPJ308",),
+        ),
+        Example(
             title="a name first set inside the loop and used after it: not converted, not jitted",
             before="""
             import numpy as np
@@ -212,10 +257,13 @@ class LoopToWhile(Rule):
         cond_name, body_name = _fresh(taken, "_loop_cond", "_loop_body")
         if conversion.kind == "while":
             statements = self._while(conversion, updated, ctx, taken, cond_name, body_name)
+        elif conversion.kind == "until":
+            statements = self._until(conversion, updated, ctx, taken, cond_name, body_name)
         else:
             statements = self._break(conversion, updated, ctx, taken, cond_name, body_name)
-        report_conversion(self, ctx, original, taken, carry=carrying(conversion.carried))
-        statements[0] = statements[0].with_changes(leading_lines=updated.leading_lines)
+        first_step = ", its first step run before it" if conversion.kind == "until" and not isinstance(statements[0], cst.FunctionDef) else ""
+        report_conversion(self, ctx, original, taken, carry=carrying(conversion.carried) + first_step)
+        statements[0] = statements[0].with_changes(leading_lines=[*updated.leading_lines, *statements[0].leading_lines])
         return statements
 
     def _while(self, conversion: WhileConversion, updated: cst.While, ctx: FileContext, taken: set[str],
@@ -229,6 +277,26 @@ class LoopToWhile(Rule):
         body = _function(body_name, parameter, unpack, block, list(block.body), f"return {', '.join(carried)}")
         call = cst.parse_statement(f"{', '.join(carried)} = jax.lax.while_loop({cond_name}, {body_name}, {packed})\n")
         return [cond, body, call]
+
+    def _until(self, conversion: WhileConversion, updated: cst.While, ctx: FileContext, taken: set[str],
+               cond_name: str, body_name: str) -> list[cst.BaseStatement]:
+        """``while True: S1; if test: break; S2`` -> ``S1`` (the first step), then ``while not test: S2; S1``."""
+        carried = list(conversion.carried)
+        parameter, unpack = _parameter(carried, taken)
+        statements = list(updated.body.body)
+        breaker = breaker_of(updated)
+        position = statements.index(breaker)
+        first, then = statements[:position], statements[position + 1:]
+        truth, test = conversion.truth, breaker.test
+        if truth.how == "not":  # `if not ok: break` -> `ok`
+            test = truth_code(truth.parts[0], test.expression, ctx)
+        else:
+            test = f"{ctx.use_jnp()}.logical_not({truth_code(truth, test, ctx)})"
+        cond = cst.parse_statement(f"def {cond_name}({parameter}):\n{unpack}    return {test}\n")
+        cond = cond.with_changes(leading_lines=[*breaker.leading_lines, *comment_lines(breaker)])
+        body = _function(body_name, parameter, unpack, updated.body, [*then, *first], f"return {', '.join(carried)}")
+        call = cst.parse_statement(f"{', '.join(carried)} = jax.lax.while_loop({cond_name}, {body_name}, {_packed(carried)})\n")
+        return [*(statement.deep_clone() for statement in first), cond, body, call]
 
     def _break(self, conversion: WhileConversion, updated: cst.For, ctx: FileContext, taken: set[str],
                cond_name: str, body_name: str) -> list[cst.BaseStatement]:

@@ -36,7 +36,7 @@ class NeverRaisedError(HazardRule):
         what=(
             "Reports code that relies on NumPy raising where JAX does not: `except` clauses that catch LinAlgError "
             "(or ValueError, Exception, a bare `except`) around `np.linalg.solve/inv/cholesky`, or any `except "
-            "LinAlgError` around `np.linalg`; `except FloatingPointError` and `np.errstate(...='raise')`; `except "
+            "LinAlgError` around `np.linalg`; `except FloatingPointError` and `np.errstate(...='raise')` (or `'call'`, or a setting that is not a string literal, `np.errstate(all=mode)`); `except "
             "IndexError` around array indexing with computed indices. The function is left as it is."
         ),
         why=(
@@ -110,10 +110,15 @@ class NeverRaisedError(HazardRule):
         if isinstance(node, cst.Try):
             self._check_try(node, scope, ctx)
         elif isinstance(node, cst.Call) and ctx.resolver.qualname(node.func, scope) == "numpy.errstate":
-            if any(_string(arg.value) in RAISING_ERRSTATE for arg in node.args):
-                self.report(ctx, node, self.MESSAGE.format(
-                    what="`np.errstate` asks for floating-point errors to raise", error="FloatingPointError",
-                    effect="the migrated code would return inf/nan where NumPy raised"), exact=True)
+            settings = [arg for arg in node.args if not (arg.keyword is not None and arg.keyword.value == "call")]
+            if any(_string(arg.value) in RAISING_ERRSTATE for arg in settings):
+                what = "`np.errstate` asks for floating-point errors to raise"
+            elif any(_string(arg.value) is None for arg in settings):  # `errstate(all=mode)`, `errstate(**old)`
+                what = "`np.errstate` gets a setting that is not a string literal, which may ask floating-point errors to raise"
+            else:
+                return
+            self.report(ctx, node, self.MESSAGE.format(
+                what=what, error="FloatingPointError", effect="the migrated code would return inf/nan where NumPy raised"), exact=True)
 
     def _check_try(self, node: cst.Try, scope: Scope, ctx: FileContext) -> None:
         raised = _raised_in(node.body, scope, ctx)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.index_tricks import CONCATENATORS, STATIC, concatenation_problem, subscript_of
+from np2jax.analysis.eager_values import EagerValues
 from np2jax.analysis.cumulative_dtype import CUMULATIVE, CUMULATIVE_METHODS, widening_dtype
 from np2jax.analysis.resolve import is_numpy, is_shape_name
 from np2jax.analysis.scope import ImportBinding, ParamBinding, Scope
@@ -14,7 +15,7 @@ from np2jax.diagnostics import FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
 from np2jax.tables import positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES, UFUNCS
-from np2jax.tables.numpy_api import INT32_INDEX_RESULTS, KEYWORD_ADDITIONS, KEYWORD_RENAMES, STABLE_SORT_KINDS
+from np2jax.tables.numpy_api import ARRAY_OPERANDS_FROM, INT32_INDEX_RESULTS, KEYWORD_ADDITIONS, KEYWORD_RENAMES, STABLE_SORT_KINDS
 
 UFUNC_METHODS = frozenset({"reduce", "accumulate", "outer", "reduceat"})
 # Never wrap these in jnp.asarray: they are shapes, axes or counts, not data.
@@ -159,6 +160,20 @@ def _names_in(expr: cst.BaseExpression):
             yield from _names_in(element.value)
 
 
+def _python_value(ref: NumpyRef, ctx: FileContext, eager: EagerValues) -> bool:
+    """The call computes a value Python itself uses (``[0] * n``, ``round(x)`` put in a set, a ``range()`` bound)
+    in a module-level function that is not jitted: it stays NumPy (analysis/eager_values.py)."""
+    info = ctx.function
+    outer = info.outer or info if info is not None else None
+    if outer is None or ctx.tracing is None or not outer.is_module_level or outer.node.decorators:
+        return False
+    name = outer.node.name.value
+    if ctx.tracing.function_node(name) is not outer.node:
+        return False
+    plan = ctx.tracing.plan(name)
+    return plan is not None and not plan.ok and ref.call in eager.kept(outer.node, plan.python_values)
+
+
 def _grown_list_argument(ref: NumpyRef, ctx: FileContext) -> bool:
     """An argument that is a list filled with run-time values (``acc.append(np.mean(p))``): not static."""
     return any(
@@ -174,20 +189,25 @@ class NumpyToJaxNumpy(Rule):
     SEVERITY = Severity.INFO
     FIX_SAFETY = FixSafety.SAFE
     DOC = RuleDoc(
-        what="Rewrites NumPy functions used on (possibly) traced values inside functions to `jax.numpy`.",
+        what="Rewrites NumPy functions used on (possibly) traced values inside functions to `jax.numpy`. Reads through `.flat` (unpacking, iteration, `x.flat[i]`) become `.ravel()`, which gives the same elements in the same order: a `jax.Array` has no `.flat`.",
         why=(
             "`jax.jit` traces functions with abstract values; NumPy cannot compute on them. "
             "Calls whose arguments are all known at trace time (shapes, `len()`, literals) stay NumPy: "
-            "JAX's own idiom is NumPy for static values, jax.numpy for traced ones. Array constructors "
+            "JAX's own idiom is NumPy for static values, jax.numpy for traced ones. In a function that is not jitted, so "
+            "do calls whose results Python uses as Python values (a repetition count, a dict key, `round()`'s argument: "
+            "see NPJ301). Array constructors "
             "always move, because later code computes with and updates their result. Python lists "
             "passed where jax.numpy needs an array are wrapped in `jnp.asarray`, and so are parameters "
             "the code says callers may pass as lists (`f([1.0, 2.0])` works in NumPy): annotated `ArrayLike` "
-            "or `Sequence`, `*args`, documented `x : array_like`, or normalised by the function "
+            "or `Sequence`, `*args`, documented `x : array_like` (also `x : float or array-like`), checked by the function "
+            "(`isinstance(x, (list, np.ndarray))`), or normalised by it "
             "(`np.atleast_1d(x)`, `np.ravel(x)`; also `x = np.atleast_2d(x)` as the first use of `x`, whatever "
             "array uses follow), or given a tuple or list default (`qs=(0.25, 0.75)`, static under jit or not). "
             "`jnp.asarray` is what NumPy does inside the call, "
             "and it leaves arrays and scalars as they are. Lists among the arrays `concatenate`/`stack`/`hstack` "
-            "... join are wrapped the same way (`np.concatenate([[0.0], c])`). `linalg.eigh`, `eigvalsh` and "
+            "... join are wrapped the same way (`np.concatenate([[0.0], c])`), and so is each element of a local list they "
+            "join that may hold lists or values np2jax cannot see (`rows.append([a, b])`, then `np.vstack(rows)`: "
+            "`jnp.vstack([jnp.asarray(part) for part in rows])`). `linalg.eigh`, `eigvalsh` and "
             "`cholesky` get `symmetrize_input=False`: NumPy reads one triangle, jax.numpy by default "
             "averages the matrix with its transpose, which differs for a not exactly symmetric input. "
             "`searchsorted`, `digitize` and `argpartition` (and the `searchsorted`/`argpartition` methods in jitted "
@@ -215,7 +235,8 @@ class NumpyToJaxNumpy(Rule):
             "Other parameters are taken to be arrays (no `jnp.asarray` noise in every function): called with a "
             "list, `def f(x): return np.sum(x)` fails loudly after migration (TypeError). So does a list "
             "parameter used in arithmetic after slicing (`x[1:] - x[:-1]`). A parameter used as an array "
-            "(`x.shape`, `x - m`, `x[:, 0]`), annotated as one, or static under jit is never wrapped. "
+            "(`x.shape`, `x - m`, `x[:, 0]`), annotated as one, or static under jit is never wrapped; uses after "
+            "`x = np.copy(x)` are of the copy, not of the parameter. "
             "Names are resolved through imports and scopes; a NumPy module reached through another "
             "module's attribute or `getattr` is not seen."
         ),
@@ -295,6 +316,27 @@ class NumpyToJaxNumpy(Rule):
             """,
         ),
         Example(
+            title="a local list of Python lists joined by `vstack`",
+            before="""
+            import numpy as np
+
+            def corners(xs, ys):
+                rows = []
+                for x, y in zip(xs, ys):
+                    rows.append([x, y])
+                return np.vstack(rows) - np.mean(xs)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def corners(xs, ys):
+                rows = []
+                for x, y in zip(xs, ys):
+                    rows.append([x, y])
+                return jnp.vstack([jnp.asarray(part) for part in rows]) - jnp.mean(xs)
+            """,
+        ),
+        Example(
             title="a parameter its callers may give as a list; one used as an array is left alone",
             before="""
             import numpy as np
@@ -315,6 +357,25 @@ class NumpyToJaxNumpy(Rule):
 
             def centered(x):
                 return x - jnp.mean(x)
+            """,
+        ),
+        Example(
+            title="a parameter the function checks for a list, rebound by its conversion",
+            before="""
+            import numpy as np
+
+            def centered(q):
+                if isinstance(q, (list, tuple)):
+                    q = np.copy(q)
+                return q - np.mean(q)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def centered(q):
+                if isinstance(q, (list, tuple)):
+                    q = jnp.copy(jnp.asarray(q))
+                return q - jnp.mean(q)
             """,
         ),
         Example(
@@ -419,6 +480,8 @@ class NumpyToJaxNumpy(Rule):
                 return
         elif row.kind != "constructor" and ref.twin is None:
             return
+        if ref.call is not None and _python_value(ref, ctx, self._eager(ctx)):
+            return
         ref.rewrite = target
         if ref.call is not None and not ref.member:
             ref.wrap_args |= self._list_arguments(ref.call, target, ctx, ref)
@@ -461,6 +524,11 @@ class NumpyToJaxNumpy(Rule):
         element = updated.slice[0].with_changes(slice=index.with_changes(value=wrapped))
         return updated.with_changes(slice=[element])
 
+    def _eager(self, ctx: FileContext) -> EagerValues:
+        if getattr(self, "_eager_values", None) is None:
+            self._eager_values = EagerValues(ctx.resolver)
+        return self._eager_values
+
     def _sequences(self, ctx: FileContext) -> SequenceArguments:
         if getattr(self, "_sequence_arguments", None) is None:
             self._sequence_arguments = SequenceArguments(ctx.resolver, lambda scope: _static_parameters(scope, ctx))
@@ -484,6 +552,8 @@ class NumpyToJaxNumpy(Rule):
         if target.rsplit(".", 1)[-1] not in JOINING or not call.args or call.args[0].keyword is not None:
             return set()
         arrays = call.args[0].value
+        if self._sequences(ctx).holds_sequences(arrays, ref.scope, call):
+            return {(0, -1)}  # `jnp.vstack([jnp.asarray(part) for part in mappings])`
         if not isinstance(arrays, (cst.List, cst.Tuple)):
             return set()
         return {(0, j) for j, element in enumerate(arrays.elements)
@@ -500,7 +570,8 @@ class NumpyToJaxNumpy(Rule):
             if arg.keyword is not None or arg.star:
                 continue
             name = positional_parameter(names, index)
-            if index in rejects_list and name not in STATIC_PARAMETERS:
+            operand = index >= ARRAY_OPERANDS_FROM.get(target, 99)  # np.einsum("ij,jk", a, b): a and b
+            if (index in rejects_list or operand) and name not in STATIC_PARAMETERS:
                 normalising = target in NORMALISING
                 if self._sequences(ctx).may_be_sequence(arg.value, ref.scope, call, name not in CONCRETE_PARAMETERS, normalising):
                     positions.add(index)

@@ -28,7 +28,11 @@ class UnsafeInplaceWrite(Rule):
             "over a container (`for w, g in zip(ws, gs): w -= lr * g`), unless it is provably a Python number or string; also `v *= k` on an untyped parameter of a function "
             "that returns nothing (its only effect can be on the caller's object), and `self.x += v` where some "
             "method stores an untyped parameter in `self.x` (`self.x = x0`: the caller's array, if it is one). And NumPy's in-place array "
-            "methods (`x.sort()`, `x.fill(v)`, `put`, `resize` ...) on arrays."
+            "methods (`x.sort()`, `x.fill(v)`, `put`, `resize` ...) on arrays. Setting an array's own attributes "
+            "(`z.real = x`, `z.imag += 1`, `a.flat = 0`, `y.dtype = ...`, `strides`, `data`, and `y.shape = s` unless NPJ200 "
+            "can make it `y = y.reshape(s)`): a jax array has no setter for them. An assignment with several targets "
+            "that writes into an array (`a[0] = a[1] = v`, `a[0], b = ...`) that shares its line with other statements "
+            "(`x = f(); a[0] = a[1] = x`, `if c: a[0] = a[1] = 0`): NPJ200 writes it as several lines, which needs a line of its own."
         ),
         why=(
             "JAX arrays are immutable. `x = x.at[i].set(v)` rebinds one name; in NumPy every alias and view "
@@ -239,6 +243,36 @@ class UnsafeInplaceWrite(Rule):
             """,
         ),
         Example(
+            title="setting an array's real or imaginary part, or its shape when another name sees it",
+            before="""
+            import numpy as np
+
+            def to_complex(x, y):
+                z = np.zeros(len(x), dtype=complex)
+                z.real = x
+                z.imag = y
+                return z
+
+            def pair_sums(x):
+                y = x * 2.0
+                first = y[:2]
+                y.shape = (2, -1)
+                return y.sum(axis=1), first
+            """,
+            diagnostics=("NPJ201", "NPJ201", "NPJ201"),
+        ),
+        Example(
+            title="a chained assignment into an array on a line with other statements",
+            before="""
+            import numpy as np
+
+            def ends(n, v):
+                a = np.zeros(n); a[0] = a[-1] = v
+                return a
+            """,
+            diagnostics=("NPJ201",),
+        ),
+        Example(
             title="lists and dicts are not arrays: not this rule's business",
             before="""
             import numpy as np
@@ -266,12 +300,22 @@ class UnsafeInplaceWrite(Rule):
     )
 
     def rewrite_line(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine, ctx: FileContext):
-        plans = ctx.tuple_write_plans(original.body[0])
+        plans = _several_target_plans(original.body[0], ctx)
         blocked = [plan for plan in plans or () if plan is not None and plan.blocker is not None]
         if blocked:
             ctx.blocked_statements.add(original.body[0])
             self.report(ctx, original.body[0], self.MESSAGE.format(name=blocked[0].name or "this target", why=blocked[0].blocker))
         return None
+
+    def _several_targets_in_line(self, original: cst.Assign, ctx: FileContext) -> None:
+        """``a[0] = a[1] = v`` or ``a[0], b = ...`` becomes several lines: it must have a line of its own."""
+        plans = _several_target_plans(original, ctx)
+        written = [plan for plan in plans or () if plan is not None]
+        if written:
+            ctx.blocked_statements.add(original)
+            self.report(ctx, original, self.MESSAGE.format(name=written[0].name or "this target", why=(
+                "an assignment with several targets that writes into an array becomes one line per target, "
+                "and this one shares its line with other statements")), use_instead="put the assignment on a line of its own")
 
     def on_augmented_name(self, original: cst.AugAssign, ctx: FileContext) -> None:
         aliasing = ctx.aliasing()
@@ -329,6 +373,13 @@ class UnsafeInplaceWrite(Rule):
             self.report(ctx, original, self.MESSAGE.format(name=ctx.code(original.target), why=reason))
 
     def rewrite_statement(self, original: cst.BaseSmallStatement, updated: cst.BaseSmallStatement, ctx: FileContext):
+        if isinstance(original, cst.Assign) and not _alone_on_its_line(original, ctx):
+            self._several_targets_in_line(original, ctx)
+        blocked = [write for write in ctx.attribute_writes(original) if write.blocker is not None]
+        if blocked:
+            ctx.blocked_statements.add(original)
+            self.report(ctx, original, self.MESSAGE.format(name=blocked[0].name, why=blocked[0].blocker), use_instead=blocked[0].instead)
+            return None
         if isinstance(original, cst.AugAssign) and isinstance(original.target, cst.Name):
             self.on_augmented_name(original, ctx)
             return None
@@ -341,3 +392,15 @@ class UnsafeInplaceWrite(Rule):
         ctx.blocked_statements.add(original)
         self.report(ctx, original, self.MESSAGE.format(name=plan.name or "this target", why=plan.blocker))
         return None
+
+
+def _several_target_plans(statement: cst.BaseSmallStatement, ctx: FileContext):
+    """The write plans of ``a[i], b = ...`` or ``a[i] = b[j] = v``, one per target; None for other statements."""
+    plans = ctx.tuple_write_plans(statement)
+    return plans if plans is not None else ctx.chained_write_plans(statement)
+
+
+def _alone_on_its_line(statement: cst.BaseSmallStatement, ctx: FileContext) -> bool:
+    """Is ``statement`` the only statement of its line (``rewrite_line`` is called for it)?"""
+    line = ctx.statement[0] if ctx.statement is not None else None
+    return isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and line.body[0] is statement

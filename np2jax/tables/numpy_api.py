@@ -145,6 +145,14 @@ rfft rfft2 rfftfreq rfftn
 
 SIZE_HINT = "pass a static size: jnp.{name}(..., size=N, fill_value=...), or compute with jnp.where on a fixed-size array"
 
+# jax.numpy functions whose ``*operands`` (from this position on) must be arrays: a list raises TypeError.
+# The generated signatures probe the leading positional parameters only.
+ARRAY_OPERANDS_FROM = {"jax.numpy.einsum": 1}
+# Rows naming a whole NumPy submodule without a jax.numpy counterpart: every function in it is unsupported
+# (``np.ma.masked_less``, ``np.testing.assert_allclose``, ``numpy.polynomial.polynomial.polyval``).
+UNSUPPORTED_MODULES = frozenset({
+    "numpy.testing", "numpy.ma", "numpy.polynomial", "numpy.char", "numpy.strings", "numpy.rec", "numpy.emath", "numpy.lib",
+})
 ROWS: tuple[ApiRow, ...] = (
     *_same("numpy", FUNCTIONS, "function"),
     *_same("numpy", CONSTRUCTORS, "constructor"),

@@ -1,0 +1,104 @@
+"""Another module's state written in place: ``TABLE[0] = v`` after ``from pkg.a import TABLE``.
+
+A jitted function of ``pkg/a.py`` that reads its module-level array ``TABLE`` keeps the values it
+saw when it was traced.  Within one module ``ModuleTracing.mutated_globals`` finds the functions
+that change such arrays; this module finds the writes other modules make, through a name they
+import (``from pkg.a import TABLE``) or an imported module (``a.TABLE[1] = v``, ``a.TABLE = new``,
+``a.TABLE.fill(0)``), for the project pass (np2jax/project.py, fact kind ``"state"``).
+
+It reads Python's ``ast`` (one walk, no scopes): a local variable spelled like an imported name
+counts too, which only ever blocks jit of more readers.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from np2jax.analysis.loops import MUTATING_METHODS
+
+FIRST_ARGUMENT_WRITERS = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "at"})
+
+
+def module_variables(tree: ast.Module | None) -> frozenset[str]:
+    """Names the module's top-level statements assign (``TABLE = np.zeros(3)``, ``A, B = ...``)."""
+    if tree is None:
+        return frozenset()
+    found = set()
+    for statement in tree.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+            continue
+        found.update(node.id for node in ast.walk(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
+    return frozenset(found)
+
+
+def imported_state_writes(tree: ast.Module | None, imports: dict[str, str]) -> dict[str, tuple[str, int]]:
+    """Imported targets the module writes in place or rebinds -> (writer qualname or ``<module>``, line).
+
+    ``imports`` maps module-level names to what they import (analysis/links.py ``module_imports``).
+    For ``a.TABLE[1] = v`` both ``pkg.a`` and ``pkg.a.TABLE`` are given: the project pass keeps the one
+    that names a module-level variable.
+    """
+    found: dict[str, tuple[str, int]] = {}
+    if tree is None or not imports:
+        return found
+    stack: list[tuple[ast.AST, str, frozenset[str]]] = [(tree, "<module>", frozenset())]
+    while stack:
+        node, where, params = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            name = node.name if where == "<module>" else f"{where}.{node.name}"
+            own = params
+            if not isinstance(node, ast.ClassDef):
+                own = params | {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+            stack.extend((child, name, own) for child in ast.iter_child_nodes(node))
+            continue
+        for chain in _written_chains(node):
+            if chain[0] in imports and chain[0] not in params:
+                base = imports[chain[0]]
+                line = getattr(node, "lineno", 0)
+                for target in (base, f"{base}.{chain[1]}") if len(chain) > 1 else (base,):
+                    if target not in found or line < found[target][1]:  # the first write, for the message
+                        found[target] = (where, line)
+        stack.extend((child, where, params) for child in ast.iter_child_nodes(node))
+    return found
+
+
+def _written_chains(node: ast.AST) -> list[list[str]]:
+    """``[root, attr, ...]`` of what ``node`` writes: ``TABLE[0] = v`` -> [TABLE]; ``a.T.fill(0)`` -> [a, T]."""
+    bases: list[ast.expr] = []
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+        targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+        for target in targets:
+            bases.extend(_stored(target))
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATING_METHODS:
+        bases.append(node.func.value)
+    elif isinstance(node, ast.Call):
+        bases.extend(keyword.value for keyword in node.keywords if keyword.arg == "out")
+        if isinstance(node.func, ast.Attribute) and node.func.attr in FIRST_ARGUMENT_WRITERS and node.args:
+            bases.append(node.args[0])  # np.copyto(TABLE, v), np.add.at(TABLE, i, v)
+    return [chain for chain in map(_chain, bases) if chain]
+
+
+def _stored(target: ast.expr) -> list[ast.expr]:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [inner for element in target.elts for inner in _stored(element)]
+    if isinstance(target, ast.Starred):
+        return _stored(target.value)
+    if isinstance(target, ast.Subscript):
+        return [target.value]
+    if isinstance(target, ast.Attribute):
+        return [target]  # `a.TABLE = new` rebinds another module's name
+    return []
+
+
+def _chain(node: ast.expr) -> list[str]:
+    """Attribute names from the root name, subscripts skipped past: ``a.T[0].x`` -> [a, T, x]."""
+    parts: list[str] = []
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+        else:
+            parts.clear()  # what lies past a subscript is inside an element: the chain restarts below it
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return []
+    return [node.id, *reversed(parts)]

@@ -1,0 +1,109 @@
+"""Rewrites the walker makes at expressions: calls (keywords, casts, wrapped arguments, ``min``/``max``
+selections) and reads through ``.flat``.  Mixed into ``np2jax.walker.Walker``, whose state they use:
+``ctx``, ``traced``, ``keyword_changes``, ``wraps``, ``result_casts``, ``replacements`` and
+``statement_rewrites`` (rewrites that count as changes of the function)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.inplace_calls import constant_dtype
+from np2jax.context import runs_on_jax_arrays
+from np2jax.cstutil import call, change_keywords, dotted
+
+
+class CallRewrites:
+    def _selection(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        """``min(a, b)`` -> ``jnp.where(b < a, b, a)``, ``max(a, b)`` -> ``jnp.where(b > a, b, a)``: the argument Python
+        returns, for traced values (analysis/call_checks.py)."""
+        first, second = (arg.value for arg in updated.args)
+        operator = cst.LessThan() if original.func.value == "min" else cst.GreaterThan()
+        test = cst.Comparison(_operand(second), [cst.ComparisonTarget(operator, _operand(first))])
+        self.statement_rewrites += 1
+        return call(f"{self.ctx.use_jnp()}.where", test, second.deep_clone(), first.deep_clone())
+
+    def _masked_result(self, updated: cst.Call) -> cst.BaseExpression:
+        """``jnp.f(a, out=C, where=m)`` -> ``jnp.where(m, jnp.f(a), C)`` (analysis/inplace_calls.masked_into_fresh)."""
+        keywords = {arg.keyword.value: arg.value for arg in updated.args if arg.keyword is not None}
+        result = updated.with_changes(args=change_keywords(updated.args, {"out": None, "where": None}))
+        self.statement_rewrites += 1
+        picked = call(f"{self.ctx.use_jnp()}.where", keywords["where"], result, keywords["out"])
+        return call(cst.Attribute(value=picked, attr=cst.Name("astype")), constant_dtype(keywords["out"]))
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        tracing = self.ctx.tracing
+        if (tracing is not None and self.traced and isinstance(original.func, cst.Name) and original.func.value in ("min", "max", "int")
+                and runs_on_jax_arrays(self.ctx.function, self.ctx)):  # (the function's plan, computed by then, found them)
+            if original in tracing.selections:
+                return self._selection(original, updated)
+            if original in tracing.int_casts:
+                self.statement_rewrites += 1
+                return updated.args[0].value.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+        changes = self.keyword_changes.get(original)
+        if not changes and original in self.ctx.call_keywords:
+            changes = self.ctx.call_keywords[original]
+            self.statement_rewrites += 1
+        if changes:
+            updated = updated.with_changes(args=change_keywords(updated.args, changes))
+        if original in self.ctx.masked_results and self.traced:
+            updated = self._masked_result(updated)
+        positions = self.wraps.get(original)
+        if positions:
+            updated = self._wrap_arguments(updated, positions)
+        cast = self.result_casts.get(original)
+        if cast is None and original in self.ctx.call_casts and self.traced:
+            cast = self.ctx.call_casts[original]
+            self.statement_rewrites += 1
+        return updated if cast is None else call(cst.Attribute(value=updated, attr=cst.Name("astype")), cast)
+
+    def _wrap_arguments(self, updated: cst.Call, positions: set) -> cst.Call:
+        asarray = dotted(f"{self.ctx.jnp_alias}.asarray")
+        args = []
+        for i, arg in enumerate(updated.args):
+            if i in positions:
+                arg = arg.with_changes(value=cst.Call(func=asarray, args=[cst.Arg(arg.value)]))
+            elif (i, -1) in positions:  # `[jnp.asarray(part) for part in mappings]`
+                part = cst.Name("part" if self.ctx.jnp_alias != "part" else "part_")
+                arg = arg.with_changes(value=cst.ListComp(
+                    elt=cst.Call(func=asarray, args=[cst.Arg(part)]), for_in=cst.CompFor(target=part, iter=arg.value)))
+            elif isinstance(arg.value, (cst.List, cst.Tuple)) and any(p[0] == i for p in positions if isinstance(p, tuple)):
+                elements = [
+                    e.with_changes(value=cst.Call(func=asarray, args=[cst.Arg(e.value)])) if (i, j) in positions else e
+                    for j, e in enumerate(arg.value.elements)
+                ]
+                arg = arg.with_changes(value=arg.value.with_changes(elements=elements))
+            args.append(arg)
+        return updated.with_changes(args=args)
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.BaseExpression) -> cst.BaseExpression:
+        if original.attr.value == "flat" and self.traced and original not in self._written_flats:
+            # A jax.Array has no `.flat` (NotImplementedError); reading through `.ravel()` gives the same
+            # elements in the same order, for a NumPy array too. Writes through `.flat` are in-place writes.
+            self.statement_rewrites += 1
+            return cst.Call(func=updated.with_changes(attr=cst.Name("ravel"), lpar=[], rpar=[]),
+                            lpar=updated.lpar, rpar=updated.rpar)
+        return self.replacements.get(original, updated)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._note_flat_write(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._note_flat_write(node.target)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._note_flat_write(node.target)
+
+    def _note_flat_write(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Subscript):
+            target = target.value
+        if isinstance(target, cst.Attribute) and target.attr.value == "flat":
+            self._written_flats.add(target)
+
+
+def _operand(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``node`` as an operand of a comparison: parenthesized when it binds more loosely than one."""
+    loose = (cst.Comparison, cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.NamedExpr)
+    if isinstance(node, loose) or (isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not)):
+        if not node.lpar:
+            return node.deep_clone().with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return node.deep_clone()

@@ -1,0 +1,313 @@
+"""Migrated code run eagerly (jitted or not) under real JAX against the NumPy original: patterns from published
+packages (ahrs, pyDOE3) that once raised after migration with no diagnostic at the line responsible."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.test_real_code_regressions import migrated_pair, record
+
+
+# --- a parameter the code says may be a list, rebound by the call that converts it ------------------------------
+def test_a_list_parameter_rebound_by_its_copy_is_wrapped_in_every_assignment_form():
+    """``q1 = np.copy(q1)``: the later ``q1.shape`` / ``q1 - q2`` are uses of the copy, not of the list the
+    annotation admits (only ``x, y = np.copy(q1), np.copy(q2)`` was wrapped)."""
+    result, original, migrated = migrated_pair(
+        """
+        from typing import Union
+        import numpy as np
+
+        def single(q1: Union[list, np.ndarray]):
+            q1 = np.copy(q1)
+            return q1.shape
+
+        def fresh(q1: Union[list, np.ndarray], q2: Union[list, np.ndarray]):
+            x, y = np.copy(q1), np.copy(q2)
+            return x - y
+
+        def pair(q1: Union[list, np.ndarray], q2: Union[list, np.ndarray]):
+            q1, q2 = np.copy(q1), np.copy(q2)
+            return q1 - q2
+        """
+    )
+    assert result.output.decode().count("jnp.asarray(q1)") == 3
+    a, b = [1.0, 2.0, 4.0], [0.5, 0.5, 0.5]
+    assert migrated.single(a) == original.single(a)
+    for name in ("fresh", "pair"):
+        np.testing.assert_allclose(getattr(migrated, name)(a, b), getattr(original, name)(a, b))
+        np.testing.assert_allclose(getattr(migrated, name)(np.array(a), np.array(b)), getattr(original, name)(a, b))
+
+
+def test_an_isinstance_check_for_list_says_the_parameter_may_be_one():
+    """ahrs ``_quaternions_guard_clauses`` and ``cosd``: the function's own ``isinstance(x, (list, ...))`` check,
+    or a docstring type ``float or array-like``, says callers pass lists."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        DEG2RAD = np.pi / 180
+
+        def guard(q1, q2):
+            if not isinstance(q1, (list, np.ndarray)):
+                raise TypeError("q1 must be an array")
+            if not isinstance(q2, (list, np.ndarray)):
+                raise TypeError("q2 must be an array")
+            q1, q2 = np.copy(q1), np.copy(q2)
+            return q1.shape == q2.shape
+
+        def cosd(x):
+            \"\"\"Cosine in degrees.
+
+            Parameters
+            ----------
+            x : float or array-like
+                Angle in degrees.
+            \"\"\"
+            if isinstance(x, (list, tuple, np.ndarray)):
+                x = np.copy(x)
+            return np.cos(x * DEG2RAD)
+
+        def sind(x):
+            x = np.copy(x)
+            return np.sin(x * DEG2RAD)
+        """
+    )
+    output = result.output.decode()
+    assert "jnp.copy(jnp.asarray(q1)), jnp.copy(jnp.asarray(q2))" in output
+    assert "x = jnp.copy(jnp.asarray(x))" in output
+    assert "x = jnp.copy(x)" in output  # nothing says `sind` takes lists: no wrap
+    assert migrated.guard([1.0, 0.0], [0.0, 1.0]) == original.guard([1.0, 0.0], [0.0, 1.0])
+    for x in ([0.0, 90.0, -120.0], (60.0,), np.array([30.0]), 45.0):
+        np.testing.assert_allclose(migrated.cosd(x), original.cosd(x), atol=1e-6)  # float32 without x64
+
+
+# --- a local list of Python lists joined by vstack/concatenate --------------------------------------------------
+def test_a_local_list_of_python_lists_is_joined_element_by_element():
+    """pyDOE3 ``gsd``: ``np.vstack(mappings)`` with ``mappings.append(list(itertools.product(*sets)))``; jnp.vstack
+    refuses a list among the arrays, so each element goes through jnp.asarray (exact for arrays too)."""
+    result, original, migrated = migrated_pair(
+        """
+        import itertools
+        import numpy as np
+
+        def design(partition_sets_per_row):
+            mappings = list()
+            for sets in partition_sets_per_row:
+                mapping = list(itertools.product(*sets))
+                mappings.append(mapping)
+            return np.vstack(mappings)
+
+        def pairs(a, b):
+            rows = [[0.0, 0.0]]
+            for i in range(len(a)):
+                rows.append((a[i], b[i]))
+            return np.concatenate(rows)
+
+        def stacked(x):
+            rows = []
+            for k in range(3):
+                rows.append(np.sum(x, axis=0) * k)
+            return np.vstack(rows)
+        """
+    )
+    output = result.output.decode()
+    assert "jnp.vstack([jnp.asarray(part) for part in mappings])" in output
+    assert "jnp.concatenate([jnp.asarray(part) for part in rows])" in output
+    assert "jnp.vstack(rows)" in output  # every element is a jax.numpy result: nothing to wrap
+    sets = [[[0, 1], [2, 3]], [[4], [5, 6]]]
+    np.testing.assert_array_equal(migrated.design(sets), original.design(sets))
+    a, b = np.array([1.0, 2.0]), np.array([3.0, 4.0])
+    np.testing.assert_array_equal(migrated.pairs(a, b), original.pairs(a, b))
+    x = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(migrated.stacked(x), original.stacked(x))
+
+
+# --- NumPy results Python uses as Python values, in functions that are not jitted -------------------------------
+def test_numpy_results_used_as_python_values_stay_numpy_where_the_function_is_not_jitted():
+    """pyDOE3 ``fullfact`` (``list(...) * np.prod(levels)``) and ``_generate_sparse_grid_points`` (``round(x, 8)`` of
+    ``np.linspace`` elements put in a set): a JAX scalar repeats no list, ``round()`` of one is an unhashable array."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def fullfact(levels):
+            \"\"\"levels : array_like\"\"\"
+            n = len(levels)
+            nb_lines = np.prod(levels)
+            H = np.zeros((nb_lines, n))
+            level_repeat = 1
+            range_repeat = np.prod(levels)
+            for i in range(n):
+                range_repeat //= levels[i]
+                lvl = []
+                for j in range(levels[i]):
+                    lvl += [j] * level_repeat
+                rng = lvl * range_repeat
+                level_repeat *= levels[i]
+                H[:, i] = rng
+            return H
+
+        def grid_points(n):
+            coords = np.linspace(0, 1, n)
+            seen = set()
+            for x in coords:
+                key = round(x, 8)
+                if key not in seen:
+                    seen.add(key)
+            return len(seen)
+
+        def histogram(x):
+            counts = {}
+            for v in np.floor(x * 2):
+                counts[v] = counts.get(v, 0) + 1
+            return sorted(counts.items())
+
+        def kind(x):
+            total = np.sum(x)
+            return "float" if isinstance(total, float) else "other"
+        """
+    )
+    output = result.output.decode()
+    assert "range_repeat = np.prod(levels)" in output
+    assert "H = H.at[:, i].set(" in output  # H itself still moves
+    for name in ("fullfact", "grid_points", "histogram", "kind"):
+        assert not record(result, name).jit
+    np.testing.assert_array_equal(migrated.fullfact([2, 4, 3]), original.fullfact([2, 4, 3]))
+    assert migrated.grid_points(5) == original.grid_points(5) == 5
+    x = np.array([0.1, 0.7, 0.8, 1.6])
+    assert migrated.histogram(x) == original.histogram(x)
+    assert migrated.kind(x) == original.kind(x) == "float"
+
+
+def test_a_numpy_result_written_in_place_moves_as_before():
+    """``counts[v] += 1`` becomes ``counts = counts.at[v].add(1)``, which needs a JAX array: ``counts`` moves to
+    jax.numpy even though it flows into a set; ``width``, a repetition count never written, stays NumPy."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def tally(labels, k):
+            counts = np.zeros(k, dtype=int)
+            for v in labels:
+                counts[v] += 1
+            width = np.max(labels) + 1
+            seen = set()
+            seen.add(int(counts[0]))
+            return counts, ["-"] * width, seen
+
+        def keys(labels, k):
+            counts = np.zeros(k, dtype=int)
+            for v in labels:
+                counts[v] += 1
+            return {counts[0]: "first"}
+        """
+    )
+    output = result.output.decode()
+    # `counts` is written in place in both: it moves (kept NumPy, `counts.at[...]` would raise AttributeError);
+    # in `keys` the dict key then is a JAX scalar, which raises (loudly) as before
+    assert output.count("counts = jnp.zeros(k, dtype=int)") == 2 and output.count("counts = counts.at[") == 2
+    assert "width = np.max(labels) + 1" in output
+    labels = np.array([0, 1, 1, 0, 0])
+    for got, want in zip(migrated.tally(labels, 2), original.tally(labels, 2)):
+        np.testing.assert_array_equal(got, want)
+
+
+# --- `.flat`: a jax.Array has none (NotImplementedError) ----------------------------------------------------
+def test_reads_through_flat_become_ravel_and_writes_through_it_stay_flagged():
+    """transforms3d's ``r11, ..., r33 = M.flat``: every read (unpacking, iteration, list(), len()) gives the same
+    elements through ``.ravel()``; ``y.flat[1] = v`` is an in-place write and keeps its diagnostic."""
+    result, original, migrated = migrated_pair(
+        """
+        import math
+        import numpy as np
+
+        def angles(M):
+            M = np.asarray(M)
+            r11, r12, r13, r21, r22, r23, r31, r32, r33 = M.flat
+            return math.atan2(-r12, r11) + math.sqrt(r23 * r23 + r33 * r33)
+
+        def trace2(M):
+            a, b, c, d = np.asarray(M).flat
+            return a + d
+
+        def summary(x):
+            s = 0.0
+            for v in (x * 2).flat:
+                s += v
+            return s, list(x.flat), len(x.flat), x.flat[3]
+
+        def poke(n):
+            y = np.zeros(n)
+            y.flat[1] = 2.0
+            return y
+        """
+    )
+    assert ".flat" not in result.output.decode().replace("y.flat[1]", "")
+    assert record(result, "trace2").jit and record(result, "poke").status == "unsupported"
+    m = np.arange(9.0).reshape(3, 3) / 7
+    assert migrated.angles(m) == pytest.approx(original.angles(m), rel=1e-6)  # float32 without x64
+    assert float(migrated.trace2([[1.0, 2.0], [3.0, 4.0]])) == 5.0
+    s, items, n, fourth = migrated.summary(m)
+    s0, items0, n0, fourth0 = original.summary(m)
+    assert (float(s), float(fourth), n) == pytest.approx((s0, fourth0, n0), rel=1e-6)
+    assert [float(v) for v in items] == pytest.approx(items0, rel=1e-6)
+    assert migrated.poke(3).tolist() == [0.0, 2.0, 0.0]
+
+
+# --- classes deriving from np.ndarray (pyrr's Vector3/Matrix44) -------------------------------------------------
+def test_an_ndarray_subclass_and_its_subclasses_stay_numpy():
+    """``np.array(v).view(cls)`` in ``__new__``: a jax.Array cannot be viewed as a subclass (TypeError), and
+    NumPy hands every method objects of the class; the functions beside it still migrate."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        class Vec3(np.ndarray):
+            def __new__(cls, value=None):
+                obj = np.zeros(3) if value is None else np.array(value, dtype=float)
+                return obj.view(cls)
+
+            def norm(self):
+                return np.sqrt(np.sum(self * self))
+
+        class Unit(Vec3):
+            def scaled(self, s):
+                return np.multiply(self, s)
+
+        def plain(v):
+            return np.linalg.norm(v)
+        """
+    )
+    assert {f.qualname: f.status for f in result.functions if "." in f.qualname} == {
+        "Vec3.__new__": "unsupported", "Vec3.norm": "unsupported", "Unit.scaled": "unsupported",
+    }
+    assert "derives from np.ndarray" in str([d.message for d in result.diagnostics])
+    assert record(result, "plain").jit
+    v = migrated.Unit([3.0, 4.0, 0.0])
+    assert type(v) is migrated.Unit and float(v.norm()) == 5.0
+    assert type(v.scaled(2.0)) is migrated.Unit and v.scaled(2.0).tolist() == original.Unit([3.0, 4.0, 0.0]).scaled(2.0).tolist()
+
+
+# --- np.einsum's operands ------------------------------------------------------------------------------------
+def test_einsum_operands_documented_array_like_are_wrapped():
+    """pytransform3d's ``np.einsum("nij,jk->nik", B2Cs, A2B)`` with ``array-like`` parameters: jnp.einsum raises
+    on a list operand (the generated signature table probes leading parameters only, not ``*operands``)."""
+    result, original, migrated = migrated_pair(
+        '''
+        import numpy as np
+
+        def concat(A2B, B2Cs):
+            """Compose.
+
+            Parameters
+            ----------
+            A2B : array-like, shape (2, 2)
+            B2Cs : array-like, shape (n, 2, 2)
+            """
+            return np.einsum("nij,jk->nik", B2Cs, A2B)
+        '''
+    )
+    assert 'jnp.einsum("nij,jk->nik", jnp.asarray(B2Cs), jnp.asarray(A2B))' in result.output.decode()
+    a2b, b2cs = [[0.0, 1.0], [1.0, 0.0]], [[[1.0, 2.0], [3.0, 4.0]]]
+    assert migrated.concat(a2b, b2cs).tolist() == original.concat(a2b, b2cs).tolist()
