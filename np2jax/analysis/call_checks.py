@@ -44,6 +44,8 @@ class CallChecks:
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        if isinstance(func, cst.Attribute):
+            self.called_attributes.add(func)  # visit_Attribute (function_tracing.py) names it a method call
         if isinstance(func, cst.Attribute) and func.attr.value == "format" and isinstance(func.value, STRING_LITERALS):
             for arg in node.args:
                 self._require(arg.value, "`str.format` argument", VALUE_INSTEAD)
@@ -142,9 +144,9 @@ class CallChecks:
             # np.bincount(x, minlength=K) becomes jnp.bincount(..., length=K) (NPJ102): K must be static
             name = "jax.numpy.bincount" if row.jax is None else row.jax + qualname[len(row.numpy):]
         if name in ALL_STATIC_FUNCTIONS:
-            for arg in node.args:
-                if arg.keyword is None or arg.keyword.value != "dtype":
-                    self._require(arg.value, f"argument of `{name.rsplit('.', 1)[-1]}`", STATIC_INSTEAD)
+            for arg in node.args:  # the dtype too: np.float32 and np.dtype objects are hashable, traced they raise
+                what = "`dtype` of" if arg.keyword is not None and arg.keyword.value == "dtype" else "argument of"
+                self._require(arg.value, f"{what} `{name.rsplit('.', 1)[-1]}`", STATIC_INSTEAD)
             return
         signature = SIGNATURES.get(name)
         names = signature[1] if signature else ()

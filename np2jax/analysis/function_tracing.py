@@ -21,9 +21,10 @@ from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.jit_plan import Blocker, JitPlan, LoopConversion, WhileConversion
 from np2jax.analysis.loops import assigned_before
 from np2jax.analysis.param_hints import hint_names, int_like, literal_default
+from np2jax.analysis.param_kinds import UNHASHABLE_HINTS, top_hints, unhashable_params
 from np2jax.analysis.prefix_masks import PrefixMasks
 from np2jax.analysis.resolve import is_numpy, is_shape_name
-from np2jax.analysis.scope import Scope, ValueBinding
+from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.side_effects import SideEffectChecks
 from np2jax.analysis.slice_windows import SliceWindows
 from np2jax.analysis.traced_tokens import TracedTokens
@@ -32,8 +33,10 @@ from np2jax.analysis.tracing_tables import (
     ARRAY,
     ARRAY_ATTRIBUTES,
     ARRAY_HINTS,
+    ARRAY_MEMBERS,
     BRANCH_INSTEAD,
     MASK_FUNCTIONS,
+    PYTHON_VALUE_MEMBERS,
     SCALAR_HINTS,
     STATIC_INSTEAD,
     STRING_LITERALS,
@@ -76,6 +79,10 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                 self.params[star.name.value] = star
                 self.variadic.add(star.name.value)
         self.data_uses: set[str] = set()  # parameters used as array data
+        # parameters that hold an array or a container, with the evidence (analysis/param_kinds.py)
+        self.unhashable = unhashable_params(node, self.params, self.resolver)
+        self.never_static = frozenset(name for name in self.params if self._declared(name) is False)
+        self.called_attributes: set[cst.Attribute] = set()  # `d.simplify` in `d.simplify()` (call_checks.py)
         self.iterated: set[str] = set()  # parameters a `for` loop iterates over (arrays or lists: unhashable)
         self.requirements: list[tuple[cst.CSTNode, str, frozenset[str], str, str]] = []  # (node, what, tokens, use_instead, note)
         # values Python uses where a JAX scalar is no stand-in for a Python number even eagerly (a repetition count,
@@ -123,10 +130,15 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                 elif self._may_be_static(name):
                     static.add(name)
                 else:
-                    self._block(node, "traced-value", f"{what} depends on the values of array argument `{name}`{note}", use_instead)
+                    evidence = f" ({self.unhashable[name]}: jax.jit cannot keep it static)" if name in self.never_static else ""
+                    self._block(node, "traced-value", f"{what} depends on the values of array argument `{name}`{evidence}{note}",
+                                use_instead)
         for name, param in self.params.items():
             # A Python int stays a Python int (arbitrary precision); traced it would be an int32 that can overflow.
-            if name not in self.variadic and name not in self.data_uses and int_like(param):
+            # A string cannot be traced at all.
+            if name in self.variadic or name in self.data_uses or name in self.never_static:
+                continue
+            if int_like(param) or _string_like(param):
                 static.add(name)
         for name in static:
             default = self.params[name].default
@@ -159,13 +171,28 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         return plan
 
     def _may_be_static(self, name: str) -> bool:
-        param = self.params[name]
-        hints = hint_names(param.annotation)
-        if hints & ARRAY_HINTS:
-            return False
-        if hints & SCALAR_HINTS or is_shape_name(name) or literal_default(param.default):
-            return True
+        declared = self._declared(name)
+        if declared is not None:
+            return declared
         return name not in self.data_uses and name not in self.iterated
+
+    def _declared(self, name: str) -> bool | None:
+        """What the signature, the docstring and the container uses say: never static (an array, a list, a dict:
+        unhashable), may be static (a Python value), or nothing (None: then the uses as array data decide)."""
+        param = self.params[name]
+        top = top_hints(param.annotation)
+        if "Callable" in top:
+            return True
+        if top & UNHASHABLE_HINTS or hint_names(param.annotation) & ARRAY_HINTS:
+            return False
+        if top & (SCALAR_HINTS | {"Tuple"}):
+            return True
+        evidence = self.unhashable.get(name)
+        if evidence is not None and evidence.startswith("documented"):
+            return False
+        if is_shape_name(name) or literal_default(param.default):
+            return True
+        return False if evidence is not None else None
 
     def _block(self, node: cst.CSTNode, kind: str, message: str, use_instead: str) -> None:
         if all(b.node is not node for b in self.blockers):
@@ -180,8 +207,9 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         self.python_values.append((node, self.scope))
 
     def _traced(self, node: cst.BaseExpression) -> bool:
-        """Depends on array data or a fori_loop index (parameters alone may still become static)."""
-        return any(t == ARRAY or t.startswith("<index:") for t in self.tokens(node, self.function_scope))
+        """Depends on array data, a fori_loop index or a parameter that can never be static (other parameters
+        may still become static)."""
+        return any(t == ARRAY or t.startswith("<index:") or t in self.never_static for t in self.tokens(node, self.function_scope))
 
     def _callee_ok(self, name: str) -> bool:
         if self.module.function_node(name) is None:
@@ -364,8 +392,60 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                 self._require_python(element.key, "dict key")  # hashed: a JAX array is not hashable
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if node.attr.value in ARRAY_ATTRIBUTES:
+        attr = node.attr.value
+        if attr in ARRAY_ATTRIBUTES:
             self._mark_data(node.value)
+        if attr in ARRAY_MEMBERS or attr in PYTHON_VALUE_MEMBERS or attr.startswith("__") or node in self.store_targets:
+            return
+        owners = self._object_params(node.value, 0)
+        if owners:
+            names = ", ".join(f"`{name}`" for name in sorted(owners))
+            code = self.module.module.code_for_node(node)
+            used = f"calls `{code}()`: `.{attr}()` is not an array method" if node in self.called_attributes else \
+                f"reads `{code}`: `.{attr}` is not an array attribute"
+            holds = "holds a Python object" if len(owners) == 1 else "hold Python objects"
+            self._block(node, "side-effect", f"{used}, so {names} {holds}, which jax.jit cannot trace "
+                        "(only arrays, numbers and containers of them)",
+                        "pass the arrays it holds as arguments, or annotate the parameter with a NamedTuple class of this module")
+
+    def _object_params(self, node: cst.BaseExpression, depth: int) -> set[str]:
+        """The parameters ``node`` is, or is computed from by arithmetic and indexing alone (``d = M1 - M2``,
+        ``objs[0]``), when all of them may be Python objects (not ``*args``, not hinted as a NamedTuple)."""
+        if depth > 4:
+            return set()
+        if isinstance(node, cst.Name):
+            found, bindings = self.scope.lookup(node.value)
+            if found is not self.function_scope or not bindings:
+                return set()
+            if all(isinstance(b, ParamBinding) for b in bindings):
+                return set() if node.value in self.variadic or self._pytree_hint(node.value) else {node.value}
+            if not all(isinstance(b, ValueBinding) and not b.augmented for b in bindings):
+                return set()
+            owners: set[str] = set()
+            for binding in bindings:
+                found_owners = self._object_params(binding.value, depth + 1)
+                if not found_owners:
+                    return set()
+                owners |= found_owners
+            return owners
+        if isinstance(node, cst.BinaryOperation):
+            left, right = self._object_params(node.left, depth + 1), self._object_params(node.right, depth + 1)
+            if (left or isinstance(node.left, (cst.Integer, cst.Float))) and (right or isinstance(node.right, (cst.Integer, cst.Float))):
+                return left | right
+            return set()
+        if isinstance(node, cst.UnaryOperation):
+            return self._object_params(node.expression, depth + 1)
+        if isinstance(node, cst.Subscript):
+            return self._object_params(node.value, depth + 1)
+        return set()
+
+    def _pytree_hint(self, name: str) -> bool:
+        """Hinted with a NamedTuple class of this module: a pytree, whose fields jax.jit traces."""
+        for hint in top_hints(self.params[name].annotation):
+            classdef = self.module.class_node(hint)
+            if classdef is not None and self._is_namedtuple(classdef):
+                return True
+        return False
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         pass
@@ -411,6 +491,14 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         if not becomes_where(target, value, IndexClassifier(self.resolver, self.scope), augmented):
             self._block(target, "traced-value", "a write through a boolean mask index: jit needs the mask's shape-fixed form",
                         "x = jnp.where(mask, value, x) with a mask of x's shape")
+
+
+def _string_like(param: cst.Param) -> bool:
+    """Hinted ``str`` (or a ``Literal``), or unhinted with a string default: jax.jit cannot trace a string."""
+    top = top_hints(param.annotation)
+    if top:
+        return bool(top & {"str", "Literal"}) and not top - {"str", "Literal", "None"}
+    return isinstance(param.default, (cst.SimpleString, cst.ConcatenatedString))
 
 
 def _not_converted(reason: str | None) -> str:

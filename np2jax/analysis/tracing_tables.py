@@ -47,6 +47,27 @@ ARRAY_METHODS = frozenset(
     conjugate nonzero take fill item tolist at""".split()
 )
 ARRAY_ATTRIBUTES = frozenset({*SHAPE_ATTRIBUTES, "T", "mT", "real", "imag", "flat", "at"})
+# Every public attribute and method of numpy.ndarray and jax.Array (tests/test_jit_static_params.py checks it
+# against the installed versions), and those of Python's numbers, strings and containers: any other attribute
+# or method of a parameter says it is a Python object, which jax.jit cannot trace (NPJ302).
+ARRAY_MEMBERS = frozenset(
+    """T addressable_data addressable_shards all any argmax argmin argpartition argsort astype at base byteswap
+    choose clip committed compress conj conjugate copy copy_to_host_async ctypes cumprod cumsum data device diagonal
+    dot dtype dump dumps fill flags flat flatten getfield global_shards imag is_fully_addressable
+    is_fully_replicated item itemsize mT max mean min nbytes ndim nonzero partition prod ptp put ravel real repeat
+    reshape resize round searchsorted setfield setflags shape sharding size sort squeeze std strides sum swapaxes
+    take to_device tobytes tofile tolist trace transpose var view""".split()
+)
+PYTHON_VALUE_MEMBERS = frozenset(
+    """add append as_integer_ratio bit_count bit_length capitalize casefold center clear count decode denominator
+    difference difference_update discard encode endswith expandtabs extend find format format_map from_bytes
+    fromhex fromkeys get hex index insert intersection intersection_update is_integer isalnum isalpha isascii
+    isdecimal isdigit isdisjoint isidentifier islower isnumeric isprintable isspace issubset issuperset istitle
+    isupper items join keys ljust lower lstrip maketrans numerator pop popitem remove removeprefix removesuffix
+    replace reverse rfind rindex rjust rpartition rsplit rstrip setdefault split splitlines startswith strip
+    swapcase symmetric_difference symmetric_difference_update title to_bytes translate union update upper values
+    zfill""".split()
+)
 # Builtins whose arguments Python looks at (they need concrete values).
 CONCRETE_BUILTINS = frozenset(
     "int float bool complex round range min max sorted any all str repr format hash chr ord bin hex oct slice".split()

@@ -27,9 +27,13 @@ class Jit(Rule):
             "Decorates every migrated module-level function that can be traced with `@jax.jit`, or with "
             "`@functools.partial(jax.jit, static_argnums=(...))` when some parameters must be Python values at trace "
             "time: flags tested by `if`, sizes passed to `range`/`zeros`/`reshape`, `axis`/`ord`/`mode` arguments, "
-            "indices into Python lists, callables. A parameter is made static only if it looks like a Python value "
-            "(hinted `int`/`float`/`bool`/`str`/`tuple`, a literal default, a shape-like name, or never used as array "
-            "data); the report lists the indices in `static_argnums`. A function with nothing to rewrite is jitted as "
+            "indices into Python lists, callables, `dtype` arguments. A parameter is made static only if it looks like a "
+            "Python value (hinted `int`/`float`/`bool`/`str`/`tuple`, a literal default, a shape-like name, or never "
+            "used as array data), and never when it holds an array or a container, which is unhashable: an outer hint "
+            "`np.ndarray`/`list`/`dict`/`Dict[...]`, a docstring entry `x : array-like` (`x (np.ndarray): ...`), or the "
+            "function indexes, unpacks or iterates it (an `if` on its elements is then a traced test: NPJ306 or "
+            "NPJ301). `str`-hinted parameters and ones with a string default are static (a string cannot be traced); "
+            "the report lists the indices in `static_argnums`. A function with nothing to rewrite is jitted as "
             "it is when it is array code (it calls jax.numpy or array methods such as `.mean()`, uses `.shape`/`.T`, "
             "or calls a function of the module that is) and returns an array; functions defined inside a jitted "
             "function are traced with it and reported as jitted."
@@ -42,8 +46,9 @@ class Jit(Rule):
         ),
         use_instead="nothing to do: the decorator is added for you (`--no-jit` leaves functions undecorated)",
         known_problems=(
-            "A static argument must be hashable: passing a NumPy array where np2jax chose static raises an error at "
-            "call time (never a silent difference). Each new value of a static argument compiles the function again. "
+            "A static argument must be hashable: passing a NumPy array where np2jax chose static (an undocumented, "
+            "unhinted parameter only ever tested or passed as a size) raises an error at call time (never a silent "
+            "difference). Each new value of a static argument compiles the function again. "
             "A parameter the function calls (a callback, `f(x)`) is static and called on traced arrays: an info says so "
             "at the `def`, since a caller's NumPy callback (`np.sin`, or one calling `np.linalg.solve`) then raises."
         ),

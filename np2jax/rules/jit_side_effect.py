@@ -9,7 +9,7 @@ class JitSideEffect(JitBlocker):
     NAME = "trace-side-effect"
     KIND = "side-effect"
     DOC = RuleDoc(
-        what="Reports migrated functions that are not jitted because tracing would change what they do: `print` and other I/O, `global`/`nonlocal`, reading module-level state that functions of the module or of another module migrated with it change (directly or through a module-level view of it, `V = A[1:]`) or a module-level container or object, mutating an argument's list or dict, `try`/`with` (except `with np.errstate(...)` whose settings only say whether NumPy warns: 'ignore', 'warn', 'print', 'log'; jax.numpy never warns nor raises on floating-point errors, so it changes nothing there), generators, `iter`/`next`, returning a function, a string or a custom object, and calls into other modules np2jax cannot see. Module-level arrays built at import (`A = np.zeros(...)`, `A[1, 0] = ...`, `B = A[6].copy()`) that no function writes are constants and do not block jit.",
+        what="Reports migrated functions that are not jitted because tracing would change what they do: `print` and other I/O, `global`/`nonlocal`, reading module-level state that functions of the module or of another module migrated with it change (directly or through a module-level view of it, `V = A[1:]`) or a module-level container or object, mutating an argument's list or dict, `try`/`with` (except `with np.errstate(...)` whose settings only say whether NumPy warns: 'ignore', 'warn', 'print', 'log'; jax.numpy never warns nor raises on floating-point errors, so it changes nothing there), generators, `iter`/`next`, returning a function, a string or a custom object, and calls into other modules np2jax cannot see, and a parameter that holds a Python object: its attribute or method that neither arrays nor Python numbers, strings and containers have (`swarm.position`, `d.simplify()`) says so, and jax.jit can only trace arrays and containers of them (a parameter hinted with a NamedTuple class of the module is a pytree and does not block). Module-level arrays built at import (`A = np.zeros(...)`, `A[1, 0] = ...`, `B = A[6].copy()`) that no function writes are constants and do not block jit.",
         why='Under `jax.jit` the Python body runs once, at trace time, with abstract values: side effects happen once (on tracers), module state is frozen at its first value, and JAX never raises the errors NumPy raises. The function is still migrated and works without jit.',
         use_instead='`jax.debug.print` for printing; pass state in and return it; check inputs before the call',
         known_problems='Calls to functions of other modules of the same package block jit, even when those are traceable.',
@@ -51,6 +51,22 @@ class JitSideEffect(JitBlocker):
             def log_norm(x):
                 calls.append(1)
                 return jnp.linalg.norm(x)
+            """,
+            diagnostics=("NPJ302",),
+        ),
+        Example(
+            title="a parameter that holds a Python object",
+            before="""
+            import numpy as np
+
+            def mean_position(swarm):
+                return np.mean(swarm.position, axis=0)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def mean_position(swarm):
+                return jnp.mean(swarm.position, axis=0)
             """,
             diagnostics=("NPJ302",),
         ),

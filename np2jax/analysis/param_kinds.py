@@ -1,0 +1,142 @@
+"""Parameters ``jax.jit`` can never keep static: the ones that hold arrays, lists, dicts or sets.
+
+A static argument must be hashable: an ndarray, a list, a dict or a set there raises "Non-hashable static
+arguments" on every call.  So a parameter is never static when the code says it holds one (also when an
+``if`` or ``math.*`` looks at its elements: that test is then on traced values, NPJ301 or ``jax.lax.cond``):
+
+* its annotation's outer type is one (``np.ndarray``, ``Dict[str, int]``, ``Optional[List[int]]``; the
+  ``int`` inside ``Dict[str, int]`` says nothing about the parameter itself);
+* its docstring entry says so (``a : array-like, shape (3,)``, ``v (np.ndarray): ...``,
+  ``:type q: list``);
+* the function indexes it (``a[2]``), unpacks it (``w, x, y, z = q``, ``f(*q)``) or iterates over it
+  (``for v in a``, ``zip(a, b)``, a comprehension).
+
+Explicit evidence of a hashable value still wins over the use (a ``tuple`` hint, a tuple default, a shape-like
+name: ``shape[0]``): see ``FunctionTracing._may_be_static``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from np2jax.analysis.resolve import Resolver
+from np2jax.analysis.scope import ParamBinding
+from np2jax.analysis.tracing_tables import ARRAY_HINTS
+from np2jax.analysis.values import function_nodes
+
+UNHASHABLE_HINTS = ARRAY_HINTS | frozenset(
+    "list List dict Dict set Set Mapping MutableMapping MutableSequence MutableSet DefaultDict defaultdict "
+    "OrderedDict Counter bytearray".split()
+)
+_UNIONS = frozenset({"Optional", "Union"})
+# Words of a docstring type that name an array or an unhashable container (``array-like``, ``(N, 3) ndarray``).
+_ARRAY_WORDS = frozenset(
+    "array arrays array-like array_like arraylike ndarray nd-array np.ndarray numpy.ndarray jax.array jnp.ndarray "
+    "list lists sequence iterable dict mapping set vector vectors matrix matrices".split()
+)
+_STOP_WORDS = frozenset({"of", "with", "for", "in", "containing", "that", "where", "whose"})
+_ZIPPERS = frozenset({"builtins.zip", "builtins.enumerate", "builtins.reversed", "builtins.sorted", "builtins.list",
+                      "builtins.tuple", "builtins.set", "builtins.map"})
+
+
+def top_hints(annotation: cst.Annotation | cst.BaseExpression | None) -> set[str]:
+    """The outer type names of a hint: ``Dict[str, int]`` -> Dict, ``Optional[np.ndarray]`` -> ndarray,
+    ``int | None`` -> int, None; string annotations are read as code."""
+    if annotation is None:
+        return set()
+    node = annotation.annotation if isinstance(annotation, cst.Annotation) else annotation
+    if isinstance(node, cst.Name):
+        return {node.value}
+    if isinstance(node, cst.Attribute):
+        return {node.attr.value}
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+        return top_hints(node.left) | top_hints(node.right)
+    if isinstance(node, cst.SimpleString):
+        try:
+            return top_hints(cst.parse_expression(str(node.evaluated_value)))
+        except (cst.ParserSyntaxError, RecursionError, ValueError):
+            return set()
+    if isinstance(node, cst.Subscript):
+        outer = top_hints(node.value)
+        elements = [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index)]
+        if outer & _UNIONS:
+            return set().union(*(top_hints(e) for e in elements))
+        if "Annotated" in outer and elements:
+            return top_hints(elements[0])
+        return outer
+    return set()
+
+
+def documented_unhashable(name: str, function: cst.FunctionDef) -> bool:
+    """The docstring gives ``name`` an array or container type: numpydoc ``a : array-like, shape (3,)`` (also
+    ``a, b : ndarray``), Google ``a (np.ndarray): ...``, Sphinx ``:type a: list``."""
+    docstring = function.get_docstring()
+    if not docstring or name not in docstring:
+        return False
+    word = re.escape(name)
+    patterns = (
+        rf"^[ \t]*(?:\*{{0,2}}\w+[ \t]*,[ \t]*)*\*{{0,2}}{word}(?:[ \t]*,[ \t]*\*{{0,2}}\w+)*[ \t]*:(?P<type>[^\n]*)$",
+        rf"^[ \t]*\*{{0,2}}{word}[ \t]*\((?P<type>[^)\n]*)\)[ \t]*:",
+        rf":type[ \t]+{word}[ \t]*:(?P<type>[^\n]*)$",
+    )
+    for pattern in patterns:
+        for match in re.finditer(pattern, docstring, re.MULTILINE):
+            if _array_type(match.group("type")):
+                return True
+    return False
+
+
+def _array_type(text: str) -> bool:
+    """Does a docstring type (``float or array_like``, ``(3,) ndarray``, ``4 element array-like``) admit an array
+    or a container?  Each alternative is read up to its first ``of``/``with``..., three words at most (``int, size
+    of the array``, ``how to pad the array``: no)."""
+    for alternative in re.split(r",|;|\bor\b|\|", text):
+        words = re.sub(r"\([^)]*\)|\{[^}]*\}|[`\[\]]", " ", alternative).lower().split()
+        for word in words[:3]:
+            if word in _STOP_WORDS:
+                break
+            if word.strip(".:") in _ARRAY_WORDS:
+                return True
+    return False
+
+
+def unhashable_params(function: cst.FunctionDef, params: dict[str, cst.Param], resolver: Resolver) -> dict[str, str]:
+    """The parameters of ``function`` that hold an array or a container, each with the evidence, as a phrase."""
+    found: dict[str, str] = {}
+    for name, param in params.items():
+        hints = top_hints(param.annotation)
+        if hints & UNHASHABLE_HINTS:
+            found[name] = "annotated `" + cst.Module([]).code_for_node(param.annotation.annotation) + "`"
+        elif not hints and documented_unhashable(name, function):
+            found[name] = "documented as an array or a container"
+    for name, how in _container_uses(function, set(params), resolver).items():
+        found.setdefault(name, how)
+    return found
+
+
+def _container_uses(function: cst.FunctionDef, params: set[str], resolver: Resolver) -> dict[str, str]:
+    """Parameters the body indexes, unpacks or iterates over (``a[2]``, ``x, y = a``, ``f(*a)``, ``for v in a``,
+    ``zip(a, b)``, a comprehension), each with the first such use."""
+    function_scope = resolver.scopes[function]
+    found: dict[str, str] = {}
+    for node, scope in function_nodes(function, resolver):
+        used: list[tuple[cst.BaseExpression, str]] = []
+        if isinstance(node, cst.Subscript):
+            used.append((node.value, "indexed"))
+        elif isinstance(node, cst.Assign) and any(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets):
+            used.append((node.value, "unpacked"))
+        elif isinstance(node, cst.Arg) and node.star == "*":
+            used.append((node.value, "unpacked"))
+        elif isinstance(node, (cst.For, cst.CompFor)):
+            sources = [node.iter]
+            if isinstance(node.iter, cst.Call) and resolver.qualname(node.iter.func, scope) in _ZIPPERS:
+                sources = [arg.value for arg in node.iter.args if arg.keyword is None and not arg.star]
+            used.extend((source, "iterated over") for source in sources)
+        for value, how in used:
+            if isinstance(value, cst.Name) and value.value in params and value.value not in found:
+                owner, bindings = scope.lookup(value.value)
+                if owner is function_scope and any(isinstance(b, ParamBinding) for b in bindings):
+                    found[value.value] = how
+    return found

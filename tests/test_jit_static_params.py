@@ -1,0 +1,334 @@
+"""Which parameters jax.jit may keep static, and which ones it cannot take at all (real-package trial real8).
+
+A static argument must be hashable: an array or a list there raises "Non-hashable static arguments" on every
+call.  A parameter that is documented or annotated as an array (or a dict, list or set), or that the function
+indexes, unpacks or iterates, is never static; a ``dtype`` parameter handed to NumPy must be (a traced one
+raises); a parameter whose non-array attributes or methods the function uses is a Python object, which jax.jit
+cannot trace at all.  The runtime tests call the migrated functions with real JAX on what the packages pass.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pytest
+
+from tests.test_jit import jit, migrate, outcome
+
+# transforms3d.quaternions.quat2mat, reduced: `q` is "4 element array-like", unpacked
+QUAT2MAT = """
+def quat2mat(q):
+    w, x, y, z = q
+    Nq = w * w + x * x + y * y + z * z
+    if Nq < 1e-12:
+        return np.eye(3)
+    s = 2.0 / Nq
+    return np.array([[1.0 - s * (y * y + z * z), s * x * y, s * x * z],
+                     [s * x * y, 1.0 - s * (x * x + z * z), s * y * z],
+                     [s * x * z, s * y * z, 1.0 - s * (x * x + y * y)]])
+"""
+
+CASES = [
+    pytest.param(
+        """
+        import numpy as np
+
+        eps = 1e-7
+        unitz = np.array([0.0, 0.0, 1.0])
+
+        def perpendicular_to_vector(a):
+            \"\"\"A vector perpendicular to a.
+
+            Parameters
+            ----------
+            a : array-like, shape (3,)
+                3d vector
+            \"\"\"
+            if abs(a[2]) < eps:
+                return np.copy(unitz)
+            return np.array([1.0, 0.0, -a[0] / a[2]])
+
+        def google_style(v, scale):
+            \"\"\"Scale v.
+
+            Args:
+                v (np.ndarray): the vector
+                scale (float): the factor
+            \"\"\"
+            if v[0] > 0:
+                return np.asarray(v) * scale
+            return -np.asarray(v) * scale
+        """,
+        # pytransform3d: static_argnums=(0,) raised "Non-hashable static arguments" for every ndarray or list;
+        # the test on its element is a traced test (kept as written when NPJ306 cannot convert it)
+        {"perpendicular_to_vector": ("NPJ301",), "google_style": jit()},
+        id="documented-array-is-never-static-its-element-test-is-traced",
+    ),
+    pytest.param(
+        """
+        import math
+        import numpy as np
+
+        {QUAT2MAT}
+        def angle(v):
+            return math.atan2(v[1], v[0]) * np.ones(2)
+
+        def weighted(x, weights):
+            out = np.zeros_like(x[0])
+            for i, w in enumerate(weights):
+                if w > 0:
+                    out = out + w * x[i]
+            return out
+        """.replace("{QUAT2MAT}", textwrap.indent(QUAT2MAT, " " * 8).lstrip()),
+        # transforms3d: unpacked, indexed into math.atan2, iterated: arrays or lists, never hashable (the test
+        # on an iterated element is a traced test: jax.lax.cond)
+        {"quat2mat": ("NPJ301",), "angle": ("NPJ301",), "weighted": jit()},
+        id="unpacked-indexed-or-iterated-parameter-is-never-static",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def total(x, items):
+            if items:
+                x = x * 2.0
+            for v in items:
+                x = x + v
+            return np.asarray(x)
+        """,
+        # traced now, but the truth value of a list is its length, not `!= 0`: no jax.lax.cond
+        {"total": ("NPJ301",)},
+        id="truth-of-an-iterated-parameter-is-not-a-cond",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def first(x, sizes=(2, 3)):
+            return np.zeros(sizes[0]) + np.sum(x)
+
+        def head(x, shape):
+            return np.zeros(shape[0]) + np.sum(x)
+
+        def counted(x, counts: tuple):
+            return np.zeros(counts[1]) + np.sum(x)
+        """,
+        # a tuple default, a shape-like name or a tuple hint says the indexed parameter is a (hashable) tuple
+        {"first": jit(1), "head": jit(1), "counted": jit(1)},
+        id="indexed-parameter-with-tuple-evidence-stays-static",
+    ),
+    pytest.param(
+        """
+        from typing import Dict, List, Optional, Union
+
+        import numpy as np
+
+        def to_dicts(x: np.ndarray, key_map: Dict[str, Union[int, List[int]]]):
+            return [{key: xi[val] for key, val in key_map.items()} for xi in x]
+
+        def pick(x: np.ndarray, key_map: dict):
+            return {key: x[..., val] for key, val in key_map.items()}
+
+        def rows(x, index: List[int]):
+            return np.take(x, np.asarray(index), axis=0)
+
+        def maybe(x, weights: Optional[Dict[str, int]] = None):
+            return np.sum(x) * len(weights)
+        """,
+        # emcee: Dict[str, int] became static because of the `int` inside the subscript; a dict is never hashable
+        {"to_dicts": jit(), "pick": jit(), "rows": jit(), "maybe": jit()},
+        id="dict-and-list-annotations-are-never-static",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def identity(dtype=None):
+            return np.identity(4, dtype=dtype)
+
+        def shifted_eye(x, dtype=None):
+            return np.eye(x.shape[0], dtype=dtype or x.dtype) + x
+
+        def ramp(n, dtype):
+            return np.arange(n, dtype=dtype)
+        """,
+        # pyrr: a traced dtype raised "Error interpreting argument ... as an abstract array" (the helper's
+        # static dtype makes the caller's static too: see the runtime test)
+        {"identity": jit(0), "shifted_eye": jit(1), "ramp": jit(0, 1)},
+        id="dtype-parameter-of-identity-or-arange-is-static",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def compute_objective_function(swarm, objective_func, pool=None, **kwargs):
+            if pool is None:
+                return objective_func(swarm.position, **kwargs)
+            return np.concatenate(pool.map(objective_func, np.array_split(swarm.position, 2)))
+
+        def mean_position(swarm):
+            return np.mean(swarm.position, axis=0)
+
+        def matrices_equal(M1, M2):
+            d = M1 - M2
+            d.simplify()
+            return np.all(np.array(d) == 0)
+
+        def spread(x):
+            return np.ptp(x, axis=0) + x.T.mean() + x.real.sum()
+        """,
+        # pyswarms, transforms3d: a Python object cannot be traced (and is not hashable as a rule)
+        {"compute_objective_function": ("NPJ302",), "mean_position": ("NPJ302",), "matrices_equal": ("NPJ302",),
+         "spread": jit()},
+        id="non-array-attribute-or-method-of-a-parameter-blocks-jit",
+    ),
+    pytest.param(
+        """
+        from typing import NamedTuple
+
+        import numpy as np
+
+        class State(NamedTuple):
+            x: np.ndarray
+            v: np.ndarray
+
+        def step(state: State, dt: float):
+            return State(state.x + dt * state.v, np.copy(state.v))
+
+        def label(x, name: str, table: dict):
+            return np.sum(x) * len(name.upper()) * len(table.keys())
+        """,
+        # a NamedTuple is a pytree jax.jit traces; str and dict methods are Python values' methods
+        {"step": jit(), "label": jit(1)},
+        id="namedtuple-fields-and-python-value-methods-do-not-block",
+    ),
+]
+
+
+@pytest.mark.parametrize("source, expected", CASES)
+def test_static_parameter_decisions(source, expected):
+    result = migrate(source)
+    found = outcome(result)
+    for name, want in expected.items():
+        assert found[name] == want, (name, found[name], [d.format() for d in result.diagnostics], result.output.decode())
+
+
+def test_object_parameter_message_names_the_attribute():
+    result = migrate(
+        """
+        import numpy as np
+
+        def mean_position(swarm):
+            return np.mean(swarm.position, axis=0)
+        """
+    )
+    (diagnostic,) = [d for d in result.diagnostics if d.code == "NPJ302"]
+    assert "`swarm.position`" in diagnostic.message and (diagnostic.line, diagnostic.col) == (4, 20), diagnostic.format()
+
+
+RUNTIME_SOURCE = '''
+import math
+import numpy as np
+
+eps = 1e-7
+unitz = np.array([0.0, 0.0, 1.0])
+
+def perpendicular_to_vector(a):
+    """A vector perpendicular to a.
+
+    Parameters
+    ----------
+    a : array-like, shape (3,)
+    """
+    if abs(a[2]) < eps:
+        return np.copy(unitz)
+    return np.array([1.0, 0.0, -a[0] / a[2]])
+''' + QUAT2MAT + '''
+def quat2trace(quaternion):
+    return np.trace(quat2mat(np.asarray(quaternion)))
+
+def create_identity(dtype=None):
+    return np.identity(4, dtype=dtype)
+
+def create_from_translation(vec, dtype=None):
+    dtype = dtype or vec.dtype
+    mat = create_identity(dtype)
+    mat[3, 0:3] = vec[:3]
+    return mat
+
+def flip(v, scale):
+    """Flip v.
+
+    Args:
+        v (np.ndarray): the vector
+    """
+    if v[0] > 0:
+        return np.asarray(v) * scale
+    return -np.asarray(v) * scale
+
+def pick(x, items):
+    total = np.zeros_like(x)
+    for item in items:
+        if item > 0:
+            total = total + x
+    return total
+
+def ndarray_to_list_of_dicts(x: np.ndarray, key_map: "Dict[str, Union[int, List[int]]]"):
+    return [{key: xi[val] for key, val in key_map.items()} for xi in x]
+'''
+
+
+def test_array_and_dtype_parameters_run_under_jit_and_match_numpy():
+    jax = pytest.importorskip("jax")
+    result = migrate(RUNTIME_SOURCE)
+    jitted = {record.qualname for record in result.functions if record.jit}
+    # the array parameters tested by `if` stay un-jitted (NPJ301) or become jax.lax.cond, never static
+    assert jitted == {"flip", "pick", "create_identity", "create_from_translation", "ndarray_to_list_of_dicts"}, \
+        result.output.decode()
+    original, migrated = {}, {}
+    exec(compile(RUNTIME_SOURCE, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    vec = np.array([1.0, 2.0, 3.0])
+    calls = [
+        ("perpendicular_to_vector", (vec,)),
+        ("perpendicular_to_vector", ([1.0, 2.0, 0.0],)),
+        ("perpendicular_to_vector", (np.array([1.0, 2.0, 1e-9]),)),
+        ("quat2mat", (np.array([0.5, 0.5, 0.5, 0.5]),)),
+        ("quat2mat", ([0.0, 0.0, 0.0, 0.0],)),
+        ("quat2trace", ([1.0, 0.0, 0.0, 0.0],)),
+        ("create_identity", (np.float32,)),
+        ("create_identity", (np.dtype("float64"),)),
+        ("create_identity", ()),
+        ("create_from_translation", (vec,)),
+        ("create_from_translation", (vec, np.float32)),
+        ("flip", (vec, 2.0)),
+        ("flip", ([-1.0, 2.0], 0.5)),
+        ("pick", (vec, [1.0, -1.0, 2.0])),
+        ("pick", (vec, np.array([-1.0, 3.0]))),
+    ]
+    with jax.enable_x64(True):
+        for name, args in calls:
+            want = original[name](*args)
+            got = migrated[name](*args)
+            assert np.asarray(got).dtype == want.dtype, (name, args, np.asarray(got).dtype, want.dtype)
+            np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, atol=1e-12, err_msg=f"{name}{args}")
+        x = np.arange(6.0).reshape(2, 3)
+        key_map = {"a": 0, "b": 2}  # (a list value, xi[[1, 2]], is refused by jax.numpy with or without jit)
+        want = original["ndarray_to_list_of_dicts"](x, key_map)
+        got = migrated["ndarray_to_list_of_dicts"](x, key_map)
+        assert [sorted(row) for row in got] == [sorted(row) for row in want]
+        for row_got, row_want in zip(got, want):
+            for key in row_want:
+                np.testing.assert_array_equal(np.asarray(row_got[key]), row_want[key])
+
+
+def test_member_tables_match_the_installed_numpy_jax_and_python():
+    import jax
+
+    from np2jax.analysis.tracing_tables import ARRAY_MEMBERS, PYTHON_VALUE_MEMBERS
+
+    public = lambda kind: {name for name in dir(kind) if not name.startswith("_")}  # noqa: E731
+    assert public(np.ndarray) | public(jax.Array) <= ARRAY_MEMBERS
+    python = set().union(*(public(kind) for kind in (str, bytes, dict, list, tuple, set, frozenset, int, float, complex)))
+    assert python - ARRAY_MEMBERS <= PYTHON_VALUE_MEMBERS
