@@ -194,6 +194,15 @@ def rebound(x, y):
     return out
 
 
+def counted(x, y):
+    global CALLS  # a call could rebind a module-level name between the mask and the write: order not trusted
+    CALLS = 1
+    out = x.copy()
+    m = y > out
+    out[m] = y[m]
+    return out
+
+
 def flags(x, flag):
     y = x.copy()
     y[~flag] = 0.0
@@ -214,7 +223,7 @@ def test_unprovable_mask_writes_keep_their_diagnostics():
     by_function = {}
     for record in result.functions:
         by_function[record.qualname] = ({d.code for d in result.diagnostics if record.line <= d.line <= record.end_line}, record.jit)
-    for name in ("other_value", "other_mask_value"):
+    for name in ("other_value", "other_mask_value", "counted"):
         assert "NPJ201" in by_function[name][0], name
     # one number everywhere: `.at[mask].set(v)`, which only runs outside jit; `~flag` may be an integer index
     for name in ("rows", "rebound", "flags", "unrelated"):

@@ -20,8 +20,11 @@ What must be proved, and how:
   operand of the broadcast (``improve = alt < dist; dist[improve] = alt[improve]``): ``y[m]`` needs at
   least ``m``'s axes, the broadcast gives ``y`` at most as many, so ``y`` has ``m``'s shape.
 - A named mask is the value of the nearest ``m = ...`` before the write in the same block, and nothing in
-  between rebinds ``m``, ``x`` or ``y`` (writes into them keep their shapes); a nested function that
-  declares one of them ``nonlocal`` refuses it.
+  between rebinds ``m``, ``x``, ``y`` or another operand of the mask (writes into them keep their shapes).
+  Arrays made with one shape (``np.zeros(n)`` twice with ``n`` not rebound in between, ``np.full(a.shape,
+  v)`` and ``a``, ``np.zeros_like(a)`` and ``a``) stand for each other.  Statement order is trusted only in
+  a function that declares nothing ``global`` or ``nonlocal`` (nor does a function nested in it), where no
+  call can rebind its locals.
 """
 
 from __future__ import annotations
@@ -79,9 +82,13 @@ def where_write(target: cst.Subscript, value: cst.BaseExpression | None, augment
         steady.add(masked.value)
     elif masked is not None or not _one_number(value, classifier):
         return None
-    units = _units_before(classifier.scope.node, target) or []
+    # Statements before the write, read in order only where no call can rebind a local: in a function that
+    # declares nothing `global` or `nonlocal` (nor do functions nested in it)
+    scope = classifier.scope
+    ordered = scope.kind == "function" and not scope.globals and not scope.nonlocals and not _declares_nonlocal(scope.node)
+    units = (_units_before(scope.node, target) or []) if ordered else []
     if isinstance(mask_expr, cst.Name) and mask_expr.value != name:
-        found = _definition(classifier.scope.node, units, mask_expr.value)
+        found = _definition(units, mask_expr.value)
         if found is None:
             return None
         definition, between = found
@@ -213,15 +220,14 @@ def _covers(expr: cst.BaseExpression, classifier: IndexClassifier) -> frozenset[
     return frozenset()
 
 
-def _definition(root: cst.CSTNode, units: list[cst.CSTNode], mask: str) -> tuple[cst.BaseExpression, set[str]] | None:
+def _definition(units: list[cst.CSTNode], mask: str) -> tuple[cst.BaseExpression, set[str]] | None:
     """The value of the nearest ``mask = value`` among ``units`` (the statements before the write in its block),
-    with the names the statements after it bind; None if there is none, or if a nested function declares a
-    name ``nonlocal`` (a call could rebind it)."""
+    with the names the statements after it bind; None if there is none."""
     between: set[str] = set()
     for unit in reversed(units):
         if (isinstance(unit, cst.Assign) and len(unit.targets) == 1 and isinstance(unit.targets[0].target, cst.Name)
                 and unit.targets[0].target.value == mask):
-            return (None if _declared_nonlocal(root) else (unit.value, between))
+            return unit.value, between
         between |= _bound_names(unit)
     return None
 
@@ -339,7 +345,7 @@ def _bound_names(node: cst.CSTNode) -> set[str]:
     return collector.names
 
 
-def _declared_nonlocal(root: cst.CSTNode) -> bool:
+def _declares_nonlocal(root: cst.CSTNode) -> bool:
     collector = _Bindings()
     visit(root, collector)
     return bool(collector.nonlocals)
