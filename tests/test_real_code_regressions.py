@@ -301,7 +301,9 @@ def test_lists_among_the_arrays_to_join_become_arrays():
 
 
 def test_a_write_through_a_mask_of_another_array_is_not_jitted():
-    """`out[img > t] = 1.0` becomes out.at[mask].set(1.0): right outside jit, refused by jit (the mask's count is data)."""
+    """`out[ref > t] = 1.0` with `ref` of unknown shape becomes out.at[mask].set(1.0): right outside jit, refused
+    by jit (the mask's count is data).  With `out = np.zeros_like(img)` the mask `img > t` has out's shape
+    whenever NumPy does not raise: an exact, jitted `jnp.where` (analysis/mask_writes.py)."""
     result, original, migrated = migrated_pair(
         """
         import numpy as np
@@ -311,6 +313,11 @@ def test_a_write_through_a_mask_of_another_array_is_not_jitted():
             out[img > t] = 1.0
             return out
 
+        def threshold_other(img, ref, t):
+            out = np.zeros_like(img)
+            out[ref > t] = 1.0
+            return out
+
         def clamp(x):
             x = x.copy()
             x[x < 0] = 0.0
@@ -318,11 +325,15 @@ def test_a_write_through_a_mask_of_another_array_is_not_jitted():
         """
     )
     output = result.output.decode()
-    assert "out = out.at[img > t].set(1.0)" in output
-    assert "@jax.jit\ndef clamp" in output and "@jax.jit\ndef threshold" not in output
+    assert "out = out.at[ref > t].set(1.0)" in output
+    assert "out = jnp.where(img > t, jnp.asarray(1.0, out.dtype), out)" in output
+    assert "@jax.jit\ndef clamp" in output and "@jax.jit\ndef threshold(" in output
+    assert "@jax.jit\ndef threshold_other" not in output
     assert any(d.code == "NPJ301" for d in result.diagnostics)
     img = np.array([[0.2, 0.7], [0.9, 0.1]], dtype=np.float32)
     np.testing.assert_array_equal(np.asarray(migrated.threshold(jnp.asarray(img), 0.5)), original.threshold(img, 0.5))
+    np.testing.assert_array_equal(np.asarray(migrated.threshold_other(jnp.asarray(img), jnp.asarray(img.T), 0.5)),
+                                  original.threshold_other(img, img.T, 0.5))
     np.testing.assert_array_equal(np.asarray(migrated.clamp(jnp.asarray(img - 0.5))), original.clamp(img - 0.5))
 
 

@@ -54,9 +54,10 @@ def to_gray(rgb):
     return rgb[..., :3] @ jnp.array([0.299, 0.587, 0.114])
 
 
+@jax.jit
 def threshold(img, t):
     out = jnp.zeros_like(img)
-    out = out.at[img > t].set(1.0)
+    out = jnp.where(img > t, jnp.asarray(1.0, out.dtype), out)
     return out
 
 

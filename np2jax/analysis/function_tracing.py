@@ -337,7 +337,9 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                 return False
             return bool(self.tokens(node))
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
-            return self._is_mask(node.expression)
+            # `~flag` of a traced value that is not an integer: most likely a boolean
+            return self._is_mask(node.expression) or (bool(self.tokens(node.expression))
+                                                      and not IndexClassifier(self.resolver, self.scope).is_int(node.expression))
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
             return self._is_mask(node.left) or self._is_mask(node.right)
         if isinstance(node, cst.Call):
@@ -488,7 +490,10 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         index = target.slice[0].slice
         if not isinstance(index, cst.Index) or not self._is_mask(index.value):
             return
-        if not becomes_where(target, value, IndexClassifier(self.resolver, self.scope), augmented):
+        if becomes_where(target, value, IndexClassifier(self.resolver, self.scope), augmented):
+            if isinstance(value, cst.Subscript):  # `x[m] = y[m]` reads `y` whole: `jnp.where(m, y, x)`
+                self.store_targets.add(value)
+        else:
             self._block(target, "traced-value", "a write through a boolean mask index: jit needs the mask's shape-fixed form",
                         "x = jnp.where(mask, value, x) with a mask of x's shape")
 

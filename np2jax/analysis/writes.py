@@ -8,6 +8,7 @@ import libcst as cst
 
 from np2jax.analysis.aliasing import FunctionAliasing
 from np2jax.analysis.indexing import IndexClassifier
+from np2jax.analysis.mask_writes import where_write
 from np2jax.analysis.scope import dotted_name
 
 AT_METHODS = {
@@ -36,6 +37,7 @@ class WritePlan:
     method: str  # set / add / subtract / ... ; "set" with an operator for other augmented ops
     blocker: str | None = None  # why it cannot be rewritten, if it cannot
     single: tuple[int, ...] = ()  # index elements to read as one number: `jnp.reshape(e, ())` (IndexClassifier.single_elements)
+    masked: bool = False  # "where" with a value `y[mask]` (the same mask): `jnp.where(mask, y, x)` (analysis/mask_writes.py)
 
 
 def subscript_write(node: cst.BaseSmallStatement) -> tuple[cst.Subscript, cst.BaseExpression] | None:
@@ -154,9 +156,10 @@ def _plan(
         return WritePlan(name, "at", method, blocker)
     if classifier.is_basic(target.slice):
         return WritePlan(name, "at", method)
+    where = where_write(target, value, augmented, classifier)
+    if where is not None:
+        return WritePlan(name, "where", method, masked=where.masked is not None)
     if classifier.is_mask_of(target.slice, name):
-        if becomes_where(target, value, classifier, augmented):
-            return WritePlan(name, "where", "set")
         return WritePlan(name, "where", method, "a boolean-mask write whose value is not a plain number: jnp.where needs a value that broadcasts to the array")
     if not augmented and value is not None and _is_number(value):
         return WritePlan(name, "at", "set")  # one value everywhere: repeated indices cannot disagree
@@ -173,9 +176,9 @@ def _plan(
 
 
 def becomes_where(target: cst.Subscript, value: cst.BaseExpression | None, classifier: IndexClassifier, augmented: bool) -> bool:
-    """``x[mask of x] = number``: rewritten to ``jnp.where(mask, number, x)``, which keeps every shape fixed under jit."""
-    return (isinstance(target.value, cst.Name) and classifier.is_mask_of(target.slice, target.value.value)
-            and not augmented and value is not None and classifier.is_scalar(value))
+    """``x[mask of x's shape] = number`` (``= y[mask]``, ``op= ...``): rewritten to ``jnp.where(mask, ..., x)``,
+    which keeps every shape fixed under jit (analysis/mask_writes.py)."""
+    return where_write(target, value, augmented, classifier) is not None
 
 
 def _is_number(node: cst.BaseExpression) -> bool:

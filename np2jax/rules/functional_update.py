@@ -54,7 +54,13 @@ class FunctionalUpdate(Rule):
             "`.at[idx].add/subtract/multiply/divide/power(v)`; a write through a boolean mask computed from `x` "
             "itself (`x[x < 0] = 0`, `x[np.abs(x) < tol] = 0.0`, also against a parameter meant to be a number "
             "(`limit=1.0`) or a whole-array reduction (`x.mean()`)) becomes `x = jnp.where(x < 0, 0, x)`, the value "
-            "cast to `x`'s dtype as NumPy casts it (`jnp.asarray(v, x.dtype)`) unless it is a Python int. In methods, writes to array attributes "
+            "cast to `x`'s dtype as NumPy casts it (`jnp.asarray(v, x.dtype)`) unless it is a Python int. The same holds "
+            "for a named mask (`improve = alt < dist; dist[improve] = alt[improve]` -> `dist = jnp.where(improve, "
+            "jnp.asarray(alt, dist.dtype), dist)`), augmented writes (`out[nz] /= norm[nz]` -> `jnp.where(nz, out / norm, "
+            "out)`, cast), and masks of an array made with `x`'s shape (`np.zeros(n)` twice, `np.full(lv.shape, -1)`, "
+            "`np.zeros_like(a)`); the mask must be a NumPy boolean broadcast from `x` (or such an array), so that it has "
+            "`x`'s shape whenever NumPy does not raise, and a value `y[m]` must read `y` with the same mask and `y` "
+            "must be one of its operands (analysis/mask_writes.py). In methods, writes to array attributes "
             "of `self` become rebindings: `self.x[i] = v` -> `self.x = self.x.at[i].set(v)`, `self.x *= v` -> "
             "`self.x = self.x * v`. `acc += v` on an array made with a dtype of 32 bits or fewer "
             "(`np.zeros(n, dtype=np.int8)`, `.astype(np.uint8)`) becomes `acc = (acc + v).astype(acc.dtype)`. NumPy calls that change a "
@@ -460,6 +466,11 @@ class FunctionalUpdate(Rule):
             self._rebound_attribute(name, ctx)
         if plan.how == "where":
             mask = target.slice[0].slice.value
+            if plan.masked:  # `x[m] = y[m]`: `y` where `m` holds (analysis/mask_writes.py)
+                value = value.value
+            if operator is not None:  # `x[m] op= v`: `x op v` where `m` holds
+                value = cst.BinaryOperation(left=name.deep_clone(), operator=BINARY_OPERATOR_FOR[type(operator)](),
+                                            right=parenthesized(value))
             # NumPy casts the value to the array's dtype; only a Python int (weakly typed) needs no cast in JAX
             bare = value.expression if isinstance(value, cst.UnaryOperation) else value
             if not (isinstance(bare, cst.Integer) or (isinstance(bare, cst.Name) and bare.value in ("True", "False"))):

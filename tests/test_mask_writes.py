@@ -1,0 +1,231 @@
+"""Boolean-mask writes with an exact ``jnp.where`` form (analysis/mask_writes.py): a named mask
+(``improve = alt < dist; dist[improve] = alt[improve]``), augmented writes (``out[nz] /= norm[nz]``), masks
+of a sibling array of the same shape (``np.full(lv.shape, -1)``, ``np.zeros(n)`` twice), cast to the
+target's dtype as NumPy casts; and the writes that keep their diagnostics (a mask that may be of another
+shape or not boolean, a value that may be an array)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from np2jax.engine import migrate_source
+
+SOURCE = """\
+import numpy as np
+
+
+def dijkstra(W, source):
+    n = W.shape[0]
+    dist = np.full(n, np.inf)
+    dist[source] = 0.0
+    done = np.zeros(n, dtype=bool)
+    for _ in range(n):
+        cand = np.where(done, np.inf, dist)
+        u = np.argmin(cand)
+        done[u] = True
+        alt = dist[u] + W[u]
+        improve = alt < dist
+        dist[improve] = alt[improve]
+    return dist
+
+
+def overlap_norm(fr, window, hop):
+    n_fft = fr.shape[1]
+    n = n_fft + hop * (fr.shape[0] - 1)
+    out = np.zeros(n)
+    norm = np.zeros(n)
+    for i in range(fr.shape[0]):
+        out[i * hop:i * hop + n_fft] += fr[i]
+        norm[i * hop:i * hop + n_fft] += window ** 2
+    nz = norm > 1e-10
+    out[nz] /= norm[nz]
+    return out
+
+
+def mark(lv, comp: int):
+    labels = np.full(lv.shape, -1)
+    labels[lv >= 0] = comp
+    return labels
+
+
+def take_larger(x, y):
+    out = np.zeros_like(x, dtype=np.int64)
+    better = (y > x) & ~np.isnan(y)
+    out[better] = y[better]
+    return out
+
+
+def shift_positive(x, v: float):
+    x = x.copy()
+    m = x > 0
+    x[m] += v
+    x[x < -1] *= 2
+    return x
+
+
+def halve_odd(k):
+    k = k.copy()
+    odd = k % 2 == 1
+    k[odd] //= 2
+    return k
+
+
+def levels(adj, source):
+    n = adj.shape[0]
+    level = np.full(n, -1, dtype=np.int64)
+    level[source] = 0
+    for d in range(1, n):
+        reached = ((adj * (level == d - 1)) != 0).any(axis=1) & (level < 0)
+        level[reached] = d
+    return level
+"""
+
+JITTED = {"dijkstra", "mark", "take_larger", "shift_positive", "halve_odd", "levels"}
+
+
+@pytest.fixture(scope="module")
+def migrated():
+    result = migrate_source(SOURCE.encode(), "m.py")
+    assert result.error is None, result.error
+    assert migrate_source(result.output, "m.py").output == result.output
+    original, new = {}, {}
+    exec(compile(SOURCE, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), new)
+    return result, original, new
+
+
+def test_mask_writes_become_where_and_functions_jit(migrated):
+    result, _, _ = migrated
+    output = result.output.decode()
+    assert "dist = jnp.where(improve, jnp.asarray(alt, dist.dtype), dist)" in output
+    assert "out = jnp.where(nz, jnp.asarray(out / norm, out.dtype), out)" in output
+    assert "labels = jnp.where(lv >= 0, jnp.asarray(comp, labels.dtype), labels)" in output
+    assert "k = jnp.where(odd, jnp.asarray(k // 2, k.dtype), k)" in output
+    assert not [d for d in result.diagnostics if d.code in ("NPJ201", "NPJ301")]
+    assert JITTED <= {r.qualname for r in result.functions if r.jit}
+
+
+CASES = """
+rng = np.random.default_rng(0)
+W = rng.uniform(0.5, 3.0, (6, 6))
+W[rng.uniform(size=(6, 6)) < 0.4] = np.inf
+adj = (rng.uniform(size=(7, 7)) < 0.3).astype(float)
+y = np.array([0.4, 2.6, np.nan, -3.7, 9.9])
+cases = [
+    ("dijkstra", (W, 0)),
+    ("overlap_norm", (rng.normal(size=(5, 8)), np.hanning(8), 3)),
+    ("mark", (np.array([[-1, 0], [3, -2]]), 4)),
+    ("take_larger", (np.array([1.0, 2.0, 3.0, -4.0, 5.0]), y)),  # float written into int64: truncated
+    ("shift_positive", (np.array([-3.0, -0.5, 0.0, 2.0]), 1.5)),
+    ("shift_positive", (np.array([-3, -1, 0, 2], dtype=np.int32), 2.0)),  # NumPy refuses a float into int
+    ("halve_odd", (np.arange(-5, 6),)),
+    ("levels", (adj, 0)),
+]
+"""
+
+_X64_SCRIPT = """
+import json, sys
+import numpy as np
+import jax, jax.numpy as jnp
+from np2jax.engine import migrate_source
+source, cases_code = sys.stdin.read().split("#---#")
+original, new = {}, {}
+exec(compile(source, "original.py", "exec"), original)
+exec(compile(migrate_source(source.encode(), "m.py").output, "migrated.py", "exec"), new)
+exec(cases_code, globals())
+found = []
+for name, args in cases:
+    try:
+        want = original[name](*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+    except TypeError:
+        found.append([name, "numpy raises", True])
+        continue
+    got = np.asarray(new[name](*[jnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]))
+    found.append([name, f"{want.dtype} {got.dtype}", want.dtype == got.dtype and bool(np.array_equal(got, want, equal_nan=True))])
+print(json.dumps(found))
+"""
+
+
+def test_where_writes_match_numpy_under_x64():
+    """Values and dtypes (a float written into an int64 array, an int array halved) as NumPy's, jitted, with x64."""
+    env = {**os.environ, "JAX_ENABLE_X64": "1", "JAX_PLATFORMS": "cpu"}
+    completed = subprocess.run([sys.executable, "-c", _X64_SCRIPT], input=SOURCE + "#---#" + CASES, text=True,
+                               capture_output=True, env=env, timeout=300)
+    assert completed.returncode == 0, completed.stderr
+    found = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert len(found) == 8
+    assert all(same for _, _, same in found), found
+
+
+REFUSED = """\
+import numpy as np
+
+
+def rows(x, y):
+    out = x.copy()
+    keep = y.sum(axis=1) > 0
+    out[keep] = 0.0
+    return out
+
+
+def other_value(x, v):
+    out = x.copy()
+    out[out > 0] = v
+    return out
+
+
+def other_mask_value(x, y, z):
+    out = x.copy()
+    m = y > x
+    out[m] = z[m]
+    return out
+
+
+def rebound(x, y):
+    out = x.copy()
+    m = out > 0
+    out = y.copy()
+    out[m] = 1.0
+    return out
+
+
+def counted(x, y):
+    global CALLS  # a call could rebind a module-level name between the mask and the write: order not trusted
+    CALLS = 1
+    out = x.copy()
+    m = y > out
+    out[m] = y[m]
+    return out
+
+
+def flags(x, flag):
+    y = x.copy()
+    y[~flag] = 0.0
+    return y
+
+
+def unrelated(x, lv):
+    labels = np.zeros(len(x))
+    labels[lv >= 0] = 1
+    return labels
+"""
+
+
+def test_unprovable_mask_writes_keep_their_diagnostics():
+    result = migrate_source(REFUSED.encode(), "m.py")
+    output = result.output.decode()
+    assert "jnp.where" not in output
+    by_function = {}
+    for record in result.functions:
+        by_function[record.qualname] = ({d.code for d in result.diagnostics if record.line <= d.line <= record.end_line}, record.jit)
+    for name in ("other_value", "other_mask_value", "counted"):
+        assert "NPJ201" in by_function[name][0], name
+    # one number everywhere: `.at[mask].set(v)`, which only runs outside jit; `~flag` may be an integer index
+    for name in ("rows", "rebound", "flags", "unrelated"):
+        codes, jitted = by_function[name]
+        assert "NPJ301" in codes and not jitted, name
