@@ -75,6 +75,12 @@ def halve_odd(k):
     return k
 
 
+def unset(flags):
+    flags = flags.copy()
+    flags[flags == True] = 0  # an int into a bool array: NumPy keeps bool (jnp.where(m, 0, flags) is int32)
+    return flags
+
+
 def levels(adj, source):
     n = adj.shape[0]
     level = np.full(n, -1, dtype=np.int64)
@@ -85,7 +91,7 @@ def levels(adj, source):
     return level
 """
 
-JITTED = {"dijkstra", "mark", "take_larger", "shift_positive", "halve_odd", "levels"}
+JITTED = {"dijkstra", "mark", "take_larger", "shift_positive", "halve_odd", "levels", "unset"}
 
 
 @pytest.fixture(scope="module")
@@ -125,6 +131,7 @@ cases = [
     ("shift_positive", (np.array([-3, -1, 0, 2], dtype=np.int32), 2.0)),  # NumPy refuses a float into int
     ("halve_odd", (np.arange(-5, 6),)),
     ("levels", (adj, 0)),
+    ("unset", (np.array([True, False, True]),)),
 ]
 """
 
@@ -158,7 +165,7 @@ def test_where_writes_match_numpy_under_x64():
                                capture_output=True, env=env, timeout=300)
     assert completed.returncode == 0, completed.stderr
     found = json.loads(completed.stdout.strip().splitlines()[-1])
-    assert len(found) == 8
+    assert len(found) == 9
     assert all(same for _, _, same in found), found
 
 

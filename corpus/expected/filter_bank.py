@@ -91,7 +91,7 @@ def remove_dc(x):
 @jax.jit
 def zero_crossing_rate(frames):
     signs = jnp.sign(frames)
-    signs = jnp.where(signs == 0, 1, signs)
+    signs = jnp.where(signs == 0, jnp.asarray(1, signs.dtype), signs)
     return jnp.mean(jnp.abs(jnp.diff(signs, axis=1)) > 0, axis=1, dtype=float)
 
 

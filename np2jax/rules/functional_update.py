@@ -5,6 +5,7 @@ import libcst as cst
 from np2jax.analysis.jax_values import name_holds_jax_array
 from np2jax.analysis.narrow_dtypes import is_narrow_array
 from np2jax.analysis.sequences import builds_list
+from np2jax.analysis.value_kinds import ValueClassifier
 from np2jax.analysis.writes import BINARY_FOR, subscript_write
 from np2jax.context import FileContext, FunctionInfo, runs_on_jax_arrays
 from np2jax.cstutil import call, change_keywords
@@ -38,6 +39,9 @@ def _fresh_name(base: str, taken: set[str]) -> str:
     return name
 
 
+NUMERIC_KINDS = frozenset({"int", "float", "complex"})  # dtype kinds a Python int keeps in jnp.where
+
+
 class FunctionalUpdate(Rule):
     CODE = "NPJ200"
     NAME = "functional-update"
@@ -54,7 +58,8 @@ class FunctionalUpdate(Rule):
             "`.at[idx].add/subtract/multiply/divide/power(v)`; a write through a boolean mask computed from `x` "
             "itself (`x[x < 0] = 0`, `x[np.abs(x) < tol] = 0.0`, also against a parameter meant to be a number "
             "(`limit=1.0`) or a whole-array reduction (`x.mean()`)) becomes `x = jnp.where(x < 0, 0, x)`, the value "
-            "cast to `x`'s dtype as NumPy casts it (`jnp.asarray(v, x.dtype)`) unless it is a Python int. The same holds "
+            "cast to `x`'s dtype as NumPy casts it (`jnp.asarray(v, x.dtype)`) unless it is a Python int and `x` is known "
+            "to hold numbers (into a bool array a Python int would make `jnp.where` give int32). The same holds "
             "for a named mask (`improve = alt < dist; dist[improve] = alt[improve]` -> `dist = jnp.where(improve, "
             "jnp.asarray(alt, dist.dtype), dist)`), augmented writes (`out[nz] /= norm[nz]` -> `jnp.where(nz, out / norm, "
             "out)`, cast), and masks of an array made with `x`'s shape (`np.zeros(n)` twice, `np.full(lv.shape, -1)`, "
@@ -246,7 +251,7 @@ class FunctionalUpdate(Rule):
 
             def relu_inplace(a):
                 x = a.copy()
-                x = jnp.where(x < 0, 0, x)
+                x = jnp.where(x < 0, jnp.asarray(0, x.dtype), x)
                 x = jnp.where(jnp.isnan(x), jnp.asarray(0.5, x.dtype), x)
                 return x
             """,
@@ -471,9 +476,11 @@ class FunctionalUpdate(Rule):
             if operator is not None:  # `x[m] op= v`: `x op v` where `m` holds
                 value = cst.BinaryOperation(left=name.deep_clone(), operator=BINARY_OPERATOR_FOR[type(operator)](),
                                             right=parenthesized(value))
-            # NumPy casts the value to the array's dtype; only a Python int (weakly typed) needs no cast in JAX
+            # NumPy casts the value to the array's dtype. A Python int (weakly typed) keeps an int or float array's
+            # dtype in JAX too, but not a bool array's (jnp.where(m, 0, flags) is int32): cast unless the kind is known.
             bare = value.expression if isinstance(value, cst.UnaryOperation) else value
-            if not (isinstance(bare, cst.Integer) or (isinstance(bare, cst.Name) and bare.value in ("True", "False"))):
+            weak_int = isinstance(bare, cst.Integer) and self._kinds(ctx).value(target.value, ctx.scope).kind in NUMERIC_KINDS
+            if not (weak_int or (isinstance(bare, cst.Name) and bare.value in ("True", "False"))):
                 value = call(f"{ctx.jnp_alias}.asarray", value, cst.Attribute(value=name, attr=cst.Name("dtype")))
             new_value = call(f"{ctx.use_jnp()}.where", mask, value, name)
         else:
@@ -559,6 +566,13 @@ class FunctionalUpdate(Rule):
     def _rebound_attribute(self, target: cst.Attribute, ctx: FileContext) -> None:
         if not target.attr.value.startswith("_") and ctx.function is not None:
             self._public_attributes.setdefault(ctx.function.node, []).append(ctx.code(target))
+
+    def _kinds(self, ctx: FileContext) -> ValueClassifier:
+        """A value-kind classifier for ``ctx``'s file (made once per file)."""
+        cached = getattr(self, "_classifier", None)
+        if cached is None or cached[0] is not ctx:
+            cached = self._classifier = (ctx, ValueClassifier(ctx.resolver))
+        return cached[1]
 
     def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
         names = list(dict.fromkeys(self._public_attributes.pop(info.node, ())))
