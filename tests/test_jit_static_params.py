@@ -61,8 +61,8 @@ CASES = [
             return -np.asarray(v) * scale
         """,
         # pytransform3d: static_argnums=(0,) raised "Non-hashable static arguments" for every ndarray or list;
-        # the test on its element is a traced test (kept as written when NPJ306 cannot convert it)
-        {"perpendicular_to_vector": ("NPJ301",), "google_style": jit()},
+        # the test on its element is a traced test: the early return becomes jax.lax.cond (NPJ306)
+        {"perpendicular_to_vector": jit(), "google_style": jit()},
         id="documented-array-is-never-static-its-element-test-is-traced",
     ),
     pytest.param(
@@ -284,7 +284,8 @@ def test_array_and_dtype_parameters_run_under_jit_and_match_numpy():
     result = migrate(RUNTIME_SOURCE)
     jitted = {record.qualname for record in result.functions if record.jit}
     # the array parameters tested by `if` stay un-jitted (NPJ301) or become jax.lax.cond, never static
-    assert jitted == {"flip", "pick", "create_identity", "create_from_translation", "ndarray_to_list_of_dicts"}, \
+    assert jitted == {"flip", "pick", "create_identity", "create_from_translation", "ndarray_to_list_of_dicts",
+                      "perpendicular_to_vector"}, \
         result.output.decode()
     original, migrated = {}, {}
     exec(compile(RUNTIME_SOURCE, "original.py", "exec"), original)

@@ -11,5 +11,4 @@ EXAMPLES = {
     "trace_of": [(R,)],
     "spin": [(0.0, y)],
     "rotate_and_step": [(0.3, y), (1.2, y, 0.05)],
-    "scratch_total": [(2.0,)],
 }

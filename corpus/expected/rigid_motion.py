@@ -1,8 +1,8 @@
 """Rigid-body kinematics: rotations, a vector class, and an integrator with a Butcher tableau.
 
 Hazards: a class deriving from np.ndarray (stays NumPy), reads through `.flat`, a chained
-assignment into a matrix, module-level constants built at import, a module-level buffer written
-through a view, np.testing inside a library function, masked arrays.
+assignment into a matrix, module-level constants built at import, np.testing inside a library
+function, masked arrays.
 """
 
 import math
@@ -19,10 +19,6 @@ RK4_A[2, 1] = 0.5
 RK4_A[3, 2] = 1.0
 RK4_B = np.array([1.0, 2.0, 2.0, 1.0]) / 6.0
 RK4_C = RK4_A.sum(axis=1).copy()
-
-# Scratch space shared by functions: written through a view, so its readers are not jitted.
-_SCRATCH = np.zeros(6)
-_HEAD = _SCRATCH[:3]
 
 
 class Vec3(np.ndarray):
@@ -84,14 +80,6 @@ def spin(t, y):
 @functools.partial(jax.jit, static_argnums=(0,))
 def rotate_and_step(theta, y, h=0.1):
     return rk4_step(spin, 0.0, rot_z(theta) @ y, h)
-
-
-def stash_head(v):
-    _HEAD[:] = v
-
-
-def scratch_total(scale):
-    return jnp.sum(_SCRATCH * scale)
 
 
 def checked_unit(v):
