@@ -41,7 +41,7 @@ from np2jax.analysis.scope import collect_scopes
 from np2jax.analysis.tracing import ModuleTracing
 from np2jax.codes import instantiate, selected
 from np2jax.analysis.ndarray_subclasses import NDARRAY_BASE, ndarray_subclasses
-from np2jax.analysis.state_writes import attribute_stores
+from np2jax.analysis.state_writes import attribute_stores, attribute_writes
 from np2jax.context import UNSTABLE, FileContext, ForcedUnsupported
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.imports import choose_jnp_alias, finalize_imports
@@ -254,11 +254,13 @@ def _transform(
     forced = dict(forced or {})
     imports = module_imports(module)
     external_callees = _seed_external(options.external, forced, module)
-    for name in ndarray_subclasses(module, resolver):
+    subclasses = ndarray_subclasses(module, resolver)
+    for name in subclasses:
         for method in _methods(module, name):
             forced.setdefault(method, ForcedUnsupported(NDARRAY_BASE, via_class=True))
     external_state = {fact.name: fact.who for fact in options.external if fact.kind == "state"}
-    _seed_attribute_facts(options.external, forced, tree if tree is not None else _ast_or_none(text))
+    tree = tree if tree is not None else _ast_or_none(text)
+    _seed_attribute_writers(options.external, forced, tree)
     enabled = {rule.CODE for rule in selected(set(options.select) or None, set(options.ignore) or None)}
     tracing = ModuleTracing(module, resolver, text, options.unroll_threshold, "NPJ306" in enabled, tree=tree,
                              convert_scans="NPJ307" in enabled, convert_whiles="NPJ308" in enabled,
@@ -293,7 +295,8 @@ def _transform(
             if links:
                 found = collect_links(module, collector.module_scope, imports, infos, functions)
                 found.mutators = frozenset([*(function.name for function in mutations.returning()), *mutations.rebinding()])
-                found.add_state(tree if tree is not None else _ast_or_none(text), imports)
+                found.add_state(tree, imports)
+                found.numpy_classes |= frozenset(subclasses)  # their subclasses elsewhere stay NumPy too
             return new_module, diagnostics, functions, forced, found
         forced.update(more)
 
@@ -317,15 +320,19 @@ def _seed_external(facts, forced: dict, module: cst.Module) -> dict[str, str]:
     return callees
 
 
-def _seed_attribute_facts(facts, forced: dict, tree) -> None:
-    """Functions storing an attribute that NumPy code in another module writes in place stay NumPy code."""
-    written = {fact.name: fact.who for fact in facts if fact.kind == "attribute"}
+def _seed_attribute_writers(facts, forced: dict, tree) -> None:
+    """Functions storing an attribute that code of this module (``state.coords += d``, the object not ``self``) or
+    NumPy code of another module writes in place stay NumPy code: the arrays stored there must stay NumPy arrays,
+    or the write raises (a jax.Array) or, for ``op=``, rebinds the attribute where NumPy updates the array."""
+    written = {name: (f"`{writer}`", False) for name, (writer, _) in attribute_writes(tree).items()}
+    written.update((fact.name, (fact.who, True)) for fact in facts if fact.kind == "attribute")
     if not written:
         return
     for qualname, names in attribute_stores(tree).items():
         name = next((n for n in sorted(names) if n in written), None)
         if name is not None and qualname not in forced:
-            forced[qualname] = ForcedUnsupported(written[name], via_module=True, attribute=name)
+            who, elsewhere = written[name]
+            forced[qualname] = ForcedUnsupported(who, via_module=elsewhere, attribute=name)
 
 
 def _methods(module: cst.Module, name: str) -> list[str]:

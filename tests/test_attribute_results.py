@@ -318,3 +318,37 @@ def test_writes_into_what_a_numpy_function_hands_back(body):
     np.testing.assert_array_equal(got[1], expected[1])
     assert any(d.code == "NPJ202" and d.line == 4 for d in result.diagnostics)
 
+
+
+@pytest.mark.parametrize("write", ["state.coords += d", "state.coords *= d", "state.coords[0] = d"])
+def test_an_attribute_written_in_place_on_another_object_keeps_what_is_stored_there_numpy(write):
+    """emcee's State: ``__init__`` stores ``np.atleast_2d(coords)`` (migrated: a JAX array); a helper writes
+    ``state.coords`` in place: ``op=`` then rebinds the attribute (the caller's ``before`` stays 0: silent),
+    a subscript write raises.  The storing method stays NumPy (NPJ202 naming the writer)."""
+    source = f"""\
+import numpy as np
+
+
+class State:
+    def __init__(self, coords):
+        self.coords = np.atleast_2d(coords)
+
+
+def shift(state, d):
+    {write}
+    return state
+
+
+def run(x):
+    s = State(x)
+    before = s.coords
+    shift(s, 2.0)
+    return float(before.sum())
+"""
+    result = migrate_source(source.encode(), "m.py")
+    assert any("`shift` writes `.coords` of an object in place" in d.message for d in result.diagnostics)
+    original, migrated = {}, {}
+    exec(compile(source, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    x = np.ones((2, 2))
+    assert migrated["run"](x.copy()) == original["run"](x.copy())

@@ -368,15 +368,18 @@ def test_module_level_state_another_module_writes_is_not_frozen_by_jit(run_cli, 
     assert same_results(src, tmp_path / "out", code).split() == ["0.0", "2.0" if "TABLE[0]" in writer else "6.0"]
 
 
-def test_a_subclass_of_an_ndarray_subclass_in_another_module_stays_numpy(run_cli, tmp_path):
+@pytest.mark.parametrize("middle", ["", "\n\nclass Middle(Base):\n    _shape = (3,)\n"], ids=["direct", "through-a-class-without-methods"])
+def test_a_subclass_of_an_ndarray_subclass_in_another_module_stays_numpy(run_cli, tmp_path, middle):
+    # pyrr: Vector3(BaseVector3) in vector3.py, BaseVector3(BaseObject) without methods, BaseObject(np.ndarray)
     src = tmp_path / "src"
     write(src / "pkg" / "__init__.py", "")
-    write(src / "pkg" / "base.py", "import numpy as np\n\nclass Base(np.ndarray):\n    def total(self):\n        return np.sum(self)\n")
-    write(src / "pkg" / "vec.py", """\
+    write(src / "pkg" / "base.py", "import numpy as np\n\nclass Base(np.ndarray):\n    def total(self):\n        return np.sum(self)\n" + middle)
+    base = "Middle" if middle else "Base"
+    write(src / "pkg" / "vec.py", f"""\
 import numpy as np
-from .base import Base
+from .base import {base}
 
-class Vec(Base):
+class Vec({base}):
     def __new__(cls, value):
         return np.asarray(value, dtype=float).view(cls)
 
@@ -385,7 +388,7 @@ class Vec(Base):
 """)
     run = migrate(run_cli, src, tmp_path / "out")
     assert "src/pkg/base.py:4:9: NPJ202 [error] `Base` derives from np.ndarray" in run.stderr
-    assert "src/pkg/vec.py:5:9: NPJ202 [error] `Base` (src/pkg/base.py), its base class in another module" in run.stderr
+    assert f"src/pkg/vec.py:5:9: NPJ202 [error] `{base}` (src/pkg/base.py), its base class in another module" in run.stderr
     code = "from pkg.vec import Vec\nv = Vec([1.0, 2.0])\nprint(type(v.doubled()).__name__, v.doubled().tolist(), float(v.total()))"
     assert same_results(src, tmp_path / "out", code).split() == ["Vec", "[2.0,", "4.0]", "3.0"]
 

@@ -20,10 +20,11 @@ FIRST_ARGUMENT_WRITERS = frozenset({"copyto", "put", "place", "putmask", "fill_d
 
 
 def module_variables(tree: ast.Module | None) -> frozenset[str]:
-    """Names the module's top-level statements assign (``TABLE = np.zeros(3)``, ``A, B = ...``)."""
+    """Names the module's top-level statements assign (``TABLE = np.zeros(3)``, ``A, B = ...``) or define as
+    classes (a class without methods is named nowhere else: ``class BaseVector3(BaseObject): _shape = (3,)``)."""
     if tree is None:
         return frozenset()
-    found = set()
+    found = {statement.name for statement in tree.body if isinstance(statement, ast.ClassDef)}
     for statement in tree.body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
             continue

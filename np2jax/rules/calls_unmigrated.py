@@ -31,9 +31,13 @@ class CallsUnmigratedFunction(Rule):
     ARGUMENT_MESSAGE = (
         "`{callee}` hands it `{passed}`, which stays NumPy code, to call on its arrays: this function stays NumPy too"
     )
-    ATTRIBUTE_MESSAGE = (
+    MODULE_ATTRIBUTE_MESSAGE = (
         "{callee}, in another module, writes `.{name}` of an object in place: what this function stores in `.{name}` "
         "must stay a NumPy array, so it stays NumPy code"
+    )
+    ATTRIBUTE_MESSAGE = (
+        "{callee} writes `.{name}` of an object in place: what this function stores in `.{name}` must stay a NumPy "
+        "array (a JAX array would not change, or `op=` would rebind the attribute), so it stays NumPy code"
     )
     NDARRAY_MESSAGE = (
         "`{name}` derives from np.ndarray: a jax.Array cannot be subclassed nor viewed as a subclass, so the "
@@ -71,9 +75,9 @@ class CallsUnmigratedFunction(Rule):
             "Module-level code is NumPy code: it counts as such a writer (`Y = make(3)` then `Y[0] = 5` at module "
             "level), and a module-level name holding a result carries it into the functions that write into it "
             "(`BUF = make(3)`, then `BUF[0] = v` or `a = BUF; a += 1` in a function). "
-            "Across modules, NumPy code that writes an attribute of some object in place (`old.coords[m] = v`, "
-            "`s.coords += d`) keeps the functions of other modules that store attributes of that name NumPy code "
-            "(matched by name). "
+            "Code that writes an attribute of an object other than `self` in place (`state.coords += d`, "
+            "`old.coords[m] = v`) keeps the functions that store attributes of that name NumPy code (matched by name), "
+            "in its module and, for NumPy code, in the other modules migrated with it. "
             "A function handed a function that stays NumPy code as an argument (`frechet(x, inv=check)`, also "
             "one of another module) calls it on its arrays: it stays NumPy code too. "
             "The methods of a class deriving from `np.ndarray` (directly or through classes of the module) stay NumPy "
@@ -318,7 +322,8 @@ class CallsUnmigratedFunction(Rule):
             line, col, end_line, end_col = ctx.def_name_span(info)
             message = (
                 self.ARGUMENT_MESSAGE.format(callee=forced.callee, passed=forced.via_argument) if forced.via_argument
-                else self.ATTRIBUTE_MESSAGE.format(callee=forced.callee, name=forced.attribute)
+                else (self.MODULE_ATTRIBUTE_MESSAGE if forced.via_module else self.ATTRIBUTE_MESSAGE).format(
+                    callee=forced.callee, name=forced.attribute)
             )
             ctx.diagnostics.append(
                 Diagnostic(self.CODE, self.SEVERITY, message, ctx.path, line, col, end_line, end_col, self.DOC.use_instead)
