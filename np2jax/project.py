@@ -15,6 +15,8 @@ re-exports through a package's ``__init__``) and derives ``ExternalFact``s:
   write into the arrays it is handed): the caller stays NumPy code too (NPJ202);
 * ``class``: a class derives from a class of another module and one of them has a method that stays
   NumPy code and may change ``self``'s arrays: they share ``self``, so the other stays NumPy too (NPJ202);
+* ``result`` also when NumPy code hands such a result to a function of a third module that stays NumPy code
+  (``M = make(n); bump(M)``: it may write into it);
 * ``attribute``: NumPy code in another module writes an attribute of some object in place
   (``old.coords[m] = v``): the functions storing attributes of that name stay NumPy (NPJ202);
 * ``state``: another module writes a module-level variable in place or rebinds it (``TABLE[0] = v`` after
@@ -84,11 +86,24 @@ class Project:
                         found.setdefault(index, set()).add(ExternalFact("callee", target, where))
             self._class_facts(index, found)
             self._attribute_facts(index, found)
+            self._handed_facts(index, found)
             for target, (writer, line) in links.state_writes.items():
                 for producer, name in self.resolve(index, target):
                     if producer != index and name in self.modules[producer].links.variables:
                         found.setdefault(producer, set()).add(ExternalFact("state", name, self._who(index, writer, line)))
         return found
+
+    def _handed_facts(self, index: int, found: dict[int, set[ExternalFact]]) -> None:
+        """NumPy code here hands an imported function's result to a function of a third module that stays NumPy
+        code (``M = make(n); bump(M)``, ``bump`` writing into ``M``): the producer stays NumPy, as for a write here."""
+        for target, callees in self.modules[index].links.handed.items():
+            for callee, (caller, line) in callees.items():
+                if not any(name in self.modules[where].links.unsupported for where, name in self.resolve(index, callee)):
+                    continue
+                for producer, name in self._producers(index, target):
+                    if producer != index and name in self.modules[producer].links.migrated:
+                        who = self._who(index, caller, line)
+                        found.setdefault(producer, set()).add(ExternalFact("result", name, who))
 
     def _attribute_facts(self, index: int, found: dict[int, set[ExternalFact]]) -> None:
         """NumPy code in another module writes an attribute in place (``old.coords[m] = v``): what this module's

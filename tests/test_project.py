@@ -492,3 +492,16 @@ def go():
     assert (tmp_path / "out" / "pkg" / "state.py").read_text() == (src / "pkg" / "state.py").read_text()
     printed = same_results(src, tmp_path / "out", "from pkg.run import go; print(go())")
     assert printed.strip() == "[[2.0, 2.0], [1.0, 1.0], [2.0, 2.0]]"
+
+
+@pytest.mark.parametrize("b_imports_numpy", [False, True])
+def test_a_result_handed_to_a_third_module_that_writes_into_it_keeps_its_producer_numpy(run_cli, tmp_path, b_imports_numpy):
+    # c.py hands make()'s result to b.bump, which adds in place: a JAX array would only be rebound in bump (0.0, not 6.0)
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "a.py", "import numpy as np\n\ndef make(n):\n    return np.zeros((n, 2))\n")
+    write(src / "pkg" / "b.py", ("import numpy as np\n\n" if b_imports_numpy else "") + "def bump(M):\n    M += 1.0\n")
+    write(src / "pkg" / "c.py", "from .a import make\nfrom .b import bump\n\ndef h(n):\n    M = make(n)\n    bump(M)\n    return float(M.sum())\n")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "src/pkg/a.py:3:5: NPJ202 [error] `h` (src/pkg/c.py), in another module, writes in place" in run.stderr
+    assert same_results(src, tmp_path / "out", "from pkg.c import h; print(h(3))").strip() == "6.0"

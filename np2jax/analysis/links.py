@@ -77,6 +77,8 @@ class ModuleLinks:
     attribute_writes: dict[str, tuple[str, int]] = field(default_factory=dict)  # attribute -> (writer, line): its
     #   NumPy code writes an object's attribute in place (`old.coords[m] = v`, `s.coords += d`)
     attribute_stores: frozenset[str] = frozenset()  # attributes its functions assign (`self.coords = ...`)
+    handed: dict[str, dict[str, tuple[str, int]]] = field(default_factory=dict)  # imported target -> {imported callee:
+    #   (caller, line)}: its NumPy code hands what the target returns to the callee (`M = make(n); bump(M)`)
 
     def add_state(self, tree, imports: dict[str, str]) -> ModuleLinks:
         """Fill ``variables``, ``state_writes`` and the attribute fields from Python's ast of the module."""
@@ -184,6 +186,7 @@ def collect_links(module: cst.Module, scope: Scope, imports: dict[str, str], inf
     stars = star_imports(module)
     calls: dict[str, dict[str, int]] = {}
     writes: dict[str, tuple[str, int]] = {}
+    handed: dict[str, dict[str, tuple[str, int]]] = {}
     changed = {info.qualname for info in infos if info.changed and status.get(info.qualname) != "unsupported"}
     top = [s for s in module.body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]
     held: dict[str, tuple[str, ...]] = {}  # module-level names holding imported functions' results (`BUF = make(3)`)
@@ -220,11 +223,13 @@ def collect_links(module: cst.Module, scope: Scope, imports: dict[str, str], inf
             if target not in local and "|" not in target and not target.startswith("#"):
                 line = info.imported_calls[target][1] if target in info.imported_calls else 0
                 writes.setdefault(target, (info.qualname, line))
+        _add_handed(handed, info.node.body, resolver, info.qualname, local)
     unsupported = frozenset(name for name, s in status.items() if s == "unsupported")
     return ModuleLinks(
         imports=imports,
         stars=stars,
         calls=calls,
+        handed=handed,
         writes=writes,
         defined=frozenset(status),
         migrated=frozenset(changed),
@@ -308,8 +313,10 @@ def links_without_walk(module: cst.Module, functions, mutating: frozenset[str] =
 
     top_written, held = module_level_uses(module.body, callee_of)
     returned = {}
+    handed: dict[str, dict[str, tuple[str, int]]] = {}
     for qualname, body in finder.functions.items():
         function = finder.nodes[qualname]
+        _add_handed(handed, body, callee_of, qualname, local)
         written, returned[qualname] = result_uses_in(
             [body], callee_of, params=global_names(function, held), parameters=parameter_names(function))
         for target in written:
@@ -324,7 +331,7 @@ def links_without_walk(module: cst.Module, functions, mutating: frozenset[str] =
         if isinstance(statement, cst.ClassDef) and statement.name.value in bases and any(
             isinstance(method, cst.FunctionDef) and writes_self(method) for method in statement.body.body)
     )
-    return ModuleLinks(imports=imports, stars=stars, calls=finder.calls, writes=writes,
+    return ModuleLinks(imports=imports, stars=stars, calls=finder.calls, writes=writes, handed=handed,
                        defined=frozenset(r.qualname for r in functions), unsupported=mutating, bases=bases,
                        numpy_classes=numpy_classes, returns=_imported_returns(returned, local))
 
@@ -394,6 +401,36 @@ class _SpelledCalls(FastVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         for target in _spelled_targets(node.func, self.imports, self.stars, self.defined):
             self.calls.setdefault(target, {}).setdefault(self.current[-1] if self.current else "<module>", 0)
+
+
+class _Handed(FastVisitor):
+    """Names bound to an imported function's result (``M = make(n)``) and the imported calls they are passed to."""
+
+    def __init__(self, callee_of) -> None:
+        super().__init__()
+        self.callee_of = callee_of
+        self.results: dict[str, str] = {}  # local name -> the imported target whose result it holds
+        self.passed: list[tuple[str, cst.Call]] = []  # (name, call of another function it is an argument of)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if isinstance(node.value, cst.Call) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            target = self.callee_of(node.value)
+            if target is not None:
+                self.results[node.targets[0].target.value] = target
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.passed.extend((arg.value.value, node) for arg in node.args if isinstance(arg.value, cst.Name))
+
+
+def _add_handed(handed: dict, body: cst.CSTNode, callee_of, qualname: str, local) -> None:
+    """Record where NumPy code hands an imported function's result to an imported function (``bump(M)``)."""
+    finder = _Handed(callee_of)
+    visit(body, finder)
+    for name, call in finder.passed:
+        target = finder.results.get(name)
+        callee = callee_of(call) if target is not None else None
+        if callee is not None and callee not in local and target not in local:
+            handed.setdefault(target, {}).setdefault(callee, (qualname, 0))
 
 
 def _callee_resolver(imported_calls, scope, imports, stars=(), local=frozenset()):
