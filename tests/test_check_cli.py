@@ -320,5 +320,6 @@ def test_corpus_migration_checks_out(corpus):
     assert statuses <= {"equivalent", "skipped"}, [f for f in corpus.report["functions"] if f["status"] not in ("equivalent", "skipped")]
     equivalent = [f for f in corpus.report["functions"] if f["status"] == "equivalent"]
     assert len(equivalent) >= 100
-    assert all(f["inputs_tried"] >= 2 for f in equivalent)
+    # a function the migration left unchanged (an np.ndarray subclass's methods) may be probed once: it is itself
+    assert all(f["inputs_tried"] >= 2 for f in equivalent if not f["unchanged"])
     assert any(f["jitted"] for f in equivalent) == any("jax.jit" in p.read_text() for p in Path(ROOT / "corpus/expected").glob("*.py"))
