@@ -291,6 +291,26 @@ CASES = [
         """
         import numpy as np
 
+        def narrowed(x):
+            x = np.array(x, dtype=float)
+            m = x > 0
+            m = m & (x < 5)
+            x[m] = 0.0
+            return x
+
+        def flipped(x):
+            m = x > 0
+            m = ~m
+            return np.sum(x[m])
+        """,
+        # a mask rebound from itself: looking through `m`'s bindings recursed forever and the whole file failed
+        {"narrowed": ("NPJ301",), "flipped": ("NPJ301",)},
+        id="mask-rebound-from-itself",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
         def interaction_codes(a, b, n_b):
             return a.astype(np.int64) * n_b + b
         """,

@@ -330,18 +330,19 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         if multi or any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, (cst.Ellipsis,)) for e in node.slice):
             self._mark_data(node.value)
 
-    def _is_mask(self, node: cst.BaseExpression) -> bool:
-        """A traced boolean array used as an index (a comparison, ``~m``, ``&``/``|`` of those, or a name bound to one)."""
+    def _is_mask(self, node: cst.BaseExpression, seen: frozenset[str] = frozenset()) -> bool:
+        """A traced boolean array used as an index (a comparison, ``~m``, ``&``/``|`` of those, or a name bound to one).
+        ``seen``: the names being looked through (``m = m & (x < 5)`` refers to itself)."""
         if isinstance(node, cst.Comparison):
             if all(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons):
                 return False
             return bool(self.tokens(node))
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
             # `~flag` of a traced value that is not an integer: most likely a boolean
-            return self._is_mask(node.expression) or (bool(self.tokens(node.expression))
+            return self._is_mask(node.expression, seen) or (bool(self.tokens(node.expression))
                                                       and not IndexClassifier(self.resolver, self.scope).is_int(node.expression))
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
-            return self._is_mask(node.left) or self._is_mask(node.right)
+            return self._is_mask(node.left, seen) or self._is_mask(node.right, seen)
         if isinstance(node, cst.Call):
             if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("all", "any") and self.tokens(node.func.value):
                 return True  # `(d < r).all(axis=1)`
@@ -349,11 +350,13 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             short = qualname.rsplit(".", 1)[-1]
             return (is_numpy(qualname) or qualname.startswith("jax.numpy")) and short in MASK_FUNCTIONS and bool(self.tokens(node))
         if isinstance(node, cst.Name):
+            if node.value in seen:
+                return False  # its other bindings decide
             found, bindings = self.scope.lookup(node.value)
             if found is self.function_scope and node.value in self.params and _mask_like(node.value, self.params[node.value]):
                 return True  # `def masked_error(P, R, mask): return ((P - R)[mask] ** 2).sum()`
             return found is not None and found.kind == "function" and bool(bindings) and all(
-                isinstance(b, ValueBinding) and not b.augmented and self._is_mask(b.value) for b in bindings
+                isinstance(b, ValueBinding) and not b.augmented and self._is_mask(b.value, seen | {node.value}) for b in bindings
             )
         return False
 
