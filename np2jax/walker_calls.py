@@ -76,7 +76,9 @@ class CallRewrites:
         return updated.with_changes(args=args)
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.BaseExpression) -> cst.BaseExpression:
-        if original.attr.value == "flat" and self.traced and original not in self._written_flats:
+        receiver = original.value
+        own = isinstance(receiver, cst.Name) and receiver.value in ("self", "cls")  # an object's own `flat` attribute
+        if original.attr.value == "flat" and self.traced and original not in self._written_flats and not own:
             # A jax.Array has no `.flat` (NotImplementedError); reading through `.ravel()` gives the same
             # elements in the same order, for a NumPy array too. Writes through `.flat` are in-place writes.
             self.statement_rewrites += 1

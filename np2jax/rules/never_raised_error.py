@@ -4,8 +4,8 @@ import libcst as cst
 
 from np2jax.analysis.scope import Scope
 from np2jax.analysis.values import STATIC, python_container
-from np2jax.context import FileContext
-from np2jax.diagnostics import Severity
+from np2jax.context import FileContext, FunctionInfo
+from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.rule import Example, RuleDoc
 from np2jax.rules.hazard import HazardRule
 from np2jax.visitors import child_nodes
@@ -36,7 +36,7 @@ class NeverRaisedError(HazardRule):
         what=(
             "Reports code that relies on NumPy raising where JAX does not: `except` clauses that catch LinAlgError "
             "(or ValueError, Exception, a bare `except`) around `np.linalg.solve/inv/cholesky`, or any `except "
-            "LinAlgError` around `np.linalg`; `except FloatingPointError` and `np.errstate(...='raise')` (or `'call'`, or a setting that is not a string literal, `np.errstate(all=mode)`); `except "
+            "LinAlgError` around `np.linalg`; `except FloatingPointError` and `np.errstate(...='raise')` (or `'call'`, or a setting that is not a string literal, `np.errstate(all=mode)`), also as a decorator, and a module-level `np.seterr(...='raise')` for every rewritten function of the module; `except "
             "IndexError` around array indexing with computed indices. The function is left as it is."
         ),
         why=(
@@ -75,6 +75,22 @@ class NeverRaisedError(HazardRule):
             diagnostics=("NPJ118",),
         ),
         Example(
+            title="np.errstate as a decorator, np.seterr at module level",
+            before="""
+            import numpy as np
+
+            np.seterr(invalid="raise")
+
+            @np.errstate(divide="raise")
+            def log_ratio(a, b):
+                return np.log(a / b)
+
+            def root(x):
+                return np.sqrt(x)
+            """,
+            diagnostics=("NPJ118", "NPJ118", "NPJ118"),
+        ),
+        Example(
             title="errstate that silences warnings, and handlers of errors JAX raises too, are fine",
             before="""
             import numpy as np
@@ -106,19 +122,31 @@ class NeverRaisedError(HazardRule):
 
     NODE_TYPES = frozenset({cst.Try, cst.Call})
 
+    def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
+        super().on_leave_function(info, ctx)
+        if not info.changed or info.has_errors(ctx):
+            return
+        scope = ctx.resolver.scopes[ctx.module]
+        for decorator in info.node.decorators:  # `@np.errstate(divide="raise")` over the whole function
+            if isinstance(decorator.decorator, cst.Call):
+                self.check(decorator.decorator, scope, ctx)
+        for call in _module_seterr(ctx):  # `np.seterr(all="raise")` at import: every function of the module
+            what = _raising_settings(call, "np.seterr")
+            if what:
+                line, col, end_line, end_col = ctx.def_name_span(info)
+                message = self.MESSAGE.format(what=f"module-level {what} (line {ctx.exact_span(call)[0]})",
+                                              error="FloatingPointError", effect=_EFFECT)
+                ctx.diagnostics.append(Diagnostic(self.CODE, self.SEVERITY, message, ctx.path, line, col, end_line, end_col,
+                                                  self.DOC.use_instead))
+
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
         if isinstance(node, cst.Try):
             self._check_try(node, scope, ctx)
-        elif isinstance(node, cst.Call) and ctx.resolver.qualname(node.func, scope) == "numpy.errstate":
-            settings = [arg for arg in node.args if not (arg.keyword is not None and arg.keyword.value == "call")]
-            if any(_string(arg.value) in RAISING_ERRSTATE for arg in settings):
-                what = "`np.errstate` asks for floating-point errors to raise"
-            elif any(_string(arg.value) is None for arg in settings):  # `errstate(all=mode)`, `errstate(**old)`
-                what = "`np.errstate` gets a setting that is not a string literal, which may ask floating-point errors to raise"
-            else:
-                return
-            self.report(ctx, node, self.MESSAGE.format(
-                what=what, error="FloatingPointError", effect="the migrated code would return inf/nan where NumPy raised"), exact=True)
+        elif isinstance(node, cst.Call) and ctx.resolver.qualname(node.func, scope) in ("numpy.errstate", "numpy.seterr"):
+            name = "np.errstate" if ctx.resolver.qualname(node.func, scope) == "numpy.errstate" else "np.seterr"
+            what = _raising_settings(node, name)
+            if what:
+                self.report(ctx, node, self.MESSAGE.format(what=what, error="FloatingPointError", effect=_EFFECT), exact=True)
 
     def _check_try(self, node: cst.Try, scope: Scope, ctx: FileContext) -> None:
         raised = _raised_in(node.body, scope, ctx)
@@ -132,6 +160,31 @@ class NeverRaisedError(HazardRule):
                         what=f"this handler catches the {error} that {what} raises in NumPy", error=error,
                         effect="it would never run"), exact=True)
                     return
+
+
+_EFFECT = "the migrated code would return inf/nan where NumPy raised"
+
+
+def _raising_settings(call: cst.Call, name: str) -> str | None:
+    """What a ``np.errstate``/``np.seterr`` call asks that JAX never does, or None."""
+    settings = [arg for arg in call.args if not (arg.keyword is not None and arg.keyword.value == "call")]
+    if any(_string(arg.value) in RAISING_ERRSTATE for arg in settings):
+        return f"`{name}` asks for floating-point errors to raise"
+    if any(_string(arg.value) is None for arg in settings):  # `errstate(all=mode)`, `errstate(**old)`
+        return f"`{name}` gets a setting that is not a string literal, which may ask floating-point errors to raise"
+    return None
+
+
+def _module_seterr(ctx: FileContext) -> list[cst.Call]:
+    """``np.seterr(...)`` calls among the module's top-level statements (``old = np.seterr(all="raise")`` too)."""
+    found = []
+    scope = ctx.resolver.scopes[ctx.module]
+    for statement in ctx.module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            value = small.value if isinstance(small, (cst.Expr, cst.Assign)) else None
+            if isinstance(value, cst.Call) and ctx.resolver.qualname(value.func, scope) == "numpy.seterr":
+                found.append(value)
+    return found
 
 
 def _raised_in(body: cst.BaseSuite, scope: Scope, ctx: FileContext) -> dict[str, tuple[str, bool]]:
