@@ -30,6 +30,11 @@ class ReturnedArgument(Rule):
     CODE = "NPJ203"
     NAME = "returned-argument"
     MESSAGE = "`{function}` wrote into its argument{s} {params} in place: it now returns {them} instead{calls}{outside}"
+    REBINDING_MESSAGE = (
+        "`{function}` updates its argument{s} {params} with `op=`: NumPy also changes the caller's array, the migrated "
+        "function only rebinds {them} (no caller in this module relies on the update; callers elsewhere must use "
+        "what it returns)"
+    )
     CALLS = ", and its calls in this module rebind {them} (`{example}`)"
     PUBLIC = "; callers in other modules must rebind {them} too (`{signature}`)"
     PRIVATE = " (a private name: no callers outside this module are expected)"
@@ -40,7 +45,10 @@ class ReturnedArgument(Rule):
             "Rewrites a function that writes into its array arguments and returns nothing (`x[i] = v`, `x /= s`) "
             "so that it returns the updated arrays (`return x`, or `return x, y` in signature order), and every "
             "call in the module, `f(a)`, to `a = f(a)`. Reported at the `def`: a warning for public names, "
-            "whose callers in other modules must now rebind too, an info for private ones (`_name`)."
+            "whose callers in other modules must now rebind too, an info for private ones (`_name`). Also reported: "
+            "a function that updates a parameter with `op=` and returns a value (`v *= 0.9; ...; return v`) where no "
+            "caller in the module relies on the update: the migrated `op=` only rebinds the name, so a caller that kept "
+            "its array no longer sees the update."
         ),
         why=(
             "JAX arrays cannot change: the only way to hand an update back is to return it. The rewrite is applied "
@@ -59,6 +67,28 @@ class ReturnedArgument(Rule):
         ),
     )
     EXAMPLES = (
+        Example(
+            title="an op= on a parameter that the function returns: the caller's array is no longer updated",
+            before="""
+            import numpy as np
+
+            def momentum(v, grads, lr):
+                for g in grads:
+                    v *= 0.9
+                    v -= lr * np.asarray(g)
+                return v
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def momentum(v, grads, lr):
+                for g in grads:
+                    v *= 0.9
+                    v -= lr * jnp.asarray(g)
+                return v
+            """,
+            diagnostics=("NPJ203",),
+        ),
         Example(
             title="the updated argument is returned and the caller rebinds it",
             before="""
@@ -159,6 +189,25 @@ class ReturnedArgument(Rule):
                 return cst.Assign(targets=[cst.AssignTarget(updated.target)], value=value, semicolon=updated.semicolon)
         return None
 
+    def _report_rebinding(self, info: FunctionInfo, ctx: FileContext) -> None:
+        """``v *= 0.9; ...; return v``: the ``op=`` on a parameter becomes a rebinding (nothing in the module relies
+        on the update); a caller outside it that kept the array sees NumPy's update no longer."""
+        function = ctx.mutations.function(info.node)
+        if function is None or not info.changed:
+            return
+        relied = ctx.mutations.relied_on(info.node)
+        params = [p for p in function.maybe if p not in relied]
+        if not params:
+            return
+        private = function.name.startswith("_")
+        message = self.REBINDING_MESSAGE.format(
+            function=function.name, s="s" if len(params) > 1 else "", params=", ".join(f"`{p}`" for p in params),
+            them="it" if len(params) == 1 else "them")
+        line, col, end_line, end_col = ctx.def_name_span(info)
+        ctx.diagnostics.append(Diagnostic(
+            self.CODE, Severity.INFO if private else self.SEVERITY, message, ctx.path, line, col, end_line, end_col,
+            "use the returned value (`v = f(v, ...)`) where the caller's array must change"))
+
     @staticmethod
     def _ordered(returned: frozenset[str], ctx: FileContext) -> list[str]:
         return [name for name in ctx.mutations.function(ctx.function.node).params if name in returned]
@@ -168,6 +217,7 @@ class ReturnedArgument(Rule):
             return
         returned, _ = ctx.mutations.returned(info.node)
         if not returned:
+            self._report_rebinding(info, ctx)
             return
         function = ctx.mutations.function(info.node)
         params = function.params
