@@ -145,17 +145,25 @@ def attribute_stores(tree: ast.Module | None) -> dict[str, frozenset[str]]:
     return {name: frozenset(attrs) for name, attrs in found.items()}
 
 
-def _function_nodes(tree: ast.Module):
-    """(qualname of the enclosing top-level function or method, or ``<module>``; node) for every node."""
-    stack: list[tuple[ast.AST, str]] = [(child, "<module>") for child in tree.body]
-    while stack:
-        node, where = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and where == "<module>":
-            where = node.name
-        elif isinstance(node, ast.ClassDef) and where == "<module>":
-            for child in node.body:
-                inner = child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
-                stack.append((child, f"{node.name}.{inner}" if inner else "<module>"))
-            continue
-        yield where, node
-        stack.extend((child, where) for child in ast.iter_child_nodes(node))
+_WRITES = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete, ast.Call)
+
+
+def _function_nodes(tree: ast.Module) -> list[tuple[str, ast.AST]]:
+    """(qualname of the enclosing top-level function or method, or ``<module>``; node) for the assignments,
+    deletions and calls of the module, found once per tree (the engine asks again in every round)."""
+    found = getattr(tree, "_np2jax_writes", None)
+    if found is not None:
+        return found
+    found = []
+    for statement in tree.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            parts = [(statement.name, statement)]
+        elif isinstance(statement, ast.ClassDef):
+            parts = [(f"{statement.name}.{child.name}" if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
+                      else "<module>", child) for child in statement.body]
+        else:
+            parts = [("<module>", statement)]
+        for where, part in parts:
+            found.extend((where, node) for node in ast.walk(part) if isinstance(node, _WRITES))
+    tree._np2jax_writes = found  # type: ignore[attr-defined]
+    return found
