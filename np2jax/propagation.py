@@ -17,6 +17,7 @@ import libcst as cst
 
 from np2jax.analysis.result_writes import attribute_sources, augments_shared_state, module_level_uses, result_uses
 from np2jax.context import ForcedUnsupported
+from np2jax.visitors import FastVisitor, visit
 
 
 def callers_of_unsupported(infos, functions, forced, imported=None) -> dict[str, ForcedUnsupported]:
@@ -152,7 +153,7 @@ def callees_written_by_unsupported(infos, functions, forced, memo: dict, module:
     top_written, held = memo.get("<module>", ({}, {}))
     methods = [
         (info.qualname, info.node, _callee_resolver(info.class_name, module_functions, constructors))
-        for info in infos if ".<locals>." not in info.qualname
+        for info in infos if ".<locals>." not in info.qualname and _stores_attributes(info.node, memo)
     ]
     # the functions that stay NumPy (reverted, or left as they were)
     staying = [
@@ -284,3 +285,45 @@ def mutators_of_unsupported_callers(infos, functions, forced, mutations) -> dict
         if caller is not None and function.name not in forced:
             found[function.name] = ForcedUnsupported(caller, via_caller=True)
     return found
+
+
+class _AttributeStores(FastVisitor):
+    """Does a function store anything in an attribute (``self.P = ...``, ``b.F[0] = ...``, ``self.xs.append(v)``)?"""
+
+    CONTAINER_METHODS = frozenset({"append", "extend", "insert", "setdefault", "update", "add"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found = False
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self.found = self.found or _has_attribute(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self.found = self.found or _has_attribute(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.found = self.found or _has_attribute(node.target)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in self.CONTAINER_METHODS:
+            self.found = self.found or _has_attribute(func.value)
+
+
+def _has_attribute(target: cst.BaseExpression) -> bool:
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_has_attribute(element.value) for element in target.elements)
+    while isinstance(target, cst.Subscript):
+        target = target.value
+    return isinstance(target, cst.Attribute)
+
+
+def _stores_attributes(node: cst.FunctionDef, memo: dict) -> bool:
+    """Only functions that store in attributes can tell ``attribute_sources`` anything (asked once per function)."""
+    key = ("<stores>", id(node))
+    if key not in memo:
+        finder = _AttributeStores()
+        visit(node.body, finder)
+        memo[key] = finder.found
+    return memo[key]
