@@ -75,3 +75,12 @@ def trailing_comment_lines(body: cst.BaseSuite) -> int:
             children = child_nodes(node)
             node = children[-1] if children else None
     return lines
+
+
+def target_parts(target: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The single targets of an assignment target (``a, (self.P, *b[0])`` -> a, self.P, b[0])."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [part for element in target.elements for part in target_parts(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return target_parts(target.value)
+    return [target]

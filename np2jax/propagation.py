@@ -17,6 +17,7 @@ import libcst as cst
 
 from np2jax.analysis.result_writes import attribute_sources, augments_shared_state, module_level_uses, result_uses
 from np2jax.context import ForcedUnsupported
+from np2jax.cstutil import target_parts
 from np2jax.visitors import FastVisitor, visit
 
 
@@ -312,11 +313,12 @@ class _AttributeStores(FastVisitor):
 
 
 def _has_attribute(target: cst.BaseExpression) -> bool:
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return any(_has_attribute(element.value) for element in target.elements)
-    while isinstance(target, cst.Subscript):
-        target = target.value
-    return isinstance(target, cst.Attribute)
+    for part in target_parts(target):
+        while isinstance(part, cst.Subscript):
+            part = part.value
+        if isinstance(part, cst.Attribute):
+            return True
+    return False
 
 
 def _stores_attributes(node: cst.FunctionDef, memo: dict) -> bool:

@@ -15,6 +15,7 @@ import libcst as cst
 
 from np2jax.analysis.aliasing import FunctionAliasing, array_evidence, is_fresh_array
 from np2jax.analysis.scope import ParamBinding, ValueBinding
+from np2jax.cstutil import target_parts
 
 # ndarray attributes that NumPy lets code set.
 SETTABLE = frozenset("shape strides data dtype real imag flat".split())
@@ -46,7 +47,7 @@ class AttributeWrite:
 def plan_attribute_writes(node: cst.BaseSmallStatement, aliasing: FunctionAliasing, _classifier=None) -> list[AttributeWrite]:
     """The writes of ``node`` (an assignment or augmented assignment) into a settable attribute of an array."""
     if isinstance(node, cst.Assign):
-        targets = [t for target in node.targets for t in _flat(target.target)]
+        targets = [t for target in node.targets for t in target_parts(target.target)]
     elif isinstance(node, cst.AugAssign):
         targets = [node.target]
     else:
@@ -65,12 +66,6 @@ def plan_attribute_writes(node: cst.BaseSmallStatement, aliasing: FunctionAliasi
     return writes
 
 
-def _flat(target: cst.BaseExpression) -> list[cst.BaseExpression]:
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [t for element in target.elements for t in _flat(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _flat(target.value)
-    return [target]
 
 
 def _is_array(target: cst.Attribute, aliasing: FunctionAliasing) -> bool:

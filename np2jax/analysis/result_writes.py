@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.cstutil import target_parts
 from np2jax.visitors import FastVisitor, visit
 
 INPLACE_METHODS = frozenset(  # NumPy array methods that change the array in place
@@ -222,7 +223,7 @@ class _ResultWrites(FastVisitor):
     def leave_Assign(self, node: cst.Assign) -> None:  # (after the value: `x = add_jitter(x)` writes into the old `x`)
         for target in node.targets:
             self._bind(target.target, node.value)
-            for part in _target_parts(target.target):
+            for part in target_parts(target.target):
                 if isinstance(part, cst.Subscript):  # `p[0] = v`, `p[i], p[j] = p[j], p[i]`
                     self._write(part.value, node)
                     self._store_in_attribute(part.value, node.value, item=True)  # `self.cache["P"] = make(n)`
@@ -247,7 +248,7 @@ class _ResultWrites(FastVisitor):
             callee = self._derived(value)  # `dy = probs.copy()`: a new array, not shared
         if not callee and not part and isinstance(value, (cst.List, cst.Tuple, cst.Dict)):
             callee = tuple(sorted(self._results_in(value)))  # `L = [make(n)]`, `d = {"W": make(n)}`: holding results
-        keys = [key for key in map(_chain, _target_parts(target)) if key is not None]  # `self.x, self.P = update(z)`
+        keys = [key for key in map(_chain, target_parts(target)) if key is not None]  # `self.x, self.P = update(z)`
         for key in keys:
             for stale in [k for k in self.bound if k.startswith(key + ".")]:  # `b = other()`: b.F is another one now
                 del self.bound[stale]
@@ -459,15 +460,6 @@ def _numpy_function(func: cst.BaseExpression) -> str | None:
     if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
         return func.attr.value
     return None
-
-
-def _target_parts(target: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """The single targets of an assignment target (``a, (self.P, b[0])`` -> a, self.P, b[0])."""
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [part for element in target.elements for part in _target_parts(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _target_parts(target.value)
-    return [target]
 
 
 def _base_name(expr: cst.BaseExpression) -> str | None:

@@ -176,8 +176,12 @@ def _raising_settings(call: cst.Call, name: str) -> str | None:
 
 
 def _module_seterr(ctx: FileContext) -> list[cst.Call]:
-    """``np.seterr(...)`` calls among the module's top-level statements (``old = np.seterr(all="raise")`` too)."""
-    found = []
+    """``np.seterr(...)`` calls among the module's top-level statements (``old = np.seterr(all="raise")`` too),
+    found once per file."""
+    found = getattr(ctx, "_module_seterr", None)
+    if found is not None:
+        return found
+    found = ctx._module_seterr = []  # type: ignore[attr-defined]
     scope = ctx.resolver.scopes[ctx.module]
     for statement in ctx.module.body:
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
