@@ -14,6 +14,7 @@ from np2jax.rules.functional_update import FunctionalUpdate
 from np2jax.rules.inexact_before_rounding import InexactBeforeRounding
 from np2jax.rules.inplace_function import InplaceFunction
 from np2jax.rules.int32_overflow import Int32Overflow
+from np2jax.rules.integer_division_by_zero import IntegerDivisionByZero
 from np2jax.rules.io_and_global_state import IoAndGlobalState
 from np2jax.rules.isinstance_ndarray import IsinstanceNdarray
 from np2jax.rules.loop_to_fori import LoopToFori
@@ -59,6 +60,7 @@ RULES: tuple[type[Rule], ...] = (
     NeverRaisedError,
     DataDependentIndex,
     Int32Overflow,
+    IntegerDivisionByZero,
     Float32Cancellation,
     ToleranceBelowFloat32,
     Float32Range,

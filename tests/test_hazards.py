@@ -1,4 +1,4 @@
-"""The hazard rules (NPJ114-NPJ118, NPJ120) point at real differences, and only there.
+"""The hazard rules (NPJ114-NPJ118, NPJ120, NPJ122) point at real differences, and only there.
 
 Each flagged case is migrated, run with real JAX on an input at the edge and
 compared with NumPy: the results must differ (else the diagnostic is a false
@@ -17,7 +17,7 @@ import pytest
 
 from np2jax.engine import Options, migrate_source
 
-HAZARD_CODES = {"NPJ114", "NPJ115", "NPJ116", "NPJ117", "NPJ118", "NPJ120"}
+HAZARD_CODES = {"NPJ114", "NPJ115", "NPJ116", "NPJ117", "NPJ118", "NPJ120", "NPJ122"}
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
 SOURCE = textwrap.dedent(
@@ -171,3 +171,38 @@ def test_inexact_value_before_rounding_is_flagged_and_real():
     logs, quotients = (np.asarray(v) for v in new["exact_octave"](jnp.asarray(on_edges)))
     np.testing.assert_array_equal(quotients, np.arange(1, 200))
     np.testing.assert_array_equal(logs, np.floor(np.log(on_edges)))
+
+
+DIVIDED = textwrap.dedent(
+    """
+    import numpy as np
+
+    def per_group(sizes, groups):
+        items = np.floor(sizes).astype(int)
+        n = np.floor(groups).astype(int)
+        return items // n
+
+    def per_group_guarded(sizes, groups):
+        items = np.floor(sizes).astype(int)
+        n = np.floor(groups).astype(int)
+        return np.where(n > 0, items // n, 0), items // np.maximum(n, 1), items % n
+    """
+)
+
+
+def test_integer_division_by_zero_is_flagged_and_real():
+    """NPJ122: NumPy's integer `n // 0` is 0, jax.numpy's -1 or -2; guarded divisions and `%` agree."""
+    result = migrate_source(DIVIDED.encode(), "divided.py", Options(jit=True))
+    original, new = {}, {}
+    exec(compile(DIVIDED, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), new)
+    assert "NPJ122" in _codes_in(result, "per_group")
+    assert "NPJ122" not in _codes_in(result, "per_group_guarded")
+    sizes, groups = np.array([7.0, 0.0, 9.0]), np.array([0.0, 0.0, 2.0])
+    with np.errstate(divide="ignore"):
+        expected = original["per_group"](sizes, groups)
+        guarded = original["per_group_guarded"](sizes, groups)
+    assert expected.tolist() == [0, 0, 4]
+    assert np.asarray(new["per_group"](jnp.asarray(sizes), jnp.asarray(groups))).tolist() == [-2, -1, 4]
+    for want, got in zip(guarded, new["per_group_guarded"](jnp.asarray(sizes), jnp.asarray(groups))):
+        np.testing.assert_array_equal(np.asarray(got), want)

@@ -15,4 +15,6 @@ EXAMPLES = {
     "flat_index": [(np.array([[1.0, 5.0, 2.0], [0.5, 3.0, 9.0]], dtype=np.float32),)],
     "grid_ids": [(3, 4)],
     "mean_count": [(np.array([1, 4, 2, 7]),)],
+    "pages_per_reader": [(np.array([120, 37, 9]), np.array([4, 5, 2]))],  # a 0 reader differs: NPJ122
+    "pages_per_reader_guarded": [(np.array([120, 37, 0, 9]), np.array([4, 0, 3, 2])), (np.array([5]), np.array([0]))],
 }

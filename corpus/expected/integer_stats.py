@@ -80,3 +80,20 @@ def grid_ids(n_rows, n_cols):
 @jax.jit
 def mean_count(counts):
     return jnp.mean(counts.astype(float))
+
+
+@jax.jit
+def pages_per_reader(pages, readers):
+    """Whole pages each reader gets, per shelf; NumPy's 0 where a shelf has no reader."""
+    p = jnp.asarray(pages, dtype=int)
+    r = jnp.asarray(readers, dtype=int)
+    with np.errstate(divide="ignore"):
+        return p // r
+
+
+@jax.jit
+def pages_per_reader_guarded(pages, readers):
+    """The same, with the empty shelves handled explicitly."""
+    p = jnp.asarray(pages, dtype=int)
+    r = jnp.asarray(readers, dtype=int)
+    return jnp.where(r > 0, p // jnp.maximum(r, 1), 0)

@@ -60,3 +60,18 @@ def grid_ids(n_rows, n_cols):
 
 def mean_count(counts):
     return np.mean(counts.astype(float))
+
+
+def pages_per_reader(pages, readers):
+    """Whole pages each reader gets, per shelf; NumPy's 0 where a shelf has no reader."""
+    p = np.asarray(pages, dtype=int)
+    r = np.asarray(readers, dtype=int)
+    with np.errstate(divide="ignore"):
+        return p // r
+
+
+def pages_per_reader_guarded(pages, readers):
+    """The same, with the empty shelves handled explicitly."""
+    p = np.asarray(pages, dtype=int)
+    r = np.asarray(readers, dtype=int)
+    return np.where(r > 0, p // np.maximum(r, 1), 0)

@@ -168,6 +168,8 @@ class ValueFacts:
         if name in INTEGER_FUNCTIONS or name in INTEGER_DTYPES:
             return True
         positional = [arg.value for arg in node.args if arg.keyword is None]
+        if name == "bincount":  # counts; with weights, sums of the weights
+            return len(positional) == 1 and _keyword(node, "weights") is None
         if name == "arange":  # bounds are almost always counts: integer unless one is visibly a float
             return bool(positional) and not any(self.is_float(value, scope) for value in positional)
         if name in ("asarray", "array"):

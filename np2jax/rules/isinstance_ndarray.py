@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.scope import ParamBinding
-from np2jax.context import FileContext
+from np2jax.analysis.scope import ParamBinding, Scope
+from np2jax.analysis.values import function_nodes
+from np2jax.context import FileContext, FunctionInfo
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
 
@@ -16,10 +17,15 @@ class IsinstanceNdarray(Rule):
         "a NumPy reduction gives a NumPy scalar (`np.float64` is a `float`); after migration it is a 0-d jax.Array: "
         "this type check changes"
     )
+    TYPE_MESSAGE = (
+        "the type of a value computed from arrays: a NumPy scalar (`np.float64`) or `np.ndarray` in NumPy, "
+        "a `jax.Array` after migration: this check changes"
+    )
+    SCALAR_USE_INSTEAD = "jnp.ndim(x) == 0, or test the dtype: jnp.issubdtype(x.dtype, jnp.floating)"
     ISSCALAR_MESSAGE = "`np.isscalar` is True for a NumPy scalar and False for the 0-d jax.Array migrated code computes"
     SEVERITY = Severity.WARNING
     DOC = RuleDoc(
-        what="Reports `isinstance(x, np.ndarray)` inside functions, and type checks that a value computed from arrays passes as a NumPy scalar but not as the 0-d jax.Array it becomes: `isinstance(np.max(x), float)` (also `int`, `numbers.Number`, `np.floating` ...), `np.isscalar(x.mean())`.",
+        what="Reports `isinstance(x, np.ndarray)` and `type(x) is np.ndarray` inside functions, and type checks that a value computed from arrays passes as a NumPy scalar but not as the 0-d jax.Array it becomes: `isinstance(np.max(x), float)` (also `int`, `numbers.Number`, `np.floating` ...), `np.isscalar(x.mean())`, `type(x.sum()) in (float, np.float64)`, `type(peak).__name__`.",
         why="Migrated functions receive and build `jax.Array` values, so branches on `np.ndarray` silently take the other path.",
         use_instead="isinstance(x, (np.ndarray, jax.Array))",
     )
@@ -67,7 +73,55 @@ class IsinstanceNdarray(Rule):
             """,
             diagnostics=("NPJ106", "NPJ106"),
         ),
+        Example(
+            title="`type(...)` comparisons, and a type's name",
+            before="""
+            import numpy as np
+
+            def describe(x):
+                total = np.sum(x)
+                if type(x) is np.ndarray and type(total).__name__ == "float64":
+                    return "array of floats", total
+                return "other", total
+            """,
+            after="""
+            import numpy as np
+            import jax.numpy as jnp
+
+            def describe(x):
+                total = jnp.sum(x)
+                if type(x) is np.ndarray and type(total).__name__ == "float64":
+                    return "array of floats", total
+                return "other", total
+            """,
+            diagnostics=("NPJ106", "NPJ106"),
+        ),
     )
+
+    def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
+        """``type(x) is np.ndarray``, ``type(peak) in (float, np.float64)``, ``type(peak).__name__``."""
+        for node, scope in function_nodes(info.node, ctx.resolver):
+            if isinstance(node, cst.Comparison):
+                self._type_comparison(node, scope, ctx)
+            elif isinstance(node, cst.Attribute) and node.attr.value == "__name__":
+                value = _type_of(node.value, scope, ctx)
+                if value is not None and _computed(value, scope, ctx):
+                    self.report(ctx, node, self.TYPE_MESSAGE, use_instead=self.SCALAR_USE_INSTEAD)
+
+    def _type_comparison(self, node: cst.Comparison, scope: Scope, ctx: FileContext) -> None:
+        sides = [node.left] + [target.comparator for target in node.comparisons]
+        values = [value for value in (_type_of(side, scope, ctx) for side in sides) if value is not None]
+        if not values:
+            return
+        classes = []
+        for side in sides:
+            elements = side.elements if isinstance(side, (cst.Tuple, cst.List, cst.Set)) else ()
+            classes += [element.value for element in elements] or [side]
+        names = {ctx.resolver.qualname(element, scope) for element in classes}
+        if "numpy.ndarray" in names:
+            self.report(ctx, node, use_instead="isinstance(x, (np.ndarray, jax.Array))")
+        elif any(_scalar_type(name) for name in names) and any(_computed(value, scope, ctx) for value in values):
+            self.report(ctx, node, self.TYPE_MESSAGE, use_instead=self.SCALAR_USE_INSTEAD)
 
     def on_call(self, node: cst.Call, ctx: FileContext) -> None:
         qualname = ctx.qualname(node.func)
@@ -84,16 +138,30 @@ class IsinstanceNdarray(Rule):
         if "numpy.ndarray" in names:
             self.report(ctx, node)
         elif any(_scalar_type(name) for name in names) and self._computed(node.args[0].value, ctx):
-            self.report(ctx, node, self.SCALAR_MESSAGE, use_instead="jnp.ndim(x) == 0, or test the dtype: jnp.issubdtype(x.dtype, jnp.floating)")
+            self.report(ctx, node, self.SCALAR_MESSAGE, use_instead=self.SCALAR_USE_INSTEAD)
 
     @staticmethod
     def _computed(value: cst.BaseExpression, ctx: FileContext) -> bool:
-        """A value computed from arrays in the function (not a parameter as passed, not known at trace time)."""
-        if isinstance(value, cst.Name):
-            found, bindings = ctx.scope.lookup(value.value)
-            if found is None or any(isinstance(b, ParamBinding) for b in bindings):
-                return False
-        return not ctx.resolver.is_static(value, ctx.scope)
+        return _computed(value, ctx.scope, ctx)
+
+
+def _computed(value: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
+    """A value computed from arrays in the function (not a parameter as passed, not known at trace time)."""
+    if isinstance(value, cst.Name):
+        found, bindings = scope.lookup(value.value)
+        if found is None or any(isinstance(b, ParamBinding) for b in bindings):
+            return False
+    return not ctx.resolver.is_static(value, scope)
+
+
+def _type_of(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> cst.BaseExpression | None:
+    """``x`` for ``type(x)`` and ``x.__class__``."""
+    if isinstance(node, cst.Attribute) and node.attr.value == "__class__":
+        return node.value
+    if isinstance(node, cst.Call) and len(node.args) == 1 and node.args[0].keyword is None and not node.args[0].star:
+        if ctx.resolver.qualname(node.func, scope) == "builtins.type":
+            return node.args[0].value
+    return None
 
 
 _NUMPY_SCALAR_TYPES = frozenset(

@@ -1,0 +1,203 @@
+"""NPJ122: integer floor division by a divisor that can be zero at run time.
+
+NumPy gives 0 for ``n // 0`` on integer arrays (with a RuntimeWarning);
+XLA's integer division by zero gives -1, which ``jnp.floor_divide`` then
+rounds to -1 or -2 (unsigned: the largest value).  ``%`` agrees (0 in both),
+and float division agrees (inf/nan in both), so only integer ``//`` is
+reported, and only where the divisor is a run-time integer value that is not
+visibly kept away from zero (a non-zero literal, ``np.maximum(d, 1)``,
+``np.where(d == 0, 1, d)``) or the quotient is not discarded where it is zero
+(``np.where(d > 0, n // d, 0)``).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.scope import Scope
+from np2jax.context import FileContext, FunctionInfo
+from np2jax.diagnostics import Severity
+from np2jax.rule import Example, RuleDoc
+from np2jax.rules.hazard import HazardRule
+
+DIVISION_FUNCTIONS = frozenset({"numpy.floor_divide", "numpy.divmod"})
+
+
+class IntegerDivisionByZero(HazardRule):
+    CODE = "NPJ122"
+    NAME = "integer-division-by-zero"
+    MESSAGE = (
+        "integer `//` by `{divisor}`, a run-time value: where it is 0 NumPy gives 0 (with a RuntimeWarning), "
+        "jax.numpy gives -1 or -2 (unsigned: the largest value)"
+    )
+    SEVERITY = Severity.WARNING
+    DOC = RuleDoc(
+        what=(
+            "Reports integer floor division (`a // b`, `a //= b`, `np.floor_divide`, `np.divmod`) whose divisor is "
+            "an integer computed at run time (counts, `np.bincount`, `np.count_nonzero`, `.astype(int)` ...) and "
+            "not visibly kept away from zero."
+        ),
+        why=(
+            "Integer division by zero has no value: NumPy returns 0 and warns, XLA returns -1 and `jnp.floor_divide` "
+            "rounds that to -1 or -2. A migrated function that divides a count by an empty bin's 0 silently "
+            "returns a different number."
+        ),
+        use_instead="jnp.where(d == 0, 0, n // jnp.where(d == 0, 1, d)), which is NumPy's result without the warning",
+        known_problems=(
+            "Only operands with evidence of being integers are checked (an integer array passed in as an argument "
+            "is not known to be one); divisors known at trace time (sizes, `len(x)`) are not reported. `%` is not "
+            "reported: both libraries give 0."
+        ),
+    )
+    EXAMPLES = (
+        Example(
+            before="""
+            import numpy as np
+
+            def items_per_box(volumes, box_sizes):
+                items = np.floor(volumes).astype(int)
+                per_box = np.floor(box_sizes).astype(int)
+                return items // per_box
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def items_per_box(volumes, box_sizes):
+                items = jnp.floor(volumes).astype(int)
+                per_box = jnp.floor(box_sizes).astype(int)
+                return items // per_box
+            """,
+            diagnostics=("NPJ122",),
+        ),
+        Example(
+            title="divisors kept away from zero, and literal or trace-time divisors, are not reported",
+            before="""
+            import numpy as np
+
+            def per_row(mask, widths):
+                counts = np.count_nonzero(mask, axis=1)
+                items = np.floor(widths).astype(int)
+                a = items // np.maximum(counts, 1)
+                b = np.where(counts > 0, items // counts, 0)
+                return a, b, items // 2, items // mask.shape[1]
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def per_row(mask, widths):
+                counts = jnp.count_nonzero(mask, axis=1)
+                items = jnp.floor(widths).astype(int)
+                a = items // jnp.maximum(counts, 1)
+                b = jnp.where(counts > 0, items // counts, 0)
+                return a, b, items // 2, items // mask.shape[1]
+            """,
+        ),
+    )
+
+    NODE_TYPES = frozenset({cst.Call, cst.BinaryOperation, cst.AugAssign})
+
+    def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
+        self._discarded: set[int] = set()  # divisions inside a `np.where` branch chosen only where the divisor is not 0
+        super().on_leave_function(info, ctx)
+
+    def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.FloorDivide):
+            operands = (node.left, node.right)
+        elif isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.FloorDivideAssign):
+            operands = (node.target, node.value)
+        elif isinstance(node, cst.Call):
+            qualname = ctx.resolver.qualname(node.func, scope)
+            if qualname == "numpy.where":
+                self._mark_guarded(node)
+                return
+            positional = [arg.value for arg in node.args if arg.keyword is None]
+            if qualname not in DIVISION_FUNCTIONS or len(positional) < 2:
+                return
+            operands = (positional[0], positional[1])
+        else:
+            return
+        dividend, divisor = operands
+        if id(node) in self._discarded or not self._runtime_integer(divisor, scope, ctx):
+            return
+        if not ctx.values.is_integer(dividend, scope) or _nonzero(divisor, scope, ctx, 0):
+            return
+        self.report(ctx, node, self.MESSAGE.format(divisor=ctx.code(divisor).strip()), exact=True)
+
+    def _mark_guarded(self, node: cst.Call) -> None:
+        """``np.where(d > 0, n // d, 0)``: the quotients where ``d`` is 0 are thrown away by both libraries."""
+        positional = [arg.value for arg in node.args if arg.keyword is None]
+        if len(positional) != 3:
+            return
+        condition = positional[0]
+        for branch in positional[1:]:
+            for division in _divisions(branch):
+                divisor = division.right if isinstance(division, cst.BinaryOperation) else None
+                if divisor is not None and _mentions(condition, divisor):
+                    self._discarded.add(id(division))
+
+    @staticmethod
+    def _runtime_integer(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
+        return ctx.values.is_integer(node, scope) and not ctx.resolver.is_static(node, scope)
+
+
+def _divisions(node: cst.CSTNode) -> list[cst.BinaryOperation]:
+    found = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.BinaryOperation) and isinstance(current.operator, cst.FloorDivide):
+            found.append(current)
+        stack.extend(current.children)
+    return found
+
+
+def _mentions(condition: cst.BaseExpression, divisor: cst.BaseExpression) -> list[cst.CSTNode]:
+    """The nodes of ``condition`` that are the divisor again (same code: ``counts`` in ``counts > 0``)."""
+    wanted = cst.Module(body=()).code_for_node(divisor)
+    found = []
+    stack: list[cst.CSTNode] = [condition]
+    while stack:
+        current = stack.pop()
+        if type(current) is type(divisor) and cst.Module(body=()).code_for_node(current) == wanted:
+            found.append(current)
+            continue
+        stack.extend(current.children)
+    return found
+
+
+def _nonzero(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int) -> bool:
+    """Visibly never 0: a non-zero literal, ``np.maximum(d, k)`` / ``np.clip(d, k, ...)`` with ``k > 0``,
+    ``np.where(c, k, d)`` with a non-zero ``k`` and ``d`` tested in ``c``, or a name bound only to those."""
+    if depth > 6:
+        return False
+    if isinstance(node, cst.Integer):
+        return node.evaluated_value != 0
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        values = [getattr(binding, "value", None) for binding in bindings]
+        return bool(values) and all(
+            isinstance(value, cst.BaseExpression) and not getattr(binding, "augmented", False)
+            and _nonzero(value, found, ctx, depth + 1)
+            for binding, value in zip(bindings, values)
+        )
+    if not isinstance(node, cst.Call):
+        return False
+    qualname = ctx.resolver.qualname(node.func, scope)
+    method = node.func.attr.value if qualname is None and isinstance(node.func, cst.Attribute) else None
+    positional = [arg.value for arg in node.args if arg.keyword is None]
+    if method == "clip" and positional:
+        return _positive_literal(positional[0])
+    if qualname == "numpy.clip" and len(positional) >= 2:
+        return _positive_literal(positional[1])
+    if qualname in ("numpy.maximum", "numpy.fmax", "builtins.max") and len(positional) == 2:
+        return any(_positive_literal(value) for value in positional)
+    if qualname == "numpy.where" and len(positional) == 3:
+        condition, branches = positional[0], positional[1:]
+        return any(_nonzero(branch, scope, ctx, depth + 1) for branch in branches) and all(
+            _nonzero(branch, scope, ctx, depth + 1) or _mentions(condition, branch) for branch in branches
+        )
+    return False
+
+
+def _positive_literal(node: cst.BaseExpression) -> bool:
+    return isinstance(node, (cst.Integer, cst.Float)) and float(node.evaluated_value) > 0
