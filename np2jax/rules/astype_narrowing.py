@@ -22,6 +22,11 @@ class AstypeNarrowing(Rule):
             "XLA saturates or gives other values. Negative floats cast to unsigned ints differ most often."
         ),
         use_instead="clip into range first: x.clip(0, 255).astype(jnp.uint8), or cast through int32.",
+        known_problems=(
+            "Casts to `int`, `int32` and `int64` are not reported: they differ only for NaN, ±inf and values "
+            "beyond the integer range (NumPy gives the smallest integer and warns 'invalid value encountered in "
+            "cast'; XLA gives 0 for NaN and saturates the others)."
+        ),
     )
     EXAMPLES = (
         Example(
