@@ -8,6 +8,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.inplace_calls import constant_dtype
+from np2jax.analysis.list_operands import array_list_operands
 from np2jax.context import runs_on_jax_arrays
 from np2jax.cstutil import call, change_keywords, dotted
 
@@ -74,6 +75,25 @@ class CallRewrites:
                 arg = arg.with_changes(value=arg.value.with_changes(elements=elements))
             args.append(arg)
         return updated.with_changes(args=args)
+
+    def leave_List(self, original: cst.List, updated: cst.BaseExpression) -> cst.BaseExpression:
+        return self._array_operand(original, updated)
+
+    def leave_Tuple(self, original: cst.Tuple, updated: cst.BaseExpression) -> cst.BaseExpression:
+        return self._array_operand(original, updated)
+
+    def _array_operand(self, original: cst.CSTNode, updated: cst.BaseExpression) -> cst.BaseExpression:
+        """``x - [cx, cy]`` -> ``x - jnp.asarray([cx, cy])``: a jax.Array takes no list operand; NumPy converted
+        the display itself (analysis/list_operands.py)."""
+        function = self.ctx.function
+        if not self.traced or function is None or not isinstance(updated, (cst.List, cst.Tuple)):
+            return updated
+        if original not in array_list_operands(function.node, self.ctx.resolver):
+            return updated
+        self.statement_rewrites += 1
+        display = updated.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) if isinstance(updated, cst.Tuple) else updated
+        return cst.Call(func=dotted(f"{self.ctx.use_jnp()}.asarray"), args=[cst.Arg(display.with_changes(lpar=[], rpar=[]) if isinstance(updated, cst.List) else display)],
+                        lpar=updated.lpar if isinstance(updated, cst.List) else [], rpar=updated.rpar if isinstance(updated, cst.List) else [])
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.BaseExpression) -> cst.BaseExpression:
         receiver = original.value

@@ -18,4 +18,9 @@ EXAMPLES = {
     "flip_and_stack": [(I[:6, :6],)],
     "local_max_mask": [(I,)],
     "channel_stats": [(BATCH,)],
+    "to_pixel_grid": [
+        # exact binary fractions: NumPy multiplies float32 by its int64 list in float64, JAX in float32
+        (np.array([[0.125, 0.5], [0.875, 0.25], [1.25, -0.375]], np.float32), 640, 480),
+        (np.array([[0.0, 0.0], [0.5, 1.0]], np.float32), 4, 3),
+    ],
 }

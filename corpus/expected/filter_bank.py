@@ -19,20 +19,32 @@ def fir_filter(b, x):
     return y
 
 
+@jax.jit
 def lfilter(b, a, x):
     """Direct form I IIR filter (a[0] normalised)."""
     b = jnp.asarray(b, dtype=float) / a[0]
     a = jnp.asarray(a, dtype=float) / a[0]
     y = jnp.zeros(len(x))
-    for n in range(len(x)):
-        acc = 0.0
-        for k in range(len(b)):
-            if n - k >= 0:
-                acc += b[k] * x[n - k]
-        for k in range(1, len(a)):
-            if n - k >= 0:
-                acc -= a[k] * y[n - k]
-        y = y.at[n].set(acc)
+    if 0 < len(x):
+        def _loop_body_3(n, y):
+            acc = 0.0
+            if 0 < len(b):
+                k = 0
+                acc = jax.lax.cond(n - k >= 0, lambda: acc + (b[k] * x[n - k]), lambda: acc)
+                def _loop_body(k, acc):
+                    acc = jax.lax.cond(n - k >= 0, lambda: acc + (b[k] * x[n - k]), lambda: acc)
+                    return acc
+                acc = jax.lax.fori_loop(1, len(b), _loop_body, acc)
+            if 1 < len(a):
+                k = 1
+                acc = jax.lax.cond(n - k >= 0, lambda: acc - (a[k] * y[n - k]), lambda: acc)
+                def _loop_body_2(k, acc):
+                    acc = jax.lax.cond(n - k >= 0, lambda: acc - (a[k] * y[n - k]), lambda: acc)
+                    return acc
+                acc = jax.lax.fori_loop(2, len(a), _loop_body_2, acc)
+            y = y.at[n].set(acc)
+            return y
+        y = jax.lax.fori_loop(0, len(x), _loop_body_3, y)
     return y
 
 

@@ -97,3 +97,16 @@ def channel_stats(batch):
     mean = batch.mean(axis=(0, 1, 2))
     std = batch.std(axis=(0, 1, 2), ddof=1)
     return mean, std
+
+
+def to_pixel_grid(points, width, height):
+    """Normalised (x, y) points to integer pixel indices, and whether each lies inside the image.
+
+    Parameters
+    ----------
+    points : ndarray, shape (n, 2)
+    width, height : int
+    """
+    pixels = np.floor(points * [width, height]).astype(int)
+    inside = np.all((points >= (0.0, 0.0)) & (points < (1.0, 1.0)), axis=1)
+    return pixels, inside

@@ -89,6 +89,15 @@ class Conversion:
     moved: bool = False
 
 
+def _written(value: cst.BaseExpression) -> cst.BaseExpression:
+    """The array a branch's write ``x[i] = v`` updates (``x``), ``acc + (v)`` for ``acc += v``, or the value a
+    branch assigns."""
+    target = subscript_write(value) if isinstance(value, (cst.Assign, cst.AugAssign)) else None
+    if target is not None:
+        return target.value
+    return augmented_value(value) if isinstance(value, cst.AugAssign) else value
+
+
 def if_chain(node: cst.If) -> tuple[list[cst.BaseExpression], list[cst.BaseSuite], cst.BaseSuite | None]:
     """The tests and bodies of ``if``/``elif``..., and the final ``else`` body (or None)."""
     tests, bodies = [node.test], [node.body]
@@ -112,13 +121,24 @@ def small_statements(body: cst.BaseSuite) -> list[cst.BaseSmallStatement] | None
     return statements
 
 
-def assignments(body: cst.BaseSuite) -> list[list[tuple[str, cst.BaseExpression]]] | None:
-    """Per statement, ``[(name, value)]``, when the block only assigns names (``y = a`` or ``a, b = b, a``); else None."""
+def assignments(body: cst.BaseSuite, writes: bool = False) -> list[list[tuple[str, cst.BaseExpression]]] | None:
+    """Per statement, ``[(name, value)]``, when the block only assigns names (``y = a`` or ``a, b = b, a``, also
+    ``acc += v``, whose value is ``acc + (v)``); else None.
+
+    ``writes``: also accept writes into a named array (``x[i] = v``, ``x[i] += v``), which the functional
+    updates turn into ``x = x.at[i].set(v)`` first; their "value" is the statement itself.
+    """
     statements = small_statements(body)
     if not statements:
         return None
     found = []
     for statement in statements:
+        if writes and subscript_write(statement) is not None:
+            found.append([(subscript_write(statement).value.value, statement)])
+            continue
+        if isinstance(statement, cst.AugAssign) and isinstance(statement.target, cst.Name) and type(statement.operator) in AUGMENTED:
+            found.append([(statement.target.value, statement)])
+            continue
         if not (isinstance(statement, cst.Assign) and len(statement.targets) == 1):
             return None
         target, value = statement.targets[0].target, statement.value
@@ -135,9 +155,38 @@ def assignments(body: cst.BaseSuite) -> list[list[tuple[str, cst.BaseExpression]
     return found
 
 
+WRITE_OPERATORS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign)
+AUGMENTED = {cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+             cst.DivideAssign: cst.Divide}
+_BARE = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float, cst.Imaginary)
+
+
+def augmented_value(statement: cst.AugAssign) -> cst.BinaryOperation:
+    """``acc += v`` -> ``acc + (v)``: the value the name is bound to (for a name holding a Python number or an
+    array the functional updates let rebind)."""
+    value = statement.value
+    if not isinstance(value, _BARE) or value.lpar:
+        value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) if not value.lpar else value
+    return cst.BinaryOperation(left=statement.target, operator=AUGMENTED[type(statement.operator)](), right=value)
+
+
+def subscript_write(statement: cst.CSTNode) -> cst.Subscript | None:
+    """The target of ``x[i] = v`` / ``x[i] += v`` (``-=``, ``*=``, ``/=``) with ``x`` a name, else None."""
+    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0].target
+    elif isinstance(statement, cst.AugAssign) and isinstance(statement.operator, WRITE_OPERATORS):
+        target = statement.target
+    else:
+        return None
+    if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+        return target
+    return None
+
+
 def assigned_values(body: cst.BaseSuite) -> dict[str, cst.BaseExpression]:
     """name -> value for a block that ``assignments`` accepts."""
-    return {name: value for statement in assignments(body) or () for name, value in statement}
+    return {name: augmented_value(value) if isinstance(value, cst.AugAssign) else value
+            for statement in assignments(body) or () for name, value in statement}
 
 
 def returned(body: cst.BaseSuite) -> cst.BaseExpression | None:
@@ -285,29 +334,32 @@ class ConditionalDecisions:
         returns = [returned(body) for body in bodies]
         if all(value is not None for value in returns):
             return self._returns(node, tuple(truths), returns, else_body)
-        branches = [assignments(body) for body in bodies]
+        branches = [assignments(body, writes=True) for body in bodies]
         if any(branch is None for branch in branches):
-            return "its branches do more than assign names (or return) from expressions"
+            return "its branches do more than assign names or array elements (or return) from expressions"
         if else_body is not None:
-            final = assignments(else_body)
+            final = assignments(else_body, writes=True)
             if final is None:
                 return "its `else` branch does more than assign names from expressions"
             branches.append(final)
-        names = tuple(name for statement in branches[0] for name, _ in statement)
+        # Every name any branch assigns; a branch that leaves one alone gives its value from before the `if`.
+        names = tuple(dict.fromkeys(name for branch in branches for statement in branch for name, _ in statement))
         for branch in branches:
-            reason = self._branch_order(branch, names)
+            reason = self._branch_order(branch) or self._writes(branch)
             if reason:
                 return reason
-        values: list[list[cst.BaseExpression]] = [
-            [{n: v for statement in branch for n, v in statement}[name] for name in names] for branch in branches
-        ]
+        # A write `x[i] = v` gives the branch `x.at[i].set(v)`: `x`'s shape and dtype
+        assigned = [{n: _written(v) for statement in branch for n, v in statement} for branch in branches]
+        self._kept.extend(v for branch in assigned for v in branch.values())  # synthesized `acc + (v)`: keep alive
         if else_body is None:
-            missing = [name for name in names if not self.bound_before(name, node)]
-            if missing:
-                return f"`{missing[0]}` is set only when the test is true"
-            unchanged = [cst.Name(name) for name in names]
-            self._kept.extend(unchanged)  # the classifier caches by id(): keep them alive
-            values.append(unchanged)
+            assigned.append({})
+        kept = [name for name in names if any(name not in branch for branch in assigned)]
+        missing = [name for name in kept if not self.bound_before(name, node)]
+        if missing:
+            return f"`{missing[0]}` is set only " + ("when the test is true" if else_body is None else "in some branches")
+        unchanged = {name: cst.Name(name) for name in kept}
+        self._kept.extend(unchanged.values())  # the classifier caches by id(): keep them alive
+        values = [[branch.get(name, unchanged.get(name)) for name in names] for branch in assigned]
         reason = self._branch_values(values, tests)
         return reason or Conversion("assign", tuple(truths), names)
 
@@ -336,12 +388,10 @@ class ConditionalDecisions:
         form = "return" if following is None else "early-return"
         return reason or Conversion(form, truths, following=following, moved=bool(rest) and following is None)
 
-    def _branch_order(self, branch: list[list[tuple[str, cst.BaseExpression]]], names: tuple[str, ...]) -> str:
+    def _branch_order(self, branch: list[list[tuple[str, cst.BaseExpression]]]) -> str:
         assigned = [name for statement in branch for name, _ in statement]
         if len(set(assigned)) != len(assigned):
             return "a branch assigns the same name twice"
-        if set(assigned) != set(names):
-            return "its branches assign different names"
         earlier: set[str] = set()
         for statement in branch:
             for _, value in statement:
@@ -349,6 +399,18 @@ class ConditionalDecisions:
                 if used:
                     return f"a branch reads `{sorted(used)[0]}` after assigning it"
             earlier.update(name for name, _ in statement)
+        return ""
+
+    def _writes(self, branch: list[list[tuple[str, cst.BaseExpression]]]) -> str:
+        """Why a branch's writes into arrays cannot become values of ``jax.lax.cond`` ("" when they can)."""
+        for statement in branch:
+            for _, value in statement:
+                target = subscript_write(value) if isinstance(value, (cst.Assign, cst.AugAssign)) else None
+                if target is None:
+                    continue
+                parts = [value.value, *(e.slice for e in target.slice)]
+                if not all(self._pure_slice(p) if isinstance(p, cst.BaseSlice) else self.pure(p) for p in parts):
+                    return f"np2jax cannot tell that the write `{_short(target)}` is free of side effects"
         return ""
 
     # --- branches ----------------------------------------------------------------

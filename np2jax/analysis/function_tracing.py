@@ -19,6 +19,7 @@ from np2jax.analysis.conditionals import ConditionalDecisions, Conversion, if_ch
 from np2jax.analysis.for_loops import ForLoops
 from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.jit_plan import Blocker, JitPlan, LoopConversion, WhileConversion
+from np2jax.analysis.list_operands import array_list_operands
 from np2jax.analysis.loops import assigned_before
 from np2jax.analysis.param_hints import hint_names, int_like, literal_default
 from np2jax.analysis.param_kinds import UNHASHABLE_HINTS, top_hints, unhashable_params
@@ -463,7 +464,10 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                 if _is_string(text) and not _is_string(other):
                     self._require(other, "operand of string concatenation", VALUE_INSTEAD)
         if isinstance(node.operator, cst.Multiply):  # `[x] * n`, `n * "-"`: Python repeats by a Python int
+            broadcast = array_list_operands(self.node, self.resolver)  # `points * [w, h]`: NumPy broadcasts
             for sequence, count in ((node.left, node.right), (node.right, node.left)):
+                if sequence in broadcast:
+                    continue
                 if isinstance(sequence, STRING_LITERALS) or self._is_python_sequence(sequence):
                     self._require_python(count, "repetition count of a list, tuple or string", STATIC_INSTEAD)
 

@@ -33,6 +33,7 @@ from typing import Callable
 
 import libcst as cst
 
+from np2jax.analysis.list_operands import broadcast_display
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.values import GROWING_METHODS, function_nodes
@@ -49,7 +50,8 @@ def builds_sequence(value: cst.BaseExpression, resolver: Resolver, scope: Scope)
     if isinstance(value, SEQUENCES):
         return True
     if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Multiply)):
-        return builds_sequence(value.left, resolver, scope) or builds_sequence(value.right, resolver, scope)
+        return any(builds_sequence(side, resolver, scope) and not broadcast_display(side, resolver, scope)
+                   for side in (value.left, value.right))
     if isinstance(value, cst.Call):
         return resolver.qualname(value.func, scope) in ("builtins.list", "builtins.tuple")
     return False
@@ -61,7 +63,8 @@ def builds_list(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> 
     if isinstance(value, (cst.List, cst.ListComp)):
         return True
     if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Multiply)):
-        return builds_list(value.left, resolver, scope) or builds_list(value.right, resolver, scope)
+        return any(builds_list(side, resolver, scope) and not broadcast_display(side, resolver, scope)
+                   for side in (value.left, value.right))
     if isinstance(value, cst.Call):
         return resolver.qualname(value.func, scope) == "builtins.list"
     if isinstance(value, cst.Name):

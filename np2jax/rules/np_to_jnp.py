@@ -207,7 +207,9 @@ class NumpyToJaxNumpy(Rule):
             "and it leaves arrays and scalars as they are. Lists among the arrays `concatenate`/`stack`/`hstack` "
             "... join are wrapped the same way (`np.concatenate([[0.0], c])`), and so is each element of a local list they "
             "join that may hold lists or values np2jax cannot see (`rows.append([a, b])`, then `np.vstack(rows)`: "
-            "`jnp.vstack([jnp.asarray(part) for part in rows])`). `linalg.eigh`, `eigvalsh` and "
+            "`jnp.vstack([jnp.asarray(part) for part in rows])`). A list or tuple beside an array in arithmetic or a "
+            "comparison (`x - [cx, cy]`, `q < (1.0, 2.0)`) is wrapped too, when the other side is certainly an array "
+            "(for `*`: not a NumPy integer scalar, which repeats a list; analysis/list_operands.py). `linalg.eigh`, `eigvalsh` and "
             "`cholesky` get `symmetrize_input=False`: NumPy reads one triangle, jax.numpy by default "
             "averages the matrix with its transpose, which differs for a not exactly symmetric input. "
             "`searchsorted`, `digitize` and `argpartition` (and the `searchsorted`/`argpartition` methods in jitted "
@@ -290,6 +292,23 @@ class NumpyToJaxNumpy(Rule):
 
             def total(a, b):
                 return jnp.sum(jnp.asarray([a, b]), axis=0)
+            """,
+        ),
+        Example(
+            title="a list or tuple beside an array in arithmetic or a comparison",
+            before="""
+            import numpy as np
+
+            def centred_inside(x, cx, cy):
+                y = np.sin(x) - [cx, cy]
+                return y, np.all(np.abs(y) < (1.0, 2.0), axis=-1)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def centred_inside(x, cx, cy):
+                y = jnp.sin(x) - jnp.asarray([cx, cy])
+                return y, jnp.all(jnp.abs(y) < jnp.asarray((1.0, 2.0)), axis=-1)
             """,
         ),
         Example(

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.conditionals import Conversion, Truth, assigned_values, if_chain, returned
+from np2jax.analysis.conditionals import Conversion, Truth, assigned_values, assignments, if_chain, returned
 from np2jax.context import FileContext, loop_plan
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -22,8 +22,10 @@ class TracedConditional(Rule):
         what=(
             "In a function that gets `jax.jit`, turns a conditional whose test depends on array values into "
             "`jax.lax.cond(pred, lambda: a, lambda: b)`: a conditional expression `a if test else b`; an `if`/`elif`/"
-            "`else` statement whose branches only assign the same names (`y, z = jax.lax.cond(...)`; without `else`, "
-            "the names keep their values); or one that returns in every branch, including a guard clause `if test: return a` followed by "
+            "`else` statement whose branches only assign names (`y, z = jax.lax.cond(...)`; a name a branch, or a "
+            "missing `else`, leaves alone keeps its value), update them (`acc += v` is `acc + (v)`) or write array "
+            "elements (`out[i] = 0.0` becomes `out.at[i].set(0.0)`, so the `if` chooses between the updated array "
+            "and the array as it was); or one that returns in every branch, including a guard clause `if test: return a` followed by "
             "`return b`, or by statements that only bind local names and then the function's final `return b` (they "
             "stay where they are and now run whatever the test; the `return` becomes `jax.lax.cond`), and an `else:` "
             "that computes before its `return`. The test keeps Python's truth value: a comparison or a boolean array as it is, "
@@ -42,7 +44,8 @@ class TracedConditional(Rule):
             "Left as they are (NPJ301 says why): branches that choose between tuples or lists (`best = (s, i)` "
             "beside `best = (-np.inf, None)`: jax.lax.cond needs one structure and one dtype per element), "
             "branches with calls np2jax cannot prove free of side effects, "
-            "statements other than plain assignments, branches reading a name they assigned just before, tests "
+            "statements other than assignments, augmented assignments and element writes (one per name and branch), "
+            "branches reading a name they assigned just before, tests "
             "that are not known to be booleans or numbers (a parameter, a list), `in`/`is` tests, and a Python "
             "number beside an array that may not be 0-d or may be an integer array (NumPy returns either one; "
             "`jax.lax.cond` needs one type), and branches whose dtype kinds can differ with the data (`1` beside "
@@ -200,7 +203,34 @@ class TracedConditional(Rule):
             diagnostics=("NPJ301",),
         ),
         Example(
-            title="branches that assign different names: not converted, not jitted",
+            title="branches that assign different names: a name a branch leaves alone keeps its value",
+            before="""
+            import numpy as np
+
+            def scaled(x):
+                s = np.max(np.abs(x))
+                count = 0
+                if s > 1.0:
+                    x = x / s
+                else:
+                    count += 1
+                return x, count
+            """,
+            after="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def scaled(x):
+                s = jnp.max(jnp.abs(x))
+                count = 0
+                x, count = jax.lax.cond(s > 1.0, lambda: (x / s, count), lambda: (x, count + 1))
+                return x, count
+            """,
+            diagnostics=("NPJ306",),
+        ),
+        Example(
+            title="a name set in one branch only, and not before: not converted, not jitted",
             before="""
             import numpy as np
 
@@ -208,10 +238,10 @@ class TracedConditional(Rule):
                 s = np.max(np.abs(x))
                 if s > 1.0:
                     x = x / s
-                    rescaled = 1
                 else:
-                    rescaled = 0
-                return x, rescaled
+                    peak = s
+                    x = x * peak
+                return x
             """,
             after="""
             import jax.numpy as jnp
@@ -220,10 +250,10 @@ class TracedConditional(Rule):
                 s = jnp.max(jnp.abs(x))
                 if s > 1.0:
                     x = x / s
-                    rescaled = 1
                 else:
-                    rescaled = 0
-                return x, rescaled
+                    peak = s
+                    x = x * peak
+                return x
             """,
             diagnostics=("NPJ301",),
         ),
@@ -253,6 +283,12 @@ class TracedConditional(Rule):
             # statements between them, which only bind local names, now run first: analysis/early_returns.py).
             self._early_returns.setdefault(conversion.following, []).append((conversion, updated, leading))
             return []
+        if conversion.form == "assign" and not _only_assignments(updated):
+            # A write in a branch was not rewritten to `x = x.at[i].set(v)` (never expected): the function stays NumPy
+            # rather than lose the write.
+            ctx.report(self.CODE, Severity.ERROR, original, "a write in a branch of this `if` did not become a functional "
+                       "update; the function is left as it is", "report this case to np2jax")
+            return None
         chain = self._chain(conversion, updated, ctx)
         if conversion.form == "return":
             line = cst.parse_statement(f"return {chain}\n")
@@ -313,7 +349,7 @@ class TracedConditional(Rule):
         if conversion.form in ("return", "early-return"):
             return [returned(body)]
         values = assigned_values(body)
-        return [values[name] for name in conversion.names]
+        return [values.get(name, cst.Name(name)) for name in conversion.names]  # a name the branch leaves alone
 
     def _packed(self, values: list[cst.BaseExpression]) -> str:
         parts = [self._value(v) for v in values]
@@ -336,6 +372,12 @@ class _Comments(FastVisitor):
 
     def visit_Comment(self, node: cst.Comment) -> None:
         self.found.append(node)
+
+
+def _only_assignments(updated: cst.If) -> bool:
+    """Every branch of the rewritten ``if`` only assigns names (writes became ``x = x.at[i].set(v)``)."""
+    tests, bodies, else_body = if_chain(updated)
+    return all(assignments(body) is not None for body in [*bodies, *([else_body] if else_body is not None else [])])
 
 
 def _with_else(node: cst.If, body: cst.BaseSuite) -> cst.If:

@@ -1,0 +1,173 @@
+"""List and tuple displays that meet an array in arithmetic or a comparison: ``x - [cx, cy]``, ``q < (1.0, 2.0)``.
+
+NumPy converts the display (``np.asarray([cx, cy])``) and broadcasts; a ``jax.Array`` refuses
+lists and tuples as operands (TypeError), so the migrated code wraps the display in
+``jnp.asarray(...)``, which is what NumPy did with it.  Python gives the same syntax other meanings
+when the other operand is not an array: ``[0] * n`` repeats the list (also for a NumPy integer
+scalar: ``np.int64(2) * [1, 2]`` is ``[1, 2, 1, 2]``), ``a + [b]`` concatenates two lists and
+``a == [1, 2]`` compares them.  So a display is wrapped only with evidence that the other operand is
+an array:
+
+* for ``*``: a float or complex array or scalar (the value classifier), an ``np.asarray``/``np.zeros``...
+  result (always an ndarray, never a NumPy scalar), a parameter the function
+  treats as an array (an ``ndarray`` hint, a docstring type naming an array, ``p.shape``/``p.T``/
+  ``p.astype``... in the body), a name bound only to those, or a product whose result is used as an
+  array (``(p * [w, h]).astype(int)``: a list has no ``astype``);
+* for the other operators also any NumPy array or scalar the classifier knows (integer ones too) and
+  the results of NumPy calls.
+
+``%`` (string formatting), ``in`` and ``is`` are left alone.  The function tracing analysis does not
+take such a display for a list being repeated (``points * [nx, ny]`` needs no static ``points``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from np2jax.analysis.param_kinds import top_hints
+from np2jax.analysis.resolve import Resolver
+from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
+from np2jax.analysis.tracing_tables import ARRAY_HINTS
+from np2jax.analysis.value_kinds import ValueClassifier
+from np2jax.analysis.values import function_nodes
+
+ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power, cst.MatrixMultiply)
+COMPARISONS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
+# Attributes a list does not have: an expression using one of them is an array.
+ARRAY_ATTRIBUTES = frozenset(
+    ["astype", "reshape", "ravel", "flatten", "T", "shape", "ndim", "dtype", "size", "sum", "mean", "std", "var", "min", "max", "prod", "cumsum", "argmax", "argmin", "clip", "round", "any", "all", "dot", "transpose", "squeeze"]
+)
+# NumPy functions whose result is always an ndarray, never a NumPy scalar (a 0-d array broadcasts a list).
+ARRAY_CONSTRUCTORS = frozenset(
+    ["array", "asarray", "asanyarray", "ascontiguousarray", "atleast_1d", "atleast_2d", "atleast_3d", "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like", "arange", "linspace", "logspace", "geomspace", "eye", "identity", "stack", "vstack", "hstack", "column_stack", "concatenate", "tile", "repeat", "meshgrid", "diag"]
+)
+# NumPy functions whose result is not an array (or is a Python value).
+NOT_ARRAY_FUNCTIONS = frozenset(
+    ["shape", "ndim", "size", "isscalar", "allclose", "array_equal", "array_equiv", "iscomplexobj", "isrealobj", "result_type", "finfo", "iinfo", "dtype", "printoptions", "get_printoptions", "errstate"]
+)
+_ARRAY_DOC_WORDS = frozenset(
+    ["array", "arrays", "array-like", "array_like", "arraylike", "ndarray", "nd-array", "np.ndarray", "numpy.ndarray", "vector", "vectors", "matrix", "matrices"]
+)
+
+
+def array_list_operands(function: cst.FunctionDef, resolver: Resolver) -> frozenset[cst.CSTNode]:
+    """The list and tuple displays of ``function``'s body (lambdas and comprehensions included, nested
+    ``def``s apart) that meet an array as operands; memoised per function."""
+    cache = resolver.memo.setdefault("list_operands", {})
+    found = cache.get(function)
+    if found is None:
+        found = cache[function] = frozenset(_Finder(function, resolver).find())
+    return found
+
+
+def broadcast_display(node: cst.CSTNode, resolver: Resolver, scope: Scope) -> bool:
+    """Is ``node`` (seen in ``scope``) a display that meets an array, an array operand and no Python list?"""
+    while scope is not None and not isinstance(scope.node, cst.FunctionDef):
+        scope = scope.parent
+    return scope is not None and node in array_list_operands(scope.node, resolver)
+
+
+def _is_display(node: cst.BaseExpression) -> bool:
+    if isinstance(node, (cst.List, cst.Tuple)) and node.elements:
+        return all(isinstance(e, cst.Element) for e in node.elements) and not any(
+            isinstance(e.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) for e in node.elements
+        )
+    return False
+
+
+class _Finder:
+    def __init__(self, function: cst.FunctionDef, resolver: Resolver) -> None:
+        self.function = function
+        self.resolver = resolver
+        self.values = ValueClassifier(resolver)
+        self.function_scope = resolver.scopes[function]
+        self.nodes = function_nodes(function, resolver)
+        self.array_params = self._array_params()
+
+    def find(self) -> set[cst.CSTNode]:
+        found: set[cst.CSTNode] = set()
+        used_as_array = {id(node.value) for node, _ in self.nodes
+                         if isinstance(node, cst.Attribute) and node.attr.value in ARRAY_ATTRIBUTES}
+        for node, scope in self.nodes:
+            pairs = []
+            if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, ARITHMETIC):
+                pairs = [(node.left, node.right, node.operator), (node.right, node.left, node.operator)]
+            elif isinstance(node, cst.AugAssign) and isinstance(node.operator, (
+                    cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign, cst.PowerAssign)):
+                pairs = [(node.value, node.target, node.operator)]
+            elif isinstance(node, cst.Comparison) and len(node.comparisons) == 1 and isinstance(
+                    node.comparisons[0].operator, COMPARISONS):
+                left, right = node.left, node.comparisons[0].comparator
+                pairs = [(left, right, None), (right, left, None)]
+            for display, other, operator in pairs:
+                if not _is_display(display) or _is_display(other):
+                    continue
+                repeats = isinstance(operator, (cst.Multiply, cst.MultiplyAssign))
+                if self._array(other, scope, strong=repeats, depth=0) or (repeats and id(node) in used_as_array):
+                    found.add(display)
+        return found
+
+    def _array(self, node: cst.BaseExpression, scope: Scope, strong: bool, depth: int) -> bool:
+        """Evidence that ``node`` is an array (``strong``: and not a NumPy integer scalar, which repeats a list)."""
+        if depth > 8:
+            return False
+        value = self.values.value(node, scope)
+        if value.numeric and not value.weak and (not strong or value.kind in ("float", "complex")):
+            return True
+        if isinstance(node, cst.Name):
+            found, bindings = scope.lookup(node.value)
+            if found is self.function_scope and node.value in self.array_params:
+                return True
+            bound = [b for b in bindings if not (isinstance(b, ValueBinding) and b.augmented)]  # `p += v` keeps p's kind
+            return bool(bound) and found is not None and found.kind != "module" and all(
+                isinstance(b, ValueBinding) and self._array(b.value, found, strong, depth + 1) for b in bound
+            )
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+            return self._array(node.expression, scope, strong, depth + 1)
+        if isinstance(node, cst.Call):
+            qualname = self.resolver.qualname(node.func, scope) or ""
+            if qualname.startswith("numpy.") and qualname[len("numpy."):] in ARRAY_CONSTRUCTORS:
+                return True
+        if strong:
+            return False
+        if isinstance(node, cst.Subscript):
+            return self._array(node.value, scope, strong, depth + 1)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, ARITHMETIC):
+            return any(self._array(side, scope, strong, depth + 1) for side in (node.left, node.right))
+        if isinstance(node, cst.Call):
+            qualname = self.resolver.qualname(node.func, scope)
+            return qualname is not None and qualname.startswith("numpy.") and qualname.count(".") == 1 and (
+                qualname[len("numpy."):] not in NOT_ARRAY_FUNCTIONS)
+        return False
+
+    def _array_params(self) -> set[str]:
+        """Parameters hinted or documented as arrays, or whose array attributes the body reads."""
+        params = self.function.params
+        found = set()
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            name = param.name.value
+            if top_hints(param.annotation) & ARRAY_HINTS or _documented_array(name, self.function):
+                found.add(name)
+        for node, scope in self.nodes:
+            if isinstance(node, cst.Attribute) and node.attr.value in ARRAY_ATTRIBUTES and isinstance(node.value, cst.Name):
+                owner, bindings = scope.lookup(node.value.value)
+                if owner is self.function_scope and bindings and all(isinstance(b, ParamBinding) for b in bindings):
+                    found.add(node.value.value)
+        return found
+
+
+def _documented_array(name: str, function: cst.FunctionDef) -> bool:
+    """numpydoc ``p : ndarray of shape (n, 2)``, Google ``p (np.ndarray): ...``, Sphinx ``:type p: array``."""
+    docstring = function.get_docstring()
+    if not docstring or name not in docstring:
+        return False
+    word = re.escape(name)
+    for pattern in (rf"^[ \t]*{word}[ \t]*:(?P<type>[^\n]*)$", rf"^[ \t]*{word}[ \t]*\((?P<type>[^)\n]*)\)[ \t]*:",
+                    rf":type[ \t]+{word}[ \t]*:(?P<type>[^\n]*)$"):
+        for match in re.finditer(pattern, docstring, re.MULTILINE):
+            words = re.sub(r"\([^)]*\)|[`\[\],]", " ", match.group("type")).lower().split()
+            if any(w.strip(".:") in _ARRAY_DOC_WORDS for w in words[:3]):
+                return True
+    return False

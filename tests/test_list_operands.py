@@ -1,0 +1,107 @@
+"""List and tuple displays beside arrays in arithmetic and comparisons (analysis/list_operands.py).
+
+NumPy converts ``[cx, cy]`` in ``x - [cx, cy]`` and broadcasts; a jax.Array raises TypeError on a list
+operand, so the display is wrapped in ``jnp.asarray``.  Where Python repeats, concatenates or compares
+lists the display stays as it is.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pytest
+
+from tests.runtime_helpers import (
+    assert_matches_numpy,
+    function_record,
+    migrate_and_exec,
+)
+
+SOURCE = textwrap.dedent(
+    '''
+    import numpy as np
+
+    def centred(x, cx, cy):
+        y = np.sin(x)
+        return y - [cx, cy]
+
+    def inside(p):
+        q = np.abs(p)
+        return np.all(q < (1.0, 2.0), axis=-1)
+
+    def to_cells(points, nx, ny):
+        ij = (points * [nx, ny]).astype(np.int64)
+        return ij.sum(axis=0)
+
+    def to_pixels(points, w, h):
+        """points : ndarray of shape (n, 2)"""
+        return np.floor(points * [w, h]).astype(int)
+
+    def shifted(points):
+        p = np.array(points, dtype=float)
+        p += [0.5, -0.5]
+        return p * [2.0, 3.0] + (1.0, 0.5)
+
+    def padded(n):
+        return np.array([0.0] * n)
+
+    def repeated(mask):
+        k = np.sum(mask)
+        return np.array([1.0, 2.0] * 1) * k, [7] * int(k)
+
+    def joined(values, extra):
+        return np.asarray(values + [extra])
+    '''
+)
+
+WRAPPED = ["centred", "inside", "to_cells", "to_pixels", "shifted"]
+
+
+@pytest.fixture(scope="module")
+def migrated():
+    return migrate_and_exec(SOURCE, "lists.py")
+
+
+def test_displays_beside_arrays_are_wrapped_and_jitted(migrated):
+    result, _, _ = migrated
+    text = result.output.decode()
+    assert "y - jnp.asarray([cx, cy])" in text
+    assert "q < jnp.asarray((1.0, 2.0))" in text
+    assert "(points * jnp.asarray([nx, ny])).astype(np.int64)" in text
+    assert "p += jnp.asarray([0.5, -0.5])" in text
+    for name in WRAPPED:
+        record = function_record(result, name)
+        assert record.jit and record.static_argnums == (), name
+
+
+def test_python_sequence_operations_are_left_alone(migrated):
+    result, _, _ = migrated
+    text = result.output.decode()
+    assert "[0.0] * n" in text and "[1.0, 2.0] * 1" in text and "[7] * int(k)" in text
+    assert "values + [extra]" in text
+    assert function_record(result, "padded").static_argnums == (0,)
+
+
+@pytest.mark.parametrize("name, args", [
+    ("centred", (np.array([0.3, 1.2]), 0.5, -1.0)),
+    ("inside", (np.array([[0.5, 1.5], [1.5, 0.5], [-0.2, -2.5]]),)),
+    ("to_cells", (np.array([[0.1, 0.5], [0.9, 0.25]]), 4, 8)),
+    ("to_pixels", (np.array([[0.1, 0.5], [0.9, 0.25]]), 640, 480)),
+    ("shifted", (np.array([[1.0, 2.0], [3.0, 4.0]]),)),
+    ("padded", (3,)),
+    ("joined", ([1.0, 2.0], 3.0)),
+])
+def test_migrated_functions_compute_what_numpy_did(migrated, name, args):
+    _, original, new = migrated
+    assert_matches_numpy(original, new, name, args)
+
+
+def test_integer_numpy_scalar_repeats_the_list(migrated):
+    """``np.sum(mask) * [..]`` style products with a NumPy integer scalar are list repetitions: not wrapped."""
+    _, original, new = migrated
+    mask = np.array([True, False, True])
+    expected = original["repeated"](mask)
+    got = new["repeated"](mask)
+    assert got[1] == expected[1] == [7, 7]
+    np.testing.assert_allclose(np.asarray(got[0]), expected[0])
