@@ -250,12 +250,13 @@ def _result_uses(info, module_functions, constructors, writers=None, params=Fals
     """Same-module callees whose results ``info``'s function writes into in place, and those whose results it
     returns (for an object it creates, ``b = Box(n)``: the class's ``__init__``, which sets up its arrays);
     ``writers``, ``params``, ``held``, ``attributes``, ``passers``: see ``result_uses``."""
-    resolver = _callee_resolver(info.class_name, module_functions, constructors)
+    resolver = _callee_resolver(info.class_name, module_functions, constructors, _instances(info))
     return result_uses(info.node, resolver, writers, params, held, attributes, passers)
 
 
-def _callee_resolver(class_name, module_functions, constructors):
-    """The same-module function a call calls (code in class ``class_name``: also ``self.f(...)``)."""
+def _callee_resolver(class_name, module_functions, constructors, instances=None):
+    """The same-module function a call calls (code in class ``class_name``: also ``self.f(...)``; ``instances``:
+    local names -> the class they are an instance of, ``opt.step(...)`` for ``opt = Adam(...)``)."""
 
     def callee_of(call: cst.Call) -> str | None:
         func = call.func
@@ -265,9 +266,23 @@ def _callee_resolver(class_name, module_functions, constructors):
             return constructors[func.value]
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and class_name and func.value.value in ("self", "cls"):
             return f"{class_name}.{func.attr.value}"
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and instances and func.value.value in instances:
+            return f"{instances[func.value.value]}.{func.attr.value}"
         return None
 
     return callee_of
+
+
+def _instances(info) -> dict[str, str]:
+    """The local names of ``info``'s function that hold an instance of one of this module's classes (the calls
+    the walker resolved to methods: ``opt.step`` -> ``Adam.step``)."""
+    found = {}
+    for callee, call in info.calls.items():
+        func = call.func
+        if "." in callee and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            if func.value.value not in ("self", "cls"):
+                found[func.value.value] = callee.rsplit(".", 1)[0]
+    return found
 
 
 def mutators_of_unsupported_callers(infos, functions, forced, mutations) -> dict[str, ForcedUnsupported]:

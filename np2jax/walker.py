@@ -17,7 +17,9 @@ import libcst as cst
 
 from np2jax.analysis.links import imported_target, star_targets
 from np2jax.analysis.resolve import is_numpy
-from np2jax.analysis.scope import SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, ValueBinding, attribute_chain
+from np2jax.analysis.scope import (
+    SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, ValueBinding, attribute_chain, instance_class,
+)
 from np2jax.context import FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan
 from np2jax.cstutil import dotted, trailing_comment_lines
 from np2jax.diagnostics import Severity
@@ -323,9 +325,11 @@ class Walker(CallRewrites, FastTransformer):
             found, bindings = self.ctx.scope.lookup(func.value)
             if found is not None and found.kind == "module" and any(isinstance(b, DefBinding) for b in bindings):
                 callee = func.value
-        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and info.class_name:
-            if func.value.value in ("self", "cls"):
-                callee = f"{info.class_name}.{func.attr.value}"
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and info.class_name and func.value.value in ("self", "cls"):
+            callee = f"{info.class_name}.{func.attr.value}"
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            owner = instance_class(func.value.value, self.ctx.scope)  # `opt = Adam(shapes)`, then `opt.step(p, g)`
+            callee = f"{owner}.{func.attr.value}" if owner is not None else None
         if callee is not None and callee not in info.calls:
             info.calls[callee] = node
             info.call_statements[node] = self.ctx.statement

@@ -565,3 +565,147 @@ def test_results_held_in_a_list_variable_and_augmented_in_a_loop_keep_the_produc
     )
     assert record(result, "make").status == "unsupported"
     np.testing.assert_array_equal(migrated.bump_all(3), original.bump_all(3))
+
+
+def test_a_helper_sorting_its_parameter_in_place_stays_numpy_with_its_callers():
+    """`def order_stats(y): y.sort(); return y` has no NumPy call; its jitted caller passed a JAX array, whose
+    `.sort()` returns a copy: the helper silently did nothing (median 4.0 instead of 3.0). Now NPJ201 on the
+    helper, NPJ202 on its callers; a list parameter (`names: list`) is left alone."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def order_stats(y):
+            y.sort()
+            return y
+
+        def sort_in_place(y):
+            y.sort()
+            return np.abs(y)
+
+        def median_of_abs(x):
+            a = np.abs(x)
+            s = order_stats(a)
+            return s[a.shape[0] // 2]
+
+        def sorted_names(names: list):
+            names.sort()
+            return names
+        """
+    )
+    codes = {(d.line, d.code) for d in result.diagnostics}
+    assert (4, "NPJ201") in codes and (8, "NPJ201") in codes and (13, "NPJ202") in codes
+    assert not any(line >= 16 for line, code in codes if code.startswith("NPJ2"))
+    x = np.array([1.0, -5.0, 4.0, 0.5, 3.0])
+    assert migrated.median_of_abs(jnp.asarray(x)) == original.median_of_abs(x.copy()) == 3.0
+    assert migrated.sorted_names(["b", "a"]) == ["a", "b"]
+
+
+def test_a_tuple_swap_of_rows_keeps_numpys_view_semantics():
+    """`B[0], B[1] = B[1], B[0]`: NumPy's right-hand rows are views, read after the first write, so both rows
+    end up equal to the old row 1; elements of a 1-D array are copies and swap. The migration did a real swap
+    of rows; it now reads a non-0-d value again after the earlier writes. Views it cannot read again: NPJ201."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def rows(A):
+            B = A.copy()
+            B[0], B[1] = B[1], B[0]
+            return B
+
+        def elements(x):
+            y = x.copy()
+            y[0], y[2] = y[2], y[0]
+            return y
+
+        def through_slice(A):
+            B = A.copy()
+            B[1], B[2] = B[0:2]
+            return B
+
+        def transposed(A):
+            B = A.copy()
+            B[0], B[1] = B.T[1], B.T[0]
+            return B
+        """
+    )
+    A = np.arange(9.0).reshape(3, 3)
+    for name in ("rows", "elements"):
+        assert record(result, name).jit, name
+    np.testing.assert_array_equal(migrated.rows(jnp.asarray(A)), original.rows(A))
+    np.testing.assert_array_equal(migrated.elements(jnp.arange(4.0)), original.elements(np.arange(4.0)))
+    assert original.rows(A)[0].tolist() == original.rows(A)[1].tolist() == [3.0, 4.0, 5.0]
+    for name in ("through_slice", "transposed"):
+        assert record(result, name).status == "unsupported", name
+
+
+def test_lstsq_residuals_read_keep_the_function_numpy():
+    """NumPy's lstsq residuals are empty for a square system; jax.numpy's hold a value, so `if res.size == 0`
+    took the other branch (-1.0 against 1e-13). Reading them is NPJ102 now; taking the solution migrates."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def fit_error(A, b):
+            x, res, rank, sv = np.linalg.lstsq(A, b, rcond=None)
+            if res.size == 0:
+                return -1.0
+            return float(res[0])
+
+        def solve(A, b):
+            x, _, rank, _ = np.linalg.lstsq(A, b, rcond=None)
+            return x, np.linalg.lstsq(A, b, rcond=None)[0]
+        """
+    )
+    assert record(result, "fit_error").status == "unsupported"
+    assert record(result, "solve").status == "migrated"
+    A, b = np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 2.0])
+    assert migrated.fit_error(jnp.asarray(A), jnp.asarray(b)) == original.fit_error(A, b) == -1.0
+    for got, want in zip(migrated.solve(jnp.asarray(A), jnp.asarray(b)), original.solve(A, b)):
+        np.testing.assert_allclose(np.asarray(got), want, atol=1e-5)  # float32: [0, 0.5] up to rounding
+
+
+def test_results_used_as_operands_of_in_place_updates_in_numpy_code_keep_the_producer_numpy():
+    """NumPy code updating its arrays in place (`p -= lr * g`, an optimizer's `m += (1 - b) * g` over
+    `zip(params, grads, self.m)`) with a JAX array on the right stops updating them: NumPy gives way to JAX,
+    which makes a new array and rebinds the name. The producers of those operands (a gradient function, and
+    what it returns nested in a list) now stay NumPy; training moves the parameters as in NumPy."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def relu(x):
+            return np.maximum(x, 0)
+
+        def gradients(w, x):
+            h = relu(x * w)
+            g = h * x
+            return 0.5, [h * 2.0, g]
+
+        class Momentum:
+            def __init__(self, shapes, lr=0.1):
+                self.lr = lr
+                self.m = [np.zeros(s) for s in shapes]
+
+            def step(self, params, grads):
+                for p, g, m in zip(params, grads, self.m):
+                    m *= 0.9
+                    m += g
+                    p -= self.lr * m
+
+        def train(w, x, steps):
+            params = [w.copy(), w.copy()]
+            opt = Momentum([p.shape for p in params])
+            for _ in range(steps):
+                loss, grads = gradients(params[0], x)
+                opt.step(params, grads)
+            return params
+        """
+    )
+    for name in ("relu", "gradients"):
+        assert record(result, name).status == "unsupported", name
+    w, x = np.array([1.0, 2.0, 3.0]), np.array([0.5, -1.0, 2.0])
+    for got, want in zip(migrated.train(w, x, 3), original.train(w, x, 3)):
+        np.testing.assert_allclose(np.asarray(got), want)
+    assert not np.allclose(original.train(w, x, 3)[0], w)  # the parameters do move

@@ -289,9 +289,9 @@ class _ResultWrites(FastVisitor):
         if key is not None and (isinstance(target, cst.Attribute) or key in self.shared or key in self.parameters):
             # `total += act(x)` on an array another reference holds: with a JAX array on the right, NumPy's
             # in-place add gives way to JAX's, which makes a new array and rebinds `total` (the caller's stays as it was)
+            # (a parameter there, `p -= lr * g` with `g` from the caller: the caller's value must stay NumPy too)
             for callee in self._results_in(node.value):
-                if not callee.startswith("#"):
-                    self.written.setdefault(callee, node)
+                self.written.setdefault(callee, node)
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is not None:
@@ -305,14 +305,30 @@ class _ResultWrites(FastVisitor):
         return {callee for element in _elements(expr) for callee in self._source(element)}
 
     def visit_For(self, node: cst.For) -> None:
-        callee = self._root(node.iter, elements=True)
-        for name in target_names(node.target):
+        iterable, target = node.iter, node.target
+        if (isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "zip"
+                and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == len(iterable.args)
+                and not any(arg.star or arg.keyword is not None for arg in iterable.args)):
+            # `for p, g in zip(params, grads)`: each name takes the elements of its own iterable
+            for element, arg in zip(target.elements, iterable.args):
+                self._bind_element(element.value, self._root(arg.value, elements=True), self._held_elsewhere(arg.value))
+            return
+        self._bind_element(target, self._root(iterable, elements=True))
+
+    def _bind_element(self, target: cst.BaseExpression, callee: tuple[str, ...], held: bool = False) -> None:
+        """``held``: the container is an attribute or a parameter, whose elements other references hold too."""
+        for name in target_names(target):
             self.shared.discard(name)
             if callee:
                 self.bound[name] = callee
                 self.shared.add(name)  # an element of the container it iterates over
             else:
                 self.bound.pop(name, None)
+                if held:  # `for m, g in zip(self.m, grads): m += g`: a JAX `g` rebinds `m`, `self.m` keeps the old
+                    self.shared.add(name)
+
+    def _held_elsewhere(self, container: cst.BaseExpression) -> bool:
+        return isinstance(container, cst.Attribute) or (isinstance(container, cst.Name) and container.value in self.parameters)
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
@@ -470,11 +486,10 @@ def _base_name(expr: cst.BaseExpression) -> str | None:
 
 
 def _elements(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """``expr`` itself, or the elements of a tuple, list or set display, or the values of a dict display."""
-    if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
-        return [e.value for e in expr.elements]
-    if isinstance(expr, cst.Dict):
-        return [e.value for e in expr.elements]  # (`**other` too)
+    """``expr`` itself, or the elements of a tuple, list or set display, or the values of a dict display, also
+    nested ones (``return loss, [gW, gb]``)."""
+    if isinstance(expr, (cst.Tuple, cst.List, cst.Set, cst.Dict)):  # (a dict's `**other` too)
+        return [part for e in expr.elements for part in _elements(e.value)]
     return [expr]
 
 

@@ -437,3 +437,21 @@ class ScopedVisitor(FastVisitor):
 
     def leave_GeneratorExp(self, node: cst.GeneratorExp) -> None:
         self._exit(node, body=False)
+
+
+def instance_class(name: str, scope: Scope) -> str | None:
+    """The module-level class every binding of the local ``name`` makes an instance of (``opt = Adam(shapes)``), or None."""
+    found, bindings = scope.lookup(name)
+    if found is None or found.kind != "function" or not bindings:
+        return None
+    classes = set()
+    for binding in bindings:
+        value = binding.value if isinstance(binding, ValueBinding) and not binding.augmented else None
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+            return None
+        owner, defs = found.lookup(value.func.value)
+        if owner is None or owner.kind != "module" or not any(
+                isinstance(d, DefBinding) and isinstance(d.node, cst.ClassDef) for d in defs):
+            return None
+        classes.add(value.func.value)
+    return classes.pop() if len(classes) == 1 else None

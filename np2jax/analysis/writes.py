@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from np2jax.analysis.aliasing import FunctionAliasing
+from np2jax.analysis.aliasing import FunctionAliasing, is_fresh_array
 from np2jax.analysis.indexing import IndexClassifier
+from np2jax.analysis.loops import all_names
 from np2jax.analysis.mask_writes import where_write
 from np2jax.analysis.scope import dotted_name
 
@@ -125,6 +126,39 @@ def plan_tuple_write(node: cst.BaseSmallStatement, aliasing: FunctionAliasing, c
     return plans
 
 
+def tuple_views(
+    node: cst.BaseSmallStatement, plans: list[WritePlan | None], classifier: IndexClassifier, resolver, scope,
+) -> set[int] | str:
+    """``B[0], B[1] = B[1], B[0]``: NumPy evaluates the right-hand side first, but a row ``B[0]`` there is a view,
+    read when it is assigned, after the write into ``B[0]``: both rows end up equal to the old ``B[1]`` (an
+    element is a copy: ``x[0], x[1] = x[1], x[0]`` swaps a 1-D ``x``).  The positions whose value must be read
+    again after the earlier writes when it is not 0-d; a reason when a value may be a view np2jax cannot read
+    again exactly (a view by other means, or the right-hand side is no display)."""
+    value = node.value
+    displays = None
+    if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(plans) and all(
+            isinstance(e, cst.Element) for e in value.elements):
+        displays = [e.value for e in value.elements]
+    written: set[str] = set()
+    rereads: set[int] = set()
+    for index, plan in enumerate(plans):
+        if written:
+            if displays is None:
+                if any(name.value in written for name in all_names(value)):
+                    return "the right-hand side may hold views of an array an earlier target writes into"
+                return rereads
+            source = displays[index]
+            if any(name.value in written for name in all_names(source)):
+                if (isinstance(source, cst.Subscript) and isinstance(source.value, cst.Name)
+                        and source.value.value in written and classifier.is_basic(source.slice)):
+                    rereads.add(index)
+                elif not is_fresh_array(source, resolver, scope):
+                    return f"`{_code(source)}` may be a view of an array an earlier target writes into"
+        if plan is not None and plan.name:
+            written.add(plan.name)
+    return rereads
+
+
 def plan_write(node: cst.BaseSmallStatement, aliasing: FunctionAliasing, classifier: IndexClassifier) -> WritePlan | None:
     found = subscript_write(node)
     if found is None:
@@ -187,3 +221,7 @@ def _is_number(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
         return _is_number(node.expression)
     return isinstance(node, cst.Name) and node.value in ("True", "False")
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=()).code_for_node(node)

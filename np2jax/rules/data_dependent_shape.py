@@ -26,7 +26,10 @@ class DataDependentShape(Rule):
             "K known at trace time (a literal, a static parameter, a shape) is rewritten instead to "
             "`jnp.bincount(x, minlength=K, length=K)` with a warning: its result has K entries exactly when every "
             "value is below K (labels, bin numbers: what `minlength` is for); NumPy makes the result longer for larger "
-            "values and raises for negative ones, where JAX drops the larger ones and counts negative ones in bin 0."
+            "values and raises for negative ones, where JAX drops the larger ones and counts negative ones in bin 0. "
+            "`np.linalg.lstsq` is reported when its residuals are read (`x, res, rank, sv = ...`, `[1]`): NumPy's "
+            "are empty for square, under-determined or rank-deficient systems (their size depends on the rank), "
+            "jax.numpy's always hold a value; taking only the solution (`[0]`, or `_` for the residuals) migrates."
         ),
         why="`jax.jit` needs every shape at trace time; these functions only know theirs after looking at the data.",
         use_instead="the jax.numpy version with a static `size=` (and `fill_value=`), or `jnp.where(mask, x, neutral)`.",
@@ -90,6 +93,10 @@ class DataDependentShape(Rule):
             hint = "jnp.where(condition, size=N) or the three-argument jnp.where(condition, x, y)"
         elif ref.name == "repeat" and not self._static_repeats(ref.call, ctx, ref):
             hint = "jnp.repeat(a, repeats, total_repeat_length=N) with a static N"
+        elif ref.name == "linalg.lstsq" and _residuals_used(ref.call, ctx):
+            hint = ("NumPy's residuals are empty for square, under-determined or rank-deficient systems, jax.numpy's "
+                    "always hold a value: take only the solution (np.linalg.lstsq(A, b)[0]) and compute "
+                    "jnp.sum((A @ x - b) ** 2, axis=0) where it is needed")
         else:
             return
         ref.block()
@@ -118,3 +125,37 @@ class DataDependentShape(Rule):
         keyword = {arg.keyword.value: arg for arg in call.args if arg.keyword is not None}
         repeats = positional[1] if len(positional) > 1 else keyword.get("repeats")
         return repeats is None or ctx.resolver.is_static(repeats.value, ref.scope)
+
+
+def _residuals_used(call: cst.Call, ctx: FileContext) -> bool:
+    """Does the code read ``np.linalg.lstsq``'s residuals (its result's element 1)?  No when the call is indexed
+    with another literal (``lstsq(A, b)[0]``) or unpacked with an unread second name (``x, _, _, _ = ...``)."""
+    statement = ctx.statement[0] if ctx.statement is not None else None
+    if statement is None:
+        return True
+    stack: list[cst.CSTNode] = [statement]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Subscript) and node.value is call and len(node.slice) == 1:
+            index = node.slice[0].slice
+            return not (isinstance(index, cst.Index) and isinstance(index.value, cst.Integer) and index.value.evaluated_value != 1)
+        if isinstance(node, cst.Assign) and node.value is call and len(node.targets) == 1:
+            target = node.targets[0].target
+            if isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) >= 2:
+                second = target.elements[1].value
+                return not (isinstance(second, cst.Name) and (second.value == "_" or not _read(second.value, ctx)))
+        stack.extend(node.children)
+    return True
+
+
+def _read(name: str, ctx: FileContext) -> bool:
+    """Does the function being walked use ``name`` more than once (its binding and a read)?"""
+    function = ctx.function.node if ctx.function is not None else ctx.module
+    count = 0
+    stack: list[cst.CSTNode] = [function]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name) and node.value == name:
+            count += 1
+        stack.extend(node.children)
+    return count > 1

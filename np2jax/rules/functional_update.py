@@ -6,7 +6,8 @@ from np2jax.analysis.jax_values import name_holds_jax_array
 from np2jax.analysis.narrow_dtypes import is_narrow_array
 from np2jax.analysis.sequences import builds_list
 from np2jax.analysis.value_kinds import ValueClassifier
-from np2jax.analysis.writes import BINARY_FOR, subscript_write
+from np2jax.analysis.indexing import IndexClassifier
+from np2jax.analysis.writes import BINARY_FOR, subscript_write, tuple_views
 from np2jax.context import FileContext, FunctionInfo, runs_on_jax_arrays
 from np2jax.cstutil import call, change_keywords
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
@@ -75,7 +76,11 @@ class FunctionalUpdate(Rule):
             "`y = jnp.f(...).astype(y.dtype)` (with `where=m`: `y = jnp.where(m, jnp.f(...), y).astype(y.dtype)`), "
             "`np.f(..., out=np.zeros_like(a), where=m)` (a new constant array: `zeros`, `ones`, `full` and their `_like`) "
             "-> `jnp.where(m, jnp.f(...), jnp.zeros_like(a)).astype(a.dtype)` wherever it is (cast to the constant array's "
-            "`dtype=`, `a.dtype` for `*_like(a)`, `float` for `zeros`/`ones`; `np.full` without a dtype keeps NPJ103), `x.clip(lo, hi, out=x)` -> `x = x.clip(lo, hi)` (analysis/inplace_calls.py). A chained assignment "
+            "`dtype=`, `a.dtype` for `*_like(a)`, `float` for `zeros`/`ones`; `np.full` without a dtype keeps NPJ103), `x.clip(lo, hi, out=x)` -> `x = x.clip(lo, hi)` (analysis/inplace_calls.py). "
+            "An unpacking assignment `a[t], b[t] = f()` gets temporaries; "
+            "in `B[0], B[1] = B[1], B[0]` a right-hand value that is a basic index of an array an earlier target writes "
+            "is read again after that write unless it is 0-d (NumPy's row is a view: both rows end up equal to the old "
+            "row 1; an element is a copy), and one that may be a view by other means is NPJ201. A chained assignment "
             "`F[0, 2] = F[1, 3] = dt` becomes one assignment per target, left to right, each given the value Python "
             "evaluated once: the value itself when it is a constant or a name no target rebinds, else the first target "
             "when it is a plain name (`s = F[0] = f(x)` -> `s = f(x)`, `F = F.at[0].set(s)`), else a new name `value`. "
@@ -397,6 +402,12 @@ class FunctionalUpdate(Rule):
         if not plans or statement in ctx.blocked_statements or any(p is not None and p.blocker for p in plans):
             return None
         assign = updated.body[0]
+        rereads = tuple_views(statement, plans, IndexClassifier(ctx.resolver, ctx.scope), ctx.resolver, ctx.scope)
+        if isinstance(rereads, str):
+            ctx.report("NPJ201", Severity.ERROR, statement,
+                       f"in-place write cannot be made functional safely: {rereads}", "swap with fancy indices: "
+                       "x[[i, j]] = x[[j, i]] (NumPy and JAX agree), or copy the right-hand side first")
+            return None
         elements = list(assign.targets[0].target.elements)
         taken = _names_in_reach(ctx)
         updates = []
@@ -409,7 +420,12 @@ class FunctionalUpdate(Rule):
             elements[index] = element.with_changes(value=cst.Name(temporary))
             at = cst.Subscript(value=cst.Attribute(value=_at_base(cst.Name(plan.name), ctx), attr=cst.Name("at")),
                                slice=_single_elements(subscript.slice, plan, ctx))
-            value = cst.Call(func=cst.Attribute(value=at, attr=cst.Name("set")), args=[cst.Arg(cst.Name(temporary))])
+            stored: cst.BaseExpression = cst.Name(temporary)
+            if index in rereads:  # a view NumPy reads when it assigns it, after the earlier writes (0-d: a copy)
+                reread = assign.value.elements[index].value.deep_clone().with_changes(lpar=[], rpar=[])
+                stored = cst.IfExp(test=cst.Attribute(value=cst.Name(temporary), attr=cst.Name("ndim")), body=reread,
+                                   orelse=cst.Name(temporary))
+            value = cst.Call(func=cst.Attribute(value=at, attr=cst.Name("set")), args=[cst.Arg(stored)])
             updates.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(plan.name))], value)]))
         target = assign.targets[0].target.with_changes(elements=elements)
         unpack = updated.with_changes(body=[assign.with_changes(targets=[assign.targets[0].with_changes(target=target)])])

@@ -3,6 +3,8 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.result_writes import INPLACE_METHODS
+from np2jax.analysis.scope import ParamBinding
+from np2jax.analysis.sequences import sequence_annotation
 from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -341,8 +343,10 @@ class UnsafeInplaceWrite(Rule):
             name = receiver.value
             if aliasing.is_container(name):
                 return
-            # `p = f(z); p.sort()`: f's result may be an array (a JAX one once f migrates) as well as a list
-            if not (aliasing.holds_numpy_array(name, strict=func.attr.value == "sort") or aliasing.bound_to_call(name)):
+            # `p = f(z); p.sort()`: f's result may be an array (a JAX one once f migrates) as well as a list;
+            # `def f(y): y.sort()`: the caller's array, a JAX one where a migrated or jitted caller passes it
+            if not (aliasing.holds_numpy_array(name, strict=func.attr.value == "sort") or aliasing.bound_to_call(name)
+                    or _array_parameter(name, aliasing)):
                 return
         elif aliasing.attributes is None or not aliasing.attributes.is_array(aliasing.function, receiver):
             return
@@ -404,3 +408,13 @@ def _alone_on_its_line(statement: cst.BaseSmallStatement, ctx: FileContext) -> b
     """Is ``statement`` the only statement of its line (``rewrite_line`` is called for it)?"""
     line = ctx.statement[0] if ctx.statement is not None else None
     return isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and line.body[0] is statement
+
+
+def _array_parameter(name: str, aliasing) -> bool:
+    """A parameter not annotated or defaulted as a Python sequence (``y: list``, ``y=[]``): it may hold an array."""
+    bindings = aliasing.scope.bindings.get(name, ())
+    params = [b for b in bindings if isinstance(b, ParamBinding)]
+    if not params or len(params) != len(bindings):
+        return False
+    param = params[0].param
+    return not sequence_annotation(param.annotation) and not isinstance(param.default, (cst.List, cst.Tuple))
