@@ -73,8 +73,11 @@ class IndexClassifier:
             )
         if isinstance(expr, cst.Call):
             qualname = self.resolver.qualname(expr.func, self.scope)
-            if qualname in INT_BUILTINS:
-                return qualname != "builtins.sum" or all(self.is_int(a.value) for a in expr.args)
+            if qualname in ("builtins.len", "builtins.int", "builtins.min", "builtins.max"):
+                return True  # `min`/`max` of arrays of several elements raise (their comparison has no truth value)
+            if qualname in INT_BUILTINS:  # of an array, `abs` and `round` give an array, `sum` (of a 2-d one) a row
+                return bool(expr.args) and all(
+                    not a.star and a.keyword is None and (self.is_int(a.value) or self.is_scalar(a.value)) for a in expr.args)
             if is_numpy(qualname) and qualname.rsplit(".", 1)[1] in SCALAR_REDUCTIONS:
                 return not any(a.keyword is not None and a.keyword.value == "axis" for a in expr.args) and len(
                     [a for a in expr.args if a.keyword is None]
