@@ -68,10 +68,10 @@ def test_numpy_code_writing_into_a_copy_of_a_result_keeps_the_callee_numpy(deriv
         def forward(W, xs):
             return softmax(xs @ W)
 
-        def backward(W, xs, targets):
+        def backward(W, xs, targets, step=1.0):
             probs = forward(W, xs)
             dy = {derive}
-            dy[np.arange(len(targets)), targets] -= 1.0  # an index array: NPJ201 keeps this function NumPy
+            dy[np.arange(len(targets)), targets] -= step  # perhaps an array at a repeating index: NPJ201 keeps this function NumPy
             return xs.T @ dy.reshape(probs.shape)
         """
     )
@@ -80,6 +80,30 @@ def test_numpy_code_writing_into_a_copy_of_a_result_keeps_the_callee_numpy(deriv
     rng = np.random.default_rng(0)
     W, xs, targets = rng.normal(size=(3, 4)), rng.normal(size=(5, 3)), np.array([0, 3, 3, 1, 2])
     np.testing.assert_allclose(migrated.backward(W, xs, targets), original.backward(W, xs, targets))
+
+
+def test_one_number_subtracted_at_the_targets_of_a_copied_result_migrates_the_whole_chain():
+    """dy = probs.copy(); dy[np.arange(n), targets] -= 1.0: one number through an integer index
+    (analysis/repeated_writes.py), so backward, forward and softmax are all jitted, and agree with NumPy."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def softmax(z):
+            e = np.exp(z - z.max(axis=-1, keepdims=True))
+            return e / e.sum(axis=-1, keepdims=True)
+
+        def backward(W, xs, targets):
+            probs = softmax(xs @ W)
+            dy = probs.copy()
+            dy[np.arange(len(targets)), targets] -= 1.0
+            return xs.T @ dy
+        """
+    )
+    assert record(result, "backward").jit and record(result, "softmax").jit
+    rng = np.random.default_rng(0)
+    W, xs, targets = rng.normal(size=(3, 4)), rng.normal(size=(5, 3)), np.array([0, 3, 3, 1, 2])
+    np.testing.assert_allclose(migrated.backward(W, xs, targets), original.backward(W, xs, targets), rtol=1e-5)
 
 
 def test_a_numpy_copy_of_a_result_is_numpy():

@@ -73,8 +73,11 @@ class IndexClassifier:
             )
         if isinstance(expr, cst.Call):
             qualname = self.resolver.qualname(expr.func, self.scope)
-            if qualname in INT_BUILTINS:
-                return qualname != "builtins.sum" or all(self.is_int(a.value) for a in expr.args)
+            if qualname in ("builtins.len", "builtins.int", "builtins.min", "builtins.max"):
+                return True  # `min`/`max` of arrays of several elements raise (their comparison has no truth value)
+            if qualname in INT_BUILTINS:  # of an array, `abs` and `round` give an array, `sum` (of a 2-d one) a row
+                return bool(expr.args) and all(
+                    not a.star and a.keyword is None and (self.is_int(a.value) or self.is_scalar(a.value)) for a in expr.args)
             if is_numpy(qualname) and qualname.rsplit(".", 1)[1] in SCALAR_REDUCTIONS:
                 return not any(a.keyword is not None and a.keyword.value == "axis" for a in expr.args) and len(
                     [a for a in expr.args if a.keyword is None]
@@ -163,7 +166,7 @@ class IndexClassifier:
             return isinstance(expr.value, cst.Name) and all(
                 isinstance(e.slice, cst.Index) and self.is_int(e.slice.value) for e in expr.slice)
         if isinstance(expr, cst.Name):
-            return self._every_binding(expr.value, lambda b: (isinstance(b, ValueBinding) and not b.augmented and self._is_element(b.value)) or (
+            return self.every_binding(expr.value, lambda b: (isinstance(b, ValueBinding) and not b.augmented and self._is_element(b.value)) or (
                 isinstance(b, LoopBinding) and self._loop_yields_elements(b.iterable, b.position)))
         return False
 
@@ -195,7 +198,7 @@ class IndexClassifier:
             return (len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice)
                     and self._unique(expr.value) and not self._tuple_of_arrays(expr.value))
         if isinstance(expr, cst.Name):
-            return self._every_binding(expr.value, lambda b: isinstance(b, ValueBinding) and not b.augmented and self._unique(b.value))
+            return self.every_binding(expr.value, lambda b: isinstance(b, ValueBinding) and not b.augmented and self._unique(b.value))
         if isinstance(expr, cst.Call):
             qualname = self.resolver.qualname(expr.func, self.scope) or ""
             name = qualname.rsplit(".", 1)[-1]
@@ -225,7 +228,7 @@ class IndexClassifier:
         if isinstance(expr, cst.BinaryOperation) and not isinstance(expr.operator, cst.MatrixMultiply):
             return self.is_scalar(expr.left) and self.is_scalar(expr.right)
         if isinstance(expr, cst.Name):
-            return self._every_binding(expr.value, lambda b: (isinstance(b, ParamBinding) and has_number_hint(b.param)) or (
+            return self.every_binding(expr.value, lambda b: (isinstance(b, ParamBinding) and has_number_hint(b.param)) or (
                 isinstance(b, ValueBinding) and not b.augmented and self.is_scalar(b.value)))
         if isinstance(expr, cst.Call) and not any(a.keyword is not None or a.star for a in expr.args):
             func = expr.func
@@ -235,7 +238,7 @@ class IndexClassifier:
             return is_numpy(qualname) and qualname.rsplit(".", 1)[1] in WHOLE_REDUCTIONS and len(expr.args) == 1
         return False
 
-    def _every_binding(self, name: str, test) -> bool:
+    def every_binding(self, name: str, test) -> bool:
         """``name`` has bindings and ``test`` holds for each (a name met again while deciding: no)."""
         if name in self._visiting:
             return False

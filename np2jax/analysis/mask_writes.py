@@ -122,13 +122,17 @@ def _masked_array(value: cst.BaseExpression, mask: cst.BaseExpression, classifie
             and isinstance(value.slice[0].slice, cst.Index)):
         return None
     other = value.slice[0].slice.value
-    if not _pure(mask, classifier) or not other.deep_equals(mask):
+    if not pure_expression(mask, classifier) or not other.deep_equals(mask):
         return None
     return value.value
 
 
-def _pure(node: cst.CSTNode, classifier: IndexClassifier) -> bool:
-    """No call other than of a NumPy function outside numpy.random, no walrus, no lambda."""
+PURE_BUILTINS = frozenset({"builtins.len", "builtins.int", "builtins.float", "builtins.abs", "builtins.min", "builtins.max", "builtins.round"})
+
+
+def pure_expression(node: cst.CSTNode, classifier: IndexClassifier) -> bool:
+    """No call other than of a NumPy function outside numpy.random or of ``len``, ``int``, ``min`` ..., no walrus,
+    no lambda: evaluated twice, it gives the same value."""
     finder = _Impure(classifier)
     visit(node, finder)
     return not finder.found
@@ -141,7 +145,7 @@ class _Impure(FastVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         qualname = self.classifier.resolver.qualname(node.func, self.classifier.scope) or ""
-        if not is_numpy(qualname) or qualname.startswith("numpy.random"):
+        if (not is_numpy(qualname) or qualname.startswith("numpy.random")) and qualname not in PURE_BUILTINS:
             self.found = True
 
     def visit_NamedExpr(self, node: cst.NamedExpr) -> None:

@@ -10,6 +10,7 @@ from np2jax.analysis.aliasing import FunctionAliasing, is_fresh_array
 from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.loops import all_names
 from np2jax.analysis.mask_writes import where_write
+from np2jax.analysis.repeated_writes import NOT_INTEGER_INDEX, repeated_index_blocker
 from np2jax.analysis.scope import dotted_name
 
 AT_METHODS = {
@@ -39,6 +40,7 @@ class WritePlan:
     blocker: str | None = None  # why it cannot be rewritten, if it cannot
     single: tuple[int, ...] = ()  # index elements to read as one number: `jnp.reshape(e, ())` (IndexClassifier.single_elements)
     masked: bool = False  # "where" with a value `y[mask]` (the same mask): `jnp.where(mask, y, x)` (analysis/mask_writes.py)
+    reread: bool = False  # `x[idx] op= number` through a repeating index: `x.at[idx].set(x[idx] op v)` (analysis/repeated_writes.py)
 
 
 def subscript_write(node: cst.BaseSmallStatement) -> tuple[cst.Subscript, cst.BaseExpression] | None:
@@ -165,7 +167,8 @@ def plan_write(node: cst.BaseSmallStatement, aliasing: FunctionAliasing, classif
         return None
     target, value = found
     method = "set" if isinstance(node, cst.Assign) else AT_METHODS.get(type(node.operator), "set")
-    return _plan(target, value, method, aliasing, classifier, augmented=isinstance(node, cst.AugAssign))
+    operator = type(node.operator) if isinstance(node, cst.AugAssign) else None
+    return _plan(target, value, method, aliasing, classifier, operator)
 
 
 def _plan(
@@ -174,8 +177,10 @@ def _plan(
     method: str,
     aliasing: FunctionAliasing,
     classifier: IndexClassifier,
-    augmented: bool = False,
+    operator: type | None = None,
 ) -> WritePlan | None:
+    """``operator``: the type of the augmented assignment's operator (``cst.AddAssign``), None for ``=``."""
+    augmented = operator is not None
     if isinstance(target.value, cst.Name):
         name = target.value.value
         if aliasing.is_container(name):
@@ -202,11 +207,12 @@ def _plan(
     single = classifier.single_elements(target.slice)
     if single:
         return WritePlan(name, "at", method, single=single)  # one element, or the trace stops
-    return WritePlan(
-        name, "at", method,
-        "the index may be an integer array with repeated entries or a boolean mask: NumPy and "
-        "JAX resolve repeats differently, and boolean masks have no static shape under jit",
-    )
+    if operator is None or value is None:
+        return WritePlan(name, "at", method, NOT_INTEGER_INDEX)
+    blocker = repeated_index_blocker(target, value, operator, classifier)
+    if blocker is not None:
+        return WritePlan(name, "at", method, blocker)
+    return WritePlan(name, "at", "set", reread=True)  # every copy of a repeated position gets x[k] op v
 
 
 def becomes_where(target: cst.Subscript, value: cst.BaseExpression | None, classifier: IndexClassifier, augmented: bool) -> bool:

@@ -107,7 +107,16 @@ class FunctionalUpdate(Rule):
             "Q-tables) that is the same single element; an index with one element names the element NumPy's does; "
             "an index that is a row of several (a 2-D `idx`) makes `reshape` raise at trace time, never the "
             "repeated-index scatter where NumPy and JAX differ. A parameter used as an index (`y[idx] += v`) may be "
-            "any index array and stays reported (NPJ201). A local array bound to a fresh array in both branches of a conditional expression "
+            "any index array and stays reported (NPJ201). An augmented write through an integer index array that may "
+            "repeat entries (`probs[np.arange(n), y] -= 1`, `counts[labels] += 1` with `labels = np.argmin(d, axis=1)`) "
+            "becomes `x = x.at[idx].set(x[idx] op v)` when `v` is provably one number (a literal, a Python int, a "
+            "parameter annotated `float`, a whole-array reduction, arithmetic on those): NumPy's `x[idx] op= v` is "
+            "`x[idx] = x[idx] op v`, so a repeated position is written `x[k] op v` once, and every copy JAX's scatter "
+            "writes holds that same value (`.at[idx].add(v)` would accumulate). At least one index element must "
+            "provably hold integers (never a boolean mask), the index may call only NumPy functions outside "
+            "`numpy.random` (it is evaluated twice), and `//=`/`%=` need a nonzero number literal (an integer "
+            "divided by zero is 0 in NumPy, not in JAX); a value that may be an array stays NPJ201 "
+            "(analysis/repeated_writes.py). A local array bound to a fresh array in both branches of a conditional expression "
             "(`np.zeros(2) if zi is None else np.array(zi, dtype=float)`) is fresh. "
             "For `self.x` the same holds when no other reference to its array can exist: every method of the "
             "module's classes stores only fresh arrays in `self.x` (never the caller's array, `np.asarray(x0)`, or "
@@ -125,6 +134,27 @@ class FunctionalUpdate(Rule):
         ),
     )
     EXAMPLES = (
+        Example(
+            title="one number added through an index that may repeat: buffered, as in NumPy (a repeat counts once)",
+            before="""
+            import numpy as np
+
+            def labels_present(d):
+                labels = np.argmin(d, axis=1)
+                seen = np.zeros(d.shape[1])
+                seen[labels] += 1
+                return seen
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def labels_present(d):
+                labels = jnp.argmin(d, axis=1)
+                seen = jnp.zeros(d.shape[1])
+                seen = seen.at[labels].set(seen[labels] + 1)
+                return seen
+            """,
+        ),
         Example(
             title="an index taken from an array, one element at a time",
             before="""
@@ -508,10 +538,10 @@ class FunctionalUpdate(Rule):
                 rbracket=target.rbracket,
             )
             argument = value
-            if operator is not None and type(operator) in BINARY_FOR:
+            if operator is not None and (type(operator) in BINARY_FOR or plan.reread):  # `x.at[i].set(x[i] op v)`
                 current = cst.Subscript(value=name, slice=index)
                 argument = cst.BinaryOperation(
-                    left=current, operator=BINARY_FOR[type(operator)](), right=parenthesized(value)
+                    left=current, operator=BINARY_OPERATOR_FOR[type(operator)](), right=parenthesized(value)
                 )
             new_value = cst.Call(func=cst.Attribute(value=at, attr=cst.Name(plan.method)), args=[cst.Arg(argument)])
         return cst.Assign(targets=[cst.AssignTarget(target=name)], value=new_value)
