@@ -733,3 +733,35 @@ def test_results_used_as_operands_of_in_place_updates_in_numpy_code_keep_the_pro
     for got, want in zip(migrated.train(w, x, 3), original.train(w, x, 3)):
         np.testing.assert_allclose(np.asarray(got), want)
     assert not np.allclose(original.train(w, x, 3)[0], w)  # the parameters do move
+
+
+def test_numpy_calls_jax_numpy_cannot_honour_under_jit_stay_numpy():
+    """np.roots (its length depends on leading zeros), np.ravel_multi_index with its default mode="raise" and
+    np.gradient(edge_order=2) were jitted and raised (ConcretizationTypeError, NotImplementedError); they are
+    NPJ102/NPJ103 now and the functions stay NumPy, while the default edge order and mode="clip" migrate."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def poly_roots(c):
+            return np.sort(np.roots(c))
+
+        def flat_index(i, j):
+            return np.ravel_multi_index((i, j), (3, 4))
+
+        def slope2(y):
+            return np.gradient(y, edge_order=2)
+
+        def slope1(y):
+            return np.gradient(y), np.ravel_multi_index((y.astype(int), y.astype(int)), (9, 9), mode="clip")
+        """
+    )
+    codes = {d.code for d in result.diagnostics}
+    assert {"NPJ102", "NPJ103"} <= codes
+    for name in ("poly_roots", "flat_index", "slope2"):
+        assert record(result, name).status == "unsupported", name
+    assert record(result, "slope1").jit
+    y = np.array([0.0, 1.0, 4.0, 9.0])
+    np.testing.assert_allclose(migrated.slope2(y), original.slope2(y))
+    for got, want in zip(migrated.slope1(jnp.asarray(y)), original.slope1(y)):
+        np.testing.assert_allclose(np.asarray(got), want)

@@ -12,7 +12,7 @@ from np2jax.rule import Example, Rule, RuleDoc
 from np2jax.rules.np_to_jnp import concatenation_at
 from np2jax.tables import positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES
-from np2jax.tables.numpy_api import KEYWORD_RENAMES
+from np2jax.tables.numpy_api import KEYWORD_RENAMES, KEYWORD_VALUES
 from np2jax.visitors import FastVisitor, visit
 
 ALWAYS_UNSUPPORTED = frozenset({"out", "casting", "subok", "like", "order"})
@@ -44,6 +44,8 @@ class UnsupportedArgument(Rule):
             "Reports calls that pass `out=` (except where NPJ200 assigns the result instead: `out=` a local array "
             "only one name sees, or `out=` a new constant array with `where=`), `order=`, `casting=`, `subok=`, `like=`, or any argument the jax.numpy "
             "twin does not accept, including a function it cannot call with traced arrays (`np.vectorize(math.erf)`), "
+            "values it cannot honour (`np.gradient(y, edge_order=...)`: jax.numpy computes the default edge order only; `np.ravel_multi_index` without `mode='clip'` or "
+            "`'wrap'`: NumPy's default checks the indices, which jax.numpy cannot do on traced ones), "
             "and arrays jax.numpy cannot represent: a `dtype` of `object`, `str`, `bytes` (`\"O\"`, `\"U10\"`, "
             "`.astype(object)`), or data written as lists holding `None`, strings or `Decimal`/`Fraction` objects "
             "(`np.array([[None] * k])`, `np.full(n, None)`). Also `np.r_[...]`/`np.c_[...]` mixing traced values with "
@@ -172,9 +174,12 @@ class UnsupportedArgument(Rule):
             ctx.masked_results.add(ref.call)  # `np.divide(a, b, out=np.zeros_like(a), where=b != 0)`: the walker writes jnp.where
             renames = {**renames, "out": "out", "where": "where"}
         problem = self._problem(ref.call, target, renames)
+        advice = None
+        if problem is None:
+            problem, advice = _value_problem(ref.call, ref.row.numpy, target)
         if problem is not None:
             ref.block()
-            self.report(ctx, ref.call, self.MESSAGE.format(name=ref.name, argument=problem))
+            self.report(ctx, ref.call, self.MESSAGE.format(name=ref.name, argument=problem), use_instead=advice)
             return
         what = None if ref.member else _object_array(ref.call, target, ref.name, ctx, ref.scope)
         if what is not None:
@@ -311,3 +316,26 @@ def _object_array(call: cst.Call, target: str, name: str, ctx: FileContext, scop
         if element is not None:
             return f"`{ctx.code(element)}` values"
     return None
+
+
+def _value_problem(call: cst.Call, numpy_name: str, target: str) -> tuple[str | None, str | None]:
+    """An argument value jax.numpy cannot honour (``KEYWORD_VALUES``): ``np.gradient(y, edge_order=2)``,
+    ``np.ravel_multi_index(idx, dims)`` (its default ``mode="raise"``)."""
+    wanted = KEYWORD_VALUES.get(numpy_name)
+    if not wanted:
+        return None, None
+    names = SIGNATURES.get(target, (0, ()))[1]
+    given = {}
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return None, None
+        name = arg.keyword.value if arg.keyword is not None else positional_parameter(names, index)
+        given[name] = arg.value
+    for keyword, (allowed, default_ok, advice) in wanted.items():
+        value = given.get(keyword)
+        if value is None and not default_ok:
+            return f"`{keyword}` left at NumPy's default", advice
+        code = cst.Module(body=()).code_for_node(value).strip() if value is not None else None
+        if code is not None and code not in allowed:
+            return f"`{keyword}={code}`", advice
+    return None, None

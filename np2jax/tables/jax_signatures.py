@@ -409,7 +409,6 @@ SIGNATURES: dict[str, tuple[int, tuple[str, ...], tuple[int, ...], tuple[str, ..
  'jax.numpy.rint': (1, ('x',), (0,), ()),
  'jax.numpy.roll': (3, ('a', 'shift', 'axis'), (0,), ()),
  'jax.numpy.rollaxis': (3, ('a', 'axis', 'start'), (0,), ()),
- 'jax.numpy.roots': (1, ('p', 'strip_zeros'), (0,), ()),
  'jax.numpy.rot90': (3, ('m', 'k', 'axes'), (0,), ()),
  'jax.numpy.round': (3, ('a', 'decimals', 'out'), (0,), ('out',)),
  'jax.numpy.searchsorted': (4, ('a', 'v', 'side', 'sorter', 'method'), (0, 1), ()),

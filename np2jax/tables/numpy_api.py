@@ -47,6 +47,16 @@ KEYWORD_ADDITIONS: dict[str, dict[str, str]] = {
     "numpy.linalg.eigvalsh": {"symmetrize_input": "False"},
     "numpy.linalg.cholesky": {"symmetrize_input": "False"},
 }
+# Keyword values jax.numpy cannot honour (NotImplementedError, or a check that needs concrete values under jit):
+# numpy name -> {keyword: (the values it takes, as source text; whether leaving the keyword out is fine)}.
+# The advice is NPJ103's "use instead".
+KEYWORD_VALUES: dict[str, dict[str, tuple[tuple[str, ...], bool, str]]] = {
+    # jnp.gradient computes NumPy's edge_order=1 and rejects the keyword itself (NotImplementedError)
+    "numpy.gradient": {"edge_order": ((), True, "leave edge_order out for edge_order=1; write second-order ends by hand")},
+    # NumPy's default mode="raise" checks the indices; jnp's does too, which a traced index cannot take under jit
+    "numpy.ravel_multi_index": {"mode": (("'clip'", '"clip"', "'wrap'", '"wrap"'), False,
+                                         "i * dims[1] + j for in-range indices, or mode='clip' once they are checked")},
+}
 # Index results jax.numpy gives as int32 even with jax_enable_x64, where NumPy gives intp (int64): with a
 # Python int, `np.searchsorted(xs, v) / n` is float64 in NumPy and float32 in JAX.  The rewritten call gets
 # `.astype(int)`, JAX's default integer (int32 without x64, int64 with it).  Methods of the same names too.
@@ -99,7 +109,7 @@ nanmin nanpercentile nanprod nanquantile nanstd nansum nanvar negative nextafter
 not_equal outer packbits pad partition percentile permute_dims piecewise poly polyadd
 polyder polydiv polyfit polyint polymul polysub polyval positive pow power prod ptp
 quantile rad2deg radians ravel ravel_multi_index real reciprocal remainder reshape resize
-right_shift rint roll rollaxis roots rot90 round searchsorted select sign signbit sin sinc
+right_shift rint roll rollaxis rot90 round searchsorted select sign signbit sin sinc
 sinh sort sort_complex spacing split sqrt square squeeze std subtract sum swapaxes take
 take_along_axis tan tanh tensordot trace transpose trapezoid tril tril_indices
 tril_indices_from triu triu_indices triu_indices_from true_divide trunc unpackbits
@@ -176,6 +186,9 @@ ROWS: tuple[ApiRow, ...] = (
     ApiRow("numpy.extract", None, "data_dependent", "jnp.where(condition, arr, 0) keeps the shape; or jnp.extract(..., size=N)"),
     ApiRow("numpy.compress", None, "data_dependent", "jnp.where on the condition keeps the shape; or jnp.compress(..., size=N)"),
     ApiRow("numpy.trim_zeros", None, "data_dependent", "keep the zeros and mask them; the trimmed length is not static"),
+    ApiRow("numpy.roots", None, "data_dependent",
+           "jnp.roots(p, strip_zeros=False), which keeps one root per coefficient after the first (NaN or inf where "
+           "NumPy strips leading zeros)"),
     ApiRow("numpy.bincount", None, "data_dependent", "jnp.bincount(x, length=N) with a static N"),
     *[
         ApiRow(f"numpy.{name}", None, "data_dependent", SIZE_HINT.format(name=name))
