@@ -7,7 +7,10 @@ The engine walks a module, then asks these functions which further functions mus
   value (a callback), creators of an object of a class with a method left untouched, and the other methods
   of that class and of the classes it shares ``self`` with through inheritance;
 * functions whose result NumPy code writes into in place (``p = f(z); p[i] -= 1``), also once stored in an
-  attribute (``self.P = predict(self.P)`` in one method, ``self.P *= k`` in another);
+  attribute (``self.P = predict(self.P)`` in one method, ``self.P *= k`` in another), or uses as the operand
+  of an in-place update of an array other references hold (``for p, g in zip(params, grads): p -= lr * g``:
+  with a JAX ``g`` NumPy's ``-=`` gives way and ``p`` is rebound; also through ``opt.step(params, grads)``
+  for ``opt = Adam(...)``, a method of this module);
 * functions rewritten to return the arguments they mutate (NPJ203) one of whose callers stays NumPy.
 """
 

@@ -188,8 +188,23 @@ COND_CASES = [
                 y[0] = s
             return y
         """,
-        flagged("do more than assign"),
+        converted(1),  # y = jax.lax.cond(s > 0, lambda: y.at[0].set(s), lambda: y)
         id="write-in-a-branch",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            s = np.sum(x)
+            y = x.copy()
+            if s > 0:
+                y[0] = s
+                print(s)
+            return y
+        """,
+        flagged("do more than assign", ("NPJ301", "NPJ302")),
+        id="write-and-a-call-in-a-branch",
     ),
     pytest.param(
         """

@@ -55,6 +55,10 @@ def migrated():
     return result, original, new
 
 
+def _record(result, function: str):
+    return next(r for r in result.functions if r.qualname == function)
+
+
 def _codes_in(result, function: str) -> set[str]:
     record = next(r for r in result.functions if r.qualname == function)
     return {d.code for d in result.diagnostics if record.line <= d.line <= record.end_line}
@@ -182,6 +186,11 @@ DIVIDED = textwrap.dedent(
         n = np.floor(groups).astype(int)
         return items // n
 
+    def per_group_weak_guard(sizes, groups):
+        items = np.floor(sizes).astype(int)
+        n = np.floor(groups).astype(int)
+        return np.where(n >= 0, items // n, 0), np.sum(items) // np.sum(n > 5)
+
     def per_group_guarded(sizes, groups):
         items = np.floor(sizes).astype(int)
         n = np.floor(groups).astype(int)
@@ -198,6 +207,8 @@ def test_integer_division_by_zero_is_flagged_and_real():
     exec(compile(result.output, "migrated.py", "exec"), new)
     assert "NPJ122" in _codes_in(result, "per_group")
     assert "NPJ122" not in _codes_in(result, "per_group_guarded")
+    weak = [d for d in result.diagnostics if d.code == "NPJ122" and _record(result, "per_group_weak_guard").line <= d.line]
+    assert len(weak) == 2  # `n >= 0` keeps n == 0; a count of a mask can be 0
     sizes, groups = np.array([7.0, 0.0, 9.0]), np.array([0.0, 0.0, 2.0])
     with np.errstate(divide="ignore"):
         expected = original["per_group"](sizes, groups)

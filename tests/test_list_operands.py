@@ -105,3 +105,34 @@ def test_integer_numpy_scalar_repeats_the_list(migrated):
     got = new["repeated"](mask)
     assert got[1] == expected[1] == [7, 7]
     np.testing.assert_allclose(np.asarray(got[0]), expected[0])
+
+
+def test_a_parameter_rebound_to_an_array_first_thing_takes_wrapped_lists():
+    """`x = np.asarray(x, dtype=float)` as the opening line: `x - [cx, cy]` raised TypeError under jit; a NumPy
+    function that computes shapes (`np.broadcast_shapes(...) == (2, 2)`) gives a tuple, which is not wrapped;
+    `p *= [2, 3]` on a parameter mutates the caller's array (NPJ201)."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def centre(x, cx, cy):
+            x = np.asarray(x, dtype=float)
+            return x - [cx, cy]
+
+        def same_shape(a, b):
+            s = np.broadcast_shapes(a.shape, b.shape)
+            return a * (s == (2, 2))
+
+        def scale(p):
+            p = np.asarray(p, dtype=float)
+            p *= [2, 3]
+            return p
+        """
+    )
+    result, original, new = migrate_and_exec(source)
+    text = result.output.decode()
+    assert "x - jnp.asarray([cx, cy])" in text and "s == (2, 2)" in text
+    assert function_record(result, "scale").status == "unsupported"
+    x = np.array([[0.1, 0.2], [0.3, 0.4]])
+    assert_matches_numpy(original, new, "centre", (x, 1.0, 2.0))
+    assert_matches_numpy(original, new, "same_shape", (x, x))

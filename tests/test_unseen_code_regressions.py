@@ -765,3 +765,132 @@ def test_numpy_calls_jax_numpy_cannot_honour_under_jit_stay_numpy():
     np.testing.assert_allclose(migrated.slope2(y), original.slope2(y))
     for got, want in zip(migrated.slope1(jnp.asarray(y)), original.slope1(y)):
         np.testing.assert_allclose(np.asarray(got), want)
+
+
+def test_reversed_range_loops_peel_their_first_step_and_argpartition_kth_is_static():
+    """A backward recurrence (`for t in range(n - 1, -1, -1)`) with a Python-float carry was left unjitted
+    although the forward one peels its first step; `np.argpartition(w, k)[:k]` took `k` for an array."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def discounted(rewards, gamma):
+            G = np.zeros_like(rewards)
+            acc = 0.0
+            for t in range(rewards.shape[0] - 1, -1, -1):
+                acc = rewards[t] + gamma * acc
+                G[t] = acc
+            return G
+
+        def smallest(w, k):
+            return np.sort(w[np.argpartition(w, k)[:k]])
+        """
+    )
+    assert record(result, "discounted").jit
+    assert record(result, "smallest").static_argnums == (1,)
+    r = np.array([1.0, 0.0, 2.0, 3.0])
+    for n in (4, 1):
+        np.testing.assert_allclose(migrated.discounted(jnp.asarray(r[:n]), 0.5), original.discounted(r[:n], 0.5), rtol=1e-6)
+    w = np.array([5.0, 1.0, 4.0, 2.0, 3.0])
+    np.testing.assert_array_equal(migrated.smallest(jnp.asarray(w), 2), original.smallest(w, 2))
+
+
+def test_sorting_rows_views_and_loop_elements_in_place_stays_numpy():
+    """`ranked[i].sort()`, `a[:, 0].sort()`, `head = a[:2]; head.sort()`, `for row in a: row.sort()`: a JAX
+    array's `.sort()` returns a copy, so the migrated functions silently sorted nothing. NPJ201 now."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def sort_each_row(a):
+            ranked = a.copy()
+            for i in range(ranked.shape[0]):
+                ranked[i].sort()
+            return ranked
+
+        def sort_first_column(a):
+            b = a.copy()
+            b[:, 0].sort()
+            return b
+
+        def sort_head(a):
+            b = a.ravel().copy()
+            head = b[:2]
+            head.sort()
+            return b
+
+        def sort_rows_loop(a):
+            b = a.copy()
+            for row in b:
+                row.sort()
+            return b
+        """
+    )
+    a = np.array([[3.0, 1.0], [0.0, 2.0]])
+    for name in ("sort_each_row", "sort_first_column", "sort_head", "sort_rows_loop"):
+        assert record(result, name).status == "unsupported", name
+        np.testing.assert_array_equal(getattr(migrated, name)(a.copy()), getattr(original, name)(a.copy()))
+
+
+def test_in_place_updates_through_loop_elements_and_views_keep_their_operands_numpy():
+    """`for p in params: p -= 0.1 * unit(g)` and `row = W[0]; row -= unit(g)` in NumPy code: a JAX `unit(g)`
+    made NumPy's `-=` give way to a new array bound to the name; `unit` now stays NumPy."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def unit(g):
+            return g / np.linalg.norm(g)
+
+        def descend(params, G):
+            for g in G:
+                for p in params:
+                    p -= 0.1 * unit(g)
+            return params[0].sum()
+
+        def descend_rows(G):
+            W = np.zeros((2, 2))
+            for g in G:
+                row = W[0]
+                row -= unit(g)
+            return W
+        """
+    )
+    assert record(result, "unit").status == "unsupported"
+    G = np.array([[3.0, 4.0], [1.0, 0.0]])
+    assert migrated.descend([np.zeros(2)], G) == original.descend([np.zeros(2)], G) != 0.0
+    np.testing.assert_array_equal(migrated.descend_rows(G), original.descend_rows(G))
+
+
+def test_an_if_that_changes_a_names_dtype_kind_is_not_converted():
+    """`acc = 0; if c: acc += x[0]`: NumPy's acc is an int or a float depending on the branch; jax.lax.cond
+    raised when tracing (NPJ306 only). It is NPJ301 now; an int counter (`count += 1`) still converts."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def first_positive(x):
+            acc = 0
+            if np.sum(x) > 0:
+                acc += x[0]
+            return acc
+
+        def halve_count(x):
+            acc = np.sum(x > 0)
+            if acc > 1:
+                acc /= 2
+            return acc
+
+        def count_large(x):
+            count = 0
+            if np.max(x) > 1.0:
+                count += 1
+            return count
+        """
+    )
+    v = np.array([1.0, 2.0, -0.5])
+    for name in ("first_positive", "halve_count"):
+        assert not record(result, name).jit, name
+        assert getattr(migrated, name)(jnp.asarray(v)) == getattr(original, name)(v)
+    assert record(result, "count_large").jit
+    assert int(migrated.count_large(jnp.asarray(v))) == original.count_large(v) == 1

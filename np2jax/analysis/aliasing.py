@@ -359,8 +359,8 @@ class FunctionAliasing:
 
     def is_container(self, name: str) -> bool:
         """Bound (somewhere in this function) to a list, dict or other Python container: not an array."""
-        return any(
-            isinstance(b, ValueBinding) and is_python_container(b.value, self.resolver, self.scope)
+        return any(  # (`p *= [2, 3]` is an operand, not what `p` holds)
+            isinstance(b, ValueBinding) and not b.augmented and is_python_container(b.value, self.resolver, self.scope)
             for b in self.scope.bindings.get(name, ())
         )
 

@@ -41,7 +41,7 @@ from np2jax.analysis.early_returns import final_return, rest_reason
 from np2jax.analysis.loops import all_names
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import Scope, ValueBinding
-from np2jax.analysis.value_kinds import ORDERING, Value, ValueClassifier
+from np2jax.analysis.value_kinds import ORDER, ORDERING, Value, ValueClassifier
 from np2jax.tables import lookup_numpy
 from np2jax.visitors import FastVisitor, child_nodes, visit
 
@@ -402,15 +402,40 @@ class ConditionalDecisions:
         return ""
 
     def _writes(self, branch: list[list[tuple[str, cst.BaseExpression]]]) -> str:
-        """Why a branch's writes into arrays cannot become values of ``jax.lax.cond`` ("" when they can)."""
+        """Why a branch's writes into arrays, or its ``acc op= v``, cannot become values of ``jax.lax.cond``
+        ("" when they can)."""
         for statement in branch:
             for _, value in statement:
+                if isinstance(value, cst.AugAssign) and isinstance(value.target, cst.Name):
+                    reason = self._augmented_kind(value)
+                    if reason:
+                        return reason
+                    continue
                 target = subscript_write(value) if isinstance(value, (cst.Assign, cst.AugAssign)) else None
                 if target is None:
                     continue
                 parts = [value.value, *(e.slice for e in target.slice)]
                 if not all(self._pure_slice(p) if isinstance(p, cst.BaseSlice) else self.pure(p) for p in parts):
                     return f"np2jax cannot tell that the write `{_short(target)}` is free of side effects"
+        return ""
+
+    def _augmented_kind(self, statement: cst.AugAssign) -> str:
+        """``acc += x[0]`` after ``acc = 0``: NumPy's ``acc`` is an int or a float depending on the branch taken,
+        which no ``jax.lax.cond`` can be: the dtype kind before and after must be known and the same."""
+        name = statement.target.value
+        _, bindings = self.scope.lookup(name)
+        before = [b.value for b in bindings if isinstance(b, ValueBinding) and not b.augmented]
+        kinds = {self.value(value).kind for value in before}
+        other = self.value(statement.value).kind
+        after = None
+        if len(kinds) == 1 and kinds <= set(ORDER) and other in ORDER:  # NumPy's promotion of the two kinds
+            after = ORDER[max(ORDER.index(next(iter(kinds))), ORDER.index(other),
+                              ORDER.index("float") if isinstance(statement.operator, cst.DivideAssign) else 0)]
+        # Kinds np2jax cannot tell are let through: where they do differ, jax.lax.cond raises when tracing (loudly);
+        # an int or a bool that meets such values, or a known other kind, is not.
+        if len(kinds) != 1 or (after in ORDER and kinds & set(ORDER) and kinds != {after}) or (
+                after not in ORDER and kinds <= {"int", "bool"}):
+            return f"`{_short(statement)}` may change the dtype kind of `{name}` (NumPy's result would depend on the branch taken)"
         return ""
 
     # --- branches ----------------------------------------------------------------

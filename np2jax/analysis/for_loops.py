@@ -234,9 +234,10 @@ class ForLoops:
         )
 
     def _may_peel(self, kind: str, collection: Collection | None) -> bool:
-        """May the loop's first step run before the fori_loop? Only for a ``range`` loop that collects no lists,
+        """May the loop's first step run before the fori_loop? Only for a ``range`` loop (also a reversed one,
+        ``range(a, b, -1)``) that collects no lists,
         in a function that computes with arrays (analysis/array_code.py), not one of Python index arithmetic."""
-        return kind == "range" and collection is None and self.module.array_code(self.node.name.value)
+        return kind in ("range", "reversed") and collection is None and self.module.array_code(self.node.name.value)
 
     def _becomes_array(self, name: str, loop: cst.For, body: LoopBody) -> bool:
         """Is every value the body of ``loop`` gives ``name`` computed from arrays, or an in-place write that

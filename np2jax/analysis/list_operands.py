@@ -32,6 +32,7 @@ from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.tracing_tables import ARRAY_HINTS
 from np2jax.analysis.value_kinds import ValueClassifier
 from np2jax.analysis.values import function_nodes
+from np2jax.tables import lookup_numpy
 
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power, cst.MatrixMultiply)
 COMPARISONS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
@@ -85,6 +86,7 @@ class _Finder:
         self.function_scope = resolver.scopes[function]
         self.nodes = function_nodes(function, resolver)
         self.array_params = self._array_params()
+        self.rebound_params = self._rebound_params()
 
     def find(self) -> set[cst.CSTNode]:
         found: set[cst.CSTNode] = set()
@@ -120,6 +122,9 @@ class _Finder:
             found, bindings = scope.lookup(node.value)
             if found is self.function_scope and node.value in self.array_params:
                 return True
+            if found is self.function_scope and node.value in self.rebound_params:
+                # `x = np.asarray(x, dtype=float)` first: every later use sees the array
+                bindings = [b for b in bindings if not isinstance(b, ParamBinding)]
             bound = [b for b in bindings if not (isinstance(b, ValueBinding) and b.augmented)]  # `p += v` keeps p's kind
             return bool(bound) and found is not None and found.kind != "module" and all(
                 isinstance(b, ValueBinding) and self._array(b.value, found, strong, depth + 1) for b in bound
@@ -138,9 +143,29 @@ class _Finder:
             return any(self._array(side, scope, strong, depth + 1) for side in (node.left, node.right))
         if isinstance(node, cst.Call):
             qualname = self.resolver.qualname(node.func, scope)
-            return qualname is not None and qualname.startswith("numpy.") and qualname.count(".") == 1 and (
+            row = lookup_numpy(qualname) if qualname is not None and qualname.startswith("numpy.") else None
+            return row is not None and row.kind in ("function", "constructor") and (
                 qualname[len("numpy."):] not in NOT_ARRAY_FUNCTIONS)
         return False
+
+    def _rebound_params(self) -> set[str]:
+        """Parameters the function's body rebinds first thing, before any other statement uses them
+        (``x = np.asarray(x, dtype=float)`` in the opening statements, after the docstring)."""
+        params = self.function.params
+        names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+        found: set[str] = set()
+        body = self.function.body.body if isinstance(self.function.body, cst.IndentedBlock) else ()
+        for line in body:
+            if not isinstance(line, cst.SimpleStatementLine):
+                break
+            for statement in line.body:
+                if isinstance(statement, cst.Expr) and isinstance(statement.value, (cst.SimpleString, cst.ConcatenatedString)):
+                    continue  # the docstring
+                target = statement.targets[0].target if isinstance(statement, cst.Assign) and len(statement.targets) == 1 else None
+                if not (isinstance(target, cst.Name) and target.value in names and isinstance(statement.value, cst.Call)):
+                    return found
+                found.add(target.value)
+        return found
 
     def _array_params(self) -> set[str]:
         """Parameters hinted or documented as arrays, or whose array attributes the body reads."""

@@ -261,6 +261,8 @@ class _ResultWrites(FastVisitor):
                 self.bound[key] = ()  # `self.P = np.eye(n)`: holds none, whatever other attributes so named hold
             else:
                 self.bound.pop(key, None)  # rebound to something else
+                if isinstance(value, (cst.Subscript, cst.Attribute)) and "." not in key:
+                    self.shared.add(key)  # `row = W[0]`, `w = state["w"]`: a view or an element another reference holds
             if "." in key:
                 self.stored.setdefault(key.rsplit(".", 1)[1], set()).update(callee or part)
                 if _container(value):
@@ -311,12 +313,13 @@ class _ResultWrites(FastVisitor):
                 and not any(arg.star or arg.keyword is not None for arg in iterable.args)):
             # `for p, g in zip(params, grads)`: each name takes the elements of its own iterable
             for element, arg in zip(target.elements, iterable.args):
-                self._bind_element(element.value, self._root(arg.value, elements=True), self._held_elsewhere(arg.value))
+                self._bind_element(element.value, self._root(arg.value, elements=True), not _is_range(arg.value))
             return
-        self._bind_element(target, self._root(iterable, elements=True))
+        self._bind_element(target, self._root(iterable, elements=True), not _is_range(iterable))
 
     def _bind_element(self, target: cst.BaseExpression, callee: tuple[str, ...], held: bool = False) -> None:
-        """``held``: the container is an attribute or a parameter, whose elements other references hold too."""
+        """``held``: the loop takes the elements of a container or the rows of an array (not numbers of a
+        ``range``), which the container or the array holds too."""
         for name in target_names(target):
             self.shared.discard(name)
             if callee:
@@ -327,8 +330,6 @@ class _ResultWrites(FastVisitor):
                 if held:  # `for m, g in zip(self.m, grads): m += g`: a JAX `g` rebinds `m`, `self.m` keeps the old
                     self.shared.add(name)
 
-    def _held_elsewhere(self, container: cst.BaseExpression) -> bool:
-        return isinstance(container, cst.Attribute) or (isinstance(container, cst.Name) and container.value in self.parameters)
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
@@ -453,6 +454,13 @@ class _ResultWrites(FastVisitor):
     def _write(self, target: cst.BaseExpression, node: cst.CSTNode) -> None:
         for callee in self._root(target):
             self.written.setdefault(callee, node)
+
+
+def _is_range(iterable: cst.BaseExpression) -> bool:
+    """``range(...)`` (also in ``enumerate``/``reversed``): its elements are Python ints, which nothing else holds."""
+    while isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value in ("enumerate", "reversed") and iterable.args:
+        iterable = iterable.args[0].value
+    return isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "range"
 
 
 def _writes_first_argument(func: cst.BaseExpression) -> bool:

@@ -27,7 +27,7 @@ STATIC_PARAMETERS = frozenset(
     sections mode side repeats reps order endpoint retstep kind source destination size decimals norm
     sparse indexing copy full_matrices compute_uv UPLO hermitian ndmin ddof return_index return_inverse
     return_counts rowvar bias increasing total_repeat_length stable descending offset s method
-    interpolation edge_order pad_width range density subscripts correction length minlength""".split()
+    interpolation edge_order pad_width range density subscripts correction length minlength kth""".split()
 )
 # Array parameters that share a name with STATIC_PARAMETERS (`M` is eye's column count, matrix_rank's matrix;
 # `bins` is histogram's count, digitize's array of edges).

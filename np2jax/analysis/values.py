@@ -170,6 +170,9 @@ class ValueFacts:
         positional = [arg.value for arg in node.args if arg.keyword is None]
         if name == "bincount":  # counts; with weights, sums of the weights
             return len(positional) == 1 and _keyword(node, "weights") is None
+        if name in ("full", "full_like"):  # no dtype: the fill value's
+            fill = positional[1] if len(positional) > 1 else _keyword(node, "fill_value")
+            return fill is not None and self.is_integer(fill, scope) and (name == "full" or self.is_integer(positional[0], scope))
         if name == "arange":  # bounds are almost always counts: integer unless one is visibly a float
             return bool(positional) and not any(self.is_float(value, scope) for value in positional)
         if name in ("asarray", "array"):

@@ -144,6 +144,8 @@ def _residuals_used(call: cst.Call, ctx: FileContext) -> bool:
             if isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) >= 2:
                 second = target.elements[1].value
                 return not (isinstance(second, cst.Name) and (second.value == "_" or not _read(second.value, ctx)))
+            if isinstance(target, cst.Name):  # `sol = np.linalg.lstsq(A, b)`, then only `sol[0]`
+                return not _only_other_elements(target.value, ctx)
         stack.extend(node.children)
     return True
 
@@ -159,3 +161,21 @@ def _read(name: str, ctx: FileContext) -> bool:
             count += 1
         stack.extend(node.children)
     return count > 1
+
+
+def _only_other_elements(name: str, ctx: FileContext) -> bool:
+    """Is every read of ``name`` in the function being walked ``name[k]`` with a literal ``k`` other than 1?"""
+    function = ctx.function.node if ctx.function is not None else ctx.module
+    elements, names = 0, 0
+    stack: list[cst.CSTNode] = [function]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name) and node.value == name:
+            names += 1
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == name:
+            index = node.slice[0].slice if len(node.slice) == 1 else None
+            if not (isinstance(index, cst.Index) and isinstance(index.value, cst.Integer) and index.value.evaluated_value != 1):
+                return False
+            elements += 1
+        stack.extend(node.children)
+    return names == elements + 1  # the binding itself, and those element reads

@@ -15,6 +15,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.scope import Scope
+from np2jax.analysis.value_kinds import ValueClassifier
 from np2jax.context import FileContext, FunctionInfo
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
@@ -34,8 +35,10 @@ class IntegerDivisionByZero(HazardRule):
     DOC = RuleDoc(
         what=(
             "Reports integer floor division (`a // b`, `a //= b`, `np.floor_divide`, `np.divmod`) whose divisor is "
-            "an integer computed at run time (counts, `np.bincount`, `np.count_nonzero`, `.astype(int)` ...) and "
-            "not visibly kept away from zero."
+            "an integer computed at run time (counts, `np.bincount`, `np.count_nonzero`, `np.sum` of a comparison, "
+            "`.astype(int)` ...) and not visibly kept away from zero: `np.maximum(d, 1)`, `np.clip(d, 1, ...)`, "
+            "`np.where(d == 0, 1, d)`, or a quotient `np.where` throws away where `d` is 0 (`np.where(d > 0, n // d, 0)`; "
+            "the test must compare `d` with a number so that it is false, or true for the other branch, at 0)."
         ),
         why=(
             "Integer division by zero has no value: NumPy returns 0 and warns, XLA returns -1 and `jnp.floor_divide` "
@@ -119,7 +122,7 @@ class IntegerDivisionByZero(HazardRule):
         dividend, divisor = operands
         if id(node) in self._discarded or not self._runtime_integer(divisor, scope, ctx):
             return
-        if not ctx.values.is_integer(dividend, scope) or _nonzero(divisor, scope, ctx, 0):
+        if not self._integer(dividend, scope, ctx) or _nonzero(divisor, scope, ctx, 0):
             return
         self.report(ctx, node, self.MESSAGE.format(divisor=ctx.code(divisor).strip()), exact=True)
 
@@ -129,15 +132,25 @@ class IntegerDivisionByZero(HazardRule):
         if len(positional) != 3:
             return
         condition = positional[0]
-        for branch in positional[1:]:
+        for chosen, branch in ((True, positional[1]), (False, positional[2])):
             for division in _divisions(branch):
-                divisor = division.right if isinstance(division, cst.BinaryOperation) else None
-                if divisor is not None and _mentions(condition, divisor):
+                if _at_zero(condition, division.right) is (not chosen):  # the test never picks this branch where d is 0
                     self._discarded.add(id(division))
 
-    @staticmethod
-    def _runtime_integer(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
-        return ctx.values.is_integer(node, scope) and not ctx.resolver.is_static(node, scope)
+    def _runtime_integer(self, node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
+        return self._integer(node, scope, ctx) and not ctx.resolver.is_static(node, scope)
+
+    def _integer(self, node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
+        """Evidence of an integer: ``values.is_integer``, or the value classifier's (``np.sum(mask)``, a count)."""
+        if ctx.values.is_integer(node, scope):
+            return True
+        value = self._classifier(ctx).value(node, scope)
+        return value.kind == "int" and not value.weak
+
+    def _classifier(self, ctx: FileContext) -> ValueClassifier:
+        if getattr(self, "_classifier_of", (None, None))[0] is not ctx:
+            self._classifier_of = (ctx, ValueClassifier(ctx.resolver))
+        return self._classifier_of[1]
 
 
 def _divisions(node: cst.CSTNode) -> list[cst.BinaryOperation]:
@@ -191,12 +204,47 @@ def _nonzero(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: in
         return _positive_literal(positional[1])
     if qualname in ("numpy.maximum", "numpy.fmax", "builtins.max") and len(positional) == 2:
         return any(_positive_literal(value) for value in positional)
-    if qualname == "numpy.where" and len(positional) == 3:
-        condition, branches = positional[0], positional[1:]
-        return any(_nonzero(branch, scope, ctx, depth + 1) for branch in branches) and all(
-            _nonzero(branch, scope, ctx, depth + 1) or _mentions(condition, branch) for branch in branches
-        )
+    if qualname == "numpy.where" and len(positional) == 3:  # `np.where(d == 0, 1, d)`: never 0
+        condition = positional[0]
+        return all(_nonzero(branch, scope, ctx, depth + 1) or _at_zero(condition, branch) is (not chosen)
+                   for chosen, branch in ((True, positional[1]), (False, positional[2])))
     return False
+
+
+_COMPARE = {
+    cst.GreaterThan: lambda a, b: a > b, cst.GreaterThanEqual: lambda a, b: a >= b, cst.LessThan: lambda a, b: a < b,
+    cst.LessThanEqual: lambda a, b: a <= b, cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b,
+}
+
+
+def _at_zero(condition: cst.BaseExpression, divisor: cst.BaseExpression) -> bool | None:
+    """The value of ``condition`` where ``divisor`` is 0, for a comparison of the divisor with a number
+    (``d > 0``, ``0 != d``); None when it cannot tell."""
+    if not isinstance(condition, cst.Comparison) or len(condition.comparisons) != 1:
+        return None
+    target = condition.comparisons[0]
+    compare = _COMPARE.get(type(target.operator))
+    if compare is None:
+        return None
+    left, right = condition.left, target.comparator
+    if _same(left, divisor) and _number(right) is not None:
+        return compare(0, _number(right))
+    if _same(right, divisor) and _number(left) is not None:
+        return compare(_number(left), 0)
+    return None
+
+
+def _same(node: cst.BaseExpression, other: cst.BaseExpression) -> bool:
+    return bool(_mentions(node, other)) and isinstance(node, type(other)) and (
+        cst.Module(body=()).code_for_node(node) == cst.Module(body=()).code_for_node(other))
+
+
+def _number(node: cst.BaseExpression) -> float | None:
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return float(node.evaluated_value)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, (cst.Integer, cst.Float)):
+        return -float(node.expression.evaluated_value)
+    return None
 
 
 def _positive_literal(node: cst.BaseExpression) -> bool:

@@ -396,6 +396,7 @@ class LoopToFori(Rule):
         if conversion.collected:
             return None  # NPJ307: jax.lax.scan
         taken, body_name, index = loop_names(conversion, ctx)
+        loop_index = index  # (a reversed range's fori_loop counts `_minus_i` instead)
         before: list[cst.BaseStatement] = []
         prologue: list[cst.BaseStatement] = []
         if conversion.kind == "range":
@@ -424,8 +425,9 @@ class LoopToFori(Rule):
         first_step: list[cst.BaseStatement] = []
         if conversion.peel:  # the carried values get their array type from the first step, run in Python
             first_step = [s.deep_clone() for s in block.body]
-            if index in names_in(block):
-                first_step.insert(0, cst.parse_statement(f"{index} = {lower}\n"))
+            if loop_index in names_in(block):  # the first value: range(a, b)'s a, also range(a, b, -1)'s
+                first = range_bounds(updated)[0] if conversion.kind == "reversed" else lower
+                first_step.insert(0, cst.parse_statement(f"{loop_index} = {first}\n"))
             lower = str(int(lower) + 1) if lower.isdigit() else f"{lower} + 1"
         body = block.with_changes(body=[*prologue, *block.body, cst.parse_statement(f"return {returned}\n")])
         function = cst.FunctionDef(

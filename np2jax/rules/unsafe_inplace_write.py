@@ -3,7 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.result_writes import INPLACE_METHODS
-from np2jax.analysis.scope import ParamBinding
+from np2jax.analysis.scope import LoopBinding, ParamBinding, ValueBinding
 from np2jax.analysis.sequences import sequence_annotation
 from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
@@ -347,8 +347,10 @@ class UnsafeInplaceWrite(Rule):
             # `p = f(z); p.sort()`: f's result may be an array (a JAX one once f migrates) as well as a list;
             # `def f(y): y.sort()`: the caller's array, a JAX one where a migrated or jitted caller passes it
             if not (aliasing.holds_numpy_array(name, strict=func.attr.value == "sort") or aliasing.bound_to_call(name)
-                    or _array_parameter(name, aliasing)):
+                    or _array_parameter(name, aliasing) or _element_or_view(name, aliasing)):
                 return
+        elif isinstance(receiver, cst.Subscript):
+            pass  # `rows[i].sort()`, `a[:, 0].sort()`, `a[:2].fill(0)`: a row or a view of an array (or a list's element)
         elif aliasing.attributes is None or not aliasing.attributes.is_array(aliasing.function, receiver):
             return
         shown = ctx.code(receiver)
@@ -419,3 +421,11 @@ def _array_parameter(name: str, aliasing) -> bool:
         return False
     param = params[0].param
     return not sequence_annotation(param.annotation) and not isinstance(param.default, (cst.List, cst.Tuple))
+
+
+def _element_or_view(name: str, aliasing) -> bool:
+    """Bound by a loop over a container or an array (``for row in a: row.sort()``), or to an element, a view or
+    an attribute (``head = a[:2]``): NumPy's in-place method changes what the container or array holds."""
+    bindings = aliasing.scope.bindings.get(name, ())
+    return any(isinstance(b, LoopBinding) or (isinstance(b, ValueBinding) and isinstance(b.value, (cst.Subscript, cst.Attribute)))
+               for b in bindings)
