@@ -894,3 +894,23 @@ def test_an_if_that_changes_a_names_dtype_kind_is_not_converted():
         assert getattr(migrated, name)(jnp.asarray(v)) == getattr(original, name)(v)
     assert record(result, "count_large").jit
     assert int(migrated.count_large(jnp.asarray(v))) == original.count_large(v) == 1
+
+
+def test_slices_among_several_indices_are_evidence_of_array_code():
+    """`pts[:, :-1] / pts[:, -1:]` has no NumPy call and no array method, but only an array takes a tuple
+    of slices: the function is jitted as it is."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def from_homogeneous(pts):
+            return pts[:, :-1] / pts[:, -1:]
+
+        def pair(d, key):
+            return d[key, 0]
+        """
+    )
+    assert record(result, "from_homogeneous").jit
+    assert not record(result, "pair").jit  # a dict with tuple keys is indexed the same way
+    pts = np.array([[2.0, 4.0, 2.0], [3.0, 6.0, 3.0]])
+    np.testing.assert_allclose(np.asarray(migrated.from_homogeneous(jnp.asarray(pts))), original.from_homogeneous(pts))

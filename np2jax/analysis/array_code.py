@@ -13,7 +13,8 @@ annotated as an array, a call to ``jax``/``jax.numpy`` or to a NumPy function
 that computes arrays (not shape arithmetic such as ``np.prod(x.shape)``), or a
 call to another module-level function of the same module that computes with
 arrays.
-Indexing alone is no evidence: lists and dicts are indexed too.
+Indexing alone is no evidence: lists and dicts are indexed too; several indices one of which is a slice,
+``...`` or ``None`` (``pts[:, :-1]``) are.
 """
 
 from __future__ import annotations
@@ -93,6 +94,15 @@ class _Evidence(FastVisitor):
             row = lookup_numpy(qualname)
             if row is None or row.kind not in _NOT_ARRAY_KINDS:
                 self.numpy_call = True  # a NumPy function passed as a value
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        """``pts[:, :-1]``, ``x[..., 0]``, ``x[:, None]``: a slice, ``...`` or ``None`` among several indices
+        only an array takes (a list refuses tuples; a dict key holding a slice is no real code)."""
+        if len(node.slice) > 1 and self._is_value(node.value) and any(
+                isinstance(e.slice, cst.Slice) or (isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Ellipsis))
+                or (isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Name) and e.slice.value.value == "None")
+                for e in node.slice):
+            self.found = True
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
