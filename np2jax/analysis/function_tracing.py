@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from np2jax.analysis.branches import if_chain
 from np2jax.analysis.call_checks import CallChecks
-from np2jax.analysis.conditionals import ConditionalDecisions, Conversion, if_chain
+from np2jax.analysis.conditionals import ConditionalDecisions, Conversion
 from np2jax.analysis.for_loops import ForLoops
 from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.jit_plan import Blocker, JitPlan, LoopConversion, WhileConversion
@@ -29,7 +30,6 @@ from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.side_effects import SideEffectChecks
 from np2jax.analysis.slice_windows import SliceWindows
 from np2jax.analysis.traced_tokens import TracedTokens
-from np2jax.analysis.while_loops import WhileLoops
 from np2jax.analysis.tracing_tables import (
     ARRAY,
     ARRAY_ATTRIBUTES,
@@ -44,6 +44,7 @@ from np2jax.analysis.tracing_tables import (
     VALUE_INSTEAD,
     WHILE_INSTEAD,
 )
+from np2jax.analysis.while_loops import WhileLoops
 from np2jax.analysis.writes import becomes_where
 
 PYTHON_SEQUENCE_BUILTINS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted"})

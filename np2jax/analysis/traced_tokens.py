@@ -16,7 +16,7 @@ from typing import Iterable
 
 import libcst as cst
 
-from np2jax.analysis.conditionals import if_chain
+from np2jax.analysis.branches import if_chain
 from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, is_numpy
 from np2jax.analysis.scope import DefBinding, ImportBinding, LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.tracing_tables import ARRAY, ARRAY_METHODS

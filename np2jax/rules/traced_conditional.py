@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.conditionals import Conversion, Truth, assigned_values, assignments, if_chain, returned
+from np2jax.analysis.branches import assigned_values, assignments, if_chain, returned
+from np2jax.analysis.conditionals import Conversion, Truth
 from np2jax.context import FileContext, loop_plan
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
