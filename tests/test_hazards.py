@@ -217,3 +217,29 @@ def test_integer_division_by_zero_is_flagged_and_real():
     assert np.asarray(new["per_group"](jnp.asarray(sizes), jnp.asarray(groups))).tolist() == [-2, -1, 4]
     for want, got in zip(guarded, new["per_group_guarded"](jnp.asarray(sizes), jnp.asarray(groups))):
         np.testing.assert_array_equal(np.asarray(got), want)
+
+
+RANGES = textwrap.dedent(
+    """
+    import numpy as np
+
+    def fits_dtype(x, dtype):
+        return np.array(x).astype(dtype) == x
+
+    def plain(x, t):
+        y = np.abs(x)
+        return y > t, y.astype(np.int32) == 3
+    """
+)
+
+
+def test_comparing_an_array_of_a_run_time_dtype_with_a_python_int_is_flagged_and_real():
+    """NPJ115: jax.numpy converts the Python int to the array's dtype before comparing (300 -> 44 in int8);
+    NumPy 2 compares exactly (numpy-groupies' minimum_dtype, PyEMD's get_timeline)."""
+    result = migrate_source(RANGES.encode(), "ranges.py", Options(jit=True))
+    original, new = {}, {}
+    exec(compile(RANGES, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), new)
+    assert "NPJ115" in _codes_in(result, "fits_dtype") and "NPJ115" not in _codes_in(result, "plain")
+    assert not original["fits_dtype"](300, np.int8)
+    assert bool(new["fits_dtype"](300, np.int8))

@@ -914,3 +914,29 @@ def test_slices_among_several_indices_are_evidence_of_array_code():
     assert not record(result, "pair").jit  # a dict with tuple keys is indexed the same way
     pts = np.array([[2.0, 4.0, 2.0], [3.0, 6.0, 3.0]])
     np.testing.assert_allclose(np.asarray(migrated.from_homogeneous(jnp.asarray(pts))), original.from_homogeneous(pts))
+
+
+def test_literal_aliases_are_static_and_python_values_of_data_block_jit():
+    """numpy-groupies: `order: RavelOrder` with `RavelOrder: TypeAlias = Literal["C", "F"]` was traced (every
+    call raised on the str); `.tobytes()` of a traced array was jitted (ConcretizationTypeError)."""
+    result, original, migrated = migrated_pair(
+        """
+        from typing import Literal, TypeAlias
+
+        import numpy as np
+
+        RavelOrder: TypeAlias = Literal["C", "F"]
+
+        def offset(group_idx, size: int, order: RavelOrder):
+            return np.ravel(group_idx, order=order) + size
+
+        def snapshot(x):
+            return np.abs(x).tobytes()
+        """
+    )
+    assert record(result, "offset").static_argnums == (1, 2)
+    assert not record(result, "snapshot").jit
+    g = np.array([[1, 2], [3, 4]])
+    np.testing.assert_array_equal(migrated.offset(jnp.asarray(g), 3, "F"), original.offset(g, 3, "F"))
+    got = migrated.snapshot(np.array([-1.0, 2.0]))  # float32 bytes unless x64 is on
+    np.testing.assert_array_equal(np.frombuffer(got, np.float32 if len(got) == 8 else np.float64), [1.0, 2.0])

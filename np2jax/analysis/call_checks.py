@@ -221,7 +221,7 @@ class CallChecks:
     def _method_call(self, node: cst.Call, func: cst.Attribute) -> None:
         method = func.attr.value
         base = func.value
-        if method in ("item", "tolist"):
+        if method in ("item", "tolist", "tobytes", "tofile", "dump", "dumps"):  # Python values of the data
             self._require(base, f"`.{method}()`", VALUE_INSTEAD)
             return
         if method in ("add", "discard") and node.args and self._is_python_container(base, (cst.Set, cst.SetComp), "set"):

@@ -45,7 +45,7 @@ from np2jax.analysis.branches import (
     subscript_write,
     written_value,
 )
-from np2jax.analysis.dtype_sources import dtype_source, mixed_kinds
+from np2jax.analysis.dtype_sources import dtype_source, mixed_kinds, runtime_dtype
 from np2jax.analysis.early_returns import final_return, rest_reason
 from np2jax.analysis.loops import all_names
 from np2jax.analysis.resolve import Resolver, is_numpy
@@ -365,6 +365,9 @@ class ConditionalDecisions:
         Shapes and dtypes only need checking where jax.lax.cond would predictably raise: it checks
         them itself when tracing, so a wrong guess here can never make a silent difference.
         """
+        chosen = next((node for node in column if runtime_dtype(node, self.scope, self.resolver)), None)
+        if chosen is not None:  # `timeline = np.arange(n, dtype=dtype)` beside `np.arange(n, dtype=np.int64)`
+            return f"`{_short(chosen)}` has a dtype chosen at run time, which the other branches may not have"
         container = next((node for node in column if self._container(node)), None)
         if container is not None:  # `best = (s, l, v)` beside `best` bound to `(-np.inf, None, None)`
             return f"`{_short(container)}` is a tuple or list: jax.lax.cond needs branches of one structure and dtype per element"

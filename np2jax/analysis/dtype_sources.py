@@ -160,3 +160,26 @@ def mixed_kinds(column: list[cst.BaseExpression], scope: Scope, resolver: Resolv
 def _code(node: cst.CSTNode) -> str:
     text = cst.Module([]).code_for_node(node)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def runtime_dtype(node: cst.BaseExpression, scope: Scope, resolver: Resolver, depth: int = 0) -> bool:
+    """An array whose dtype a run-time value chooses: ``a.astype(d)``, ``np.arange(n, dtype=d)`` (``d`` neither a
+    literal nor a NumPy or Python type), an element or slice of one, or a name bound to one somewhere."""
+    if depth > 6:
+        return False
+    if isinstance(node, cst.Subscript):
+        return runtime_dtype(node.value, scope, resolver, depth + 1)
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        return found is not None and any(  # (one such binding may be the one the use sees)
+            isinstance(b, ValueBinding) and not b.augmented and runtime_dtype(b.value, found, resolver, depth + 1)
+            for b in bindings)
+    if not isinstance(node, cst.Call):
+        return False
+    dtype = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "dtype"), None)
+    if dtype is None and isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype" and node.args:
+        dtype = node.args[0].value
+    if not isinstance(dtype, (cst.Name, cst.Attribute)):
+        return False
+    qualname = resolver.qualname(dtype, scope)
+    return not (qualname and (qualname.startswith("numpy.") or qualname.startswith("builtins.")))

@@ -140,7 +140,7 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             # A string cannot be traced at all.
             if name in self.variadic or name in self.data_uses or name in self.never_static:
                 continue
-            if int_like(param) or _string_like(param):
+            if int_like(param) or _string_like(param, self.module.module_scope):
                 static.add(name)
         for name in static:
             default = self.params[name].default
@@ -506,9 +506,15 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                         "x = jnp.where(mask, value, x) with a mask of x's shape")
 
 
-def _string_like(param: cst.Param) -> bool:
-    """Hinted ``str`` (or a ``Literal``), or unhinted with a string default: jax.jit cannot trace a string."""
+def _string_like(param: cst.Param, module_scope: Scope | None = None) -> bool:
+    """Hinted ``str`` (or a ``Literal``, also through a module-level alias: ``Order: TypeAlias = Literal["C",
+    "F"]``), or unhinted with a string default: jax.jit cannot trace a string."""
     top = top_hints(param.annotation)
+    if len(top) == 1 and module_scope is not None and isinstance(param.annotation.annotation, cst.Name):
+        _, bindings = module_scope.lookup(next(iter(top)))
+        aliased = [b.value for b in bindings if isinstance(b, ValueBinding)]
+        if len(aliased) == 1 and len(bindings) == 1:
+            top = top_hints(aliased[0])
     if top:
         return bool(top & {"str", "Literal"}) and not top - {"str", "Literal", "None"}
     return isinstance(param.default, (cst.SimpleString, cst.ConcatenatedString))

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.context import FileContext
+from np2jax.context import FileContext, FunctionInfo
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
 from np2jax.tables.jax_signatures import JAX_SCIPY
@@ -15,7 +15,11 @@ class ForeignArrayLibrary(Rule):
     MESSAGE = "`{name}` cannot compute on JAX values"
     SEVERITY = Severity.ERROR
     DOC = RuleDoc(
-        what="Reports calls into SciPy, scikit-learn, pandas, numba, OpenCV and similar libraries on values that may be traced.",
+        what=(
+            "Reports calls into SciPy, scikit-learn, pandas, numba, OpenCV and similar libraries on values that may "
+            "be traced, and functions compiled by numba (`@nb.njit`, `@numba.jit(...)`, also through a module-level "
+            "alias): their bodies stay NumPy, which is what numba compiles."
+        ),
         why=(
             "These libraries convert their inputs to NumPy: under `jax.jit` that fails, and outside it the "
             "result silently becomes a NumPy array again. The function is left as NumPy code."
@@ -31,6 +35,22 @@ class ForeignArrayLibrary(Rule):
 
             def project(a, b):
                 return linalg.solve(a, b) * np.sum(b)
+            """,
+            diagnostics=("NPJ113",),
+        ),
+        Example(
+            title="a numba kernel stays NumPy: numba compiles NumPy calls",
+            before="""
+            import numpy as np
+            import numba as nb
+
+            @nb.njit(cache=True)
+            def running_max(x):
+                out = np.empty_like(x)
+                out[0] = x[0]
+                for i in range(1, x.shape[0]):
+                    out[i] = max(out[i - 1], x[i])
+                return out
             """,
             diagnostics=("NPJ113",),
         ),
@@ -53,6 +73,18 @@ class ForeignArrayLibrary(Rule):
         ),
     )
 
+    COMPILED_MESSAGE = "decorated with `{name}`, which compiles NumPy code, not jax.numpy: the function stays NumPy"
+
+    def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
+        """``@numba.njit`` (also through a module-level alias, ``njit_stable = nb.njit(...)``): numba compiles the
+        body's NumPy calls and ``.at`` updates do not exist for it."""
+        for decorator in info.node.decorators:
+            name = _compiler(decorator.decorator, ctx)
+            if name is not None:
+                self.report(ctx, decorator, self.COMPILED_MESSAGE.format(name=name),
+                            use_instead="keep the numba kernel NumPy, or drop numba and let jax.jit compile the function")
+                return
+
     def on_call(self, node: cst.Call, ctx: FileContext) -> None:
         qualname = ctx.qualname(node.func)
         if qualname is None:
@@ -63,3 +95,25 @@ class ForeignArrayLibrary(Rule):
             return
         twin = f".{qualname[len('scipy.'):]}" if qualname in JAX_SCIPY else " where it exists"
         self.report(ctx, node, self.MESSAGE.format(name=qualname), use_instead=hint.format(twin=twin))
+
+
+COMPILERS = ("numba", "numexpr")
+
+
+def _compiler(expression: cst.BaseExpression, ctx: FileContext, depth: int = 0) -> str | None:
+    """The numba decorator ``expression`` names (``nb.njit``, ``numba.jit(nopython=True)``, a module-level name
+    bound to one), or None."""
+    if isinstance(expression, cst.Call):
+        expression = expression.func
+    qualname = ctx.resolver.qualname(expression, ctx.resolver.scopes[ctx.module])
+    if qualname is not None and qualname.split(".")[0] in COMPILERS:
+        return qualname
+    if isinstance(expression, cst.Name) and depth < 3:
+        found, bindings = ctx.resolver.scopes[ctx.module].lookup(expression.value)
+        for binding in bindings:
+            value = getattr(binding, "value", None)
+            if found is not None and found.kind == "module" and isinstance(value, cst.BaseExpression):
+                name = _compiler(value, ctx, depth + 1)
+                if name is not None:
+                    return name
+    return None

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.dtype_sources import runtime_dtype
 from np2jax.analysis.loops import contains
-from np2jax.analysis.scope import Scope, ValueBinding
+from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
@@ -23,7 +24,10 @@ class Int32Overflow(HazardRule):
         what=(
             "Reports integer arithmetic on run-time values that can outgrow int32: products (`np.prod`, "
             "`np.cumprod`, `a * b` of two integer arrays), integer powers, sums of `np.arange`, hash-like "
-            "accumulations (`h = h * 31 + c`) and integer constants that do not fit in int32."
+            "accumulations (`h = h * 31 + c`) and integer constants that do not fit in int32; and comparisons of an "
+            "array whose dtype is chosen at run time (`x.astype(dtype)`, `np.arange(n, dtype=d)`) with a Python int "
+            "(`x.astype(dtype) == x`, `t[-1] != n - 1`: overflow checks of dtype-generic code), which jax.numpy makes "
+            "after converting the int to that dtype (`int8 == 300` is True there)."
         ),
         why=(
             "NumPy's default integer is int64 on Linux and macOS; JAX's is int32 unless `jax_enable_x64` is on, "
@@ -80,10 +84,17 @@ class Int32Overflow(HazardRule):
         ),
     )
 
-    NODE_TYPES = frozenset({cst.Call, cst.BinaryOperation, cst.AugAssign})
+    NODE_TYPES = frozenset({cst.Call, cst.BinaryOperation, cst.AugAssign, cst.Comparison})
+    COMPARISON_MESSAGE = (
+        "`{array}` has a dtype chosen at run time and is compared with the Python int `{number}`: jax.numpy first "
+        "converts the int to that dtype (300 becomes 44 in int8, so `== 300` is True), NumPy compares exactly"
+    )
 
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
         values = ctx.values
+        if isinstance(node, cst.Comparison):
+            self._dtype_comparison(node, scope, ctx)
+            return
         if isinstance(node, cst.Call):
             data = self._reduced(node, scope, ctx)
             if data is None or not values.is_integer(data[0], scope) or _static(ctx, data[0], scope):
@@ -100,6 +111,18 @@ class Int32Overflow(HazardRule):
         elif isinstance(node, cst.AugAssign) and isinstance(node.operator, (cst.MultiplyAssign, cst.PowerAssign)):
             if values.is_integer(node.target, scope) and not _static(ctx, node.target, scope):
                 self.report(ctx, node, self.MESSAGE.format(what="a running product"), exact=True)
+
+    def _dtype_comparison(self, node: cst.Comparison, scope: Scope, ctx: FileContext) -> None:
+        """``x.astype(dtype) == x``, ``np.arange(n, dtype=d)[-1] != n - 1``: overflow checks of dtype-generic code."""
+        if len(node.comparisons) != 1 or isinstance(node.comparisons[0].operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)):
+            return
+        sides = (node.left, node.comparisons[0].comparator)
+        for array, number in (sides, sides[::-1]):
+            if runtime_dtype(array, scope, ctx.resolver) and _python_int(number, scope, ctx):
+                self.report(ctx, node, self.COMPARISON_MESSAGE.format(array=ctx.code(array).strip(), number=ctx.code(number).strip()),
+                            use_instead="compare in a wide type: x.astype(jnp.int64) == n (with x64), or check the range with jnp.iinfo(dtype)",
+                            exact=True)
+                return
 
     @staticmethod
     def _reduced(node: cst.Call, scope: Scope, ctx: FileContext) -> tuple[cst.BaseExpression, str] | None:
@@ -190,3 +213,21 @@ def _is_arange(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool
         _, bindings = scope.lookup(node.value)
         return len(bindings) == 1 and isinstance(bindings[0], ValueBinding) and _is_arange(bindings[0].value, scope, ctx)
     return isinstance(node, cst.Call) and ctx.resolver.qualname(node.func, scope) == "numpy.arange"
+
+
+def _python_int(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
+    """A Python int that may lie outside a narrow dtype: a literal beyond int8's range, or a value known at
+    trace time that is not a literal (``n - 1``, ``len(x)``, a parameter compared as an int)."""
+    if isinstance(node, cst.Integer):
+        return abs(node.evaluated_value) > 127
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.expression, cst.Integer):
+        return node.expression.evaluated_value > 128
+    if ctx.values.is_float(node, scope):
+        return False
+    if ctx.resolver.is_static(node, scope):
+        return True
+    if isinstance(node, cst.Name):
+        return any(isinstance(b, ParamBinding) for b in scope.lookup(node.value)[1])
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+        return all(_python_int(side, scope, ctx) or isinstance(side, cst.Integer) for side in (node.left, node.right))
+    return False
