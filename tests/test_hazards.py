@@ -229,6 +229,10 @@ RANGES = textwrap.dedent(
     def plain(x, t):
         y = np.abs(x)
         return y > t, y.astype(np.int32) == 3
+
+    def white(img):
+        a = np.asarray(img, dtype=np.uint8)
+        return a == 255, a == 300
     """
 )
 
@@ -243,3 +247,8 @@ def test_comparing_an_array_of_a_run_time_dtype_with_a_python_int_is_flagged_and
     assert "NPJ115" in _codes_in(result, "fits_dtype") and "NPJ115" not in _codes_in(result, "plain")
     assert not original["fits_dtype"](300, np.int8)
     assert bool(new["fits_dtype"](300, np.int8))
+    white = [d for d in result.diagnostics if d.code == "NPJ115" and d.line >= _record(result, "white").line]
+    assert len(white) == 1 and "300" in white[0].message  # 255 is a uint8: compared exactly
+    img = np.array([44, 255], np.uint8)
+    assert original["white"](img)[1].tolist() == [False, False]
+    assert np.asarray(new["white"](jnp.asarray(img))[1]).tolist() == [True, False]  # 300 wrapped to 44

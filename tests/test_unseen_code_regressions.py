@@ -940,3 +940,33 @@ def test_literal_aliases_are_static_and_python_values_of_data_block_jit():
     np.testing.assert_array_equal(migrated.offset(jnp.asarray(g), 3, "F"), original.offset(g, 3, "F"))
     got = migrated.snapshot(np.array([-1.0, 2.0]))  # float32 bytes unless x64 is on
     np.testing.assert_array_equal(np.frombuffer(got, np.float32 if len(got) == 8 else np.float64), [1.0, 2.0])
+
+
+def test_type_aliases_that_admit_lists_and_every_variadic_argument_are_wrapped():
+    """nvector/scikit-spatial: `points: array_like` with `array_like = Union[np.ndarray, Sequence]` (and an alias
+    imported from the package) was taken for an array annotation, and `np.atleast_1d(x, y, z)` wrapped only
+    `x`: lists raised TypeError in the migrated functions."""
+    result, original, migrated = migrated_pair(
+        """
+        from typing import Sequence, Union
+
+        import numpy as np
+        from numpy.typing import ArrayLike
+
+        array_like = Union[np.ndarray, Sequence]
+
+        def doubled(points: array_like):
+            return np.atleast_2d(points) * 2.0
+
+        def total(x: ArrayLike, y: ArrayLike, z: ArrayLike):
+            a, b, c = np.atleast_1d(x, y, z)
+            return a + b + c
+
+        def minutes(degrees: ArrayLike, minutes: ArrayLike):
+            d, m = np.broadcast_arrays(degrees, minutes)
+            return d + m / 60.0
+        """
+    )
+    np.testing.assert_allclose(np.asarray(migrated.doubled([[1.0, 2.0]])), original.doubled([[1.0, 2.0]]))
+    np.testing.assert_allclose(np.asarray(migrated.total([1.0], [2.0], [3.0])), original.total([1.0], [2.0], [3.0]))
+    np.testing.assert_allclose(np.asarray(migrated.minutes([10.0, 20.0], [30.0, 6.0])), original.minutes([10.0, 20.0], [30.0, 6.0]))

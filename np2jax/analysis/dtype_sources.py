@@ -162,17 +162,21 @@ def _code(node: cst.CSTNode) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def runtime_dtype(node: cst.BaseExpression, scope: Scope, resolver: Resolver, depth: int = 0) -> bool:
+NARROW_INTEGERS = frozenset("int8 int16 uint8 uint16 uint32 uint64 byte short ubyte ushort uintc".split())
+
+
+def runtime_dtype(node: cst.BaseExpression, scope: Scope, resolver: Resolver, depth: int = 0, narrow: bool = False) -> bool:
     """An array whose dtype a run-time value chooses: ``a.astype(d)``, ``np.arange(n, dtype=d)`` (``d`` neither a
-    literal nor a NumPy or Python type), an element or slice of one, or a name bound to one somewhere."""
+    literal nor a NumPy or Python type), an element or slice of one, or a name bound to one somewhere; with
+    ``narrow``, also one made with a narrow integer dtype (``dtype=np.int8``)."""
     if depth > 6:
         return False
     if isinstance(node, cst.Subscript):
-        return runtime_dtype(node.value, scope, resolver, depth + 1)
+        return runtime_dtype(node.value, scope, resolver, depth + 1, narrow)
     if isinstance(node, cst.Name):
         found, bindings = scope.lookup(node.value)
         return found is not None and any(  # (one such binding may be the one the use sees)
-            isinstance(b, ValueBinding) and not b.augmented and runtime_dtype(b.value, found, resolver, depth + 1)
+            isinstance(b, ValueBinding) and not b.augmented and runtime_dtype(b.value, found, resolver, depth + 1, narrow)
             for b in bindings)
     if not isinstance(node, cst.Call):
         return False
@@ -180,6 +184,8 @@ def runtime_dtype(node: cst.BaseExpression, scope: Scope, resolver: Resolver, de
     if dtype is None and isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype" and node.args:
         dtype = node.args[0].value
     if not isinstance(dtype, (cst.Name, cst.Attribute)):
-        return False
+        return narrow and isinstance(dtype, cst.SimpleString) and dtype.evaluated_value in NARROW_INTEGERS
     qualname = resolver.qualname(dtype, scope)
+    if narrow and qualname and qualname.startswith("numpy.") and qualname[len("numpy."):] in NARROW_INTEGERS:
+        return True
     return not (qualname and (qualname.startswith("numpy.") or qualname.startswith("builtins.")))

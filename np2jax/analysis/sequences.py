@@ -109,10 +109,27 @@ def _is_slice(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice)
 
 
-def _admits_list(annotation: cst.Annotation) -> bool:
+def _admits_list(annotation: cst.Annotation | cst.BaseExpression, resolver: Resolver | None = None,
+                 scope: Scope | None = None, depth: int = 0) -> bool:
+    """Does the hint admit a list?  A type alias (``Array = list[Any] | npt.NDArray[Any]`` in this module, or
+    one imported from a module other than NumPy's, JAX's or ``typing``) is followed or assumed to: wrapping an
+    array in ``jnp.asarray`` changes nothing, leaving a list unwrapped raises."""
     visitor = _HintNames()
     visit(annotation, visitor)
-    return bool(visitor.names & LIST_ADMITTING_HINTS)
+    if visitor.names & LIST_ADMITTING_HINTS:
+        return True
+    node = annotation.annotation if isinstance(annotation, cst.Annotation) else annotation
+    if resolver is None or scope is None or depth > 3 or not isinstance(node, (cst.Name, cst.Attribute)):
+        return False
+    qualname = resolver.qualname(node, scope) or ""
+    if qualname.split(".")[0] in ("numpy", "jax", "typing", "typing_extensions", "builtins", "collections"):
+        return False
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        values = [b.value for b in bindings if isinstance(b, ValueBinding)]
+        if found is not None and found.kind == "module" and len(values) == 1 and len(bindings) == 1:
+            return _admits_list(values[0], resolver, found, depth + 1)
+    return bool(qualname)  # imported from another module of the project: assume it may be a list
 
 
 class _ListChecks(FastVisitor):
@@ -229,7 +246,7 @@ class SequenceArguments:
         param = params[0].param
         if param.star == "**":
             return False
-        if param.star != "*" and param.annotation is not None and not _admits_list(param.annotation):
+        if param.star != "*" and param.annotation is not None and not _admits_list(param.annotation, self.resolver, scope):
             return False  # annotated as an array, a number ...: the caller's promise
         rebound = [b for b in bindings if not isinstance(b, ParamBinding)]
         if normalising and _normalised_first(name, scope.node, call):

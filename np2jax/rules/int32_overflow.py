@@ -86,7 +86,7 @@ class Int32Overflow(HazardRule):
 
     NODE_TYPES = frozenset({cst.Call, cst.BinaryOperation, cst.AugAssign, cst.Comparison})
     COMPARISON_MESSAGE = (
-        "`{array}` has a dtype chosen at run time and is compared with the Python int `{number}`: jax.numpy first "
+        "`{array}` has a narrow or run-time integer dtype and is compared with the Python int `{number}`: jax.numpy first "
         "converts the int to that dtype (300 becomes 44 in int8, so `== 300` is True), NumPy compares exactly"
     )
 
@@ -118,7 +118,12 @@ class Int32Overflow(HazardRule):
             return
         sides = (node.left, node.comparisons[0].comparator)
         for array, number in (sides, sides[::-1]):
-            if runtime_dtype(array, scope, ctx.resolver) and _python_int(number, scope, ctx):
+            if not runtime_dtype(array, scope, ctx.resolver, narrow=True):
+                continue
+            literal = _literal_int(number)
+            if literal is not None and not _outside(literal, _narrow_name(array, scope, ctx)):
+                continue  # `img == 255` on uint8: in range, compared exactly
+            if literal is not None or _python_int(number, scope, ctx):
                 self.report(ctx, node, self.COMPARISON_MESSAGE.format(array=ctx.code(array).strip(), number=ctx.code(number).strip()),
                             use_instead="compare in a wide type: x.astype(jnp.int64) == n (with x64), or check the range with jnp.iinfo(dtype)",
                             exact=True)
@@ -215,13 +220,47 @@ def _is_arange(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool
     return isinstance(node, cst.Call) and ctx.resolver.qualname(node.func, scope) == "numpy.arange"
 
 
-def _python_int(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
-    """A Python int that may lie outside a narrow dtype: a literal beyond int8's range, or a value known at
-    trace time that is not a literal (``n - 1``, ``len(x)``, a parameter compared as an int)."""
+def _literal_int(node: cst.BaseExpression) -> int | None:
     if isinstance(node, cst.Integer):
-        return abs(node.evaluated_value) > 127
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.expression, cst.Integer):
-        return node.expression.evaluated_value > 128
+        return node.evaluated_value
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, cst.Integer):
+        return -node.expression.evaluated_value
+    return None
+
+
+_RANGES = {"int8": (-128, 127), "byte": (-128, 127), "int16": (-32768, 32767), "short": (-32768, 32767),
+           "uint8": (0, 255), "ubyte": (0, 255), "uint16": (0, 65535), "ushort": (0, 65535),
+           "uint32": (0, 2**32 - 1), "uintc": (0, 2**32 - 1), "uint64": (0, 2**64 - 1)}
+
+
+def _outside(value: int, dtype: str | None) -> bool:
+    """Outside ``dtype``'s range (a dtype chosen at run time: outside int8's)."""
+    low, high = _RANGES.get(dtype or "int8", (-128, 127))
+    return not low <= value <= high
+
+
+def _narrow_name(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> str | None:
+    """The narrow NumPy integer dtype ``node`` is made with (``dtype=np.uint8``), when it is one literally."""
+    while isinstance(node, cst.Subscript):
+        node = node.value
+    if isinstance(node, cst.Name):
+        _, bindings = scope.lookup(node.value)
+        values = [b.value for b in bindings if isinstance(b, ValueBinding) and not b.augmented]
+        node = values[0] if len(values) == 1 else node
+    if not isinstance(node, cst.Call):
+        return None
+    dtype = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "dtype"), None)
+    if dtype is None and isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype" and node.args:
+        dtype = node.args[0].value
+    if isinstance(dtype, cst.SimpleString):
+        return dtype.evaluated_value
+    qualname = ctx.resolver.qualname(dtype, scope) if dtype is not None else None
+    return qualname[len("numpy."):] if qualname and qualname.startswith("numpy.") else None
+
+
+def _python_int(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
+    """A Python int that may lie outside a narrow dtype, not a literal: a value known at trace time (``n - 1``,
+    ``len(x)``) or a parameter compared as an int."""
     if ctx.values.is_float(node, scope):
         return False
     if ctx.resolver.is_static(node, scope):

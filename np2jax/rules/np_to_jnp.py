@@ -199,10 +199,12 @@ class NumpyToJaxNumpy(Rule):
             "always move, because later code computes with and updates their result. Python lists "
             "passed where jax.numpy needs an array are wrapped in `jnp.asarray`, and so are parameters "
             "the code says callers may pass as lists (`f([1.0, 2.0])` works in NumPy): annotated `ArrayLike` "
-            "or `Sequence`, `*args`, documented `x : array_like` (also `x : float or array-like`), checked by the function "
+            "or `Sequence` (also through a type alias of this module, or one imported from another module of the "
+            "project), `*args`, documented `x : array_like` (also `x : float or array-like`), checked by the function "
             "(`isinstance(x, (list, np.ndarray))`), or normalised by it "
             "(`np.atleast_1d(x)`, `np.ravel(x)`; also `x = np.atleast_2d(x)` as the first use of `x`, whatever "
             "array uses follow), or given a tuple or list default (`qs=(0.25, 0.75)`, static under jit or not). "
+            "Every argument of a variadic function (`np.atleast_1d(x, y, z)`, `np.broadcast_arrays(a, b)`) is one. "
             "`jnp.asarray` is what NumPy does inside the call, "
             "and it leaves arrays and scalars as they are. Lists among the arrays `concatenate`/`stack`/`hstack` "
             "... join are wrapped the same way (`np.concatenate([[0.0], c])`), and so is each element of a local list they "
@@ -590,6 +592,8 @@ class NumpyToJaxNumpy(Rule):
                 continue
             name = positional_parameter(names, index)
             operand = index >= ARRAY_OPERANDS_FROM.get(target, 99)  # np.einsum("ij,jk", a, b): a and b
+            # `np.atleast_1d(x, y, z)`, `np.broadcast_arrays(a, b)`: every argument of `*arys` is an array
+            operand = operand or (names[:1] and names[0].startswith("*") and 0 in rejects_list and not name)
             if (index in rejects_list or operand) and name not in STATIC_PARAMETERS:
                 normalising = target in NORMALISING
                 if self._sequences(ctx).may_be_sequence(arg.value, ref.scope, call, name not in CONCRETE_PARAMETERS, normalising):
