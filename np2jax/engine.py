@@ -167,7 +167,8 @@ def _migrate_source(source: bytes, path: str, options: Options) -> FileResult:
                     links = links_without_walk(_parse(source), functions, mutating)
                     links.add_state(tree, links.imports)
                 else:
-                    links = ModuleLinks(defined=frozenset(r.qualname for r in functions), unsupported=mutating)
+                    links = ModuleLinks(defined=frozenset(r.qualname for r in functions), unsupported=mutating,
+                                        param_writers=mutating)
                     links.add_state(tree, {})  # it may write attributes of other modules' objects in place
                 return FileResult(path, "unchanged", source, source, functions=functions, links=links)
         tree = _check_python_syntax(source, path)

@@ -95,10 +95,12 @@ class Project:
 
     def _handed_facts(self, index: int, found: dict[int, set[ExternalFact]]) -> None:
         """NumPy code here hands an imported function's result to a function of a third module that stays NumPy
-        code (``M = make(n); bump(M)``, ``bump`` writing into ``M``): the producer stays NumPy, as for a write here."""
+        code and writes into what its parameters hold (``M = make(n); bump(M)``, ``bump`` writing into ``M``): the
+        producer stays NumPy, as for a write here.  (A NumPy function that only reads what it is handed,
+        ``mat2axangle(axangle2mat(...))``, keeps nothing NumPy.)"""
         for target, callees in self.modules[index].links.handed.items():
             for callee, (caller, line) in callees.items():
-                if not any(name in self.modules[where].links.unsupported for where, name in self.resolve(index, callee)):
+                if not any(name in self.modules[where].links.param_writers for where, name in self.resolve(index, callee)):
                     continue
                 for producer, name in self._producers(index, target):
                     if producer != index and name in self.modules[producer].links.migrated:

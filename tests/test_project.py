@@ -494,6 +494,20 @@ def go():
     assert printed.strip() == "[[2.0, 2.0], [1.0, 1.0], [2.0, 2.0]]"
 
 
+def test_a_result_handed_to_a_third_module_that_only_reads_it_keeps_its_producer_migrated(run_cli, tmp_path):
+    # b.total stays NumPy (np.nonzero, NPJ102) but writes nothing: make() may be migrated (transforms3d's
+    # mat2axangle(axangle2mat(...)) in its tests kept half the package NumPy)
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "a.py", "import numpy as np\n\ndef make(n):\n    return np.ones((n, 2))\n")
+    write(src / "pkg" / "b.py", "import numpy as np\n\ndef total(M):\n    return float(np.sum(M[np.nonzero(M)]))\n")
+    write(src / "pkg" / "c.py", "from .a import make\nfrom .b import total\n\ndef h(n):\n    M = make(n)\n    return total(M)\n")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "a.py:3:5: NPJ202" not in run.stderr
+    assert "jnp.ones" in (tmp_path / "out" / "pkg" / "a.py").read_text()
+    assert same_results(src, tmp_path / "out", "from pkg.c import h; print(h(3))").strip() == "6.0"
+
+
 @pytest.mark.parametrize("b_imports_numpy", [False, True])
 def test_a_result_handed_to_a_third_module_that_writes_into_it_keeps_its_producer_numpy(run_cli, tmp_path, b_imports_numpy):
     # c.py hands make()'s result to b.bump, which adds in place: a JAX array would only be rebound in bump (0.0, not 6.0)

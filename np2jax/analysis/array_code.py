@@ -14,7 +14,8 @@ that computes arrays (not shape arithmetic such as ``np.prod(x.shape)``), or a
 call to another module-level function of the same module that computes with
 arrays.
 Indexing alone is no evidence: lists and dicts are indexed too; several indices one of which is a slice,
-``...`` or ``None`` (``pts[:, :-1]``) are.
+``...`` or ``None`` are, in arithmetic (``pts[:, :-1] / pts[:, -1:]``; a view handed back as it is,
+``return mat[0:3, 0:3]``, leaves the function as it is: its callers' writes into ``mat`` show through it).
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ class _Evidence(FastVisitor):
         self.found = False
         self.numpy_call = False
         self._called: set[cst.CSTNode] = set()  # functions of calls seen (not NumPy functions passed as values)
+        self._operands: set[int] = set()  # operands of arithmetic seen (visited before them)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return not (self.found and self.numpy_call) and super().on_visit(node)
@@ -95,9 +97,19 @@ class _Evidence(FastVisitor):
             if row is None or row.kind not in _NOT_ARRAY_KINDS:
                 self.numpy_call = True  # a NumPy function passed as a value
 
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        self._operands.update((id(node.left), id(node.right)))
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        self._operands.add(id(node.expression))
+
     def visit_Subscript(self, node: cst.Subscript) -> None:
-        """``pts[:, :-1]``, ``x[..., 0]``, ``x[:, None]``: a slice, ``...`` or ``None`` among several indices
-        only an array takes (a list refuses tuples; a dict key holding a slice is no real code)."""
+        """``pts[:, :-1] / pts[:, -1:]``, ``x[..., 0] * 2``: a slice, ``...`` or ``None`` among several indices only
+        an array takes (a list refuses tuples; a dict key holding a slice is no real code), in arithmetic: a
+        function that only hands back such a view (``return mat[0:3, 0:3]``) stays as it is, so that its callers'
+        later writes into ``mat`` still show through it."""
+        if id(node) not in self._operands:
+            return
         if len(node.slice) > 1 and self._is_value(node.value) and any(
                 isinstance(e.slice, cst.Slice) or (isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Ellipsis))
                 or (isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Name) and e.slice.value.value == "None")

@@ -79,10 +79,13 @@ class ModuleLinks:
     attribute_stores: frozenset[str] = frozenset()  # attributes its functions assign (`self.coords = ...`)
     handed: dict[str, dict[str, tuple[str, int]]] = field(default_factory=dict)  # imported target -> {imported callee:
     #   (caller, line)}: its NumPy code hands what the target returns to the callee (`M = make(n); bump(M)`)
+    param_writers: frozenset[str] = frozenset()  # its functions left as NumPy code that write into (or update in
+    #   place with `op=`) arrays their parameters hold (`def bump(x): x += 1`)
 
     def add_state(self, tree, imports: dict[str, str]) -> ModuleLinks:
         """Fill ``variables``, ``state_writes`` and the attribute fields from Python's ast of the module."""
         self.variables = module_variables(tree)
+        self.param_writers |= mutating_functions(tree) - self.migrated  # (a migrated one returns what it wrote, NPJ203)
         self.state_writes = imported_state_writes(tree, imports)
         numpy_code = self.defined - self.migrated  # functions left as NumPy code (all, where nothing migrated)
         self.attribute_writes = attribute_writes(tree, numpy_code)
@@ -332,6 +335,7 @@ def links_without_walk(module: cst.Module, functions, mutating: frozenset[str] =
             isinstance(method, cst.FunctionDef) and writes_self(method) for method in statement.body.body)
     )
     return ModuleLinks(imports=imports, stars=stars, calls=finder.calls, writes=writes, handed=handed,
+                       param_writers=mutating,
                        defined=frozenset(r.qualname for r in functions), unsupported=mutating, bases=bases,
                        numpy_classes=numpy_classes, returns=_imported_returns(returned, local))
 
