@@ -508,6 +508,18 @@ def test_a_result_handed_to_a_third_module_that_only_reads_it_keeps_its_producer
     assert same_results(src, tmp_path / "out", "from pkg.c import h; print(h(3))").strip() == "6.0"
 
 
+def test_a_result_handed_to_a_third_modules_numpy_function_reading_flat_keeps_its_producer_numpy(run_cli, tmp_path):
+    # transforms3d: mat2quat stays NumPy (here: np.unique, NPJ102) and reads `M.flat`, which a JAX array lacks
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "a.py", "import numpy as np\n\ndef make(n):\n    return np.ones((n, 2))\n")
+    write(src / "pkg" / "b.py", "import numpy as np\n\ndef first(M):\n    q = np.unique(np.array(list(M.flat)))\n    return float(q.sum())\n")
+    write(src / "pkg" / "c.py", "from .a import make\nfrom .b import first\n\ndef h(n):\n    M = make(n)\n    return first(M)\n")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "a.py:3:5: NPJ202" in run.stderr
+    assert same_results(src, tmp_path / "out", "from pkg.c import h; print(h(3))").strip() == "1.0"
+
+
 @pytest.mark.parametrize("b_imports_numpy", [False, True])
 def test_a_result_handed_to_a_third_module_that_writes_into_it_keeps_its_producer_numpy(run_cli, tmp_path, b_imports_numpy):
     # c.py hands make()'s result to b.bump, which adds in place: a JAX array would only be rebound in bump (0.0, not 6.0)

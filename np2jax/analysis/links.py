@@ -80,12 +80,13 @@ class ModuleLinks:
     handed: dict[str, dict[str, tuple[str, int]]] = field(default_factory=dict)  # imported target -> {imported callee:
     #   (caller, line)}: its NumPy code hands what the target returns to the callee (`M = make(n); bump(M)`)
     param_writers: frozenset[str] = frozenset()  # its functions left as NumPy code that write into (or update in
-    #   place with `op=`) arrays their parameters hold (`def bump(x): x += 1`)
+    #   place with `op=`) arrays their parameters hold (`def bump(x): x += 1`), or need them to be NumPy's (`M.flat`)
 
     def add_state(self, tree, imports: dict[str, str]) -> ModuleLinks:
         """Fill ``variables``, ``state_writes`` and the attribute fields from Python's ast of the module."""
         self.variables = module_variables(tree)
-        self.param_writers |= mutating_functions(tree) - self.migrated  # (a migrated one returns what it wrote, NPJ203)
+        # (a migrated function returns what it wrote, NPJ203, and reads `.flat` through `.ravel()`)
+        self.param_writers |= (mutating_functions(tree) | numpy_only_readers(tree)) - self.migrated
         self.state_writes = imported_state_writes(tree, imports)
         numpy_code = self.defined - self.migrated  # functions left as NumPy code (all, where nothing migrated)
         self.attribute_writes = attribute_writes(tree, numpy_code)
@@ -273,11 +274,7 @@ def mutating_functions(tree: ast.Module) -> frozenset[str]:
     ``x += v``, ``x.sort()`` on a parameter.  Left as they are (the module never mentions NumPy), they need
     the caller's arrays to be NumPy's: a migrated caller in another module stays NumPy (np2jax.project)."""
     found = set()
-    for node in tree.body:
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        args = node.args
-        params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    for node, params in _module_functions(tree):
         for inner in ast.walk(node):
             if isinstance(inner, ast.AugAssign):
                 target = inner.target
@@ -293,6 +290,28 @@ def mutating_functions(tree: ast.Module) -> frozenset[str]:
             if isinstance(target, ast.Name) and target.id in params:
                 found.add(node.name)
                 break
+    return frozenset(found)
+
+
+def _module_functions(tree: ast.Module):
+    """The module-level functions of Python's ast, each with its parameter names."""
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            yield node, {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+
+
+NUMPY_ONLY_ATTRIBUTES = frozenset({"flat", "flags", "ctypes", "base", "strides", "data", "view", "itemset", "newbyteorder"})
+
+
+def numpy_only_readers(tree: ast.Module) -> frozenset[str]:
+    """Module-level functions that use what only a NumPy array has on a parameter (``M.flat``, ``x.view(cls)``,
+    ``x.strides``): handed a JAX array they raise, so what is handed to them must stay NumPy (np2jax.project)."""
+    found = set()
+    for node, params in _module_functions(tree):
+        if any(isinstance(inner, ast.Attribute) and inner.attr in NUMPY_ONLY_ATTRIBUTES
+               and isinstance(inner.value, ast.Name) and inner.value.id in params for inner in ast.walk(node)):
+            found.add(node.name)
     return frozenset(found)
 
 
