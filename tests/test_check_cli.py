@@ -323,3 +323,14 @@ def test_corpus_migration_checks_out(corpus):
     # a function the migration left unchanged (an np.ndarray subclass's methods) may be probed once: it is itself
     assert all(f["inputs_tried"] >= 2 for f in equivalent if not f["unchanged"])
     assert any(f["jitted"] for f in equivalent) == any("jax.jit" in p.read_text() for p in Path(ROOT / "corpus/expected").glob("*.py"))
+
+
+def test_jax_arrays_are_read_as_arrays_whatever_their_class_module():
+    """jax 0.11's array class reports another module than jaxlib's: outputs were compared as opaque objects
+    ("expected float32[50,3], got ArrayImpl") on a GPU machine with that version."""
+    import jax.numpy as jnp
+
+    from np2jax.check.portable import Leaf, to_portable
+
+    leaf = to_portable(jnp.arange(3.0))
+    assert isinstance(leaf, Leaf) and leaf.array.tolist() == [0.0, 1.0, 2.0]

@@ -7,6 +7,8 @@ an object's attributes) or an :class:`Opaque` (anything else: described, not com
 
 from __future__ import annotations
 
+import sys
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +37,12 @@ class Opaque:
 
 
 def _is_jax_array(value: object) -> bool:
+    """A jax.Array (checked against the class when JAX is loaded: its array type's module name changes between
+    releases), or, without JAX, a value of a jax/jaxlib type that converts to a NumPy array."""
+    jax = sys.modules.get("jax")
+    array = getattr(jax, "Array", None) if jax is not None else None
+    if isinstance(array, type) and isinstance(value, array):
+        return True
     module = type(value).__module__ or ""
     return module.startswith(("jax", "jaxlib")) and hasattr(value, "__array__")
 

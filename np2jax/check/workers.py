@@ -45,6 +45,9 @@ class Worker:
         if self.jax_cache:
             command += ["--jax-cache", self.jax_cache]
         environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONUNBUFFERED="1")
+        # Several workers share one GPU: JAX's default of taking 75% of its memory up front leaves the others too
+        # little for XLA's autotuning ("All configs failed during profiling"). A user's own setting wins.
+        environment.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
         environment["PYTHONPATH"] = os.pathsep.join(filter(None, [_package_root(), os.getcwd(), os.environ.get("PYTHONPATH")]))
         with open(self.stderr_path, "wb") as stderr:
             self.process = subprocess.Popen(
