@@ -520,6 +520,18 @@ def test_a_result_handed_to_a_third_modules_numpy_function_reading_flat_keeps_it
     assert same_results(src, tmp_path / "out", "from pkg.c import h; print(h(3))").strip() == "1.0"
 
 
+def test_a_result_handed_to_a_third_module_that_adds_into_it_with_add_at_keeps_its_producer_numpy(run_cli, tmp_path):
+    # hunt9's pipeline: ops.accumulate_histogram_(counts, ...) does np.add.at(counts, idx, 1) on buffers' counts_table()
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "a.py", "import numpy as np\n\ndef table(n):\n    return np.zeros(n, dtype=np.int64)\n")
+    write(src / "pkg" / "b.py", "import numpy as np\n\ndef add_(counts, idx):\n    np.add.at(counts, idx, 1)\n")
+    write(src / "pkg" / "c.py", "import numpy as np\nfrom .a import table\nfrom .b import add_\n\ndef h(n):\n    c = table(n)\n    add_(c, np.array([0, 0, 1]))\n    return c.tolist()\n")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "a.py:3:5: NPJ202" in run.stderr
+    assert same_results(src, tmp_path / "out", "from pkg.c import h; print(h(3))").strip() == "[2, 1, 0]"
+
+
 @pytest.mark.parametrize("b_imports_numpy", [False, True])
 def test_a_result_handed_to_a_third_module_that_writes_into_it_keeps_its_producer_numpy(run_cli, tmp_path, b_imports_numpy):
     # c.py hands make()'s result to b.bump, which adds in place: a JAX array would only be rebound in bump (0.0, not 6.0)

@@ -271,7 +271,7 @@ def writes_self(function: cst.FunctionDef) -> bool:
 
 def mutating_functions(tree: ast.Module) -> frozenset[str]:
     """Module-level functions (of Python's ast) that may write into an argument in place: ``x[i] = v``,
-    ``x += v``, ``x.sort()`` on a parameter.  Left as they are (the module never mentions NumPy), they need
+    ``x += v``, ``x.sort()``, ``np.add.at(x, ...)``, ``out=x`` on a parameter.  Left as they are (the module never mentions NumPy), they need
     the caller's arrays to be NumPy's: a migrated caller in another module stays NumPy (np2jax.project)."""
     found = set()
     for node, params in _module_functions(tree):
@@ -283,6 +283,10 @@ def mutating_functions(tree: ast.Module) -> frozenset[str]:
                 target = next((t for t in targets if isinstance(t, ast.Subscript)), None)
             elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr in INPLACE_METHODS:
                 target = inner.func.value
+            elif isinstance(inner, ast.Call) and _writes_first_argument(inner) and inner.args:
+                target = inner.args[0]  # `np.add.at(counts, idx, 1)`, `np.copyto(dst, src)`
+            elif isinstance(inner, ast.Call) and any(k.arg == "out" for k in inner.keywords):
+                target = next(k.value for k in inner.keywords if k.arg == "out")  # `np.clip(x, 0, 1, out=x)`
             else:
                 continue
             while isinstance(target, ast.Subscript):
@@ -291,6 +295,15 @@ def mutating_functions(tree: ast.Module) -> frozenset[str]:
                 found.add(node.name)
                 break
     return frozenset(found)
+
+
+_WRITING_FUNCTIONS = frozenset({"copyto", "fill_diagonal", "putmask", "place", "put", "put_along_axis"})
+
+
+def _writes_first_argument(call: ast.Call) -> bool:
+    """``np.add.at(a, ...)`` (a ufunc's ``.at``), ``np.copyto(a, ...)``, ``np.fill_diagonal(a, ...)``: writes into ``a``."""
+    func = call.func
+    return isinstance(func, ast.Attribute) and (func.attr == "at" or func.attr in _WRITING_FUNCTIONS)
 
 
 def _module_functions(tree: ast.Module):
