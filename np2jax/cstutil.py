@@ -84,3 +84,13 @@ def target_parts(target: cst.BaseExpression) -> list[cst.BaseExpression]:
     if isinstance(target, cst.StarredElement):
         return target_parts(target.value)
     return [target]
+
+
+def number_literal(node: cst.BaseExpression | None) -> int | float | None:
+    """The value of a number literal, signed or not (``3``, ``-0.5``, ``+1``); None for anything else."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        value = number_literal(node.expression)
+        return None if value is None else (-value if isinstance(node.operator, cst.Minus) else value)
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return node.evaluated_value
+    return None

@@ -18,7 +18,13 @@ import libcst as cst
 
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
-from np2jax.analysis.value_kinds import FLOAT_FUNCTIONS, MEAN_REDUCTIONS, ORDER, SAME_KIND_REDUCTIONS, ValueClassifier
+from np2jax.analysis.value_kinds import (
+    FLOAT_FUNCTIONS,
+    MEAN_REDUCTIONS,
+    ORDER,
+    SAME_KIND_REDUCTIONS,
+    ValueClassifier,
+)
 
 Source = tuple[str, str]
 FLOAT: Source = ("fixed", "float")
@@ -162,6 +168,16 @@ def _code(node: cst.CSTNode) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def dtype_argument(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The dtype a call makes its array with: ``dtype=`` (``np.arange(n, dtype=d)``) or ``.astype(d)``'s argument."""
+    if not isinstance(node, cst.Call):
+        return None
+    dtype = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "dtype"), None)
+    if dtype is None and isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype" and node.args:
+        dtype = node.args[0].value
+    return dtype
+
+
 NARROW_INTEGERS = frozenset("int8 int16 uint8 uint16 uint32 uint64 byte short ubyte ushort uintc".split())
 
 
@@ -178,11 +194,7 @@ def runtime_dtype(node: cst.BaseExpression, scope: Scope, resolver: Resolver, de
         return found is not None and any(  # (one such binding may be the one the use sees)
             isinstance(b, ValueBinding) and not b.augmented and runtime_dtype(b.value, found, resolver, depth + 1, narrow)
             for b in bindings)
-    if not isinstance(node, cst.Call):
-        return False
-    dtype = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "dtype"), None)
-    if dtype is None and isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype" and node.args:
-        dtype = node.args[0].value
+    dtype = dtype_argument(node)
     if not isinstance(dtype, (cst.Name, cst.Attribute)):
         return narrow and isinstance(dtype, cst.SimpleString) and dtype.evaluated_value in NARROW_INTEGERS
     qualname = resolver.qualname(dtype, scope)

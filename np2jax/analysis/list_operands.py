@@ -22,11 +22,9 @@ take such a display for a list being repeated (``points * [nx, ny]`` needs no st
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
-from np2jax.analysis.param_kinds import top_hints
+from np2jax.analysis.param_kinds import documented_array, top_hints
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.tracing_tables import ARRAY_HINTS
@@ -47,9 +45,6 @@ ARRAY_CONSTRUCTORS = frozenset(
 # NumPy functions whose result is not an array (or is a Python value).
 NOT_ARRAY_FUNCTIONS = frozenset(
     ["shape", "ndim", "size", "isscalar", "allclose", "array_equal", "array_equiv", "iscomplexobj", "isrealobj", "result_type", "finfo", "iinfo", "dtype", "printoptions", "get_printoptions", "errstate"]
-)
-_ARRAY_DOC_WORDS = frozenset(
-    ["array", "arrays", "array-like", "array_like", "arraylike", "ndarray", "nd-array", "np.ndarray", "numpy.ndarray", "vector", "vectors", "matrix", "matrices"]
 )
 
 
@@ -173,7 +168,7 @@ class _Finder:
         found = set()
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
             name = param.name.value
-            if top_hints(param.annotation) & ARRAY_HINTS or _documented_array(name, self.function):
+            if top_hints(param.annotation) & ARRAY_HINTS or documented_array(name, self.function):
                 found.add(name)
         for node, scope in self.nodes:
             if isinstance(node, cst.Attribute) and node.attr.value in ARRAY_ATTRIBUTES and isinstance(node.value, cst.Name):
@@ -181,18 +176,3 @@ class _Finder:
                 if owner is self.function_scope and bindings and all(isinstance(b, ParamBinding) for b in bindings):
                     found.add(node.value.value)
         return found
-
-
-def _documented_array(name: str, function: cst.FunctionDef) -> bool:
-    """numpydoc ``p : ndarray of shape (n, 2)``, Google ``p (np.ndarray): ...``, Sphinx ``:type p: array``."""
-    docstring = function.get_docstring()
-    if not docstring or name not in docstring:
-        return False
-    word = re.escape(name)
-    for pattern in (rf"^[ \t]*{word}[ \t]*:(?P<type>[^\n]*)$", rf"^[ \t]*{word}[ \t]*\((?P<type>[^)\n]*)\)[ \t]*:",
-                    rf":type[ \t]+{word}[ \t]*:(?P<type>[^\n]*)$"):
-        for match in re.finditer(pattern, docstring, re.MULTILINE):
-            words = re.sub(r"\([^)]*\)|[`\[\],]", " ", match.group("type")).lower().split()
-            if any(w.strip(".:") in _ARRAY_DOC_WORDS for w in words[:3]):
-                return True
-    return False

@@ -36,6 +36,7 @@ _ARRAY_WORDS = frozenset(
     "array arrays array-like array_like arraylike ndarray nd-array np.ndarray numpy.ndarray jax.array jnp.ndarray "
     "list lists sequence iterable dict mapping set vector vectors matrix matrices".split()
 )
+_CONTAINER_WORDS = frozenset("list lists sequence iterable dict mapping set".split())
 _STOP_WORDS = frozenset({"of", "with", "for", "in", "containing", "that", "where", "whose"})
 _ZIPPERS = frozenset({"builtins.zip", "builtins.enumerate", "builtins.reversed", "builtins.sorted", "builtins.list",
                       "builtins.tuple", "builtins.set", "builtins.map"})
@@ -69,9 +70,9 @@ def top_hints(annotation: cst.Annotation | cst.BaseExpression | None) -> set[str
     return set()
 
 
-def documented_unhashable(name: str, function: cst.FunctionDef) -> bool:
-    """The docstring gives ``name`` an array or container type: numpydoc ``a : array-like, shape (3,)`` (also
-    ``a, b : ndarray``), Google ``a (np.ndarray): ...``, Sphinx ``:type a: list``."""
+def documented_unhashable(name: str, function: cst.FunctionDef, words: frozenset[str] = _ARRAY_WORDS) -> bool:
+    """The docstring gives ``name`` an array or container type (one of ``words``): numpydoc ``a : array-like,
+    shape (3,)`` (also ``a, b : ndarray``), Google ``a (np.ndarray): ...``, Sphinx ``:type a: list``."""
     docstring = function.get_docstring()
     if not docstring or name not in docstring:
         return False
@@ -83,21 +84,26 @@ def documented_unhashable(name: str, function: cst.FunctionDef) -> bool:
     )
     for pattern in patterns:
         for match in re.finditer(pattern, docstring, re.MULTILINE):
-            if _array_type(match.group("type")):
+            if _array_type(match.group("type"), words):
                 return True
     return False
 
 
-def _array_type(text: str) -> bool:
-    """Does a docstring type (``float or array_like``, ``(3,) ndarray``, ``4 element array-like``) admit an array
-    or a container?  Each alternative is read up to its first ``of``/``with``..., three words at most (``int, size
-    of the array``, ``how to pad the array``: no)."""
+def documented_array(name: str, function: cst.FunctionDef) -> bool:
+    """The docstring gives ``name`` an array type (``p : ndarray of shape (n, 2)``), not a container's."""
+    return documented_unhashable(name, function, words=_ARRAY_WORDS - _CONTAINER_WORDS)
+
+
+def _array_type(text: str, accepted: frozenset[str]) -> bool:
+    """Does a docstring type (``float or array_like``, ``(3,) ndarray``, ``4 element array-like``) name one of the
+    ``accepted`` words?  Each alternative is read up to its first ``of``/``with``..., three words at most (``int,
+    size of the array``, ``how to pad the array``: no)."""
     for alternative in re.split(r",|;|\bor\b|\|", text):
         words = re.sub(r"\([^)]*\)|\{[^}]*\}|[`\[\]]", " ", alternative).lower().split()
         for word in words[:3]:
             if word in _STOP_WORDS:
                 break
-            if word.strip(".:") in _ARRAY_WORDS:
+            if word.strip(".:") in accepted:
                 return True
     return False
 

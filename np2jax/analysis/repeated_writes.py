@@ -38,6 +38,7 @@ from np2jax.analysis.mask_writes import pure_expression
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import ParamBinding, ValueBinding
 from np2jax.analysis.value_kinds import BUILTIN_KINDS, MEAN_REDUCTIONS, SAME_KIND_REDUCTIONS, SUM_REDUCTIONS, ValueClassifier, literal_value
+from np2jax.cstutil import number_literal
 
 REREAD_OPERATORS = frozenset({
     cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign, cst.PowerAssign,
@@ -88,11 +89,8 @@ def _indexes(elements: Sequence[cst.SubscriptElement]) -> list[cst.SubscriptElem
 
 
 def _nonzero_literal(node: cst.BaseExpression) -> bool:
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
-        return _nonzero_literal(node.expression)
-    if isinstance(node, (cst.Integer, cst.Float)):
-        return node.evaluated_value != 0
-    return False
+    value = number_literal(node)
+    return value is not None and value != 0
 
 
 class _Checker:

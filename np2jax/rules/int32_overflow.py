@@ -2,10 +2,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.dtype_sources import runtime_dtype
+from np2jax.analysis.dtype_sources import dtype_argument, runtime_dtype
 from np2jax.analysis.loops import contains
 from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.context import FileContext
+from np2jax.cstutil import number_literal
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
 from np2jax.rules.hazard import HazardRule
@@ -221,11 +222,8 @@ def _is_arange(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool
 
 
 def _literal_int(node: cst.BaseExpression) -> int | None:
-    if isinstance(node, cst.Integer):
-        return node.evaluated_value
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, cst.Integer):
-        return -node.expression.evaluated_value
-    return None
+    value = number_literal(node)
+    return value if isinstance(value, int) else None
 
 
 _RANGES = {"int8": (-128, 127), "byte": (-128, 127), "int16": (-32768, 32767), "short": (-32768, 32767),
@@ -247,11 +245,7 @@ def _narrow_name(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> st
         _, bindings = scope.lookup(node.value)
         values = [b.value for b in bindings if isinstance(b, ValueBinding) and not b.augmented]
         node = values[0] if len(values) == 1 else node
-    if not isinstance(node, cst.Call):
-        return None
-    dtype = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "dtype"), None)
-    if dtype is None and isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype" and node.args:
-        dtype = node.args[0].value
+    dtype = dtype_argument(node)
     if isinstance(dtype, cst.SimpleString):
         return dtype.evaluated_value
     qualname = ctx.resolver.qualname(dtype, scope) if dtype is not None else None

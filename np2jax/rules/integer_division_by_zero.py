@@ -17,6 +17,7 @@ import libcst as cst
 from np2jax.analysis.scope import Scope
 from np2jax.analysis.value_kinds import ValueClassifier
 from np2jax.context import FileContext, FunctionInfo
+from np2jax.cstutil import number_literal
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
 from np2jax.rules.hazard import HazardRule
@@ -183,8 +184,9 @@ def _nonzero(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: in
     ``np.where(c, k, d)`` with a non-zero ``k`` and ``d`` tested in ``c``, or a name bound only to those."""
     if depth > 6:
         return False
-    if isinstance(node, cst.Integer):
-        return node.evaluated_value != 0
+    value = number_literal(node)
+    if value is not None:
+        return value != 0
     if isinstance(node, cst.Name):
         found, bindings = scope.lookup(node.value)
         values = [getattr(binding, "value", None) for binding in bindings]
@@ -227,10 +229,10 @@ def _at_zero(condition: cst.BaseExpression, divisor: cst.BaseExpression) -> bool
     if compare is None:
         return None
     left, right = condition.left, target.comparator
-    if _same(left, divisor) and _number(right) is not None:
-        return compare(0, _number(right))
-    if _same(right, divisor) and _number(left) is not None:
-        return compare(_number(left), 0)
+    if _same(left, divisor) and (number := number_literal(right)) is not None:
+        return compare(0, number)
+    if _same(right, divisor) and (number := number_literal(left)) is not None:
+        return compare(number, 0)
     return None
 
 
@@ -239,13 +241,6 @@ def _same(node: cst.BaseExpression, other: cst.BaseExpression) -> bool:
         cst.Module(body=()).code_for_node(node) == cst.Module(body=()).code_for_node(other))
 
 
-def _number(node: cst.BaseExpression) -> float | None:
-    if isinstance(node, (cst.Integer, cst.Float)):
-        return float(node.evaluated_value)
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, (cst.Integer, cst.Float)):
-        return -float(node.expression.evaluated_value)
-    return None
-
-
 def _positive_literal(node: cst.BaseExpression) -> bool:
-    return isinstance(node, (cst.Integer, cst.Float)) and float(node.evaluated_value) > 0
+    value = number_literal(node)
+    return value is not None and value > 0
