@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,7 +137,7 @@ def test_x64_precision_loss_and_determinism(tmp_path):
     wrong_run = check(X64 / "original", X64 / "wrong", "--x64", tmp=tmp_path)
     assert wrong_run.returncode == 1, wrong_run
     assert {f["status"] for f in wrong_run.report["functions"]} == {"mismatch"}
-    assert "dtype float32 vs float64" in wrong_run.report["functions"][0]["message"]
+    assert "precision lost: got float32, the original returns float64" in wrong_run.report["functions"][0]["message"]
 
 
 # --- isolation ---------------------------------------------------------------------
@@ -334,3 +335,24 @@ def test_jax_arrays_are_read_as_arrays_whatever_their_class_module():
 
     leaf = to_portable(jnp.arange(3.0))
     assert isinstance(leaf, Leaf) and leaf.array.tolist() == [0.0, 1.0, 2.0]
+
+
+def test_float32_inputs_are_nudged_by_float32_units_under_x64():
+    """The noise a function amplifies is measured at its inputs' own precision: under --x64 a float32 array nudged
+    by float64 units rounds back to itself, and a float32 matmul inside a float64 recurrence was held to 1e-14."""
+    from np2jax.check.compare import compare
+    from np2jax.check.execute import perturb
+    from np2jax.check.portable import to_portable
+
+    x = np.linspace(1.0, 2.0, 8, dtype=np.float32)
+    eps64 = float(np.finfo(np.float64).eps) * 4
+    nudged = perturb(x.copy(), np.random.default_rng(0), eps64)
+    assert nudged.dtype == np.float32 and np.all(nudged != x)
+    assert perturb(1.5, np.random.default_rng(0), eps64) != 1.5  # a Python float: the mode's own units
+    expected = (x.astype(np.float64) * 3.0)
+    close = expected + expected * 2e-7  # float32 rounding of a float64 result
+    assert not compare(to_portable(expected), to_portable(close), [], x64=True).ok
+    noise = [to_portable(nudged.astype(np.float64) * 3.0)]
+    assert compare(to_portable(expected), to_portable(close), noise, x64=True).ok
+    narrow = compare(to_portable(expected), to_portable(expected.astype(np.float32)), noise, x64=True)
+    assert not narrow.ok and "precision lost" in narrow.message

@@ -12,7 +12,8 @@ float32 computation. ``noise`` is, element by element, how far the original's ow
 output moves when its float inputs are nudged by 4 units in the last place (at
 least the 90th percentile of that over the leaf): what the function amplifies
 rounding into (cancellation, long recurrences, argmin ties).
-NaN and inf must sit at the same positions.
+NaN and inf must sit at the same positions. Under --x64 a float result narrower than the
+original's (float32 where NumPy returns float64) is a mismatch whatever its values.
 """
 
 from __future__ import annotations
@@ -136,6 +137,9 @@ def _compare_leaf(expected: Leaf, actual: Leaf, perturbed: list[Leaf], where: st
         return
     if e.shape != a.shape:
         outcome.fail(where, f"{where}: shape differs: expected {e.shape}, got {a.shape}")
+        return
+    if x64 and e.dtype.kind in "fc" and a.dtype.itemsize < e.dtype.itemsize:
+        outcome.fail(where, f"{where}: precision lost: got {a.dtype}, the original returns {e.dtype} (--x64)")
         return
     if e.size == 0:
         return

@@ -237,7 +237,7 @@ class Prober:
         return True
 
     def perturbed_outputs(self, call: Call, rule, positions) -> list:
-        eps = np.finfo(np.float64 if self.x64 else np.float32).eps * PERTURBATION_ULPS
+        eps = np.finfo(np.float64 if self.x64 else np.float32).eps * PERTURBATION_ULPS  # arrays: at least their own
         outputs = []
         for k in range(PERTURBATIONS):
             rng = np.random.default_rng(inputs_module.stable_seed(self.qualname, k))
@@ -380,13 +380,18 @@ def resample(value, rng: np.random.Generator):
 
 
 def perturb(value, rng: np.random.Generator, eps: float):
-    """The same structure with every float nudged by a few units in the last place."""
+    """The same structure with every float nudged by a few units in the last place.
+
+    ``eps`` is the nudge for Python floats; an array is nudged by at least as many units of its
+    own dtype (a float32 input under --x64 would not move by float64 units: its rounding is float32's).
+    """
     if isinstance(value, Call):
         return Call(perturb(value.prefix, rng, eps), perturb(value.args, rng, eps),
                     perturb(value.kwargs, rng, eps), value.source, perturb(value.prefix_kwargs, rng, eps))
     if isinstance(value, np.ndarray) and value.dtype.kind in "fc":
         signs = rng.choice(np.array([-1.0, 1.0]), size=value.shape)
-        return (value * (1.0 + eps * signs)).astype(value.dtype)
+        own = float(np.finfo(value.dtype).eps) * PERTURBATION_ULPS
+        return (value * (1.0 + max(eps, own) * signs)).astype(value.dtype)
     if isinstance(value, float) and not isinstance(value, bool):
         return value * (1.0 + eps * rng.choice([-1.0, 1.0]))
     if isinstance(value, tuple) and not hasattr(type(value), "_fields"):
