@@ -8,7 +8,11 @@ compare it with the NumPy original on inputs that take every branch.
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
 
 import textwrap
 
@@ -436,7 +440,9 @@ def test_converted_conditionals_run_under_jit_and_match_numpy():
     assert all(r.jit for r in result.functions if r.qualname in names), output
     # every `if` became jax.lax.cond; what remains is the guard of a converted loop (`if 1 < x.shape[0]:`)
     unguarded = re.sub(r"\n\s*if \S+ < [^\n]+:\n", "\n", output)
-    assert output.count("jax.lax.cond(") == 10 and " if " not in unguarded.replace("if __name__", ""), output
+    # 0-d branches where a Python number meets an array become jnp.where (relu_mean, negated); the rest jax.lax.cond
+    assert output.count("jax.lax.cond(") == 8 and " if " not in unguarded.replace("if __name__", ""), output
+    assert "return jnp.where(m > 0, m, 0.0)" in output and "1.0 / (s + EPS), 1.0)" in output, output
     original, migrated = {}, {}
     exec(compile(COND_RUNTIME, "original.py", "exec"), original)
     exec(compile(result.output, "migrated.py", "exec"), migrated)
@@ -612,3 +618,65 @@ def test_branches_of_data_dependent_dtype_kind_stay_python_and_match_numpy():
         np.testing.assert_allclose(np.asarray(got), want)
     with pytest.raises(TypeError):  # what the conversion gave for int `x`
         jax.jit(lambda x: jax.lax.cond(x.max() > 1.0, lambda: x / x.max(), lambda: x))(jnp.array([0, 1]))
+
+
+X64_SELECT = """\
+import numpy as np
+
+
+def dispersion(counts):
+    mean = counts.mean()
+    if mean == 0:
+        return 1.0
+    return np.mean((counts - mean) ** 2) / mean
+
+
+def soft(x, lam: float):
+    m = np.mean(x)
+    return m - lam if m > lam else (m + lam if m < -lam else 0.0)
+
+
+def pair(x):
+    s = x.sum()
+    if s > 1.0:
+        lo, hi = s, 2.0
+    else:
+        lo, hi = 0.5, s * 2
+    return lo, hi
+"""
+
+_X64_RUN = r"""
+import json, sys
+import numpy as np
+import jax.numpy as jnp
+source, migrated = sys.stdin.read().split("#---#")
+original, new = {}, {}
+exec(source, original)
+exec(migrated, new)
+found = []
+for name, args in [("dispersion", (np.zeros(4, np.float32),)), ("dispersion", (np.arange(5, dtype=np.float32),)),
+                   ("soft", (np.ones(3, np.float32), 0.5)), ("soft", (np.zeros(3, np.float32), 0.5)),
+                   ("soft", (-np.ones(3, np.float32), 0.25)), ("pair", (np.ones(3, np.float32),)),
+                   ("pair", (np.full(3, 0.1, np.float32),))]:
+    want = original[name](*args)
+    got = new[name](*[jnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args])
+    found.append([name, bool(np.allclose(np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64), rtol=1e-6))])
+print(json.dumps(found))
+"""
+
+
+def test_number_beside_float32_scalar_becomes_where_and_runs_under_x64():
+    """`return 1.0` beside a float32 0-d result: jax.lax.cond would refuse a float64 number under x64, jnp.where
+    promotes it to float32 as NumPy does."""
+    result = migrate(X64_SELECT)
+    output = result.output.decode()
+    assert all(r.jit for r in result.functions), output
+    assert "jnp.where(mean == 0, 1.0, jnp.mean((counts - mean) ** 2) / mean)" in output or \
+        "jnp.where(mean == 0, 1.0," in output, output
+    assert "lo, hi = (jnp.where(s > 1.0, s, 0.5), jnp.where(s > 1.0, 2.0, s * 2))" in output, output
+    env = {**os.environ, "JAX_ENABLE_X64": "1", "JAX_PLATFORMS": "cpu"}
+    completed = subprocess.run([sys.executable, "-c", _X64_RUN], input=X64_SELECT + "#---#" + output, text=True,
+                               capture_output=True, env=env, timeout=300)
+    assert completed.returncode == 0, completed.stderr
+    found = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert len(found) == 7 and all(ok for _, ok in found), found

@@ -122,7 +122,7 @@ def dispersion_index(counts):
     mean = counts.mean()
     centred = counts - mean
     var = jnp.mean(centred ** 2)
-    return jax.lax.cond(mean == 0, lambda: 1.0, lambda: var / mean)
+    return jnp.where(mean == 0, 1.0, var / mean)
 
 
 @jax.jit

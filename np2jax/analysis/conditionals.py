@@ -88,7 +88,10 @@ class Conversion:
     statements before its ``return``, which move out of the ``if``) or
     ``"early-return"`` (``if t: return a`` and the ``return b`` that ends the block,
     ``following``, right after it or after statements that only bind local names).
-    ``truths``: one per test of the ``if``/``elif`` chain.
+    ``truths``: one per test of the ``if``/``elif`` chain. ``select``: every value is 0-d and a
+    Python number meets an array in some position, so the rewrite is ``jnp.where`` (which
+    promotes the number to the array's dtype, as NumPy does), not ``jax.lax.cond`` (which would
+    refuse a float64 number beside a float32 array under x64).
     """
 
     form: str
@@ -96,6 +99,7 @@ class Conversion:
     names: tuple[str, ...] = ()
     following: cst.SimpleStatementLine | None = None
     moved: bool = False
+    select: bool = False
 
 
 class ConditionalSites(FastVisitor):
@@ -214,7 +218,7 @@ class ConditionalDecisions:
         if isinstance(truth, str):
             return truth
         reason = self._branch_values([[node.body], [node.orelse]], [node.test])
-        return reason or Conversion("expression", (truth,))
+        return reason or Conversion("expression", (truth,), select=self._select([[node.body], [node.orelse]], [node.test]))
 
     def _statement(self, node: cst.If) -> Conversion | str | None:
         tests, bodies, else_body = if_chain(node)
@@ -256,7 +260,7 @@ class ConditionalDecisions:
         self._kept.extend(unchanged.values())  # the classifier caches by id(): keep them alive
         values = [[branch.get(name, unchanged.get(name)) for name in names] for branch in assigned]
         reason = self._branch_values(values, tests)
-        return reason or Conversion("assign", tuple(truths), names)
+        return reason or Conversion("assign", tuple(truths), names, select=self._select(values, tests))
 
     def _returns(self, node: cst.If, truths: tuple[Truth, ...], returns: list, else_body) -> Conversion | str:
         following, rest = None, []
@@ -279,9 +283,11 @@ class ConditionalDecisions:
                 return "it returns early and the function's body does not end with a `return`"
         tests = if_chain(node)[0]
         reason = rest_reason(self, rest, [*tests, *returns], tests) if rest else ""
-        reason = reason or self._branch_values([[value] for value in [*returns, final]], tests)
+        columns = [[value] for value in [*returns, final]]
+        reason = reason or self._branch_values(columns, tests)
         form = "return" if following is None else "early-return"
-        return reason or Conversion(form, truths, following=following, moved=bool(rest) and following is None)
+        return reason or Conversion(form, truths, following=following, moved=bool(rest) and following is None,
+                                    select=self._select(columns, tests))
 
     def _branch_order(self, branch: list[list[tuple[str, cst.BaseExpression]]]) -> str:
         assigned = [name for statement in branch for name, _ in statement]
@@ -348,6 +354,16 @@ class ConditionalDecisions:
             if reason:
                 return reason
         return ""
+
+    def _select(self, branches: list[list[cst.BaseExpression]], tests: list[cst.BaseExpression]) -> bool:
+        """Every value 0-d, and a Python number beside an array in some position: ``jnp.where`` rather than
+        ``jax.lax.cond``, which needs one dtype where JAX gives the number its own (float64 under x64)."""
+        # Certainly 0-d, without assuming what the tests compare is: a one-element array of shape (1,) passes an
+        # `if`, and jnp.where would broadcast the number to it where jax.lax.cond raises.
+        kinds = [[self.value(node) for node in branch] for branch in branches]
+        if not all(v.scalar or v.weak for branch in kinds for v in branch):
+            return False
+        return any(len({v.weak for v in column}) == 2 for column in zip(*kinds))
 
     def _container(self, node: cst.BaseExpression) -> bool:
         """A tuple or list display, or a local name bound to one somewhere."""

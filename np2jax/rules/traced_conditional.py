@@ -15,7 +15,7 @@ ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Floa
 class TracedConditional(Rule):
     CODE = "NPJ306"
     NAME = "conditional-to-cond"
-    MESSAGE = "{what} on traced values became `jax.lax.cond`"
+    MESSAGE = "{what} on traced values became {call}"
     SEVERITY = Severity.INFO
     FIX_SAFETY = FixSafety.SAFE
     EXAMPLES_JIT = True
@@ -31,7 +31,11 @@ class TracedConditional(Rule):
             "stay where they are and now run whatever the test; the `return` becomes `jax.lax.cond`), and an `else:` "
             "that computes before its `return`. The test keeps Python's truth value: a comparison or a boolean array as it is, "
             "a number as `!= 0`, `and`/`or`/`not` as `jnp.logical_and`/`logical_or`/`logical_not` (a static left "
-            "operand keeps Python's short-circuit)."
+            "operand keeps Python's short-circuit). Where every branch value is 0-d and a Python number stands beside "
+            "an array (`return 1.0` beside `return var / mean`), it becomes `jnp.where(test, a, b)` instead (one "
+            "per position of a tuple): `jnp.where` promotes the number to the array's dtype as NumPy does, where "
+            "`jax.lax.cond` would refuse a float64 number beside a float32 array under x64; with 0-d values it "
+            "cannot broadcast, and the branch not taken only costs its arithmetic."
         ),
         why=(
             "Under `jax.jit` Python cannot look at a traced value, so an `if` on one would stop the whole function "
@@ -51,8 +55,9 @@ class TracedConditional(Rule):
             "number beside an array that may not be 0-d or may be an integer array (NumPy returns either one; "
             "`jax.lax.cond` needs one type), and branches whose dtype kinds can differ with the data (`1` beside "
             "`-1.5`, `x / s` beside an array parameter `x`: NumPy returns an int for one, a float for the other). When one "
-            "branch is a Python float and the other a float32 array, the result is weakly typed, so combined later "
-            "with float16 data it stays float16 where NumPy would give float32. Comments inside the branches of an "
+            "branch is a Python float and the other a float32 array that may not be 0-d, the result is weakly typed, so "
+            "combined later with float16 data it stays float16 where NumPy would give float32; under x64 such a "
+            "`jax.lax.cond` raises when tracing (a float64 number beside a float32 array). Comments inside the branches of an "
             "`if` statement move above the new statement; a conditional expression with comments between its "
             "parts is left as it is (the call would have nowhere to keep them). A guard clause is left as it is "
             "when a statement after it does more than bind local names from expressions free of side effects (a "
@@ -270,11 +275,14 @@ class TracedConditional(Rule):
         if conversion is None:
             return None
         ctx.function.needs.add("jax")
-        self._note(original, ctx)
+        self._note(original, ctx, "`jnp.where`" if conversion.select else "`jax.lax.cond`")
         if isinstance(updated, cst.IfExp):
             truth = truth_code(conversion.truths[0], updated.test, ctx)
             body, orelse = (self._value(v) for v in (updated.body, updated.orelse))
-            call = cst.parse_expression(f"jax.lax.cond({truth}, lambda: {body}, lambda: {orelse})")
+            if conversion.select:
+                call = cst.parse_expression(f"{ctx.use_jnp()}.where({truth}, {body}, {orelse})")
+            else:
+                call = cst.parse_expression(f"jax.lax.cond({truth}, lambda: {body}, lambda: {orelse})")
             return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)
         if conversion.moved:
             return self._moved_else(conversion, updated, ctx)
@@ -319,14 +327,14 @@ class TracedConditional(Rule):
         first = moved[0].with_changes(leading_lines=[*updated.leading_lines, *moved[0].leading_lines])
         return [first, *moved[1:], line.with_changes(leading_lines=[*comments, *last.leading_lines])]
 
-    def _note(self, original, ctx: FileContext) -> None:
+    def _note(self, original, ctx: FileContext, call: str) -> None:
         line, col, end_line, end_col = ctx.exact_span(original)
         if isinstance(original, cst.If):
             what, end_line, end_col = "`if`", line, col + 2
         else:
             what = "conditional expression"
         ctx.diagnostics.append(
-            Diagnostic(self.CODE, self.SEVERITY, self.MESSAGE.format(what=what), ctx.path, line, col, end_line, end_col, self.DOC.use_instead)
+            Diagnostic(self.CODE, self.SEVERITY, self.MESSAGE.format(what=what, call=call), ctx.path, line, col, end_line, end_col, self.DOC.use_instead)
         )
 
     def _chain(self, conversion: Conversion, updated: cst.If, ctx: FileContext, final: cst.BaseExpression | str | None = None) -> str:
@@ -339,10 +347,20 @@ class TracedConditional(Rule):
             branches.append(self._branch(conversion, else_body))
         else:
             branches.append([cst.Name(name) for name in conversion.names])
+        truths = [truth_code(truth, test, ctx) for test, truth in zip(tests, conversion.truths)]
+        if conversion.select:  # 0-d values: one jnp.where per position (analysis/conditionals.py)
+            jnp = ctx.use_jnp()
+            columns = []
+            for column in zip(*branches):
+                result = self._value(column[-1])
+                for truth, value in reversed(list(zip(truths, column))):
+                    result = f"{jnp}.where({truth}, {self._value(value)}, {result})"
+                columns.append(result)
+            return columns[0] if len(columns) == 1 else f"({', '.join(columns)})"
         rendered = [self._packed(values) for values in branches]
         result = rendered[-1]
-        for test, truth, value in reversed(list(zip(tests, conversion.truths, rendered))):
-            result = f"jax.lax.cond({truth_code(truth, test, ctx)}, lambda: {value}, lambda: {result})"
+        for truth, value in reversed(list(zip(truths, rendered))):
+            result = f"jax.lax.cond({truth}, lambda: {value}, lambda: {result})"
         return result
 
     @staticmethod
