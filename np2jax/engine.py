@@ -44,7 +44,7 @@ from np2jax.analysis.ndarray_subclasses import NDARRAY_BASE, ndarray_subclasses
 from np2jax.analysis.state_writes import attribute_stores, attribute_writes
 from np2jax.context import UNSTABLE, FileContext, ForcedUnsupported
 from np2jax.diagnostics import Diagnostic, Severity
-from np2jax.imports import choose_jnp_alias, finalize_imports
+from np2jax.imports import choose_jnp_alias, finalize_imports, imported_unconditionally, top_level_imports
 from np2jax.propagation import (
     callees_written_by_unsupported,
     callers_of_unsupported,
@@ -356,7 +356,8 @@ def _walk(module, path, collector, resolver, lines, options, forced, precise, tr
     ctx.precise_positions = precise
     ctx.forced_unsupported = forced
     ctx.tracing = tracing
-    ctx.jnp_alias, already_imported = choose_jnp_alias(collector.module_scope, list(collector.scopes.values()))
+    top = top_level_imports(module)
+    ctx.jnp_alias, already_imported = choose_jnp_alias(collector.module_scope, list(collector.scopes.values()), top)
     walker = walker_for(ctx, instantiate(set(options.select) or None, set(options.ignore) or None))
     new_module = visit(module, walker)
     if new_module is not module and (walker.replacements or walker.wraps or walker.statement_rewrites or ctx.jit_uses):
@@ -364,7 +365,7 @@ def _walk(module, path, collector, resolver, lines, options, forced, precise, tr
             new_module,
             unused=walker.rewritten_import_names - walker.used_import_names,
             add_jnp_as=None if already_imported or not ctx.jnp_uses else ctx.jnp_alias,
-            add_modules=sorted(name for name in ctx.jit_uses if name not in collector.module_scope.bindings),
+            add_modules=sorted(name for name in ctx.jit_uses if not imported_unconditionally(name, collector.module_scope, top)),
             is_package_init=path.endswith("__init__.py"),
         )
     functions = _function_records(walker.functions, ctx.diagnostics)

@@ -11,11 +11,24 @@ from np2jax.visitors import child_nodes
 JAX_NUMPY = "jax.numpy"
 
 
-def choose_jnp_alias(module_scope: Scope, all_scopes: list[Scope]) -> tuple[str, bool]:
-    """The name to call jax.numpy by, and whether the module already imports it."""
+def top_level_imports(module: cst.Module) -> set[int]:
+    """The ``import`` / ``from ... import`` statements that always run on import: those directly in the module's
+    body (not under ``if __name__ == "__main__":``, ``try:`` or a function)."""
+    return {id(small) for statement in module.body if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body if isinstance(small, (cst.Import, cst.ImportFrom))}
+
+
+def imported_unconditionally(name: str, module_scope: Scope, top: set[int]) -> bool:
+    """Is module-level ``name`` bound by a top-level import (so code added to the module may use it)?"""
+    return any(isinstance(b, ImportBinding) and id(b.node) in top for b in module_scope.bindings.get(name, ()))
+
+
+def choose_jnp_alias(module_scope: Scope, all_scopes: list[Scope], top: set[int]) -> tuple[str, bool]:
+    """The name to call jax.numpy by, and whether the module already imports it (at its top level: an import
+    under ``if __name__ == "__main__":`` gives the name, and the top-level import is added)."""
     for name, bindings in module_scope.bindings.items():
         if all(isinstance(b, ImportBinding) and b.qualname == JAX_NUMPY for b in bindings):
-            return name, True
+            return name, imported_unconditionally(name, module_scope, top)
     taken = set().union(*(scope.bindings.keys() for scope in all_scopes))
     for candidate in ("jnp", "jax_numpy", "jaxnp"):
         if candidate not in taken:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+import numpy as np
+
 import pytest
 
 from np2jax.engine import Options, migrate_source
@@ -246,3 +248,29 @@ def test_jit_imports(before, after, codes):
     assert result.output.decode() == expected
     assert sorted(d.code for d in result.diagnostics) == sorted(codes)
     assert migrate_source(expected.encode(), "mod.py").output.decode() == expected
+
+
+def test_imports_under_main_block_are_not_reused():
+    """`import jax.numpy as jnp` / `import jax` only under `if __name__ == "__main__":` do not run when the module
+    is imported: the migrated functions need their own top-level imports (they raised NameError)."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def f(x):
+            return np.sum(x) * 2
+
+
+        if __name__ == "__main__":
+            import jax
+            import jax.numpy as jnp
+            print(f(jnp.ones(3)))
+        """)
+    result = migrate_source(source.encode(), "m.py", Options())
+    output = result.output.decode()
+    head = output.split("if __name__")[0]
+    assert "import jax\n" in head and "import jax.numpy as jnp\n" in head and "@jax.jit" in head, output
+    namespace = {"__name__": "m"}
+    exec(compile(output, "m.py", "exec"), namespace)
+    assert float(namespace["f"](np.ones(3))) == 6.0
+    assert migrate_source(output.encode(), "m.py", Options()).output.decode() == output
