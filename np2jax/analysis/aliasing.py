@@ -57,8 +57,9 @@ def may_alias_node(expr: cst.BaseExpression, is_array: Callable[[cst.BaseExpress
             return True
         if isinstance(expr, cst.Name):
             return False
-        if isinstance(expr, cst.Subscript):
-            return alias(expr.value)
+        if isinstance(expr, cst.Subscript):  # a list display in the index gathers: a copy (`x[[i, j]]`)
+            return not any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, (cst.List, cst.ListComp))
+                           for e in expr.slice) and alias(expr.value)
         if isinstance(expr, cst.Attribute):
             return expr.attr.value in VIEW_ATTRIBUTES and alias(expr.value)
         if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):

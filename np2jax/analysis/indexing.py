@@ -102,7 +102,7 @@ class IndexClassifier:
                 elif isinstance(binding, LoopBinding):
                     if not self._loop_yields_ints(binding.iterable, binding.position):
                         return False
-                else:
+                elif not (isinstance(binding, ParamBinding) and _int_hint(binding.param)):
                     return False
             return True
         finally:
@@ -285,3 +285,9 @@ class IndexClassifier:
     @staticmethod
     def _is_name(expr: cst.BaseExpression, name: str) -> bool:
         return isinstance(expr, cst.Name) and expr.value == name and not expr.lpar
+
+
+def _int_hint(param: cst.Param) -> bool:
+    """``i: int``: the parameter is meant to be one Python int (an index array would break the hint)."""
+    annotation = param.annotation
+    return annotation is not None and isinstance(annotation.annotation, cst.Name) and annotation.annotation.value == "int"

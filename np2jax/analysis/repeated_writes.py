@@ -76,6 +76,42 @@ def repeated_index_blocker(target: cst.Subscript, value: cst.BaseExpression, ope
     return None
 
 
+def swapped_pair(target: cst.Subscript, value: cst.BaseExpression, classifier: IndexClassifier) -> bool:
+    """``x[[a, b]] = x[[b, a]]`` (also ``x[:, [a, b]] = x[:, [b, a]]``): the swap of two rows or columns, with
+    ``a`` and ``b`` one number each and every other index element the same and basic.  The value is a copy
+    (a list index gathers), and when ``a == b`` both copies of the repeated position get the same row, so it
+    does not matter which write JAX's scatter keeps."""
+    if not (isinstance(value, cst.Subscript) and isinstance(target.value, cst.Name) and isinstance(value.value, cst.Name)
+            and value.value.value == target.value.value and len(value.slice) == len(target.slice)):
+        return False
+    checker = _Checker(classifier)
+    pairs = 0
+    for written, read in zip(target.slice, value.slice):
+        pair = _pair(written), _pair(read)
+        if pair[0] is not None and pair[1] is not None:
+            (a, b), (c, d) = pair
+            if not (_same(a, d) and _same(b, c)) or not all(
+                    checker.one_number(e) and pure_expression(e, classifier) for e in (a, b)):
+                return False
+            pairs += 1
+        elif not (_same(written, read) and classifier.is_basic([written]) and pure_expression(written, classifier)):
+            return False
+    return pairs == 1
+
+
+def _pair(element: cst.SubscriptElement) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    index = element.slice
+    if isinstance(index, cst.Index) and isinstance(index.value, cst.List) and len(index.value.elements) == 2 and not any(
+            isinstance(e, cst.StarredElement) for e in index.value.elements):
+        first, second = index.value.elements
+        return first.value, second.value
+    return None
+
+
+def _same(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    return a.deep_equals(b)
+
+
 def _indexes(elements: Sequence[cst.SubscriptElement]) -> list[cst.SubscriptElement]:
     """The index elements, ``x[(a, b)]`` read as ``x[a, b]``; slices left out."""
     found = []

@@ -10,7 +10,7 @@ from np2jax.analysis.aliasing import FunctionAliasing, is_fresh_array
 from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.loops import all_names
 from np2jax.analysis.mask_writes import where_write
-from np2jax.analysis.repeated_writes import NOT_INTEGER_INDEX, repeated_index_blocker
+from np2jax.analysis.repeated_writes import NOT_INTEGER_INDEX, repeated_index_blocker, swapped_pair
 from np2jax.analysis.scope import dotted_name
 
 AT_METHODS = {
@@ -204,6 +204,8 @@ def _plan(
         return WritePlan(name, "at", "set")  # one value everywhere: repeated indices cannot disagree
     if classifier.is_unique(target.slice):
         return WritePlan(name, "at", method)  # no element twice: NumPy and JAX agree
+    if not augmented and value is not None and swapped_pair(target, value, classifier):
+        return WritePlan(name, "at", method)  # `x[[a, b]] = x[[b, a]]`: a repeat gets one row twice
     single = classifier.single_elements(target.slice)
     if single:
         return WritePlan(name, "at", method, single=single)  # one element, or the trace stops
