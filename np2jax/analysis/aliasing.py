@@ -36,6 +36,17 @@ VIEW_METHODS = frozenset("reshape ravel view transpose swapaxes squeeze diagonal
 VIEW_ATTRIBUTES = frozenset("T mT real imag flat base".split())
 STORING_METHODS = frozenset("append extend insert add update setdefault put __setitem__".split())
 COPY_METHODS = frozenset({"copy", "astype", "flatten", "tolist", "sum", "mean", "dot", "cumsum", "clip", "round"})
+# builtins whose result holds (or is) their arguments' objects: `dict(p=p)`, `sorted([p, q])`, `next(iter(ps))`
+ALIASING_BUILTINS = frozenset(f"builtins.{name}" for name in
+                              "list tuple iter zip enumerate reversed dict set frozenset sorted filter map next".split())
+
+
+def _sequence_display(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, (cst.List, cst.Tuple, cst.ListComp))
+
+
+def _true(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "True"
 
 
 def mentions(node: cst.CSTNode, name: str) -> bool:
@@ -64,29 +75,35 @@ def may_alias_node(expr: cst.BaseExpression, is_array: Callable[[cst.BaseExpress
             return expr.attr.value in VIEW_ATTRIBUTES and alias(expr.value)
         if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
             return any(alias(e.value) for e in expr.elements)
-        if isinstance(expr, cst.Dict):
-            return any(isinstance(e, cst.DictElement) and alias(e.value) for e in expr.elements)
+        if isinstance(expr, cst.Dict):  # `{"p": p}`, `{**{"p": p}}`
+            return any(alias(e.value) for e in expr.elements)
+        if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):  # `[p for _ in range(2)]`
+            return alias(expr.elt)
+        if isinstance(expr, cst.DictComp):
+            return alias(expr.key) or alias(expr.value)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Multiply)) and (
+                _sequence_display(expr.left) or _sequence_display(expr.right)):
+            return alias(expr.left) or alias(expr.right)  # `[p] * 2`, `() + (p,)`: the same object, repeated
         if isinstance(expr, cst.IfExp):
             return alias(expr.body) or alias(expr.orelse)
-        if isinstance(expr, cst.NamedExpr):
-            return alias(expr.value)
+        if isinstance(expr, cst.NamedExpr):  # `[(p := ...)]` holds what `p` names
+            return is_array(expr.target) or alias(expr.value)
         if isinstance(expr, cst.Call):
             func = expr.func
+            copy_false = any(a.keyword is not None and a.keyword.value == "copy" and not _true(a.value) for a in expr.args)
             if isinstance(func, cst.Attribute) and not is_numpy(resolver.qualname(func, scope)):
-                if func.attr.value in VIEW_METHODS:
-                    return alias(func.value)
+                if func.attr.value in VIEW_METHODS or (func.attr.value == "astype" and copy_false):
+                    return alias(func.value)  # `x.astype(float, copy=False)` is `x` when it is float already
                 if func.attr.value in COPY_METHODS:
                     return False
             qualname = resolver.qualname(func, scope)
             if is_numpy(qualname) or (qualname or "").startswith("jax.numpy."):
                 short = qualname.rsplit(".", 1)[1]
-                if short in VIEW_FUNCTIONS:
+                if short in VIEW_FUNCTIONS or (short == "array" and copy_false):
                     return any(alias(arg.value) for arg in expr.args)
                 return False
             if qualname is not None and qualname.startswith(("builtins.", "math.")):
-                return qualname in ("builtins.list", "builtins.tuple", "builtins.iter", "builtins.zip", "builtins.enumerate", "builtins.reversed") and any(
-                    alias(arg.value) for arg in expr.args
-                )
+                return qualname in ALIASING_BUILTINS and any(alias(arg.value) for arg in expr.args)
             # Unknown functions may return their argument.
             return any(alias(arg.value) for arg in expr.args)
         return False
@@ -540,6 +557,9 @@ class _AliasChecker(FastVisitor):
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         if mentions(node.body, self.name):
             self._flag(f"a lambda uses `{self.name}`; NumPy would see the write through the closure")
+        elif any(p.default is not None and may_alias(p.default, self.name, self.resolver, self.scope)
+                 for p in (*node.params.params, *node.params.kwonly_params)):
+            self._flag(f"a lambda keeps `{self.name}` as a default value; NumPy would see the write through it")
         return False
 
     def _check_value(self, targets: list[cst.BaseExpression], value: cst.BaseExpression | None, node=None) -> None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from np2jax.analysis.aliasing import FunctionAliasing, is_fresh_array
+from np2jax.analysis.aliasing import FunctionAliasing, is_fresh_array, is_view
 from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.loops import all_names
 from np2jax.analysis.mask_writes import where_write
@@ -100,6 +100,15 @@ def plan_chained_write(node: cst.BaseSmallStatement, aliasing: FunctionAliasing,
     if targets is None:
         return None
     plans: list[WritePlan | None] = []
+    # `B[0] = B[1] = B[0, ::-1]`: NumPy evaluates the view once and reads it again for each later target, after the
+    # earlier ones wrote into its array; the rewrite would assign the values it had before the first write.
+    written = {t.value.value for t in targets[:-1] if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name)}
+    viewed = sorted(written & {n.value for n in all_names(node.value)})
+    if viewed and is_view(node.value, aliasing.resolver, aliasing.scope):
+        reason = (f"the value may be a view of `{viewed[0]}`, which an earlier target of this chained assignment writes "
+                  "into: NumPy's later targets get the values it holds after that write")
+        return [WritePlan(t.value.value if isinstance(t.value, cst.Name) else "", "at", "set", reason)
+                if isinstance(t, cst.Subscript) else None for t in targets]
     for target in targets:
         if isinstance(target, cst.Subscript):
             plans.append(_plan(target, node.value, "set", aliasing, classifier))
