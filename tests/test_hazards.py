@@ -252,3 +252,31 @@ def test_comparing_an_array_of_a_run_time_dtype_with_a_python_int_is_flagged_and
     img = np.array([44, 255], np.uint8)
     assert original["white"](img)[1].tolist() == [False, False]
     assert np.asarray(new["white"](jnp.asarray(img))[1]).tolist() == [True, False]  # 300 wrapped to 44
+
+
+def test_loop_index_times_large_constant_is_flagged_and_real():
+    """NPJ115: `i * 86400 * 1000` with `i` the index of a loop that becomes jax.lax.fori_loop: an int32 there, a
+    Python int (that never wraps) in NumPy's loop (redteam9 S-04). Small constants stay unreported."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def days_to_ms(t0):
+            out = np.zeros(len(t0))
+            for i in range(len(t0)):
+                out[i] = t0[i] + i * 86400 * 1000
+            return out
+
+
+        def offsets(t0):
+            out = np.zeros(len(t0))
+            for i in range(len(t0)):
+                out[i] = t0[i] + i * 60
+            return out
+        """)
+    result = migrate_source(source.encode(), "ms.py", Options())
+    assert "NPJ115" in _codes_in(result, "days_to_ms") and "NPJ115" not in _codes_in(result, "offsets")
+    namespace: dict = {}
+    exec(compile(result.output, "ms.py", "exec"), namespace)
+    wrapped = np.asarray(namespace["days_to_ms"](np.zeros(40)))
+    assert wrapped[39] != 39 * 86400 * 1000  # the hazard is real: int32 wraps where NumPy's int does not

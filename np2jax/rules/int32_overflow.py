@@ -24,7 +24,9 @@ class Int32Overflow(HazardRule):
     DOC = RuleDoc(
         what=(
             "Reports integer arithmetic on run-time values that can outgrow int32: products (`np.prod`, "
-            "`np.cumprod`, `a * b` of two integer arrays), integer powers, sums of `np.arange`, hash-like "
+            "`np.cumprod`, `a * b` of two integer arrays, a run-time integer times constants whose product is at "
+            "least 2**15, `i * 86400 * 1000`, also with `i` the index of a loop that becomes `jax.lax.fori_loop`, "
+            "an int32 there where Python's int never overflows), integer powers, sums of `np.arange`, hash-like "
             "accumulations (`h = h * 31 + c`) and integer constants that do not fit in int32; and comparisons of an "
             "array whose dtype is chosen at run time (`x.astype(dtype)`, `np.arange(n, dtype=d)`) with a Python int "
             "(`x.astype(dtype) == x`, `t[-1] != n - 1`: overflow checks of dtype-generic code), which jax.numpy makes "
@@ -154,6 +156,9 @@ class Int32Overflow(HazardRule):
         if isinstance(node.operator, (cst.Multiply, cst.LeftShift)):
             if all(runtime) and not any(isinstance(side, cst.Comparison) for side in (node.left, node.right)):
                 return "a product"
+            if isinstance(node.operator, cst.Multiply) and not _static(ctx, node, scope) and _constant_factor(node) >= LARGE_FACTOR and all(
+                    _constant_factor(side) < LARGE_FACTOR for side in (node.left, node.right) if not _static(ctx, side, scope)):
+                return "a product with a large constant"  # `i * 86400 * 1000` (a fori_loop index is int32 too)
             if _accumulates(node, scope):
                 return "a running product"
         return None
@@ -172,6 +177,18 @@ def _too_big(node: cst.BaseExpression) -> bool:
                 else node.left.evaluated_value << node.right.evaluated_value
             return abs(value) > INT32_MAX
     return False
+
+
+LARGE_FACTOR = 2 ** 15  # a run-time int of 65536 (an index into a modest array) times it passes 2**31
+
+
+def _constant_factor(node: cst.BaseExpression) -> int:
+    """The product of the integer literals of a chain of multiplications (``i * 86400 * 1000``: 86400000)."""
+    if isinstance(node, cst.Integer):
+        return abs(int(node.evaluated_value))
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply):
+        return _constant_factor(node.left) * _constant_factor(node.right)
+    return 1
 
 
 def _small_exponent(node: cst.BaseExpression) -> bool:
