@@ -981,3 +981,25 @@ def test_type_aliases_that_admit_lists_and_every_variadic_argument_are_wrapped()
     np.testing.assert_allclose(np.asarray(migrated.doubled([[1.0, 2.0]])), original.doubled([[1.0, 2.0]]))
     np.testing.assert_allclose(np.asarray(migrated.total([1.0], [2.0], [3.0])), original.total([1.0], [2.0], [3.0]))
     np.testing.assert_allclose(np.asarray(migrated.minutes([10.0, 20.0], [30.0, 6.0])), original.minutes([10.0, 20.0], [30.0, 6.0]))
+
+
+def test_a_parameter_the_module_passes_a_list_display_is_wrapped():
+    """colorspacious (real10 R2): `broadcasting_matvec([1, -12. / 11, 1. / 11], rgb)` gave a jitted helper a list,
+    which `jnp.inner` refuses. A call in the module passing a list or tuple display marks the parameter."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def broadcasting_matvec(A, B):
+            return np.inner(B, A)
+
+        def opponent(rgb):
+            return broadcasting_matvec([1, -12. / 11, 1. / 11], rgb)
+
+        def plain(A, B):
+            return np.inner(B, A)
+        """
+    )
+    rgb = np.array([[0.2, 0.5, 0.9], [0.7, 0.1, 0.3]])
+    np.testing.assert_allclose(np.asarray(migrated.opponent(rgb)), original.opponent(rgb), rtol=1e-6)
+    assert "jnp.inner(B, A)" in result.output.decode()  # no call passes `plain` a list: left as it is

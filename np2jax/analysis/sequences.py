@@ -13,8 +13,9 @@ A parameter counts as a possible sequence when the code says its callers may
 pass one, and nothing contradicts it.  Said: an annotation that admits a list
 (``ArrayLike``, ``Sequence[float]``, ``Any``), ``*args``, a docstring entry
 ``x : array_like`` (or ``x : float or array-like``), the function checking for
-one (``isinstance(x, (list, np.ndarray))``), or normalising its input
-(``np.atleast_1d(x)``, ``np.ravel(x)``).  A plain ``def f(x): return
+one (``isinstance(x, (list, np.ndarray))``), normalising its input
+(``np.atleast_1d(x)``, ``np.ravel(x)``), or a call in the module passing a list
+or tuple display for it (``matvec([1, -12. / 11, 1. / 11], rgb)``).  A plain ``def f(x): return
 np.sum(x)`` is taken to get arrays: wrapping every parameter would bury the
 migrated code in ``jnp.asarray`` (called with a list, it fails loudly).
 Contradicted: an array or number annotation; a static argument of the jitted
@@ -164,6 +165,7 @@ class SequenceArguments:
         self.resolver = resolver
         self.static_parameters = static_parameters  # of a function jax.jit will see as Python values
         self._array_uses: dict[int, frozenset[str]] = {}
+        self._calls: dict[int, dict[str, list[cst.Call]]] = {}  # per module: name -> the calls `name(...)`
 
     def may_be_sequence(
         self, value: cst.BaseExpression, scope: Scope, call: cst.Call, parameters: bool = True, normalising: bool = False
@@ -259,10 +261,38 @@ class SequenceArguments:
             # `qs=(0.25, 0.75)`: a tuple by default, static under jit or a pytree of traced numbers: a sequence either way
             return not used_as_array
         said = (param.star == "*" or param.annotation is not None or documented_array_like(name, scope.node)
-                or checked_for_list(name, scope.node, self.resolver, scope))
+                or checked_for_list(name, scope.node, self.resolver, scope) or self._given_sequence(name, scope))
         if not (said or normalising):
             return False  # nothing says the function takes lists: plain `np.sum(x)` stays `jnp.sum(x)`
         return not used_as_array and name not in self.static_parameters(scope)
+
+    def _given_sequence(self, name: str, scope: Scope) -> bool:
+        """A call of this module-level function in its module passes a list or tuple display for ``name``
+        (colorspacious: ``broadcasting_matvec([1, -12. / 11, 1. / 11], rgb)``)."""
+        function, module = scope.node, scope.parent
+        if not isinstance(function, cst.FunctionDef) or module is None or module.kind != "module":
+            return False
+        calls = self._module_calls(module)
+        params = function.params.params
+        position = next((i for i, p in enumerate(params) if p.name.value == name), None)
+        for call in calls.get(function.name.value, ()):
+            positional = [a for a in call.args if a.keyword is None]
+            if any(a.star for a in positional):
+                continue
+            given = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+            if given is None and position is not None and position < len(positional):
+                given = positional[position].value
+            if given is not None and builds_sequence(given, self.resolver, module):
+                return True
+        return False
+
+    def _module_calls(self, module: Scope) -> dict[str, list[cst.Call]]:
+        key = id(module.node)
+        if key not in self._calls:
+            finder = _NamedCalls()
+            visit(module.node, finder)
+            self._calls[key] = finder.calls
+        return self._calls[key]
 
     def _used_as_array(self, name: str, scope: Scope, rebindings: list[cst.BaseExpression]) -> bool:
         """Is the parameter itself used as an array?  With ``x = np.copy(x)`` (the call being looked at), only
@@ -277,6 +307,15 @@ class SequenceArguments:
             visit(scope.node, visitor)
             self._array_uses[key] = frozenset(visitor.names)
         return name in self._array_uses[key]
+
+
+class _NamedCalls(FastVisitor):
+    def __init__(self) -> None:
+        self.calls: dict[str, list[cst.Call]] = {}
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name):
+            self.calls.setdefault(node.func.value, []).append(node)
 
 
 class _ArrayUses(FastVisitor):
