@@ -441,6 +441,8 @@ def test_converted_conditionals_run_under_jit_and_match_numpy():
     # every `if` became jax.lax.cond; what remains is the guard of a converted loop (`if 1 < x.shape[0]:`)
     unguarded = re.sub(r"\n\s*if \S+ < [^\n]+:\n", "\n", output)
     # 0-d branches where a Python number meets an array become jnp.where (relu_mean, negated); the rest jax.lax.cond
+    # (a static left operand of `and` stays a Python conditional around the cond: guarded)
+    unguarded = unguarded.replace(" if w is not None else step)", ")")
     assert output.count("jax.lax.cond(") == 8 and " if " not in unguarded.replace("if __name__", ""), output
     assert "return jnp.where(m > 0, m, 0.0)" in output and "1.0 / (s + EPS), 1.0)" in output, output
     original, migrated = {}, {}
@@ -680,3 +682,33 @@ def test_number_beside_float32_scalar_becomes_where_and_runs_under_x64():
     assert completed.returncode == 0, completed.stderr
     found = json.loads(completed.stdout.strip().splitlines()[-1])
     assert len(found) == 7 and all(ok for _, ok in found), found
+
+
+def test_static_left_operand_of_and_keeps_python_short_circuit_around_the_cond():
+    """`if w is not None and np.sum(w) > 0: x = x * w` (redteam9 L-03): jax.lax.cond traces both branches, so with
+    `w` None `x * w` raised; the static part stays a Python conditional around the cond."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def weight(x, w=None):
+            if w is not None and np.sum(w) > 0:
+                x = x * w
+            return x
+
+
+        def either(x, flag: bool = False):
+            return x * 2 if flag or x.sum() > 0 else x
+        """)
+    result = migrate_source(source.encode(), "w.py", Options())
+    output = result.output.decode()
+    assert all(r.jit for r in result.functions), output
+    assert "x = (jax.lax.cond(jnp.sum(w) > 0, lambda: x * w, lambda: x) if w is not None else x)" in output, output
+    original, new = {}, {}
+    exec(compile(source, "o.py", "exec"), original)
+    exec(compile(output, "m.py", "exec"), new)
+    x = np.arange(1.0, 4.0, dtype=np.float32)
+    for args in [(x,), (x, np.full(3, 2.0, np.float32)), (x, -np.ones(3, np.float32))]:
+        np.testing.assert_allclose(np.asarray(new["weight"](*args)), original["weight"](*args))
+    for args in [(x,), (-x,), (-x, True)]:
+        np.testing.assert_allclose(np.asarray(new["either"](*args)), original["either"](*args))

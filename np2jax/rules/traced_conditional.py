@@ -31,7 +31,7 @@ class TracedConditional(Rule):
             "stay where they are and now run whatever the test; the `return` becomes `jax.lax.cond`), and an `else:` "
             "that computes before its `return`. The test keeps Python's truth value: a comparison or a boolean array as it is, "
             "a number as `!= 0`, `and`/`or`/`not` as `jnp.logical_and`/`logical_or`/`logical_not` (a static left "
-            "operand keeps Python's short-circuit). Where every branch value is 0-d and a Python number stands beside "
+            "operand stays a Python conditional around the call, `(jax.lax.cond(w.sum() > 0, ...) if w is not None else step)`: Python short-circuits, and a branch that needs it, `x * w`, is never traced with `w` None). Where every branch value is 0-d and a Python number stands beside "
             "an array (`return 1.0` beside `return var / mean`), it becomes `jnp.where(test, a, b)` instead (one "
             "per position of a tuple): `jnp.where` promotes the number to the array's dtype as NumPy does, where "
             "`jax.lax.cond` would refuse a float64 number beside a float32 array under x64; with 0-d values it "
@@ -119,7 +119,7 @@ class TracedConditional(Rule):
             @jax.jit
             def relu_mean(x):
                 m = jnp.mean(x)
-                return jax.lax.cond(m > 0, lambda: m, lambda: 0.0)
+                return jnp.where(m > 0, m, 0.0)
             """,
             diagnostics=("NPJ306", "NPJ306"),
         ),
@@ -187,7 +187,7 @@ class TracedConditional(Rule):
             def damp(x, w=None):
                 step = jnp.mean(x)
                 step = jax.lax.cond(jnp.logical_and(jnp.sum(x) != 0, step > 1.0), lambda: step / 2, lambda: step)
-                step = jax.lax.cond(w is not None and w.sum() > 0, lambda: step * 2, lambda: step)
+                step = (jax.lax.cond(w.sum() > 0, lambda: step * 2, lambda: step) if w is not None else step)
                 return x - step
             """,
             diagnostics=("NPJ306", "NPJ306"),
@@ -277,12 +277,8 @@ class TracedConditional(Rule):
         ctx.function.needs.add("jax")
         self._note(original, ctx, "`jnp.where`" if conversion.select else "`jax.lax.cond`")
         if isinstance(updated, cst.IfExp):
-            truth = truth_code(conversion.truths[0], updated.test, ctx)
             body, orelse = (self._value(v) for v in (updated.body, updated.orelse))
-            if conversion.select:
-                call = cst.parse_expression(f"{ctx.use_jnp()}.where({truth}, {body}, {orelse})")
-            else:
-                call = cst.parse_expression(f"jax.lax.cond({truth}, lambda: {body}, lambda: {orelse})")
+            call = cst.parse_expression(self._choice(conversion.truths[0], updated.test, body, orelse, ctx, conversion.select))
             return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)
         if conversion.moved:
             return self._moved_else(conversion, updated, ctx)
@@ -347,21 +343,31 @@ class TracedConditional(Rule):
             branches.append(self._branch(conversion, else_body))
         else:
             branches.append([cst.Name(name) for name in conversion.names])
-        truths = [truth_code(truth, test, ctx) for test, truth in zip(tests, conversion.truths)]
         if conversion.select:  # 0-d values: one jnp.where per position (analysis/conditionals.py)
-            jnp = ctx.use_jnp()
             columns = []
             for column in zip(*branches):
                 result = self._value(column[-1])
-                for truth, value in reversed(list(zip(truths, column))):
-                    result = f"{jnp}.where({truth}, {self._value(value)}, {result})"
+                for test, truth, value in reversed(list(zip(tests, conversion.truths, column))):
+                    result = self._choice(truth, test, self._value(value), result, ctx, select=True)
                 columns.append(result)
             return columns[0] if len(columns) == 1 else f"({', '.join(columns)})"
         rendered = [self._packed(values) for values in branches]
         result = rendered[-1]
-        for truth, value in reversed(list(zip(truths, rendered))):
-            result = f"jax.lax.cond({truth}, lambda: {value}, lambda: {result})"
+        for test, truth, value in reversed(list(zip(tests, conversion.truths, rendered))):
+            result = self._choice(truth, test, value, result, ctx)
         return result
+
+    def _choice(self, truth: Truth, test: cst.BaseExpression, value: str, otherwise: str, ctx: FileContext,
+                select: bool = False) -> str:
+        """``value`` if ``test`` else ``otherwise``, as ``jax.lax.cond`` (or ``jnp.where``).  A static left operand
+        of ``and``/``or`` (``w is not None and w.sum() > 0``) stays a Python conditional around it: Python
+        short-circuits, and a branch that may not even trace then (``x * w`` with ``w`` None) is never built."""
+        if truth.how in ("python-and", "python-or"):
+            left = _python_operand(truth.parts[0], test.left, ctx)
+            inner = self._choice(truth.parts[1], test.right, value, otherwise, ctx, select)
+            return f"({inner} if {left} else {otherwise})" if truth.how == "python-and" else f"({value} if {left} else {inner})"
+        code = truth_code(truth, test, ctx)
+        return f"{ctx.use_jnp()}.where({code}, {value}, {otherwise})" if select else f"jax.lax.cond({code}, lambda: {value}, lambda: {otherwise})"
 
     @staticmethod
     def _branch(conversion: Conversion, body: cst.BaseSuite) -> list[cst.BaseExpression]:
