@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from np2jax.engine import migrate_source
@@ -236,3 +237,17 @@ def test_unprovable_mask_writes_keep_their_diagnostics():
     for name in ("rows", "rebound", "flags", "unrelated"):
         codes, jitted = by_function[name]
         assert "NPJ301" in codes and not jitted, name
+
+
+def test_mask_among_other_index_elements_is_not_jitted_and_runs_eagerly():
+    """`B[:, B[0] < 0] = 0` (redteam9 L-04) became `.at[:, mask].set(0)` in a jitted function, which raises
+    NonConcreteBooleanIndexError; unjitted it is exact."""
+    source = "import numpy as np\n\n\ndef zero_neg_cols(A):\n    B = A.copy()\n    B[:, B[0] < 0] = 0\n    return B\n"
+    result = migrate_source(source.encode(), "m.py")
+    assert not result.functions[0].jit and "NPJ301" in {d.code for d in result.diagnostics}, result.output.decode()
+    namespace: dict = {}
+    exec(compile(result.output, "m.py", "exec"), namespace)
+    A = np.array([[1.0, -2.0, 3.0], [4.0, 5.0, 6.0]], dtype=np.float32)
+    want = A.copy()
+    want[:, want[0] < 0] = 0
+    assert np.array_equal(np.asarray(namespace["zero_neg_cols"](A)), want)

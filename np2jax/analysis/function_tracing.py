@@ -493,7 +493,12 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
     def _check_mask_store(self, target: cst.BaseExpression, value: cst.BaseExpression, augmented: bool) -> None:
         """``x[mask] = v`` becomes ``x.at[mask].set(v)``, which jit refuses (the mask's true count is data);
         only ``x[mask of x] = number`` becomes a shape-fixed ``jnp.where``."""
-        if not isinstance(target, cst.Subscript) or len(target.slice) != 1:
+        if not isinstance(target, cst.Subscript):
+            return
+        if len(target.slice) != 1:  # `B[:, B[0] < 0] = 0`, `B[..., m] = 1`: `.at[]` with a mask among other elements
+            if any(isinstance(e.slice, cst.Index) and self._is_mask(e.slice.value) for e in target.slice):
+                self._block(target, "traced-value", "a write through a boolean mask index: jit needs the mask's shape-fixed form",
+                            "x = jnp.where(mask, value, x) with a mask of x's shape")
             return
         index = target.slice[0].slice
         if not isinstance(index, cst.Index) or not self._is_mask(index.value):
