@@ -9,6 +9,7 @@ from np2jax.context import FileContext, loop_plan
 from np2jax.cstutil import call
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
+from np2jax.visitors import child_nodes
 
 
 class LoopToFori(Rule):
@@ -555,9 +556,32 @@ def sequence_source(conversion: LoopConversion, loop: cst.For, taken: set[str], 
 def _bounds_traced(loop: cst.For, plan) -> bool:
     """A loop inside another converted loop whose bounds use that loop's index or carried values
     (``range(j + 1, n)``): an ``if`` on them would need a Python bool of a traced value."""
-    enclosing = [c for node, c in plan.loops.items() if node is not loop and contains(node.body, loop)]
-    traced = {name for c in enclosing for name in (c.index, c.value, *c.carried) if name}
+    outer = [(node, c) for node, c in plan.loops.items() if node is not loop and contains(node.body, loop)]
+    traced = {name for _, c in outer for name in (c.index, c.value, *c.carried) if name}
+    # and the names the enclosing bodies compute from those (`w = weights[i]`, then `range(capacity, w - 1, -1)`)
+    assigned = [(target, value) for node, _ in outer for target, value in _assignments(node.body)]
+    grown = True
+    while grown:
+        grown = False
+        for target, value in assigned:
+            if target not in traced and traced & names_in(value):
+                traced.add(target)
+                grown = True
     return bool(traced & names_in(loop.iter))
+
+
+def _assignments(block: cst.CSTNode) -> list[tuple[str, cst.BaseExpression]]:
+    """``name = value`` (also ``a, b = value`` and ``name op= value``) anywhere in ``block``."""
+    found: list[tuple[str, cst.BaseExpression]] = []
+    stack: list[cst.CSTNode] = [block]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Assign):
+            found.extend((name, node.value) for t in node.targets for name in names_in(t.target))
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign)) and node.value is not None:
+            found.extend((name, node.value) for name in names_in(node.target))
+        stack.extend(child_nodes(node))
+    return found
 
 
 def _may_run_no_step(lower: str, upper: str) -> bool:
