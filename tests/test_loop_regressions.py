@@ -284,3 +284,34 @@ def test_inner_loop_bound_computed_from_outer_index_gets_no_python_guard():
     for capacity in (5, 7, 1):
         args = (np.array([2, 3, 4, 5]), np.array([3.0, 4.0, 5.0, 6.0]), capacity)
         assert float(new["knapsack"](*args)) == original["knapsack"](*args)
+
+
+def test_loop_over_a_parameters_samples_becomes_fori_loop_with_its_first_step_run_before():
+    """Goertzel (hunt10 04): `for sample in x:` with state starting as Python floats stayed a Python loop in a
+    jitted function: jit unrolled it len(x) times (8,000 samples had not compiled after 8 CPU-minutes). The
+    samples are used as numbers, so `x` is a vector: the first step runs before a fori_loop, as for range loops."""
+    from tests.runtime_helpers import migrate_and_exec
+
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def goertzel(x, k):
+            n = len(x)
+            coeff = 2 * np.cos(2 * np.pi * k / n)
+            s_prev = 0.0
+            s_prev2 = 0.0
+            for sample in x:
+                s = sample + coeff * s_prev - s_prev2
+                s_prev2 = s_prev
+                s_prev = s
+            return s_prev2 ** 2 + s_prev ** 2 - coeff * s_prev * s_prev2
+        """)
+    result, original, new = migrate_and_exec(source)
+    output = result.output.decode()
+    assert result.functions[0].jit and "jax.lax.fori_loop(1, len(x), _loop_body, (s_prev2, s_prev))" in output, output
+    assert "        sample = x[0]\n" in output
+    with jax.enable_x64(True):
+        for n in (1, 2, 64, 3000):
+            x = np.sin(np.arange(n) * 0.3)
+            np.testing.assert_allclose(float(new["goertzel"](x, 5)), original["goertzel"](x, 5), rtol=1e-9)

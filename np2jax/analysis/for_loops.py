@@ -30,7 +30,7 @@ from np2jax.analysis.scope import LoopBinding, ValueBinding
 from np2jax.analysis.sequences import documented_array_like, sequence_annotation
 from np2jax.analysis.tracing_tables import ARRAY, ARRAY_HINTS, SCALAR_HINTS, STATIC_INSTEAD
 from np2jax.analysis.values import ZIPPERS
-from np2jax.visitors import visit
+from np2jax.visitors import child_nodes, visit
 
 
 class ForLoops:
@@ -48,7 +48,7 @@ class ForLoops:
         steps = self._trip_count(iterable)
         if steps is not None and steps <= self.module.unroll_threshold:
             return
-        if steps is None and not self._iterates_array(iterable):
+        if steps is None and not self._iterates_array(iterable) and not self._numbers_of_parameter(node):
             return  # a Python container (a list of layers, a tuple of names): unrolling is what is meant
         if steps is None and self._ranges_over_python_sequence(iterable):
             return  # range(len(coeffs)) of a tuple: as short as the tuple
@@ -63,8 +63,8 @@ class ForLoops:
             return
         conversion, obstacle = self._fori_conversion(node)
         if conversion is not None:
-            if conversion.peel:  # its first step runs only if there is one: Python decides that, at trace time
-                for arg in iterable.args:
+            if conversion.peel and isinstance(iterable, cst.Call):  # its first step runs only if there is one:
+                for arg in iterable.args:  # Python decides that, at trace time (`len(x)` of an array is static)
                     self._require(arg.value, "bound of a `range` whose first step runs before jax.lax.fori_loop", STATIC_INSTEAD)
             self.loops[node] = conversion
             self.traced_iterables[iterable] = f"<index:{conversion.index}>"
@@ -178,7 +178,7 @@ class ForLoops:
             source = iterable.args[0].value if kind == "enumerate" else iterable
             if any(isinstance(n, cst.Name) and n.value in carried for n in all_names(source)):
                 return None, "the loop changes what it iterates over"
-            if not self._iterates_array(source):
+            if not self._iterates_array(source) and not self._numbers_of_parameter(node):
                 return None, "it iterates over a Python container"
         if index is None:
             index = "_i"
@@ -237,7 +237,7 @@ class ForLoops:
         """May the loop's first step run before the fori_loop? Only for a ``range`` loop (also a reversed one,
         ``range(a, b, -1)``) that collects no lists,
         in a function that computes with arrays (analysis/array_code.py), not one of Python index arithmetic."""
-        return kind in ("range", "reversed") and collection is None and self.module.array_code(self.node.name.value)
+        return kind in ("range", "reversed", "iter") and collection is None and self.module.array_code(self.node.name.value)
 
     def _becomes_array(self, name: str, loop: cst.For, body: LoopBody) -> bool:
         """Is every value the body of ``loop`` gives ``name`` computed from arrays, or an in-place write that
@@ -284,6 +284,16 @@ class ForLoops:
                 return None
         return None
 
+    def _numbers_of_parameter(self, node: cst.For) -> bool:
+        """``for sample in x`` of a parameter whose elements the body computes with as numbers (``sample + c *
+        s_prev``): the samples of a vector, as long as the caller's signal, which jit would unroll step by step
+        (``hist[i] @ g`` of a list of arrays is list_params.py's case)."""
+        if not (isinstance(node.iter, cst.Name) and node.iter.value in self.params and isinstance(node.target, cst.Name)):
+            return False
+        element = node.target.value
+        return any(isinstance(n, cst.BinaryOperation) and not isinstance(n.operator, cst.MatrixMultiply) and any(
+            isinstance(side, cst.Name) and side.value == element for side in (n.left, n.right)) for n in _walk(node.body))
+
     def _iterates_array(self, iterable: cst.BaseExpression) -> bool:
         if isinstance(iterable, cst.Call):
             qualname = self.resolver.qualname(iterable.func, self.scope)
@@ -302,3 +312,11 @@ class ForLoops:
 
 def _literal_one(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Integer) and node.evaluated_value == 1
+
+
+def _walk(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(child_nodes(current))

@@ -34,9 +34,10 @@ class LoopToFori(Rule):
         use_instead="nothing to do: the loop is converted for you",
         known_problems=(
             "A carried value that starts as a Python number or `None` (`total = 0.0`), or is first set inside the "
-            "loop and used after it, is converted only in a `range` loop whose bounds are known at trace time and "
+            "loop and used after it, is converted only in a `range` loop whose bounds are known at trace time, or a "
+            "loop over an array (`for sample in x:`, its first step taking `x[0]`), and "
             "when every value the body gives it is computed from arrays: the first step then runs before the "
-            "fori_loop, under `if lower < upper:`, so the value has its array shape and dtype when the fori_loop "
+            "fori_loop, under `if lower < upper:` (`if 0 < len(x):`), so the value has its array shape and dtype when the fori_loop "
             "starts (a zero-step loop still runs no step). One that stays a Python number (`total += i * i`, exact "
             "Python ints) keeps the loop as it is (fori_loop would make it an int32 that can overflow). "
             "Loops are converted only when the body has no `break`/`continue`/`return`/`raise`, does not grow a "
@@ -426,7 +427,9 @@ class LoopToFori(Rule):
         first_step: list[cst.BaseStatement] = []
         if conversion.peel:  # the carried values get their array type from the first step, run in Python
             first_step = [s.deep_clone() for s in block.body]
-            if loop_index in names_in(block):  # the first value: range(a, b)'s a, also range(a, b, -1)'s
+            if conversion.kind == "iter":  # `for sample in x`: the first step takes x[0]
+                first_step.insert(0, cst.parse_statement(f"{conversion.value} = {source_code}[0]\n"))
+            elif loop_index in names_in(block):  # the first value: range(a, b)'s a, also range(a, b, -1)'s
                 first = range_bounds(updated)[0] if conversion.kind == "reversed" else lower
                 first_step.insert(0, cst.parse_statement(f"{loop_index} = {first}\n"))
             lower = str(int(lower) + 1) if lower.isdigit() else f"{lower} + 1"
