@@ -140,3 +140,29 @@ def test_plain_copies_and_arithmetic_still_migrate():
         """)
     result = migrate_source(source.encode(), "plain.py", Options())
     assert [f.status for f in result.functions] == ["migrated"] and result.functions[0].jit, result.output.decode()
+
+
+def test_a_python_int_counter_copied_and_incremented_is_no_view():
+    """`j = i` of a Python int counter, then `j += 1` (hunt10 08), was NPJ201 "`j` is a view of another array"."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def run_lengths(xs):
+            n = len(xs)
+            out = np.zeros(n, dtype=int)
+            i = 0
+            while i < n:
+                j = i
+                while j + 1 < n and xs[j + 1] == xs[i]:
+                    j += 1
+                out[i] = j - i + 1
+                i = j + 1
+            return out
+        """)
+    result = migrate_source(source.encode(), "runs.py", Options())
+    assert result.functions[0].status != "unsupported" and "NPJ201" not in {d.code for d in result.diagnostics}
+    namespace: dict = {}
+    exec(compile(result.output, "runs.py", "exec"), namespace)
+    xs = np.array([1, 1, 2, 3, 3, 3, 1])
+    assert np.asarray(namespace["run_lengths"](xs)).tolist() == [2, 0, 1, 3, 0, 0, 1]

@@ -258,7 +258,10 @@ class FunctionAliasing:
                     return why
             if (isinstance(binding, ValueBinding) and not binding.augmented and is_view(binding.value, self.resolver, self.scope)
                     and not self._fresh_call(binding.value)):
-                if not self.shared_values().is_immutable(binding.value):  # `t = s` where `s = 0.0`
+                from np2jax.analysis.indexing import IndexClassifier  # (indexing imports this module)
+
+                if not self.shared_values().is_immutable(binding.value) and not IndexClassifier(self.resolver, self.scope).is_int(
+                        binding.value):  # `t = s` where `s = 0.0`; `j = i` of a Python int counter
                     source = binding.value.value if isinstance(binding.value, cst.Name) else None
                     if source is not None and any(isinstance(b, ParamBinding) for b in self.scope.bindings.get(source, ())):
                         return (f"`{name}` is the parameter `{source}`, which may be an array: NumPy's `{name} {{op}}= ...` "
