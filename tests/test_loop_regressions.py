@@ -315,3 +315,34 @@ def test_loop_over_a_parameters_samples_becomes_fori_loop_with_its_first_step_ru
         for n in (1, 2, 64, 3000):
             x = np.sin(np.arange(n) * 0.3)
             np.testing.assert_allclose(float(new["goertzel"](x, 5)), original["goertzel"](x, 5), rtol=1e-9)
+
+
+def test_constructor_sized_by_a_carried_arrays_shape_keeps_the_loop_convertible():
+    """`P = (np.eye(P.shape[0]) - K @ H) @ P` in a Kalman covariance loop (hunt10 06): `len(P)`/`P.shape[0]` of a
+    carried array is static, but the loop was kept for it while the call moved to jnp, so a second pass converted
+    the loop: NPJ202 "could not migrate this function to a fixed point", and the function stayed NumPy."""
+    from tests.runtime_helpers import migrate_and_exec
+
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def propagate(P0, n):
+            P = P0.copy()
+            for k in range(n):
+                P = P + np.eye(len(P))
+            return P
+
+
+        def joseph_updates(P0, K, H, n):
+            P = P0.copy()
+            for k in range(n):
+                P = (np.eye(P.shape[0]) - K @ H) @ P
+            return P
+        """)
+    result, original, new = migrate_and_exec(source)
+    assert all(f.jit for f in result.functions) and "NPJ202" not in {d.code for d in result.diagnostics}
+    P0 = np.eye(3) * 2.0
+    K, H = np.full((3, 2), 0.1), np.full((2, 3), 0.2)
+    np.testing.assert_allclose(np.asarray(new["propagate"](P0, 4)), original["propagate"](P0, 4), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(new["joseph_updates"](P0, K, H, 5)), original["joseph_updates"](P0, K, H, 5), rtol=1e-5)

@@ -141,10 +141,26 @@ def numpy_call_on_python_values(body: cst.CSTNode, names: set[str], resolver: Re
     Calls NPJ100 rewrites once the loop makes them traced (analysis/index_calls.py) are not such calls."""
     for node in _walk(body):
         if (isinstance(node, cst.Call) and is_numpy(resolver.qualname(node.func, scope))
-                and any(n.value in names for n in all_names(cst.Tuple([cst.Element(a.value) for a in node.args])))
+                and any(_mentions_value(a.value, names, resolver, scope) for a in node.args)
                 and resolver.args_static(node, scope) and not converts_on_traced_index(node, resolver, scope)):
             return node
     return None
+
+
+SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
+
+
+def _mentions_value(node: cst.CSTNode, names: set[str], resolver: Resolver, scope: Scope) -> bool:
+    """Does ``node`` read the value of one of ``names``?  ``len(P)``, ``P.shape[0]``, ``P.ndim`` read only its
+    shape, which a fori_loop carry keeps static (``np.eye(len(P))`` in a Kalman covariance loop)."""
+    if isinstance(node, cst.Name):
+        return node.value in names
+    if isinstance(node, cst.Attribute) and node.attr.value in SHAPE_ATTRIBUTES and isinstance(node.value, cst.Name):
+        return False
+    if (isinstance(node, cst.Call) and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name)
+            and resolver.qualname(node.func, scope) == "builtins.len"):
+        return False
+    return any(_mentions_value(child, names, resolver, scope) for child in child_nodes(node))
 
 
 def _walk(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
