@@ -712,3 +712,32 @@ def test_static_left_operand_of_and_keeps_python_short_circuit_around_the_cond()
         np.testing.assert_allclose(np.asarray(new["weight"](*args)), original["weight"](*args))
     for args in [(x,), (-x,), (-x, True)]:
         np.testing.assert_allclose(np.asarray(new["either"](*args)), original["either"](*args))
+
+
+def test_an_in_place_helper_called_in_a_branch_is_an_assignment_of_its_argument():
+    """`if np.sum(w) > 0: _fill_last(p)` (redteam9 FP-01): the call becomes `p = _fill_last(p)` (NPJ203), which a
+    second pass turned into jax.lax.cond: NPJ202 "fixed point" kept both functions NumPy. Now in one pass."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def _fill_last(x):
+            x[-1] = np.mean(x[:-1])
+
+
+        def pipeline_cond(w):
+            p = np.abs(w) + 1.0
+            if np.sum(w) > 0:
+                _fill_last(p)
+            return p
+        """)
+    result = migrate_source(source.encode(), "p.py", Options())
+    output = result.output.decode()
+    assert "NPJ202" not in {d.code for d in result.diagnostics} and all(r.jit for r in result.functions), output
+    assert "p = jax.lax.cond(jnp.sum(w) > 0, lambda: _fill_last(p), lambda: p)" in output
+    assert migrate_source(result.output, "p.py", Options()).output == result.output
+    original, new = {}, {}
+    exec(compile(source, "o.py", "exec"), original)
+    exec(compile(output, "m.py", "exec"), new)
+    for w in (np.array([1.0, 2.0, 3.0], np.float32), np.array([-1.0, -2.0, 0.5], np.float32)):
+        np.testing.assert_allclose(np.asarray(new["pipeline_cond"](w)), original["pipeline_cond"](w))

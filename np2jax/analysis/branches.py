@@ -39,7 +39,8 @@ def small_statements(body: cst.BaseSuite) -> list[cst.BaseSmallStatement] | None
     return statements
 
 
-def assignments(body: cst.BaseSuite, writes: bool = False) -> list[list[tuple[str, cst.BaseExpression]]] | None:
+def assignments(body: cst.BaseSuite, writes: bool = False,
+                rebinds: dict[cst.Expr, tuple[str, ...]] | None = None) -> list[list[tuple[str, cst.BaseExpression]]] | None:
     """Per statement, ``[(name, value)]``, when the block only assigns names (``y = a`` or ``a, b = b, a``, also
     ``acc += v``, whose value is ``acc + (v)``); else None.
 
@@ -51,6 +52,9 @@ def assignments(body: cst.BaseSuite, writes: bool = False) -> list[list[tuple[st
         return None
     found = []
     for statement in statements:
+        if rebinds and isinstance(statement, cst.Expr) and len(rebinds.get(statement, ())) == 1:
+            found.append([(rebinds[statement][0], statement.value)])  # `f(p)` that becomes `p = f(p)` (NPJ203)
+            continue
         if writes and subscript_write(statement) is not None:
             found.append([(subscript_write(statement).value.value, statement)])
             continue

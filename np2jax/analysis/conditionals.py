@@ -154,8 +154,9 @@ class ConditionalDecisions:
     def __init__(
         self, resolver: Resolver, scope: Scope, body: cst.BaseSuite,
         traced: Callable[[cst.BaseExpression], bool], callee_ok: Callable[[str], bool],
-        bound_before: Callable[[str, cst.CSTNode], bool],
+        bound_before: Callable[[str, cst.CSTNode], bool], rebinds: dict[cst.Expr, tuple[str, ...]] | None = None,
     ) -> None:
+        self.rebinds = rebinds or {}  # `f(p)` statements that become `p = f(p)` (NPJ203): assignments of `p`
         self.resolver = resolver
         self.scope = scope
         self.traced = traced
@@ -233,11 +234,11 @@ class ConditionalDecisions:
         returns = [returned(body) for body in bodies]
         if all(value is not None for value in returns):
             return self._returns(node, tuple(truths), returns, else_body)
-        branches = [assignments(body, writes=True) for body in bodies]
+        branches = [assignments(body, writes=True, rebinds=self.rebinds) for body in bodies]
         if any(branch is None for branch in branches):
             return "its branches do more than assign names or array elements (or return) from expressions"
         if else_body is not None:
-            final = assignments(else_body, writes=True)
+            final = assignments(else_body, writes=True, rebinds=self.rebinds)
             if final is None:
                 return "its `else` branch does more than assign names from expressions"
             branches.append(final)

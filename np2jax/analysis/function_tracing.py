@@ -104,7 +104,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         self.store_targets: set[cst.CSTNode] = set()
         self.handled_names: set[cst.Name] = set()
         self.decisions = ConditionalDecisions(self.resolver, self.function_scope, node.body, self._traced, self._callee_ok,
-                                              lambda name, at: name in self.params or name in assigned_before(node.body, at))
+                                              lambda name, at: name in self.params or name in assigned_before(node.body, at),
+                                              module.rebinds)
         self.conditionals: dict[cst.CSTNode, Conversion] = {}
         self.converted_logic: set[cst.CSTNode] = set()  # and/or/not/chains of converted tests: no Python truth value needed
         self._init_windows()
