@@ -352,3 +352,35 @@ def run(x):
     exec(compile(result.output, "migrated.py", "exec"), migrated)
     x = np.ones((2, 2))
     assert migrated["run"](x.copy()) == original["run"](x.copy())
+
+
+def test_a_result_written_after_a_conditional_rebinding_keeps_its_producer_numpy():
+    """vg `scale_factor` (real10 R3): `d = dot(v1, v1)`, `if np.isscalar(d): d = np.nan`, then `d[d == 0] = np.nan`
+    in a function that stays NumPy: the rebinding in the branch dropped `dot`'s result, `dot` migrated, and the
+    write raised on the JAX array. Bindings in branches and loops merge."""
+    import textwrap
+
+    from np2jax.engine import Options, migrate_source
+
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def dot(v1, v2):
+            return np.einsum("ij,ij->i", v1, v2)
+
+
+        def scale_factor(v1, v2):
+            d = dot(v1, v1)
+            if np.isscalar(d):
+                d = np.nan
+            d[d == 0] = np.nan
+            return dot(v1, v2) / d
+        """)
+    result = migrate_source(source.encode(), "vg.py", Options())
+    assert {f.qualname: f.status for f in result.functions} == {"dot": "unsupported", "scale_factor": "unsupported"}
+    namespace: dict = {}
+    exec(compile(result.output, "vg.py", "exec"), namespace)
+    v1 = np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]])
+    got = namespace["scale_factor"](v1, v1 * 2)
+    assert got[0] == 2.0 and np.isnan(got[1])

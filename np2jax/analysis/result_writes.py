@@ -219,6 +219,7 @@ class _ResultWrites(FastVisitor):
         self.held: dict[str, set[str]] = {}  # name -> callees whose results its attributes or elements hold
         self.returned: set[str] = set()
         self.parameters: frozenset[str] = frozenset()  # the function's parameters (the caller may hold their arrays)
+        self.branches = 0  # `if`/loop/`try` blocks the visit is in: a rebinding there may not happen
 
     def leave_Assign(self, node: cst.Assign) -> None:  # (after the value: `x = add_jitter(x)` writes into the old `x`)
         for target in node.targets:
@@ -253,6 +254,11 @@ class _ResultWrites(FastVisitor):
             for stale in [k for k in self.bound if k.startswith(key + ".")]:  # `b = other()`: b.F is another one now
                 del self.bound[stale]
             self.shared.discard(key)
+            if self.branches and key in self.bound and "." not in key:
+                # `if np.isscalar(d): d = np.nan` then `d[d == 0] = np.nan`: when the branch is not taken, `d` still
+                # holds the earlier result (the bindings merge, flow-insensitively)
+                self.bound[key] = tuple(sorted(set(self.bound[key]) | set(callee or part)))
+                continue
             if callee or part:
                 self.bound[key] = callee or part
                 if part:  # `y = x`, `x = b.x`, `w = ws[0]`, `self.y = self.x`: two references to one array
@@ -271,6 +277,24 @@ class _ResultWrites(FastVisitor):
         if source is not None:  # `y = x`, `self.prev = self.x`: the other reference is shared too
             self.bound.setdefault(source, part)
             self.shared.add(source)
+
+    def visit_If(self, node: cst.If) -> None:
+        self.branches += 1
+
+    def leave_If(self, node: cst.If) -> None:
+        self.branches -= 1
+
+    def visit_Try(self, node: cst.Try) -> None:
+        self.branches += 1
+
+    def leave_Try(self, node: cst.Try) -> None:
+        self.branches -= 1
+
+    def visit_While(self, node: cst.While) -> None:
+        self.branches += 1
+
+    def leave_While(self, node: cst.While) -> None:
+        self.branches -= 1
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         # `p[i] -= v` fails on a JAX array; `p += v` on the name rebinds it (and strings, numbers do the same),
@@ -306,7 +330,11 @@ class _ResultWrites(FastVisitor):
         """The callees whose results ``expr`` (or the elements of a tuple, list or set display) may be part of."""
         return {callee for element in _elements(expr) for callee in self._source(element)}
 
+    def leave_For(self, node: cst.For) -> None:
+        self.branches -= 1
+
     def visit_For(self, node: cst.For) -> None:
+        self.branches += 1
         iterable, target = node.iter, node.target
         if (isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "zip"
                 and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == len(iterable.args)
