@@ -198,6 +198,9 @@ def global_names(function: cst.FunctionDef, held: dict[str, tuple[str, ...]]) ->
     return {name: callees for name, callees in held.items() if name not in own}
 
 
+_BRANCHING = (cst.If, cst.Try, cst.While, cst.For)  # blocks whose statements may not run
+
+
 class _ResultWrites(FastVisitor):
     """Sources are tuples of callees (and ``#`` keys): a name may hold the result of one of several calls
     (``for v in [make(n), make(m)]``); empty when it holds none."""
@@ -278,23 +281,15 @@ class _ResultWrites(FastVisitor):
             self.bound.setdefault(source, part)
             self.shared.add(source)
 
-    def visit_If(self, node: cst.If) -> None:
-        self.branches += 1
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, _BRANCHING):
+            self.branches += 1
+        return super().on_visit(node)
 
-    def leave_If(self, node: cst.If) -> None:
-        self.branches -= 1
-
-    def visit_Try(self, node: cst.Try) -> None:
-        self.branches += 1
-
-    def leave_Try(self, node: cst.Try) -> None:
-        self.branches -= 1
-
-    def visit_While(self, node: cst.While) -> None:
-        self.branches += 1
-
-    def leave_While(self, node: cst.While) -> None:
-        self.branches -= 1
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+        if isinstance(original_node, _BRANCHING):
+            self.branches -= 1
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         # `p[i] -= v` fails on a JAX array; `p += v` on the name rebinds it (and strings, numbers do the same),
@@ -330,11 +325,7 @@ class _ResultWrites(FastVisitor):
         """The callees whose results ``expr`` (or the elements of a tuple, list or set display) may be part of."""
         return {callee for element in _elements(expr) for callee in self._source(element)}
 
-    def leave_For(self, node: cst.For) -> None:
-        self.branches -= 1
-
     def visit_For(self, node: cst.For) -> None:
-        self.branches += 1
         iterable, target = node.iter, node.target
         if (isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "zip"
                 and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == len(iterable.args)
