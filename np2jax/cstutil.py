@@ -94,3 +94,17 @@ def number_literal(node: cst.BaseExpression | None) -> int | float | None:
     if isinstance(node, (cst.Integer, cst.Float)):
         return node.evaluated_value
     return None
+
+
+def argument_for(call: cst.Call, function: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
+    """What ``call`` (a call of ``function``) passes for its parameter ``param``: by keyword or by position;
+    None when it passes nothing for it or unpacks ``*args`` (the position is then unknown)."""
+    if any(a.star for a in call.args):
+        return None
+    given = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
+    if given is not None:
+        return given
+    names = [p.name.value for p in function.params.params]
+    positional = [a for a in call.args if a.keyword is None]
+    position = names.index(param) if param in names else None
+    return positional[position].value if position is not None and position < len(positional) else None

@@ -280,3 +280,19 @@ def _transform_sequence(children, visitor: cst.CSTTransformer, body: bool, skipp
         elif not (body and not old._is_removable() and new._is_removable()):
             out.append(new)
     return tuple(out)
+
+
+class _NamedCalls(FastVisitor):
+    def __init__(self) -> None:
+        self.calls: dict[str, list[cst.Call]] = {}
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name):
+            self.calls.setdefault(node.func.value, []).append(node)
+
+
+def named_calls(node: cst.CSTNode) -> dict[str, list[cst.Call]]:
+    """Every call ``name(...)`` of a plain name in ``node``, by name."""
+    finder = _NamedCalls()
+    visit(node, finder)
+    return finder.calls

@@ -1003,3 +1003,37 @@ def test_a_parameter_the_module_passes_a_list_display_is_wrapped():
     rgb = np.array([[0.2, 0.5, 0.9], [0.7, 0.1, 0.3]])
     np.testing.assert_allclose(np.asarray(migrated.opponent(rgb)), original.opponent(rgb), rtol=1e-6)
     assert "jnp.inner(B, A)" in result.output.decode()  # no call passes `plain` a list: left as it is
+
+
+def test_a_callable_parameter_given_an_unjittable_module_function_blocks_jit():
+    """pymcdm (real10 R1): `correlation_matrix(m, pearson)` was jitted with `method` static, and `pearson` (a traced
+    `if` with a warning) raised TracerBoolConversionError inside it. Now neither is jitted, and both run."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+        from warnings import warn
+
+        def pearson(x, y):
+            sx = np.std(x)
+            sy = np.std(y)
+            if sx == 0 or sy == 0:
+                warn("undefined for zero variance", UserWarning)
+                return np.nan
+            return np.mean((x - np.mean(x)) * (y - np.mean(y))) / (sx * sy)
+
+        def correlation_matrix(rankings, method):
+            n = rankings.shape[0]
+            corr = np.zeros((n, n))
+            for i in range(n):
+                for j in range(n):
+                    corr[i, j] = method(rankings[i], rankings[j])
+            return corr
+
+        def critic_like(matrix):
+            return correlation_matrix(matrix.T, pearson)
+        """
+    )
+    assert not record(result, "correlation_matrix").jit and not record(result, "critic_like").jit
+    assert any(d.code == "NPJ302" and "`pearson`" in d.message for d in result.diagnostics)
+    m = np.array([[1.0, 2.0, 3.0], [2.0, 1.0, 5.0], [4.0, 4.0, 1.0], [3.0, 7.0, 2.0]])
+    np.testing.assert_allclose(np.asarray(migrated.critic_like(m)), original.critic_like(m), rtol=1e-5)

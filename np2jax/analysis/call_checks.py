@@ -166,6 +166,12 @@ class CallChecks:
         found, bindings = self.scope.lookup(name)
         if found is self.function_scope and name in self.params:
             self._require(node.func, f"called function `{name}`")
+            passed = self.module.passed_functions(self.node, name)
+            blocked = next((f for f in passed if self.module.function_node(f) is not None
+                            and (self.module.plan(f) is None or not self.module.plan(f).ok)), None)
+            if blocked is not None:  # pymcdm: correlation_matrix(m, pearson), `pearson` has a traced `if`
+                self._block(node, "side-effect", f"calls `{name}`, which a call in this module gives `{blocked}`, which "
+                            "cannot be jitted", f"fix `{blocked}` first (see its own diagnostics)")
             return
         if found is None and self.module.star_imports:
             self._block(node, "side-effect", f"calls `{name}`, which a `from ... import *` brings from another module "

@@ -38,7 +38,8 @@ from np2jax.analysis.list_operands import broadcast_display
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.values import GROWING_METHODS, function_nodes
-from np2jax.visitors import FastVisitor, visit
+from np2jax.cstutil import argument_for
+from np2jax.visitors import FastVisitor, named_calls, visit
 
 SEQUENCES = (cst.List, cst.ListComp, cst.Tuple)
 SEQUENCE_HINTS = frozenset({"list", "List", "Sequence", "tuple", "Tuple", "MutableSequence"})
@@ -272,16 +273,8 @@ class SequenceArguments:
         function, module = scope.node, scope.parent
         if not isinstance(function, cst.FunctionDef) or module is None or module.kind != "module":
             return False
-        calls = self._module_calls(module)
-        params = function.params.params
-        position = next((i for i, p in enumerate(params) if p.name.value == name), None)
-        for call in calls.get(function.name.value, ()):
-            positional = [a for a in call.args if a.keyword is None]
-            if any(a.star for a in positional):
-                continue
-            given = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
-            if given is None and position is not None and position < len(positional):
-                given = positional[position].value
+        for call in self._module_calls(module).get(function.name.value, ()):
+            given = argument_for(call, function, name)
             if given is not None and builds_sequence(given, self.resolver, module):
                 return True
         return False
@@ -289,9 +282,7 @@ class SequenceArguments:
     def _module_calls(self, module: Scope) -> dict[str, list[cst.Call]]:
         key = id(module.node)
         if key not in self._calls:
-            finder = _NamedCalls()
-            visit(module.node, finder)
-            self._calls[key] = finder.calls
+            self._calls[key] = named_calls(module.node)
         return self._calls[key]
 
     def _used_as_array(self, name: str, scope: Scope, rebindings: list[cst.BaseExpression]) -> bool:
@@ -307,15 +298,6 @@ class SequenceArguments:
             visit(scope.node, visitor)
             self._array_uses[key] = frozenset(visitor.names)
         return name in self._array_uses[key]
-
-
-class _NamedCalls(FastVisitor):
-    def __init__(self) -> None:
-        self.calls: dict[str, list[cst.Call]] = {}
-
-    def visit_Call(self, node: cst.Call) -> None:
-        if isinstance(node.func, cst.Name):
-            self.calls.setdefault(node.func.value, []).append(node)
 
 
 class _ArrayUses(FastVisitor):
