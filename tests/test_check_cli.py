@@ -356,3 +356,31 @@ def test_float32_inputs_are_nudged_by_float32_units_under_x64():
     assert compare(to_portable(expected), to_portable(close), noise, x64=True).ok
     narrow = compare(to_portable(expected), to_portable(expected.astype(np.float32)), noise, x64=True)
     assert not narrow.ok and "precision lost" in narrow.message
+
+
+def test_a_list_argument_filled_in_place_is_read_from_both_sides():
+    """An un-jitted function that appends to a list argument still does after migration (redteam9 FP-02): the
+    migrated side's list is compared, not its return value alone (which made a false mismatch)."""
+    import jax.numpy as jnp
+
+    from np2jax.check.compare import compare
+    from np2jax.check.execute import argument_values, decide_output, output_value
+    from np2jax.check.inputs import Call
+    from np2jax.check.portable import to_portable
+
+    def collect(x, ys):
+        for v in x:
+            ys.append(v * 2)
+        return len(ys)
+
+    original = Call(None, (np.arange(3.0), []))
+    before = [(pos, to_portable(v)) for pos, v in argument_values(original)]
+    result = collect(*original.args)
+    rule, positions = decide_output("function", original, before, result, None)
+    assert rule == "return+mutated"
+    expected = output_value(rule, positions, original, result, None, jax_side=False)
+    migrated = Call(None, (jnp.arange(3.0), []))
+    got = output_value(rule, positions, migrated, collect(*migrated.args), None, jax_side=True)
+    assert compare(expected, got, [], x64=False).ok
+    untouched = Call(None, (jnp.arange(3.0), []))  # a migration that no longer fills the list is still caught
+    assert not compare(expected, output_value(rule, positions, untouched, 3, None, jax_side=True), [], x64=False).ok

@@ -135,9 +135,12 @@ def decide_output(kind: str, call: Call, before: list, result, instance):
 def output_value(rule: str, positions, call: Call, result, instance, jax_side: bool):
     if rule == "state":
         return to_portable(instance)
-    if rule == "return" or jax_side:
-        return to_portable(result)
     values = dict(argument_values(call))
+    # A migrated function returns the arrays it used to update in place (NPJ203); a list or dict it appends to or
+    # fills it still updates in place, as the original did
+    containers = bool(positions) and all(isinstance(values[pos], (list, dict, set)) for pos in positions)
+    if rule == "return" or (jax_side and not containers):
+        return to_portable(result)
     mutated = [to_portable(values[pos]) for pos in positions]
     if rule == "mutated":
         return mutated[0] if len(mutated) == 1 else Node("sequence", "tuple", tuple(range(len(mutated))), tuple(mutated))
