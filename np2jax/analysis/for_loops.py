@@ -290,6 +290,9 @@ class ForLoops:
         (``hist[i] @ g`` of a list of arrays is list_params.py's case)."""
         if not (isinstance(node.iter, cst.Name) and node.iter.value in self.params and isinstance(node.target, cst.Name)):
             return False
+        param = self.params[node.iter.value]
+        if isinstance(param.default, (cst.Tuple, cst.List)) or sequence_annotation(param.annotation):
+            return False  # `weights=(0.25, 0.5, 0.25)`, `ws: list[float]`: a Python container, unrolled as meant
         element = node.target.value
         return any(isinstance(n, cst.BinaryOperation) and not isinstance(n.operator, cst.MatrixMultiply) and any(
             isinstance(side, cst.Name) and side.value == element for side in (n.left, n.right)) for n in _walk(node.body))
