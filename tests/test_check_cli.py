@@ -384,3 +384,13 @@ def test_a_list_argument_filled_in_place_is_read_from_both_sides():
     assert compare(expected, got, [], x64=False).ok
     untouched = Call(None, (jnp.arange(3.0), []))  # a migration that no longer fills the list is still caught
     assert not compare(expected, output_value(rule, positions, untouched, 3, None, jax_side=True), [], x64=False).ok
+
+
+def test_a_python_float_result_is_not_a_precision_loss_under_x64():
+    """`return 1.0` beside a float32 branch: NumPy's Python float is weak, like JAX's; only a NumPy float64 array or
+    scalar held against a float32 result is 'precision lost'."""
+    from np2jax.check.compare import compare
+    from np2jax.check.portable import to_portable
+
+    assert compare(to_portable(1.0), to_portable(np.float32(1.0)), [], x64=True).ok
+    assert not compare(to_portable(np.float64(1.0)), to_portable(np.float32(1.0)), [], x64=True).ok
