@@ -309,8 +309,9 @@ def test_loop_over_a_parameters_samples_becomes_fori_loop_with_its_first_step_ru
         """)
     result, original, new = migrate_and_exec(source)
     output = result.output.decode()
-    assert result.functions[0].jit and "jax.lax.fori_loop(1, len(x), _loop_body, (s_prev2, s_prev))" in output, output
-    assert "        sample = x[0]\n" in output
+    # `x` may be a caller's list too (nothing says it is an array): the loop iterates jnp.asarray(x)
+    assert result.functions[0].jit and "jax.lax.fori_loop(1, len(_seq), _loop_body, (s_prev2, s_prev))" in output, output
+    assert "    _seq = jnp.asarray(x)\n" in output and "        sample = _seq[0]\n" in output
     with jax.enable_x64(True):
         for n in (1, 2, 64, 3000):
             x = np.sin(np.arange(n) * 0.3)
@@ -346,3 +347,24 @@ def test_constructor_sized_by_a_carried_arrays_shape_keeps_the_loop_convertible(
     K, H = np.full((3, 2), 0.1), np.full((2, 3), 0.2)
     np.testing.assert_allclose(np.asarray(new["propagate"](P0, 4)), original["propagate"](P0, 4), rtol=1e-6)
     np.testing.assert_allclose(np.asarray(new["joseph_updates"](P0, K, H, 5)), original["joseph_updates"](P0, K, H, 5), rtol=1e-5)
+
+
+def test_loop_over_a_parameter_that_may_be_a_list_iterates_its_array():
+    """Horner (hunt11 07): `for c in coeffs: y = y * x + c` became a fori_loop indexing `coeffs[_i]`, which raised
+    for a caller's Python list (`poly_eval([1, 2], 2.0)`); it iterates `jnp.asarray(coeffs)` now."""
+    from tests.runtime_helpers import migrate_and_exec
+
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def poly_eval(coeffs, x):
+            y = np.zeros_like(x, dtype=float)
+            for c in coeffs:
+                y = y * x + c
+            return y
+        """)
+    result, original, new = migrate_and_exec(source)
+    assert result.functions[0].jit and "_seq = jnp.asarray(coeffs)" in result.output.decode()
+    for args in [([1, 2], 2.0), ([1.0, 0.0, -2.0], np.array([0.0, 1.0, 2.0])), ((3,), 1.5), (np.array([1.0, 2.0]), 2.0)]:
+        np.testing.assert_allclose(np.asarray(new["poly_eval"](*args)), original["poly_eval"](*args))

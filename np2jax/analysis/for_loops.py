@@ -182,9 +182,11 @@ class ForLoops:
                 return None, "it iterates over a Python container"
         if index is None:
             index = "_i"
+        # `for c in coeffs` of a parameter only its use as numbers says is a vector: a caller's list works too
+        as_array = kind == "iter" and not self._iterates_array(iterable) and self._numbers_of_parameter(node)
         if collection is None:
-            return LoopConversion(kind, index, value, tuple(carried), peel=peel), ""
-        return LoopConversion(kind, index, value, tuple(carried), collection.names, collection.starts), ""
+            return LoopConversion(kind, index, value, tuple(carried), peel=peel, as_array=as_array), ""
+        return LoopConversion(kind, index, value, tuple(carried), collection.names, collection.starts, as_array=as_array), ""
 
     def _listed_parameter(self, node: cst.For, loop_names: set[str]) -> str | None:
         """A parameter the body indexes at the loop index whose hint or docstring admits a list (``Fs : list``

@@ -45,6 +45,7 @@ class LoopConversion:
     peel: bool = False  # the first step runs before the fori_loop (a carried name starts as a Python value)
     guard: bool = False  # it slices at its index (SliceWindow): it runs only if it has a step, under `if lower < upper:`
     masked: bool = False  # a sum over a prefix at its index reads full-length masked operands (PrefixMask)
+    as_array: bool = False  # `for c in coeffs` of a parameter that may be a Python list: iterates jnp.asarray(coeffs)
 
 
 @dataclass(frozen=True)

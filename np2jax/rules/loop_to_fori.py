@@ -35,7 +35,8 @@ class LoopToFori(Rule):
         known_problems=(
             "A carried value that starts as a Python number or `None` (`total = 0.0`), or is first set inside the "
             "loop and used after it, is converted only in a `range` loop whose bounds are known at trace time, or a "
-            "loop over an array (`for sample in x:`, its first step taking `x[0]`), and "
+            "loop over an array (`for sample in x:`, its first step taking `x[0]`; a parameter nothing but this use of its "
+            "elements as numbers says is an array is iterated as `jnp.asarray(x)`, so a caller's list works too), and "
             "when every value the body gives it is computed from arrays: the first step then runs before the "
             "fori_loop, under `if lower < upper:` (`if 0 < len(x):`), so the value has its array shape and dtype when the fori_loop "
             "starts (a zero-step loop still runs no step). One that stays a Python number (`total += i * i`, exact "
@@ -410,7 +411,7 @@ class LoopToFori(Rule):
             prologue.append(cst.parse_statement(f"{index} = -{step}\n"))
             index = step
         else:
-            source_code = sequence_source(conversion, updated, taken, before)
+            source_code = sequence_source(conversion, updated, taken, before, ctx.use_jnp() if conversion.as_array else "jnp")
             prologue.append(cst.parse_statement(f"{conversion.value} = {source_code}[{index}]\n"))
             lower, upper = "0", f"len({source_code})"
         start = lower
@@ -544,11 +545,14 @@ def negated(code: str) -> str:
     return f"-{code}" if simple else f"-({code})"
 
 
-def sequence_source(conversion: LoopConversion, loop: cst.For, taken: set[str], before: list[cst.BaseStatement]) -> str:
+def sequence_source(conversion: LoopConversion, loop: cst.For, taken: set[str], before: list[cst.BaseStatement],
+                    jnp: str = "jnp") -> str:
     """The array a loop over rows (or ``enumerate``) iterates: its name, or a fresh one bound to it in ``before``."""
     source = loop.iter.args[0].value if conversion.kind == "enumerate" else loop.iter
     source_code = cst.Module([]).code_for_node(source)
-    if isinstance(source, cst.Name):
+    if conversion.as_array:  # a parameter that may be a Python list: what NumPy's arithmetic makes of it
+        source_code = f"{jnp}.asarray({source_code})"
+    elif isinstance(source, cst.Name):
         return source_code
     sequence = fresh("_seq", taken)
     taken.add(sequence)

@@ -199,7 +199,7 @@ class LoopToScan(Rule):
                 start = lower
             length = f"len(range({upper}))" if len(updated.iter.args) == 1 else f"len(range({start}, {upper}))"
         else:
-            source = sequence_source(conversion, updated, taken, before)
+            source = sequence_source(conversion, updated, taken, before, ctx.use_jnp() if conversion.as_array else "jnp")
             prologue.append(cst.parse_statement(f"{conversion.value} = {source}[{index}]\n"))
             length = f"len({source})"
         step = "_" if "_" not in taken else fresh("_step", taken)  # the scanned values: none
