@@ -280,3 +280,23 @@ def test_loop_index_times_large_constant_is_flagged_and_real():
     exec(compile(result.output, "ms.py", "exec"), namespace)
     wrapped = np.asarray(namespace["days_to_ms"](np.zeros(40)))
     assert wrapped[39] != 39 * 86400 * 1000  # the hazard is real: int32 wraps where NumPy's int does not
+
+
+def test_fused_multiply_add_before_a_cast_to_the_inputs_dtype_is_flagged_and_real():
+    """NPJ120 (hunt11 01): `(alpha * a + (1 - alpha) * b).astype(a.dtype)` on uint8 images: jit fuses the
+    multiply-add and rounds once, NumPy twice, and the truncation lands one lower for some pixels."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def blend(a, b, alpha):
+            return (alpha * a + (1 - alpha) * b).astype(a.dtype)
+        """)
+    result = migrate_source(source.encode(), "blend.py", Options())
+    assert "NPJ120" in _codes_in(result, "blend") and result.functions[0].jit
+    namespace: dict = {}
+    exec(compile(result.output, "blend.py", "exec"), namespace)
+    a, b = (v.astype(np.uint8).ravel() for v in np.meshgrid(np.arange(256), np.arange(256)))
+    migrated = np.asarray(namespace["blend"](a, b, 0.3))
+    original = (0.3 * a + (1 - 0.3) * b).astype(a.dtype)
+    assert migrated.dtype == np.uint8 and np.count_nonzero(migrated != original) > 0  # the hazard is real
