@@ -300,3 +300,21 @@ def test_fused_multiply_add_before_a_cast_to_the_inputs_dtype_is_flagged_and_rea
     migrated = np.asarray(namespace["blend"](a, b, 0.3))
     original = (0.3 * a + (1 - 0.3) * b).astype(a.dtype)
     assert migrated.dtype == np.uint8 and np.count_nonzero(migrated != original) > 0  # the hazard is real
+
+
+def test_tiny_floor_in_a_builtin_max_that_becomes_jnp_where_is_flagged():
+    """NPJ121 (hunt11 02): `max(np.linalg.norm(b), 1e-300)` becomes jnp.where in a jitted function, where 1e-300 is
+    0 in float32: a zero right-hand side gives 0/0 = nan where NumPy gives 0."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def residual_norm(A, x, b):
+            return np.linalg.norm(A @ x - b) / max(np.linalg.norm(b), 1e-300)
+        """)
+    result = migrate_source(source.encode(), "res.py", Options())
+    assert "NPJ121" in _codes_in(result, "residual_norm")
+    namespace: dict = {}
+    exec(compile(result.output, "res.py", "exec"), namespace)
+    A = np.eye(3, dtype=np.float32)
+    assert np.isnan(float(namespace["residual_norm"](A, np.zeros(3, np.float32), np.zeros(3, np.float32))))  # real

@@ -33,7 +33,8 @@ class Float32Range(HazardRule):
         what=(
             "Reports float constants (literals, or local names and parameter defaults bound to one) below float32's "
             "smallest normal number (~1.2e-38) or above its largest (~3.4e38) that are combined with array values "
-            "by an operator or passed to a NumPy function."
+            "by an operator or passed to a NumPy function, or to a builtin `max`/`min` of traced values that becomes "
+            "`jnp.where` (`max(np.linalg.norm(b), 1e-300)`)."
         ),
         why=(
             "JAX computes in float32 unless `jax_enable_x64` is on. `np.log(p + 1e-300)` then takes the log of 0 "
@@ -89,7 +90,9 @@ class Float32Range(HazardRule):
                     self._check(side, scope, ctx)
         else:
             qualname = ctx.resolver.qualname(node.func, scope) or ""
-            if qualname.startswith("numpy.") and any(ctx.values.origin(a.value, scope) != STATIC for a in node.args) \
+            # builtin `max(norm(b), 1e-300)` of a traced value becomes jnp.where in a jitted function (NPJ301's doc)
+            selection = qualname in ("builtins.max", "builtins.min") and ctx.tracing is not None and node in ctx.tracing.selections
+            if selection or qualname.startswith("numpy.") and any(ctx.values.origin(a.value, scope) != STATIC for a in node.args) \
                     or qualname in ("numpy.full", "numpy.full_like"):
                 for arg in node.args:
                     self._check(arg.value, scope, ctx)
