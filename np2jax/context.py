@@ -49,7 +49,7 @@ class NumpyRef:
     rewrite: str | None = None
     twin: str | None = None  # a jax.numpy twin a reporting rule found exact for this call (the table has none)
     # argument i, or element j of argument i's list/tuple, or (i, -1): every element of argument i (a local list)
-    wrap_args: set[int | tuple[int, int]] = field(default_factory=set)
+    wrap_args: set[int | tuple] = field(default_factory=set)  # positions; (i, j) list elements; ("inexact", i)
     # keyword -> (new keyword, new value or None to keep it), or None to drop the argument
     keyword_changes: dict[str, tuple[str, cst.BaseExpression | None] | None] = field(default_factory=dict)
     result_cast: cst.BaseExpression | None = None  # `jnp.f(...).astype(result_cast)`: the dtype NumPy's result has

@@ -61,7 +61,10 @@ class CallRewrites:
         asarray = dotted(f"{self.ctx.jnp_alias}.asarray")
         args = []
         for i, arg in enumerate(updated.args):
-            if i in positions:
+            if ("inexact", i) in positions:  # `np.polyfit(np.arange(n), y, 1)`: NumPy's own `asarray(x) + 0.0`
+                arg = arg.with_changes(value=cst.BinaryOperation(
+                    left=cst.Call(func=asarray, args=[cst.Arg(arg.value)]), operator=cst.Add(), right=cst.Float("0.0")))
+            elif i in positions:
                 arg = arg.with_changes(value=cst.Call(func=asarray, args=[cst.Arg(arg.value)]))
             elif (i, -1) in positions:  # `[jnp.asarray(part) for part in mappings]`
                 part = cst.Name("part" if self.ctx.jnp_alias != "part" else "part_")

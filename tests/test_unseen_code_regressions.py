@@ -1037,3 +1037,21 @@ def test_a_callable_parameter_given_an_unjittable_module_function_blocks_jit():
     assert any(d.code == "NPJ302" and "`pearson`" in d.message for d in result.diagnostics)
     m = np.array([[1.0, 2.0, 3.0], [2.0, 1.0, 5.0], [4.0, 4.0, 1.0], [3.0, 7.0, 2.0]])
     np.testing.assert_allclose(np.asarray(migrated.critic_like(m)), original.critic_like(m), rtol=1e-5)
+
+
+def test_polyfit_of_an_integer_x_gets_numpys_own_float_conversion():
+    """hunt11 08: `np.polyfit(np.arange(n), x, deg)` (linear detrending): jnp.polyfit refuses an integer `x`
+    ("not inexact"); NumPy converts both with `asarray(x) + 0.0`, and so does the rewrite."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def detrend(x, deg: int = 1):
+            t = np.arange(len(x))
+            p = np.polyfit(t, x, deg)
+            return x - np.polyval(p, t)
+        """
+    )
+    assert "jnp.polyfit(jnp.asarray(t) + 0.0, jnp.asarray(x) + 0.0, deg)" in result.output.decode()
+    x = np.array([1.0, 2.5, 2.9, 4.2, 5.1, 6.3])
+    np.testing.assert_allclose(np.asarray(migrated.detrend(x)), original.detrend(x), atol=1e-5)

@@ -40,7 +40,7 @@ def linear_trend(times, readings):
         times (array-like): when each reading was taken.
         readings (array-like): the readings.
     """
-    slope, intercept = jnp.polyfit(jnp.asarray(times), jnp.asarray(readings), 1)
+    slope, intercept = jnp.polyfit(jnp.asarray(times) + 0.0, jnp.asarray(readings) + 0.0, 1)
     return slope, intercept
 
 

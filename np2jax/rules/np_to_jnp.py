@@ -15,7 +15,9 @@ from np2jax.diagnostics import FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
 from np2jax.tables import positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES, UFUNCS
-from np2jax.tables.numpy_api import ARRAY_OPERANDS_FROM, INT32_INDEX_RESULTS, KEYWORD_ADDITIONS, KEYWORD_RENAMES, STABLE_SORT_KINDS
+from np2jax.tables.numpy_api import (
+    ARRAY_OPERANDS_FROM, INEXACT_ARGUMENTS, INT32_INDEX_RESULTS, KEYWORD_ADDITIONS, KEYWORD_RENAMES, STABLE_SORT_KINDS,
+)
 
 UFUNC_METHODS = frozenset({"reduce", "accumulate", "outer", "reduceat"})
 # Never wrap these in jnp.asarray: they are shapes, axes or counts, not data.
@@ -211,7 +213,9 @@ class NumpyToJaxNumpy(Rule):
             "join that may hold lists or values np2jax cannot see (`rows.append([a, b])`, then `np.vstack(rows)`: "
             "`jnp.vstack([jnp.asarray(part) for part in rows])`). A list or tuple beside an array in arithmetic or a "
             "comparison (`x - [cx, cy]`, `q < (1.0, 2.0)`) is wrapped too, when the other side is certainly an array "
-            "(for `*`: not a NumPy integer scalar, which repeats a list; analysis/list_operands.py). `linalg.eigh`, `eigvalsh` and "
+            "(for `*`: not a NumPy integer scalar, which repeats a list; analysis/list_operands.py). `polyfit`'s `x` and `y` "
+            "get NumPy's own `jnp.asarray(x) + 0.0` (jax.numpy refuses an integer `x`, `np.polyfit(np.arange(n), y, 1)`). "
+            "`linalg.eigh`, `eigvalsh` and "
             "`cholesky` get `symmetrize_input=False`: NumPy reads one triangle, jax.numpy by default "
             "averages the matrix with its transpose, which differs for a not exactly symmetric input. "
             "`searchsorted`, `digitize` and `argpartition` (and the `searchsorted`/`argpartition` methods in jitted "
@@ -507,6 +511,8 @@ class NumpyToJaxNumpy(Rule):
         if ref.call is not None and not ref.member:
             ref.wrap_args |= self._list_arguments(ref.call, target, ctx, ref)
             ref.wrap_args |= self._sequence_elements(ref.call, target, ctx, ref)
+            positional = [i for i, arg in enumerate(ref.call.args) if arg.keyword is None and not arg.star]
+            ref.wrap_args |= {("inexact", i) for i in INEXACT_ARGUMENTS.get(row.numpy, ()) if i in positional}
             self._rename_keywords(ref)
             if row.numpy in INT32_INDEX_RESULTS:
                 ref.result_cast = _default_int(ref.scope, ctx)
