@@ -284,15 +284,23 @@ def _transform_sequence(children, visitor: cst.CSTTransformer, body: bool, skipp
 
 class _NamedCalls(FastVisitor):
     def __init__(self) -> None:
-        self.calls: dict[str, list[cst.Call]] = {}
+        self.calls: dict[str, list[tuple[cst.Call, cst.FunctionDef | None]]] = {}
+        self.functions: list[cst.FunctionDef] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.append(node)
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.pop()
 
     def visit_Call(self, node: cst.Call) -> None:
         if isinstance(node.func, cst.Name):
-            self.calls.setdefault(node.func.value, []).append(node)
+            self.calls.setdefault(node.func.value, []).append((node, self.functions[-1] if self.functions else None))
 
 
-def named_calls(node: cst.CSTNode) -> dict[str, list[cst.Call]]:
-    """Every call ``name(...)`` of a plain name in ``node``, by name."""
+def named_calls(node: cst.CSTNode) -> dict[str, list[tuple[cst.Call, cst.FunctionDef | None]]]:
+    """Every call ``name(...)`` of a plain name in ``node``, by name, with the function it is in (None at
+    module level)."""
     finder = _NamedCalls()
     visit(node, finder)
     return finder.calls

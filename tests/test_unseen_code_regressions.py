@@ -1055,3 +1055,23 @@ def test_polyfit_of_an_integer_x_gets_numpys_own_float_conversion():
     assert "jnp.polyfit(jnp.asarray(t) + 0.0, jnp.asarray(x) + 0.0, deg)" in result.output.decode()
     x = np.array([1.0, 2.5, 2.9, 4.2, 5.1, 6.3])
     np.testing.assert_allclose(np.asarray(migrated.detrend(x)), original.detrend(x), atol=1e-5)
+
+
+def test_a_parameter_the_module_passes_a_name_bound_to_a_list_is_wrapped():
+    """similaritymeasures (real11 R1): `x = [p[0, 0], ...]; poly_area(x, y)` gave a jitted helper lists, which
+    `jnp.roll` refuses."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def poly_area(x, y):
+            return 0.5 * np.abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1)))
+
+        def quad_area(p, q):
+            x = [p[0, 0], p[1, 0], q[1, 0], q[0, 0]]
+            y = [p[0, 1], p[1, 1], q[1, 1], q[0, 1]]
+            return poly_area(x, y)
+        """
+    )
+    p, q = np.array([[0.0, 0.0], [1.0, 0.0]]), np.array([[0.0, 1.0], [1.0, 1.0]])
+    np.testing.assert_allclose(float(migrated.quad_area(p, q)), original.quad_area(p, q))

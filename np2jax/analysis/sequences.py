@@ -166,7 +166,7 @@ class SequenceArguments:
         self.resolver = resolver
         self.static_parameters = static_parameters  # of a function jax.jit will see as Python values
         self._array_uses: dict[int, frozenset[str]] = {}
-        self._calls: dict[int, dict[str, list[cst.Call]]] = {}  # per module: name -> the calls `name(...)`
+        self._calls: dict[int, dict[str, list]] = {}  # per module: name -> the calls `name(...)` and their functions
 
     def may_be_sequence(
         self, value: cst.BaseExpression, scope: Scope, call: cst.Call, parameters: bool = True, normalising: bool = False
@@ -269,17 +269,27 @@ class SequenceArguments:
 
     def _given_sequence(self, name: str, scope: Scope) -> bool:
         """A call of this module-level function in its module passes a list or tuple display for ``name``
-        (colorspacious: ``broadcasting_matvec([1, -12. / 11, 1. / 11], rgb)``)."""
+        (colorspacious: ``broadcasting_matvec([1, -12. / 11, 1. / 11], rgb)``), or a name the caller binds only
+        to such displays (similaritymeasures: ``x = [p[0, 0], ...]; poly_area(x, y)``)."""
         function, module = scope.node, scope.parent
         if not isinstance(function, cst.FunctionDef) or module is None or module.kind != "module":
             return False
-        for call in self._module_calls(module).get(function.name.value, ()):
+        for call, owner in self._module_calls(module).get(function.name.value, ()):
             given = argument_for(call, function, name)
-            if given is not None and builds_sequence(given, self.resolver, module):
+            if given is None:
+                continue
+            if builds_sequence(given, self.resolver, module):
                 return True
+            caller = self.resolver.scopes.get(owner) if owner is not None else module
+            if isinstance(given, cst.Name) and caller is not None:  # `x = [p[0, 0], ...]; poly_area(x, y)`
+                found, bindings = caller.lookup(given.value)
+                values = [b for b in bindings if isinstance(b, ValueBinding)]
+                if found is not None and values and len(values) == len(bindings) and all(
+                        builds_sequence(b.value, self.resolver, found) for b in values):
+                    return True
         return False
 
-    def _module_calls(self, module: Scope) -> dict[str, list[cst.Call]]:
+    def _module_calls(self, module: Scope) -> dict[str, list[tuple[cst.Call, cst.FunctionDef | None]]]:
         key = id(module.node)
         if key not in self._calls:
             self._calls[key] = named_calls(module.node)

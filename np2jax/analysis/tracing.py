@@ -75,7 +75,7 @@ class ModuleTracing:
         self.selections: set[cst.Call] = set()  # `min(a, b)` / `max(a, b)` of traced values: become jnp.where
         self.int_casts: set[cst.Call] = set()  # `int(np.argmax(x))`: the cast goes, the index stays an array
         self._plans: dict[str, JitPlan] = {}
-        self._calls: dict[str, list[cst.Call]] | None = None  # name -> the module's calls `name(...)`
+        self._calls: dict[str, list[tuple[cst.Call, cst.FunctionDef | None]]] | None = None  # the module's calls by name
         self._in_progress: set[str] = set()
         self.array_code = ArrayCode(resolver, self.module_scope, self.function_node)  # name -> computes with arrays?
         # `from helpers import *` (also relative): a name bound nowhere may be another module's function
@@ -95,7 +95,7 @@ class ModuleTracing:
         if self._calls is None:
             self._calls = named_calls(self.module)
         found = []
-        for call in self._calls.get(function.name.value, ()):
+        for call, _ in self._calls.get(function.name.value, ()):
             given = argument_for(call, function, param)
             if isinstance(given, cst.Name):
                 found.append(given.value)
