@@ -25,6 +25,7 @@ from np2jax.analysis.scope import (
     attribute_chain,
 )
 from np2jax.tables import lookup_numpy
+from np2jax.visitors import named_calls
 
 SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype", "itemsize", "nbytes"})
 STATIC_BUILTINS = frozenset(
@@ -71,6 +72,13 @@ class Resolver:
         self._static_cache: dict[tuple[int, int], bool] = {}
         self.memo: dict[str, dict] = {}  # per-module results of analyses keyed by node (see values.function_nodes)
         self.traced_loops: set[cst.BaseExpression] = set()  # iterables of loops jit turns into fori_loop/scan
+
+    def calls_by_name(self, module: cst.Module) -> dict[str, list[tuple[cst.Call, cst.FunctionDef | None]]]:
+        """The module's calls ``name(...)`` by name, with the function each is in (visitors.named_calls), once."""
+        memo = self.memo.setdefault("calls_by_name", {})
+        if module not in memo:
+            memo[module] = named_calls(module)
+        return memo[module]
 
     def trace_loops(self, iterables) -> None:
         """The loops over ``iterables`` become fori_loop/scan bodies: the names they bind are traced values."""

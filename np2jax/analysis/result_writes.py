@@ -198,9 +198,6 @@ def global_names(function: cst.FunctionDef, held: dict[str, tuple[str, ...]]) ->
     return {name: callees for name, callees in held.items() if name not in own}
 
 
-_BRANCHING = (cst.If, cst.Try, cst.While, cst.For)  # blocks whose statements may not run
-
-
 class _ResultWrites(FastVisitor):
     """Sources are tuples of callees (and ``#`` keys): a name may hold the result of one of several calls
     (``for v in [make(n), make(m)]``); empty when it holds none."""
@@ -281,15 +278,15 @@ class _ResultWrites(FastVisitor):
             self.bound.setdefault(source, part)
             self.shared.add(source)
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, _BRANCHING):
-            self.branches += 1
-        return super().on_visit(node)
+    def _enter_branch(self, node: cst.CSTNode) -> None:
+        self.branches += 1
 
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        super().on_leave(original_node)
-        if isinstance(original_node, _BRANCHING):
-            self.branches -= 1
+    def _leave_branch(self, node: cst.CSTNode) -> None:
+        self.branches -= 1
+
+    # (hooks, not on_visit: the dispatch calls them only for these nodes)
+    visit_If = visit_Try = visit_While = _enter_branch
+    leave_If = leave_Try = leave_While = leave_For = _leave_branch
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         # `p[i] -= v` fails on a JAX array; `p += v` on the name rebinds it (and strings, numbers do the same),
@@ -326,6 +323,7 @@ class _ResultWrites(FastVisitor):
         return {callee for element in _elements(expr) for callee in self._source(element)}
 
     def visit_For(self, node: cst.For) -> None:
+        self.branches += 1
         iterable, target = node.iter, node.target
         if (isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "zip"
                 and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == len(iterable.args)

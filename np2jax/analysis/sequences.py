@@ -39,7 +39,7 @@ from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.values import GROWING_METHODS, function_nodes
 from np2jax.cstutil import argument_for
-from np2jax.visitors import FastVisitor, named_calls, visit
+from np2jax.visitors import FastVisitor, visit
 
 SEQUENCES = (cst.List, cst.ListComp, cst.Tuple)
 SEQUENCE_HINTS = frozenset({"list", "List", "Sequence", "tuple", "Tuple", "MutableSequence"})
@@ -166,7 +166,6 @@ class SequenceArguments:
         self.resolver = resolver
         self.static_parameters = static_parameters  # of a function jax.jit will see as Python values
         self._array_uses: dict[int, frozenset[str]] = {}
-        self._calls: dict[int, dict[str, list]] = {}  # per module: name -> the calls `name(...)` and their functions
 
     def may_be_sequence(
         self, value: cst.BaseExpression, scope: Scope, call: cst.Call, parameters: bool = True, normalising: bool = False
@@ -274,7 +273,7 @@ class SequenceArguments:
         function, module = scope.node, scope.parent
         if not isinstance(function, cst.FunctionDef) or module is None or module.kind != "module":
             return False
-        for call, owner in self._module_calls(module).get(function.name.value, ()):
+        for call, owner in self.resolver.calls_by_name(module.node).get(function.name.value, ()):
             given = argument_for(call, function, name)
             if given is None:
                 continue
@@ -288,12 +287,6 @@ class SequenceArguments:
                         builds_sequence(b.value, self.resolver, found) for b in values):
                     return True
         return False
-
-    def _module_calls(self, module: Scope) -> dict[str, list[tuple[cst.Call, cst.FunctionDef | None]]]:
-        key = id(module.node)
-        if key not in self._calls:
-            self._calls[key] = named_calls(module.node)
-        return self._calls[key]
 
     def _used_as_array(self, name: str, scope: Scope, rebindings: list[cst.BaseExpression]) -> bool:
         """Is the parameter itself used as an array?  With ``x = np.copy(x)`` (the call being looked at), only

@@ -43,7 +43,6 @@ from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, ValueBinding
 from np2jax.analysis.tracing_tables import DEFAULT_UNROLL_THRESHOLD, IMMUTABLE_BUILTINS
 from np2jax.cstutil import argument_for
-from np2jax.visitors import named_calls
 
 __all__ = ["Blocker", "JitPlan", "LoopConversion", "ModuleTracing", "jit_decorator"]
 
@@ -75,7 +74,6 @@ class ModuleTracing:
         self.selections: set[cst.Call] = set()  # `min(a, b)` / `max(a, b)` of traced values: become jnp.where
         self.int_casts: set[cst.Call] = set()  # `int(np.argmax(x))`: the cast goes, the index stays an array
         self._plans: dict[str, JitPlan] = {}
-        self._calls: dict[str, list[tuple[cst.Call, cst.FunctionDef | None]]] | None = None  # the module's calls by name
         self._in_progress: set[str] = set()
         self.array_code = ArrayCode(resolver, self.module_scope, self.function_node)  # name -> computes with arrays?
         # `from helpers import *` (also relative): a name bound nowhere may be another module's function
@@ -92,10 +90,8 @@ class ModuleTracing:
 
     def passed_functions(self, function: cst.FunctionDef, param: str) -> list[str]:
         """The names the module's calls of ``function`` pass for its parameter ``param`` (``f(m, pearson)``)."""
-        if self._calls is None:
-            self._calls = named_calls(self.module)
         found = []
-        for call, _ in self._calls.get(function.name.value, ()):
+        for call, _ in self.resolver.calls_by_name(self.module).get(function.name.value, ()):
             given = argument_for(call, function, param)
             if isinstance(given, cst.Name):
                 found.append(given.value)
