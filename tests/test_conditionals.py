@@ -639,7 +639,7 @@ def soft(x, lam: float):
 
 
 def pair(x):
-    s = x.sum()
+    s = x.mean()
     if s > 1.0:
         lo, hi = s, 2.0
     else:
@@ -741,3 +741,41 @@ def test_an_in_place_helper_called_in_a_branch_is_an_assignment_of_its_argument(
     exec(compile(output, "m.py", "exec"), new)
     for w in (np.array([1.0, 2.0, 3.0], np.float32), np.array([-1.0, -2.0, 0.5], np.float32)):
         np.testing.assert_allclose(np.asarray(new["pipeline_cond"](w)), original["pipeline_cond"](w))
+
+
+def test_python_float_beside_a_sum_of_unknown_kind_stays_lax_cond():
+    """redteam10 S-01: `t = x.sum(); if t < 0: return 0.5; return t` became jnp.where, which made an int64 sum a
+    float32 silently (16777219 -> 16777220.0); jax.lax.cond raises on int beside float instead (loudly)."""
+    source = "import numpy as np\n\n\ndef f(x):\n    t = x.sum()\n    if t < 0:\n        return 0.5\n    return t\n"
+    output = migrate_source(source.encode(), "f.py", Options()).output.decode()
+    assert "jax.lax.cond(t < 0, lambda: 0.5, lambda: t)" in output, output
+
+
+def test_not_around_a_static_left_operand_keeps_python_short_circuit():
+    """redteam10 L-01: `if not (w is None or w.sum() <= 0)` traced `w.sum()` with `w` None inside jax.lax.cond."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def scaled(s, w=None):
+            s = np.mean(s)
+            if not (w is None or w.sum() <= 0):
+                s = s / w.sum()
+            return s
+
+
+        def weighted_mean(x, w=None):
+            if not (w is not None and w.sum() > 0):
+                return x.mean()
+            return (x * w).sum() / w.sum()
+        """)
+    result = migrate_source(source.encode(), "n.py", Options())
+    output = result.output.decode()
+    assert all(r.jit for r in result.functions), output
+    original, new = {}, {}
+    exec(compile(source, "o.py", "exec"), original)
+    exec(compile(output, "m.py", "exec"), new)
+    x = np.arange(1.0, 5.0, dtype=np.float32)
+    for name in ("scaled", "weighted_mean"):
+        for args in [(x,), (x, np.full(4, 0.5, np.float32)), (x, -np.ones(4, np.float32))]:
+            np.testing.assert_allclose(np.asarray(new[name](*args)), original[name](*args), rtol=1e-6)

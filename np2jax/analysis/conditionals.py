@@ -364,7 +364,12 @@ class ConditionalDecisions:
         kinds = [[self.value(node) for node in branch] for branch in branches]
         if not all(v.scalar or v.weak for branch in kinds for v in branch):
             return False
-        return any(len({v.weak for v in column}) == 2 for column in zip(*kinds))
+        # A Python float beside a 0-d array of a kind np2jax cannot tell (`x.sum()` of an int array) stays
+        # jax.lax.cond, which raises on int beside float: jnp.where would make the int a float32 silently
+        mixed = [position for position, column in enumerate(zip(*kinds)) if len({v.weak for v in column}) == 2]
+        return bool(mixed) and all(
+            kinds[b][position].weak or kinds[b][position].kind in ("float", "complex") or _true_division(branches[b][position])
+            for position in mixed for b in range(len(branches)))
 
     def _container(self, node: cst.BaseExpression) -> bool:
         """A tuple or list display, or a local name bound to one somewhere."""
@@ -525,6 +530,11 @@ class ConditionalDecisions:
         if isinstance(node, cst.Call):
             return self.resolver.qualname(node.func, self.scope) in STATIC_BOOL_CALLS
         return False
+
+
+def _true_division(node: cst.BaseExpression) -> bool:
+    """``1.0 / m``, ``var / mean``: inexact whatever the operands' kinds (NumPy divides integers to floats too)."""
+    return isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Divide)
 
 
 def _compared(tests: list[cst.BaseExpression]) -> set[str]:

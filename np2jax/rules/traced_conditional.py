@@ -31,8 +31,8 @@ class TracedConditional(Rule):
             "stay where they are and now run whatever the test; the `return` becomes `jax.lax.cond`), and an `else:` "
             "that computes before its `return`. The test keeps Python's truth value: a comparison or a boolean array as it is, "
             "a number as `!= 0`, `and`/`or`/`not` as `jnp.logical_and`/`logical_or`/`logical_not` (a static left "
-            "operand stays a Python conditional around the call, `(jax.lax.cond(w.sum() > 0, ...) if w is not None else step)`: Python short-circuits, and a branch that needs it, `x * w`, is never traced with `w` None). Where every branch value is 0-d and a Python number stands beside "
-            "an array (`return 1.0` beside `return var / mean`), it becomes `jnp.where(test, a, b)` instead (one "
+            "operand stays a Python conditional around the call, `(jax.lax.cond(w.sum() > 0, ...) if w is not None else step)`, also under `not`: Python short-circuits, and a branch that needs it, `x * w`, is never traced with `w` None). Where every branch value is 0-d and a Python number stands beside "
+            "a float array (`return 1.0` beside `return var / mean`; beside `x.sum()`, whose kind np2jax cannot tell, it stays `jax.lax.cond`, which raises for an int), it becomes `jnp.where(test, a, b)` instead (one "
             "per position of a tuple): `jnp.where` promotes the number to the array's dtype as NumPy does, where "
             "`jax.lax.cond` would refuse a float64 number beside a float32 array under x64; with 0-d values it "
             "cannot broadcast, and the branch not taken only costs its arithmetic."
@@ -366,6 +366,9 @@ class TracedConditional(Rule):
             left = _python_operand(truth.parts[0], test.left, ctx)
             inner = self._choice(truth.parts[1], test.right, value, otherwise, ctx, select)
             return f"({inner} if {left} else {otherwise})" if truth.how == "python-and" else f"({value} if {left} else {inner})"
+        if truth.how == "not" and truth.parts[0].how in ("python-and", "python-or"):
+            # `not (w is None or w.sum() <= 0)`: the branches swap, and the static operand still decides first
+            return self._choice(truth.parts[0], test.expression, otherwise, value, ctx, select)
         code = truth_code(truth, test, ctx)
         return f"{ctx.use_jnp()}.where({code}, {value}, {otherwise})" if select else f"jax.lax.cond({code}, lambda: {value}, lambda: {otherwise})"
 
