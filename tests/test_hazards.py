@@ -318,3 +318,24 @@ def test_tiny_floor_in_a_builtin_max_that_becomes_jnp_where_is_flagged():
     exec(compile(result.output, "res.py", "exec"), namespace)
     A = np.eye(3, dtype=np.float32)
     assert np.isnan(float(namespace["residual_norm"](A, np.zeros(3, np.float32), np.zeros(3, np.float32))))  # real
+
+
+def test_an_out_of_range_constant_a_converted_if_returns_is_flagged():
+    """redteam10 S-02: `if s == 0: return 1e300` became jax.lax.cond, whose float32 branch is inf."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def safe_scale(x):
+            s = np.abs(x).sum()
+            if s == 0:
+                return 1e300
+            return s
+        """)
+    result = migrate_source(source.encode(), "s.py", Options())
+    assert "NPJ121" in _codes_in(result, "safe_scale") and result.functions[0].jit
+    namespace: dict = {}
+    exec(compile(result.output, "s.py", "exec"), namespace)
+    with np.errstate(over="ignore"):  # jax casting 1e300 to float32 warns
+        value = float(namespace["safe_scale"](np.zeros(3, np.float32)))
+    assert np.isinf(value)  # the hazard is real

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.branches import assigned_values, returned
 from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.values import STATIC
-from np2jax.context import FileContext
+from np2jax.context import FileContext, loop_plan
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
 from np2jax.rules.hazard import HazardRule
@@ -34,7 +35,8 @@ class Float32Range(HazardRule):
             "Reports float constants (literals, or local names and parameter defaults bound to one) below float32's "
             "smallest normal number (~1.2e-38) or above its largest (~3.4e38) that are combined with array values "
             "by an operator or passed to a NumPy function, or to a builtin `max`/`min` of traced values that becomes "
-            "`jnp.where` (`max(np.linalg.norm(b), 1e-300)`)."
+            "`jnp.where` (`max(np.linalg.norm(b), 1e-300)`), or returned or assigned by a branch of an `if` that "
+            "NPJ306 converts (`if s == 0: return 1e300`: the chosen value is a float32 array)."
         ),
         why=(
             "JAX computes in float32 unless `jax_enable_x64` is on. `np.log(p + 1e-300)` then takes the log of 0 "
@@ -77,12 +79,19 @@ class Float32Range(HazardRule):
         ),
     )
 
-    NODE_TYPES = frozenset({cst.BinaryOperation, cst.Call})
+    NODE_TYPES = frozenset({cst.BinaryOperation, cst.Call, cst.If, cst.IfExp})
 
     def __init__(self) -> None:
         self._reported: set[cst.CSTNode] = set()
 
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
+        if isinstance(node, (cst.If, cst.IfExp)):
+            # `if s == 0: return 1e300` that NPJ306 turns into jax.lax.cond / jnp.where: the branch is a float32 array
+            plan = loop_plan(ctx.function, ctx)
+            if plan is not None and node in plan.conditionals:
+                for value in _branch_values(node):
+                    self._check(value, scope, ctx)
+            return
         if isinstance(node, cst.BinaryOperation):
             sides = (node.left, node.right)
             for side, other in (sides, sides[::-1]):
@@ -110,6 +119,19 @@ class Float32Range(HazardRule):
             target = constant if inside_function(constant, ctx) else node
             self.report(ctx, target, self.MESSAGE.format(value=ctx.code(constant).strip(), effect=effect,
                                                          consequence=consequence), exact=True)
+
+
+def _branch_values(node: cst.If | cst.IfExp) -> list[cst.BaseExpression]:
+    """The values a converted conditional chooses between that its branches give directly (returns, assignments)."""
+    if isinstance(node, cst.IfExp):
+        return [node.body, node.orelse]
+    values = []
+    for body in (node.body, node.orelse.body if isinstance(node.orelse, cst.Else) else None):
+        if body is None:
+            continue
+        value = returned(body)
+        values.extend([value] if value is not None else assigned_values(body).values())
+    return values
 
 
 def _out_of_range(node: cst.BaseExpression, scope: Scope, depth: int):
