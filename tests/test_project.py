@@ -508,28 +508,31 @@ def test_a_result_handed_to_a_third_module_that_only_reads_it_keeps_its_producer
     assert same_results(src, tmp_path / "out", "from pkg.c import h; print(h(3))").strip() == "6.0"
 
 
-def test_a_result_handed_to_a_third_modules_numpy_function_reading_flat_keeps_its_producer_numpy(run_cli, tmp_path):
-    # transforms3d: mat2quat stays NumPy (here: np.unique, NPJ102) and reads `M.flat`, which a JAX array lacks
-    src = tmp_path / "src"
-    write(src / "pkg" / "__init__.py", "")
-    write(src / "pkg" / "a.py", "import numpy as np\n\ndef make(n):\n    return np.ones((n, 2))\n")
-    write(src / "pkg" / "b.py", "import numpy as np\n\ndef first(M):\n    q = np.unique(np.array(list(M.flat)))\n    return float(q.sum())\n")
-    write(src / "pkg" / "c.py", "from .a import make\nfrom .b import first\n\ndef h(n):\n    M = make(n)\n    return first(M)\n")
-    run = migrate(run_cli, src, tmp_path / "out")
-    assert "a.py:3:5: NPJ202" in run.stderr
-    assert same_results(src, tmp_path / "out", "from pkg.c import h; print(h(3))").strip() == "1.0"
+THIRD_MODULE_NUMPY_USERS = [
+    pytest.param(  # transforms3d: mat2quat stays NumPy (here: np.unique, NPJ102) and reads `M.flat`, which a JAX array lacks
+        "import numpy as np\n\ndef make(n):\n    return np.ones((n, 2))\n",
+        "import numpy as np\n\ndef first(M):\n    q = np.unique(np.array(list(M.flat)))\n    return float(q.sum())\n",
+        "from .a import make\nfrom .b import first\n\ndef h(n):\n    M = make(n)\n    return first(M)\n",
+        "1.0", id="reading-flat"),
+    pytest.param(  # hunt9's pipeline: ops.accumulate_histogram_(counts, ...) does np.add.at(counts, idx, 1) on counts_table()
+        "import numpy as np\n\ndef table(n):\n    return np.zeros(n, dtype=np.int64)\n",
+        "import numpy as np\n\ndef add_(counts, idx):\n    np.add.at(counts, idx, 1)\n",
+        "import numpy as np\nfrom .a import table\nfrom .b import add_\n\ndef h(n):\n    c = table(n)\n"
+        "    add_(c, np.array([0, 0, 1]))\n    return c.tolist()\n",
+        "[2, 1, 0]", id="adding-into-it-with-add-at"),
+]
 
 
-def test_a_result_handed_to_a_third_module_that_adds_into_it_with_add_at_keeps_its_producer_numpy(run_cli, tmp_path):
-    # hunt9's pipeline: ops.accumulate_histogram_(counts, ...) does np.add.at(counts, idx, 1) on buffers' counts_table()
+@pytest.mark.parametrize("a, b, c, printed", THIRD_MODULE_NUMPY_USERS)
+def test_a_result_handed_to_a_third_modules_numpy_function_keeps_its_producer_numpy(run_cli, tmp_path, a, b, c, printed):
     src = tmp_path / "src"
     write(src / "pkg" / "__init__.py", "")
-    write(src / "pkg" / "a.py", "import numpy as np\n\ndef table(n):\n    return np.zeros(n, dtype=np.int64)\n")
-    write(src / "pkg" / "b.py", "import numpy as np\n\ndef add_(counts, idx):\n    np.add.at(counts, idx, 1)\n")
-    write(src / "pkg" / "c.py", "import numpy as np\nfrom .a import table\nfrom .b import add_\n\ndef h(n):\n    c = table(n)\n    add_(c, np.array([0, 0, 1]))\n    return c.tolist()\n")
+    write(src / "pkg" / "a.py", a)
+    write(src / "pkg" / "b.py", b)
+    write(src / "pkg" / "c.py", c)
     run = migrate(run_cli, src, tmp_path / "out")
     assert "a.py:3:5: NPJ202" in run.stderr
-    assert same_results(src, tmp_path / "out", "from pkg.c import h; print(h(3))").strip() == "[2, 1, 0]"
+    assert same_results(src, tmp_path / "out", "from pkg.c import h; print(h(3))").strip() == printed
 
 
 @pytest.mark.parametrize("b_imports_numpy", [False, True])

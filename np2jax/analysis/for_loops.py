@@ -20,6 +20,7 @@ from np2jax.analysis.loops import (
     all_names,
     assigned_before,
     contains,
+    descendants,
     names_outside,
     numpy_call_on_python_values,
     subscripts,
@@ -30,7 +31,7 @@ from np2jax.analysis.scope import LoopBinding, ValueBinding
 from np2jax.analysis.sequences import documented_array_like, sequence_annotation
 from np2jax.analysis.tracing_tables import ARRAY, ARRAY_HINTS, SCALAR_HINTS, STATIC_INSTEAD
 from np2jax.analysis.values import ZIPPERS
-from np2jax.visitors import child_nodes, visit
+from np2jax.visitors import visit
 
 
 class ForLoops:
@@ -297,7 +298,7 @@ class ForLoops:
             return False  # `weights=(0.25, 0.5, 0.25)`, `ws: list[float]`: a Python container, unrolled as meant
         element = node.target.value
         return any(isinstance(n, cst.BinaryOperation) and not isinstance(n.operator, cst.MatrixMultiply) and any(
-            isinstance(side, cst.Name) and side.value == element for side in (n.left, n.right)) for n in _walk(node.body))
+            isinstance(side, cst.Name) and side.value == element for side in (n.left, n.right)) for n in descendants(node.body))
 
     def _iterates_array(self, iterable: cst.BaseExpression) -> bool:
         if isinstance(iterable, cst.Call):
@@ -317,11 +318,3 @@ class ForLoops:
 
 def _literal_one(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Integer) and node.evaluated_value == 1
-
-
-def _walk(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(child_nodes(current))

@@ -139,7 +139,7 @@ def numpy_call_on_python_values(body: cst.CSTNode, names: set[str], resolver: Re
     """A NumPy call in ``body`` whose arguments are all Python values (so it stays a NumPy call, see NPJ100)
     but mention one of ``names``: once the loop is a fori_loop/scan, those are traced and NumPy would raise.
     Calls NPJ100 rewrites once the loop makes them traced (analysis/index_calls.py) are not such calls."""
-    for node in _walk(body):
+    for node in descendants(body):
         if (isinstance(node, cst.Call) and is_numpy(resolver.qualname(node.func, scope))
                 and any(_mentions_value(a.value, names, resolver, scope) for a in node.args)
                 and resolver.args_static(node, scope) and not converts_on_traced_index(node, resolver, scope)):
@@ -163,10 +163,13 @@ def _mentions_value(node: cst.CSTNode, names: set[str], resolver: Resolver, scop
     return any(_mentions_value(child, names, resolver, scope) for child in child_nodes(node))
 
 
-def _walk(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
-    yield node
-    for child in child_nodes(node):
-        yield from _walk(child)
+def descendants(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
+    """``node`` and every node under it (no recursion: deep expressions cannot overflow the stack)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(child_nodes(current))
 
 
 def contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:

@@ -90,11 +90,11 @@ def swapped_pair(target: cst.Subscript, value: cst.BaseExpression, classifier: I
         pair = _pair(written), _pair(read)
         if pair[0] is not None and pair[1] is not None:
             (a, b), (c, d) = pair
-            if not (_same(a, d) and _same(b, c)) or not all(
+            if not (a.deep_equals(d) and b.deep_equals(c)) or not all(
                     checker.one_number(e) and pure_expression(e, classifier) for e in (a, b)):
                 return False
             pairs += 1
-        elif not (_same(written, read) and classifier.is_basic([written]) and pure_expression(written, classifier)):
+        elif not (written.deep_equals(read) and classifier.is_basic([written]) and pure_expression(written, classifier)):
             return False
     return pairs == 1
 
@@ -106,10 +106,6 @@ def _pair(element: cst.SubscriptElement) -> tuple[cst.BaseExpression, cst.BaseEx
         first, second = index.value.elements
         return first.value, second.value
     return None
-
-
-def _same(a: cst.CSTNode, b: cst.CSTNode) -> bool:
-    return a.deep_equals(b)
 
 
 def _indexes(elements: Sequence[cst.SubscriptElement]) -> list[cst.SubscriptElement]:

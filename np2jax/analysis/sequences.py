@@ -275,17 +275,9 @@ class SequenceArguments:
             return False
         for call, owner in self.resolver.calls_by_name(module.node).get(function.name.value, ()):
             given = argument_for(call, function, name)
-            if given is None:
-                continue
-            if builds_sequence(given, self.resolver, module):
-                return True
             caller = self.resolver.scopes.get(owner) if owner is not None else module
-            if isinstance(given, cst.Name) and caller is not None:  # `x = [p[0, 0], ...]; poly_area(x, y)`
-                found, bindings = caller.lookup(given.value)
-                values = [b for b in bindings if isinstance(b, ValueBinding)]
-                if found is not None and values and len(values) == len(bindings) and all(
-                        builds_sequence(b.value, self.resolver, found) for b in values):
-                    return True
+            if given is not None and caller is not None and self.may_be_sequence(given, caller, call, parameters=False):
+                return True  # `[1, -12. / 11, 1. / 11]`, or `x` of `x = [p[0, 0], ...]; poly_area(x, y)`
         return False
 
     def _used_as_array(self, name: str, scope: Scope, rebindings: list[cst.BaseExpression]) -> bool:

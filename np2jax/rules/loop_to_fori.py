@@ -3,13 +3,12 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.jit_plan import PrefixMask
-from np2jax.analysis.loops import all_names, contains, subscripts
+from np2jax.analysis.loops import all_names, contains, descendants, subscripts
 from np2jax.analysis.tracing import LoopConversion
 from np2jax.context import FileContext, loop_plan
 from np2jax.cstutil import call
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
-from np2jax.visitors import child_nodes
 
 
 class LoopToFori(Rule):
@@ -580,14 +579,11 @@ def _bounds_traced(loop: cst.For, plan) -> bool:
 def _assignments(block: cst.CSTNode) -> list[tuple[str, cst.BaseExpression]]:
     """``name = value`` (also ``a, b = value`` and ``name op= value``) anywhere in ``block``."""
     found: list[tuple[str, cst.BaseExpression]] = []
-    stack: list[cst.CSTNode] = [block]
-    while stack:
-        node = stack.pop()
+    for node in descendants(block):
         if isinstance(node, cst.Assign):
             found.extend((name, node.value) for t in node.targets for name in names_in(t.target))
         elif isinstance(node, (cst.AugAssign, cst.AnnAssign)) and node.value is not None:
             found.extend((name, node.value) for name in names_in(node.target))
-        stack.extend(child_nodes(node))
     return found
 
 
