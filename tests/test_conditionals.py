@@ -608,8 +608,8 @@ def test_branches_of_data_dependent_dtype_kind_stay_python_and_match_numpy():
     """
     result = migrate(source)
     assert "jax.lax.cond" not in result.output.decode() and not any(r.jit for r in result.functions)
-    reasons = " ".join(d.message for d in result.diagnostics if d.code == "NPJ301")
-    assert "a branch is an int and another a float" in reasons and "has the dtype of `x`" in reasons, reasons
+    reasons = " ".join(d.message for d in result.diagnostics if d.code in ("NPJ301", "NPJ304"))
+    assert "a branch is an int and another a float" in reasons and "another is `x` as given" in reasons, reasons
     original, migrated = {}, {}
     exec(compile(textwrap.dedent(source), "original.py", "exec"), original)
     exec(compile(result.output, "migrated.py", "exec"), migrated)
@@ -743,12 +743,51 @@ def test_an_in_place_helper_called_in_a_branch_is_an_assignment_of_its_argument(
         np.testing.assert_allclose(np.asarray(new["pipeline_cond"](w)), original["pipeline_cond"](w))
 
 
-def test_python_float_beside_a_sum_of_unknown_kind_stays_lax_cond():
+def test_python_float_beside_a_sum_of_unknown_kind_stays_python():
     """redteam10 S-01: `t = x.sum(); if t < 0: return 0.5; return t` became jnp.where, which made an int64 sum a
-    float32 silently (16777219 -> 16777220.0); jax.lax.cond raises on int beside float instead (loudly)."""
+    float32 silently (16777219 -> 16777220.0); as jax.lax.cond it raised for an int `x`. NumPy returns an int or a
+    float depending on the branch taken, which no jitted function can: the `if` stays, and the function runs as NumPy's."""
+    jnp = pytest.importorskip("jax.numpy")
     source = "import numpy as np\n\n\ndef f(x):\n    t = x.sum()\n    if t < 0:\n        return 0.5\n    return t\n"
-    output = migrate_source(source.encode(), "f.py", Options()).output.decode()
-    assert "jax.lax.cond(t < 0, lambda: 0.5, lambda: t)" in output, output
+    result = migrate_source(source.encode(), "f.py", Options())
+    output = result.output.decode()
+    assert "if t < 0:" in output and "jax.lax.cond" not in output and not result.functions[0].jit, output
+    assert "`t` has the dtype of `x`" in " ".join(d.message for d in result.diagnostics if d.code in ("NPJ301", "NPJ304"))
+    original, migrated = {}, {}
+    exec(compile(source, "o.py", "exec"), original)
+    exec(compile(output, "m.py", "exec"), migrated)
+    for x in (np.array([16777219, 0]), np.array([-3, 1]), np.array([2.5, -0.5], dtype=np.float32)):
+        want, got = original["f"](x), migrated["f"](jnp.asarray(x))
+        assert np.asarray(got).dtype.kind == np.asarray(want).dtype.kind and np.asarray(got) == want, (x, got, want)
+
+
+def test_a_name_a_branch_leaves_alone_has_the_kind_of_its_value_before_the_if():
+    """`m = x.max(); if m > 10: m = m * 0.5` is an int or a float for an int `x` (redteam9 L-01: jax.lax.cond raised);
+    after `m = np.mean(x)` both branches are floats, and the conversion stays."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def half_if_big(x):
+            m = x.max()
+            if m > 10:
+                m = m * 0.5
+            return m
+
+
+        def half_if_big_mean(x):
+            m = x.max()
+            m = np.mean(x)
+            if m > 10:
+                m = m * 0.5
+            return m
+        """)
+    result = migrate_source(source.encode(), "h.py", Options())
+    output = result.output.decode()
+    assert [r.jit for r in result.functions] == [False, True], output
+    assert "m = jax.lax.cond(m > 10, lambda: m * 0.5, lambda: m)" in output, output
+    reasons = " ".join(d.message for d in result.diagnostics if d.code in ("NPJ301", "NPJ304"))
+    assert "`x.max()` has the dtype of `x`" in reasons, reasons
 
 
 def test_not_around_a_static_left_operand_keeps_python_short_circuit():

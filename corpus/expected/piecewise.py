@@ -4,11 +4,11 @@ import jax
 import jax.numpy as jnp
 
 
-@jax.jit
 def shrink_to_ball(x, max_norm):
     """Scale x onto the ball of radius max_norm when it lies outside (projected gradient methods)."""
     norm = jnp.linalg.norm(x)
-    x = jax.lax.cond(norm > max_norm, lambda: x * (max_norm / norm), lambda: x)
+    if norm > max_norm:
+        x = x * (max_norm / norm)
     return x
 
 

@@ -47,7 +47,7 @@ from np2jax.analysis.branches import (
 )
 from np2jax.analysis.dtype_sources import dtype_source, mixed_kinds, runtime_dtype
 from np2jax.analysis.early_returns import final_return, rest_reason
-from np2jax.analysis.loops import all_names
+from np2jax.analysis.loops import all_names, descendants
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import Scope, ValueBinding
 from np2jax.analysis.value_kinds import ORDER, ORDERING, Value, ValueClassifier
@@ -112,6 +112,7 @@ class ConditionalSites(FastVisitor):
         self.following: dict[cst.If, cst.SimpleStatementLine] = {}  # an `if` -> the simple statement right after it
         self.rest: dict[cst.If, list[cst.BaseStatement]] = {}  # an `if` of the function's body -> the statements after it
         self.owner: dict[cst.BaseExpression, cst.If] = {}  # a value assigned in a branch -> the chain's first `if`
+        self.before: dict[cst.If, list[cst.BaseStatement]] = {}  # an `if` -> the statements before it in its block
 
     def _block(self, statements, top: bool) -> None:
         for position, (statement, after) in enumerate(zip(statements, [*statements[1:], None])):
@@ -119,6 +120,8 @@ class ConditionalSites(FastVisitor):
                 self.following[statement] = after
             if isinstance(statement, cst.If) and top:
                 self.rest[statement] = statements[position + 1:]
+            if isinstance(statement, cst.If):
+                self.before[statement] = statements[:position]
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._block(list(node.body), node is self.body)
@@ -167,6 +170,7 @@ class ConditionalDecisions:
         visit(body, self.sites)
         self._decided: dict[cst.CSTNode, Conversion | str | None] = {}
         self._kept: list[cst.Name] = []
+        self._reaching: dict[cst.Name, cst.BaseExpression] = {}  # a name a branch leaves alone -> its value before the `if`
 
     def value(self, node: cst.BaseExpression) -> Value:
         return self.values.value(node, self.scope)
@@ -259,6 +263,10 @@ class ConditionalDecisions:
             return f"`{missing[0]}` is set only " + ("when the test is true" if else_body is None else "in some branches")
         unchanged = {name: cst.Name(name) for name in kept}
         self._kept.extend(unchanged.values())  # the classifier caches by id(): keep them alive
+        for name, stand_in in unchanged.items():
+            value = reaching_value(name, self.sites.before.get(node, []))
+            if value is not None:
+                self._reaching[stand_in] = value
         values = [[branch.get(name, unchanged.get(name)) for name in names] for branch in assigned]
         reason = self._branch_values(values, tests)
         return reason or Conversion("assign", tuple(truths), names, select=self._select(values, tests))
@@ -402,7 +410,7 @@ class ConditionalDecisions:
                 return f"`{_short(other)}` may not be 0-d like `{_short(scalar)}` (NumPy would return either)"
             # Arrays on both sides: jax.lax.cond checks shapes and dtypes when tracing; kinds that differ for some
             # inputs (a float beside an array of a parameter's dtype) would make it raise where NumPy returns.
-            return mixed_kinds(column, self.scope, self.resolver, classifier) or ""
+            return mixed_kinds(self._as_assigned(column), self.scope, self.resolver, classifier) or ""
         if any(not v.numeric or v.kind == "complex" for v in weak):
             return "a branch is a Python number jax.lax.cond cannot match"
         strong = [(node, v) for node, v in zip(column, values) if not v.weak]
@@ -417,12 +425,17 @@ class ConditionalDecisions:
             return "a Python number meets an array whose dtype kind np2jax cannot tell is a float"
         if kinds == {"int", "float"} or (kinds == {"int", "number"} and not strong):
             return "a branch is an int and another a float: NumPy's result kind depends on the branch taken"
-        for node, v in strong:
+        for node, v in zip(self._as_assigned([node for node, _ in strong]), [v for _, v in strong]):
             source = dtype_source(node, self.scope, self.resolver, classifier) if v.kind == "number" else None
             if source is not None and source[0] == "like":
                 return (f"`{_short(node)}` has the dtype of `{source[1]}` and another branch is a Python float: "
                         f"an int `{source[1]}` would make NumPy's result kind depend on the branch taken")
         return ""
+
+    def _as_assigned(self, column: list[cst.BaseExpression]) -> list[cst.BaseExpression]:
+        """``column`` with a name a branch leaves alone replaced by the value it was given just before the ``if``
+        (where np2jax can tell), for where its dtype comes from."""
+        return [self._reaching.get(node, node) for node in column]
 
     def _may_not_be_array(self, name: str) -> bool:
         _, bindings = self.scope.lookup(name)
@@ -530,6 +543,33 @@ class ConditionalDecisions:
         if isinstance(node, cst.Call):
             return self.resolver.qualname(node.func, self.scope) in STATIC_BOOL_CALLS
         return False
+
+
+def reaching_value(name: str, before: list[cst.BaseStatement]) -> cst.BaseExpression | None:
+    """The value of the last ``name = value`` among the statements ``before`` an ``if`` in its block, when no other
+    statement after it may bind ``name`` (None when np2jax cannot tell)."""
+    for statement in reversed(before):
+        for small in reversed(statement.body) if isinstance(statement, cst.SimpleStatementLine) else [statement]:
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                if small.targets[0].target.value == name:
+                    return small.value
+            if _binds(small, name):
+                return None  # `name += 1`, `a, name = ...`, a loop or a branch that may bind it
+    return None
+
+
+def _binds(node: cst.CSTNode, name: str) -> bool:
+    targets: list[cst.CSTNode] = []
+    for inner in descendants(node):
+        if isinstance(inner, cst.Assign):
+            targets.extend(t.target for t in inner.targets)
+        elif isinstance(inner, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+            targets.append(inner.target)
+        elif isinstance(inner, cst.AsName):
+            targets.append(inner.name)
+        elif isinstance(inner, (cst.FunctionDef, cst.ClassDef)) and inner.name.value == name:
+            return True
+    return any(n.value == name for target in targets for n in all_names(target))
 
 
 def _true_division(node: cst.BaseExpression) -> bool:

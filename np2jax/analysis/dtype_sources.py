@@ -23,6 +23,7 @@ from np2jax.analysis.value_kinds import (
     MEAN_REDUCTIONS,
     ORDER,
     SAME_KIND_REDUCTIONS,
+    SUM_REDUCTIONS,
     ValueClassifier,
 )
 
@@ -36,6 +37,8 @@ SAME_DTYPE_FUNCTIONS = SAME_KIND_REDUCTIONS | frozenset(
 # The real dtype of their argument's: a complex `z` gives a float array (``("real", p)`` for a parameter's)
 REAL_PART_FUNCTIONS = frozenset("abs absolute real imag".split())
 SAME_DTYPE_METHODS = frozenset("max min ptp copy ravel flatten reshape squeeze transpose clip cumsum round".split())
+# Sums and products keep an int's kind (a bool's becomes an int, no float either way): `x.sum()` is an int for an int `x`
+SUM_KIND = SUM_REDUCTIONS | frozenset({"cumprod", "nancumsum", "nancumprod", "trace"})
 FLOAT_METHODS = frozenset({"mean", "std", "var"})
 
 
@@ -50,17 +53,14 @@ def dtype_source(node: cst.BaseExpression, scope: Scope, resolver: Resolver, val
         return ("fixed", value.kind)
     if isinstance(node, cst.Name):
         found, bindings = scope.lookup(node.value)
-        if len(bindings) != 1:
+        if found is None or not bindings:
             return None
-        binding = bindings[0]
-        if isinstance(binding, ParamBinding) and found is not None and found.kind == "function":
-            default = binding.param.default
-            if isinstance(default, cst.UnaryOperation):
-                default = default.expression
-            return FLOAT if isinstance(default, cst.Float) else ("like", node.value)  # `delta=1.0`: meant as a float
-        if isinstance(binding, ValueBinding) and not binding.augmented and found is not None:
-            return dtype_source(binding.value, found, resolver, values, depth + 1)
-        return None
+        sources = {_binding_source(node.value, binding, found, resolver, values, depth) for binding in bindings}
+        if len(sources) == 1:
+            return sources.pop()
+        # `m = x.max()` and then `m = m * 0.5` in one branch: the other branch's `m` may be the first binding's,
+        # whose kind follows `x`'s (an int for an int `x`) where the updated one is a float.
+        return next((source for source in sorted(sources, key=str) if source is not None and source[0] == "like"), None)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
         return dtype_source(node.expression, scope, resolver, values, depth + 1)
     if isinstance(node, cst.Subscript):
@@ -71,6 +71,18 @@ def dtype_source(node: cst.BaseExpression, scope: Scope, resolver: Resolver, val
         return _binary(node, scope, resolver, values, depth)
     if isinstance(node, cst.Call):
         return _call(node, scope, resolver, values, depth)
+    return None
+
+
+def _binding_source(name: str, binding: object, scope: Scope, resolver: Resolver, values: ValueClassifier,
+                    depth: int) -> Source | None:
+    if isinstance(binding, ParamBinding) and scope.kind == "function":
+        default = binding.param.default
+        if isinstance(default, cst.UnaryOperation):
+            default = default.expression
+        return FLOAT if isinstance(default, cst.Float) else ("like", name)  # `delta=1.0`: meant as a float
+    if isinstance(binding, ValueBinding) and not binding.augmented:
+        return dtype_source(binding.value, scope, resolver, values, depth + 1)
     return None
 
 
@@ -101,7 +113,7 @@ def _call(node: cst.Call, scope: Scope, resolver: Resolver, values: ValueClassif
         short = qualname.rsplit(".", 1)[-1]
         if short in FLOAT_FUNCTIONS or short in MEAN_REDUCTIONS:
             return FLOAT
-        if short in SAME_DTYPE_FUNCTIONS and positional:
+        if (short in SAME_DTYPE_FUNCTIONS or short in SUM_KIND) and positional:
             return dtype_source(positional[0], scope, resolver, values, depth + 1)
         if short in ("asarray", "array", "asanyarray") and len(positional) == 1 and len(node.args) == 1:
             return dtype_source(positional[0], scope, resolver, values, depth + 1)  # no dtype: the argument's
@@ -117,7 +129,7 @@ def _call(node: cst.Call, scope: Scope, resolver: Resolver, values: ValueClassif
         method = func.attr.value
         if method in FLOAT_METHODS:
             return FLOAT
-        if method in SAME_DTYPE_METHODS:
+        if method in SAME_DTYPE_METHODS or method in SUM_KIND:
             return dtype_source(func.value, scope, resolver, values, depth + 1)
     return None
 
@@ -157,8 +169,9 @@ def mixed_kinds(column: list[cst.BaseExpression], scope: Scope, resolver: Resolv
     if fixed and likes:
         kind = next(iter(fixed))
         node, name = likes[0]
-        return (f"one branch is a {kind} array and `{_code(node)}` has the dtype of `{name}`: NumPy's result dtype "
-                f"would depend on the branch taken (an int `{name}` gives an int array)" if kind == "float" else
+        other = f"another is `{name}` as given" if _code(node) == name else f"`{_code(node)}` has the dtype of `{name}`"
+        return (f"one branch is a {kind} and {other}: NumPy's result dtype "
+                f"would depend on the branch taken (an int `{name}` gives an int)" if kind == "float" else
                 f"one branch is a {kind} array and `{_code(node)}` has the dtype of `{name}`, which may differ")
     return None
 
