@@ -368,3 +368,38 @@ def test_loop_over_a_parameter_that_may_be_a_list_iterates_its_array():
     assert result.functions[0].jit and "_seq = jnp.asarray(coeffs)" in result.output.decode()
     for args in [([1, 2], 2.0), ([1.0, 0.0, -2.0], np.array([0.0, 1.0, 2.0])), ((3,), 1.5), (np.array([1.0, 2.0]), 2.0)]:
         np.testing.assert_allclose(np.asarray(new["poly_eval"](*args)), original["poly_eval"](*args))
+
+
+def test_an_int_array_carry_a_step_makes_a_float_runs_its_first_step_first():
+    """`for k in range(n): u = 0.5 * (np.roll(u, 1) + np.roll(u, -1))` on an int `u` (redteam9 L-02): NumPy's `u`
+    is a float after the first step, and a fori_loop carrying the int `u` raised ("body_fun output and input must
+    have identical types"). The first step now runs before the loop; a float `u` from np.asarray(.., float) does not
+    need it."""
+    from tests.runtime_helpers import migrate_and_exec
+
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def relax(u, n):
+            for k in range(n):
+                u = 0.5 * (np.roll(u, 1) + np.roll(u, -1))
+            return u
+
+
+        def relax_float(u0, n):
+            u = np.asarray(u0, dtype=float)
+            for k in range(n):
+                u = 0.5 * (np.roll(u, 1) + np.roll(u, -1))
+            return u
+        """)
+    result, original, new = migrate_and_exec(source)
+    output = result.output.decode()
+    assert all(r.jit for r in result.functions), output
+    assert output.count("jax.lax.fori_loop(1, n, _loop_body, u)") == 1, output
+    assert "jax.lax.fori_loop(0, n, _loop_body, u)" in output, output
+    for name in ("relax", "relax_float"):
+        for u, n in ((np.array([4, 0, 1, 7]), 3), (np.array([4, 0, 1, 7]), 0), (np.array([1.5, -2.0, 0.25]), 5)):
+            want, got = original[name](u, n), np.asarray(new[name](u, n))
+            assert got.dtype.kind == want.dtype.kind, (name, u, n, got.dtype)
+            np.testing.assert_allclose(got, want, rtol=1e-6)

@@ -13,6 +13,7 @@ import libcst as cst
 
 from np2jax.analysis.aliasing import has_array_evidence
 from np2jax.analysis.collect import CollectedLists, Collection
+from np2jax.analysis.dtype_sources import FLOAT, FLOAT64, dtype_source
 from np2jax.analysis.jit_plan import LoopConversion
 from np2jax.analysis.list_params import counts_elements, list_indexed_at
 from np2jax.analysis.loops import (
@@ -30,6 +31,7 @@ from np2jax.analysis.resolve import is_shape_name
 from np2jax.analysis.scope import LoopBinding, ValueBinding
 from np2jax.analysis.sequences import documented_array_like, sequence_annotation
 from np2jax.analysis.tracing_tables import ARRAY, ARRAY_HINTS, SCALAR_HINTS, STATIC_INSTEAD
+from np2jax.analysis.value_kinds import ValueClassifier
 from np2jax.analysis.values import ZIPPERS
 from np2jax.visitors import visit
 
@@ -40,6 +42,8 @@ class ForLoops:
     A converted loop's index and carried names become traced from the loop on
     (``traced_iterables``, ``carried``), which the token computation reads.
     """
+
+    _float_values: ValueClassifier | None = None
 
     def visit_For(self, node: cst.For) -> None:
         iterable = node.iter
@@ -169,6 +173,8 @@ class ForLoops:
                         return None, (f"`{name}` may start as a Python value; fori_loop would make it a 32-bit array "
                                       "of fixed shape")
                     peel = True
+                elif self._may_peel(kind, collection) and self._may_become_float(name, node):
+                    peel = True  # an int array the first step makes a float: fori_loop needs one carry dtype
                 carried.append(name)
             elif name in outside:
                 if not self._may_peel(kind, collection) or not self._becomes_array(name, node, body):
@@ -251,6 +257,21 @@ class ForLoops:
                   or (isinstance(b, LoopBinding) and contains(loop.body, b.iterable))]
         return bool(inside or name in body.written) and all(
             isinstance(b, ValueBinding) and self._array_valued(b.value) for b in inside)
+
+    def _may_become_float(self, name: str, loop: cst.For) -> bool:
+        """Does ``name`` start with a dtype that may be an int (a parameter's: ``x = x0``) while the loop's body gives it
+        a float (``x = x - lr * g``)? After one step its dtype is the one the later steps keep."""
+        if self._float_values is None:
+            self._float_values = ValueClassifier(self.resolver)
+        scope, values = self.function_scope, self._float_values
+        _, bindings = scope.lookup(name)
+        inside = [b.value for b in bindings if isinstance(b, ValueBinding) and not b.augmented and contains(loop.body, b.value)]
+        if not any(dtype_source(value, scope, self.resolver, values) in (FLOAT, FLOAT64) for value in inside):
+            return False
+        if name in self.params:
+            return dtype_source(cst.Name(name), scope, self.resolver, values) not in (FLOAT, FLOAT64)
+        before = [b.value for b in bindings if isinstance(b, ValueBinding) and not b.augmented and not contains(loop, b.value)]
+        return any(dtype_source(value, scope, self.resolver, values) not in (FLOAT, FLOAT64) for value in before)
 
     def _array_valued(self, value: cst.BaseExpression) -> bool:
         tokens = self.tokens(value, self.function_scope)
