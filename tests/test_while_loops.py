@@ -343,7 +343,7 @@ def test_loops_outside_jitted_functions_and_without_npj308_stay():
     assert "while_loop" not in static.output.decode()  # a Python test stays Python
 
 
-# The rule's examples (newton_sqrt, jacobi, power_iteration, fixed_point) and three more loops.
+# The rule's examples (newton_sqrt, jacobi, power_iteration, jacobi_until, fixed_point) and three more loops.
 RUNTIME = "\n\n".join(example.source for example in LoopToWhile.EXAMPLES if "NPJ308" in example.diagnostics) + '''
 
 def first_crossing(x: np.ndarray, level):
@@ -393,6 +393,8 @@ CALLS = '''
     ("decaying_steps", (0.5, rng.normal(size=3), 0.5, 1e-6, 5)),
     ("fixed_point", (rng.normal(size=4), 1e-12)), ("fixed_point", (np.full(2, 0.7390851332151607), 1e-12)),
     ("fixed_point", (rng.normal(size=3), 10.0)),
+    ("jacobi_until", (dominant, b, np.zeros(5))), ("jacobi_until", (dominant, b, np.zeros(5), 1e-8, 3)),
+    ("jacobi_until", (dominant, b, np.zeros(5), 1e-5, 0)),
 '''
 
 COMPARE = '''
@@ -428,7 +430,7 @@ print("compared", len(calls))
 
 def test_while_loops_run_under_jit_and_match_numpy_exactly(tmp_path):
     pytest.importorskip("jax")
-    _compare(tmp_path, RUNTIME, CALLS, loops=7, compared=25)
+    _compare(tmp_path, RUNTIME, CALLS, loops=8, compared=28)
 
 
 # `while True` loops that stop at `if test: break`: the first step runs before the while_loop.
@@ -541,3 +543,100 @@ def _compare(tmp_path, source: str, calls: str, loops: int, compared: int) -> No
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     assert f"compared {compared}" in run.stdout
+
+
+RETURNING = """\
+import numpy as np
+
+
+def same_value(x0, tol=1e-3, max_iter=50):
+    x = np.asarray(x0, dtype=float)
+    for it in range(max_iter):
+        x = np.cos(x)
+        if np.max(np.abs(x - np.cos(x))) < tol:
+            return x
+    return x
+
+
+def next_value(x0, tol=1e-3, max_iter=50):
+    x = np.asarray(x0, dtype=float)
+    for it in range(max_iter):
+        x_new = np.cos(x)
+        if np.max(np.abs(x_new - x)) < tol:
+            return x_new
+        x = x_new
+    return x
+
+
+def eigen(A, n_iter=50, tol=1e-6):
+    v = np.ones(A.shape[0])
+    lam = 0.0
+    for _ in range(n_iter):
+        w = A @ v
+        lam_new = np.linalg.norm(w)
+        v = w / lam_new
+        if abs(lam_new - lam) < tol:
+            return lam_new, v
+        lam = lam_new
+    return lam, v
+
+
+def other_value(x0, tol=1e-3, max_iter=50):
+    x = np.asarray(x0, dtype=float)
+    for it in range(max_iter):
+        x_new = np.cos(x)
+        if np.max(np.abs(x_new - x)) < tol:
+            return x
+        x = x_new
+    return x
+
+
+def computed_after(x0, tol=1e-3, max_iter=50):
+    x = np.asarray(x0, dtype=float)
+    for it in range(max_iter):
+        x_new = np.cos(x)
+        if np.max(np.abs(x_new - x)) < tol:
+            return x_new
+        x = 0.5 * x_new
+    return x
+
+
+def more_after(x0, tol=1e-3, max_iter=50):
+    x = np.asarray(x0, dtype=float)
+    for it in range(max_iter):
+        x = np.cos(x)
+        if np.max(np.abs(x - np.cos(x))) < tol:
+            return x
+    x = x * 2
+    return x
+"""
+
+
+def test_a_return_that_stops_a_loop_with_the_value_after_it_becomes_while_loop():
+    """`for it in range(n): ...; if done: return v; S2` before `return w`: a while_loop when `v` is `w` (as at a
+    `break`: S2's values are taken back on the step that stops, `other_value`) or S2's renamings make `w` `v`
+    (the loop stops after S2); a value S2 computes, or code between the loop and its `return` keep the loop
+    (NPJ303), and the function runs as NumPy's."""
+    import jax
+    import numpy as np
+
+    from tests.runtime_helpers import migrate_and_exec
+
+    result, original, new = migrate_and_exec(RETURNING)
+    output = result.output.decode()
+    jitted = {r.qualname: r.jit for r in result.functions}
+    assert jitted == {"same_value": True, "next_value": True, "eigen": True, "other_value": True,
+                      "computed_after": False, "more_after": False}, output
+    assert output.count("jax.lax.while_loop(") == 4 and output.count("= jnp.where(_done, _kept_") == 1, output
+    notes = [d.message for d in result.diagnostics if d.code == "NPJ308"]
+    assert len(notes) == 4 and all("its `if ...: return` ending it" in note for note in notes), notes
+    with jax.enable_x64(True):
+        A = np.array([[2.0, 1.0], [1.0, 3.0]])
+        x0 = np.array([0.5, 1.0, -2.0])
+        for name, args in [(n, (x0, tol, steps)) for n in ("same_value", "next_value", "other_value", "computed_after",
+                                                            "more_after")
+                           for tol, steps in ((1e-3, 50), (1e-3, 0), (1e-3, 1), (10.0, 5), (1e-12, 7))] + [
+                ("eigen", (A,)), ("eigen", (A, 0)), ("eigen", (A, 1)), ("eigen", (np.eye(2), 10, 1e-3)), ("eigen", (A, 50, 1e-12))]:
+            want, got = original[name](*args), new[name](*args)
+            for w, g in zip(want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,)):
+                np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, err_msg=f"{name}{args[1:]}")

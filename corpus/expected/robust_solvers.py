@@ -7,6 +7,7 @@ for float64.
 """
 
 import numpy as np
+import functools
 import jax
 import jax.numpy as jnp
 
@@ -43,16 +44,21 @@ def safe_log_ratio(a, b):
         return np.log(a / b)
 
 
+@functools.partial(jax.jit, static_argnums=(3,))
 def jacobi(A, b, tol=1e-10, max_iter=200):
     """Jacobi iteration; stops when the update is below tol."""
     D = jnp.diag(A)
     R = A - jnp.diag(D)
     x = jnp.zeros_like(b)
-    for _ in range(max_iter):
+    def _loop_cond(_carry):
+        return jnp.logical_and(_carry[0] < max_iter, jnp.logical_not(_carry[1]))
+    def _loop_body(_carry):
+        _i, _done, x = _carry
         x_new = (b - R @ x) / D
-        if jnp.linalg.norm(x_new - x) < tol:
-            return x_new
+        _done = jnp.linalg.norm(x_new - x) < tol
         x = x_new
+        return _i + 1, _done, x
+    x = jax.lax.while_loop(_loop_cond, _loop_body, (0, False, x))[2]
     return x
 
 

@@ -57,7 +57,8 @@ class WhileConversion:
     keep S1's values on the step that breaks) or ``"until"`` (``while True: S1; if test: break; S2``: S1
     runs once before ``while not test: S2; S1``).  ``carried`` are the names the body assigns that exist before
     the loop, in order of first assignment; ``truth`` how the (while or break) test gives Python's truth
-    value; ``guard``: the body indexes at the counter, so it runs under ``if a < b:`` (jax traces the body
+    value (``returns``: the body's ``if test: return v`` stands for ``break`` before the ``return v`` right after the loop);
+    ``guard``: the body indexes at the counter, so it runs under ``if a < b:`` (jax traces the body
     even for zero steps, where ``x[i]`` of an empty array raises).
     """
 
@@ -67,6 +68,7 @@ class WhileConversion:
     index: str | None = None
     after: tuple[str, ...] = ()
     guard: bool = False
+    returns: str = ""  # "break"/"step": the break is `if test: return v` right before `return w` (analysis/while_loops.py)
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ one must be free of side effects (analysis/conditionals.py decides that).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 import libcst as cst
@@ -67,13 +68,18 @@ class WhileLoops:
 
     def breaking_loop(self, node: cst.For) -> bool:
         """``for i in range(a, b)`` whose body breaks on a traced test: converted, or blocked with the reason."""
-        breaker = breaker_of(node)
+        breaker, returns = breaker_of(node), ""
+        if breaker is None and self.scope is self.function_scope:
+            breaker, returns = stop_by_return(node, self.node.body) or (None, "")
         if breaker is None or self.scope is not self.function_scope or not self._traced(breaker.test):
             return False
         conversion, obstacle = self._break_conversion(node, breaker)
+        if conversion is not None and returns:
+            conversion = replace(conversion, returns=returns, after=() if returns == "step" else conversion.after)
         if conversion is not None and conversion.index is not None:
             self.traced_iterables[node.iter] = f"<index:{conversion.index}>"
-        self._adopt(node, breaker, conversion, f"Python `for` loop that breaks on a traced test ({obstacle})")
+        stops = "returns" if returns else "breaks"
+        self._adopt(node, breaker, conversion, f"Python `for` loop that {stops} on a traced test ({obstacle})")
         return True
 
     def _until_loop(self, node: cst.While) -> bool:
@@ -358,16 +364,89 @@ def breaker_of(node: cst.For | cst.While) -> cst.If | None:
     ``break`` of the loop leaves the body refused by ``LoopBody``)."""
     if not isinstance(node.body, cst.IndentedBlock):
         return None
-    found = [s for s in node.body.body if isinstance(s, cst.If) and s.orelse is None
-             and isinstance(s.body, (cst.IndentedBlock, cst.SimpleStatementSuite)) and _only_break(s.body)]
+    found = [s for s in node.body.body if isinstance(s, cst.If) and s.orelse is None and _lone(s.body, cst.Break)]
     return found[0] if len(found) == 1 else None
 
 
-def _only_break(block: cst.BaseSuite) -> bool:
-    if isinstance(block, cst.SimpleStatementSuite):
-        return len(block.body) == 1 and isinstance(block.body[0], cst.Break)
-    return (len(block.body) == 1 and isinstance(block.body[0], cst.SimpleStatementLine)
-            and len(block.body[0].body) == 1 and isinstance(block.body[0].body[0], cst.Break))
+def returning_breaker(node: cst.For) -> tuple[cst.If, cst.Return] | None:
+    """The one top-level ``if test: return v`` of a loop's body (no ``else``, nothing else in it), and its ``return``."""
+    if not isinstance(node.body, cst.IndentedBlock):
+        return None
+    found = [(s, _lone(s.body, cst.Return)) for s in node.body.body if isinstance(s, cst.If) and s.orelse is None]
+    found = [(s, r) for s, r in found if r is not None]
+    return found[0] if len(found) == 1 else None  # type: ignore[return-value]
+
+
+def _lone(block: cst.BaseSuite, kind: type) -> cst.BaseSmallStatement | None:
+    """The one small statement of ``block`` when it is a ``kind`` (None otherwise)."""
+    if isinstance(block, cst.IndentedBlock):
+        if len(block.body) != 1 or not isinstance(block.body[0], cst.SimpleStatementLine):
+            return None
+        block = block.body[0]
+    if not isinstance(block, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) or len(block.body) != 1:
+        return None
+    return block.body[0] if isinstance(block.body[0], kind) else None
+
+
+def return_after(body: cst.BaseSuite, loop: cst.CSTNode) -> cst.Return | None:
+    """The ``return`` right after ``loop`` in ``body`` (None when something else follows it)."""
+    statements = list(body.body) if isinstance(body, cst.IndentedBlock) else []
+    position = next((i for i, statement in enumerate(statements) if statement is loop), None)
+    if position is None or position + 1 >= len(statements):
+        return None
+    return _lone(statements[position + 1], cst.Return)
+
+
+def stop_by_return(loop: cst.For, body: cst.BaseSuite) -> tuple[cst.If, str] | None:
+    """``for ...: S1; if test: return v; S2`` right before ``return w``: the ``if`` and how it stops the loop.
+
+    ``"break"`` when ``v`` is ``w`` (a ``break`` there returns the same value from the same state);
+    ``"step"`` when ``S2`` only assigns names and ``w`` with the names ``S2`` sets to names replaced by those
+    is ``v`` (``x_new`` ... ``if done: return x_new`` ... ``x = x_new`` ... ``return x``): ending the loop after
+    that step's ``S2`` returns the same value."""
+    found, final = returning_breaker(loop), return_after(body, loop)
+    if found is None or final is None:
+        return None
+    breaker, early = found
+    if _code(early.value) == _code(final.value):
+        return breaker, "break"
+    statements = list(loop.body.body)
+    renamed: dict[str, str] = {}
+    for statement in statements[statements.index(breaker) + 1:]:
+        assign = _lone(statement, cst.Assign)
+        if assign is None or len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+            return None
+        name = assign.targets[0].target.value
+        # each in terms of the values before S2 ("": a value that is not a name, which no `v` matches)
+        renamed[name] = renamed.get(assign.value.value, assign.value.value) if isinstance(assign.value, cst.Name) else ""
+    if final.value is None or early.value is None:
+        return None
+    replaced = final.value.visit(_Renamer(renamed))
+    return (breaker, "step") if _code(replaced) == _code(early.value) else None
+
+
+class _Renamer(cst.CSTTransformer):
+    """Names replaced by others (``""``: replaced by a value that is not a name, which never matches)."""
+
+    def __init__(self, renamed: dict[str, str]) -> None:
+        super().__init__()
+        self.renamed = renamed
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)  # only the object of an attribute is a name (`x.shape`: `shape` is not)
+        return False
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
+        return updated.with_changes(value=original.value.visit(self))
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        if original.value in self.renamed:
+            return cst.Name(self.renamed[original.value] or "__np2jax_a_value__")
+        return updated
+
+
+def _code(node: cst.CSTNode | None) -> str:
+    return "None" if node is None else cst.Module([]).code_for_node(node)
 
 
 def always_true(test: cst.BaseExpression) -> bool:

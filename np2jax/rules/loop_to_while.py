@@ -3,7 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.jit_plan import WhileConversion
-from np2jax.analysis.while_loops import breaker_of
+from np2jax.analysis.while_loops import breaker_of, returning_breaker
 from np2jax.context import FileContext, loop_plan
 from np2jax.diagnostics import FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -32,7 +32,13 @@ class LoopToWhile(Rule):
             "stops at one such `if test: break` (`S1; if test: break; S2`) always runs its first step: `S1` runs "
             "once before the loop, then `while not test: S2; S1` runs the same operations in the same order, so "
             "on the step that breaks the names `S1` sets have their new values and the ones `S2` sets their old "
-            "ones, and a name `S1` sets and the code after the loop reads is bound, as in Python."
+            "ones, and a name `S1` sets and the code after the loop reads is bound, as in Python. A `return` "
+            "in place of the `break` (`for it in range(max_iter): S1; if test: return v; S2` right before `return "
+            "w`) is one too when it returns what the code after the loop would: `v` is `w` (the loop stops as at "
+            "a `break`), or `S2` only assigns names and `w` with the names `S2` sets to other names replaced by "
+            "those is `v` (`if err < tol: return x_new` ... `x = x_new` ... `return x`, or `return lam_new, v` "
+            "... `lam = lam_new` ... `return lam, v`): the loop then stops after that step's `S2`, whose "
+            "assignments give `w` the value `v` had."
         ),
         why=(
             "Under `jax.jit` a Python loop cannot stop at a step it only knows at run time: the test is a traced "
@@ -55,7 +61,8 @@ class LoopToWhile(Rule):
             "is 0-d (NumPy raises on a longer array; while_loop would raise when tracing), `in`/`is` tests, a test "
             "that assigns a name (`:=`), an "
             "`and`/`or` whose right side may have side effects (while_loop evaluates both), a body with "
-            "`continue`/`return`/`raise`, another `break` (or a `break` under a nested `if`), list growth or "
+            "`continue`/`raise`, a `return` other than the one above (another value, not right before the loop's "
+            "final `return`, or in a loop inside a block), another `break` (or a `break` under a nested `if`), list growth or "
             "attribute writes, an `else` clause, a name first set inside the loop and used after it or in the "
             "test (unbound when the loop runs no step; in a `while True` loop: a name first set after the "
             "`break` test, or only in some steps), a carry that starts as a Python number and is divided with "
@@ -186,6 +193,43 @@ class LoopToWhile(Rule):
             diagnostics=("NPJ308",),
         ),
         Example(
+            title="a `for` loop that returns on convergence what the code after it returns",
+            before="""
+            import numpy as np
+
+            def jacobi_until(A, b, x0, tol=1e-5, max_iter=200):
+                x = np.asarray(x0, dtype=float)
+                d = np.diag(A)
+                for it in range(max_iter):
+                    x_new = (b - A @ x + d * x) / d
+                    if np.max(np.abs(x_new - x)) < tol:
+                        return x_new
+                    x = x_new
+                return x
+            """,
+            after="""
+            import functools
+            import jax
+            import jax.numpy as jnp
+
+            @functools.partial(jax.jit, static_argnums=(4,))
+            def jacobi_until(A, b, x0, tol=1e-5, max_iter=200):
+                x = jnp.asarray(x0, dtype=float)
+                d = jnp.diag(A)
+                def _loop_cond(_carry):
+                    return jnp.logical_and(_carry[0] < max_iter, jnp.logical_not(_carry[1]))
+                def _loop_body(_carry):
+                    it, _done, x = _carry
+                    x_new = (b - A @ x + d * x) / d
+                    _done = jnp.max(jnp.abs(x_new - x)) < tol
+                    x = x_new
+                    return it + 1, _done, x
+                x = jax.lax.while_loop(_loop_cond, _loop_body, (0, False, x))[2]
+                return x
+            """,
+            diagnostics=("NPJ308",),
+        ),
+        Example(
             title="`while True` with a break: its first step runs before the loop",
             before="""
             import numpy as np
@@ -262,6 +306,7 @@ class LoopToWhile(Rule):
         else:
             statements = self._break(conversion, updated, ctx, taken, cond_name, body_name)
         first_step = ", its first step run before it" if conversion.kind == "until" and not isinstance(statements[0], cst.FunctionDef) else ""
+        first_step += ", its `if ...: return` ending it" if conversion.returns else ""
         report_conversion(self, ctx, original, taken, carry=carrying(conversion.carried) + first_step)
         statements[0] = statements[0].with_changes(leading_lines=[*updated.leading_lines, *statements[0].leading_lines])
         return statements
@@ -316,7 +361,7 @@ class LoopToWhile(Rule):
         cond = cst.parse_statement(f"def {cond_name}({parameter}):\n    return {test}\n")
         block = updated.body
         statements = list(block.body)
-        breaker = breaker_of(updated)
+        breaker = returning_breaker(updated)[0] if conversion.returns else breaker_of(updated)  # type: ignore[index]
         position = statements.index(breaker)
         kept = dict(zip(conversion.after, _fresh(taken, *(f"_kept_{name}" for name in conversion.after))))
         flag = cst.parse_statement(f"{done} = {truth_code(conversion.truth, breaker.test, ctx)}\n")
