@@ -159,7 +159,7 @@ def migrate_source(source: bytes, path: str = "<string>", options: Options = Opt
 
 def _migrate_source(source: bytes, path: str, options: Options) -> FileResult:
     try:
-        if b"numpy" not in source:
+        if b"numpy" not in source or not NUMPY_IMPORT.search(source):  # "numpy" only in a comment or a string
             functions, imports, tree = _functions_without_numpy(source)
             if functions is not None:
                 mutating = mutating_functions(tree)
@@ -445,6 +445,11 @@ def _ast_or_none(text: str) -> ast.Module | None:
         return ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+
+
+# A line importing NumPy (or jax.numpy): `import numpy as np`, `import os, numpy`, `from numpy import linalg`.
+# A module without one has no NumPy code to migrate, whatever its comments or strings say ("numpy" backends).
+NUMPY_IMPORT = re.compile(rb"^(?:\xef\xbb\xbf)?[ \t]*(?:from[ \t]+(?:jax\.)?numpy\b|import[ \t]+[^\n#]*\bnumpy\b)", re.MULTILINE)
 
 
 def _functions_without_numpy(source: bytes) -> tuple[list[FunctionRecord] | None, bool, ast.Module | None]:

@@ -270,3 +270,17 @@ def test_bad_input(case: Case, tmp_path: Path, run_cli) -> None:
             assert data == _nested(500)
     leftovers = [p.name for p in tmp_path.rglob("*np2jax-tmp*")]
     assert not leftovers, leftovers  # no temporary file left behind by an atomic write
+
+
+def test_a_module_that_only_mentions_numpy_in_words_is_left_as_it_is():
+    """opt_einsum's backends (real12): `# numpy` or a docstring naming NumPy in a module that never imports it sent
+    the file down the full path, and `def t(x, axes): return x.transpose(axes)` (duck-typed for any backend) was
+    jitted, which raises for a user's own array class."""
+    from np2jax.engine import migrate_source
+
+    for head in ("# numpy\n", '"""Helpers that also work for numpy arrays."""\n', 'BACKEND = "numpy"\n'):
+        source = (head + "\n\ndef default_transpose(x, axes):\n    return x.transpose(axes)\n").encode()
+        result = migrate_source(source, "backend.py")
+        assert result.status == "unchanged" and result.output == source, result.output
+    imported = b"import os, numpy\n\n\ndef default_transpose(x, axes):\n    return x.transpose(axes)\n"
+    assert b"jax.jit" in migrate_source(imported, "backend.py").output
