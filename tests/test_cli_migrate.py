@@ -132,8 +132,9 @@ def test_diff_survives_a_stdout_that_cannot_encode_the_file(tmp_path, run_cli):
     assert '     s = "caf\\xe9"\n' in run.stdout  # escaped, not a UnicodeEncodeError
     written = run_cli("migrate", "--write", "lat.py", cwd=tmp_path, env={"PYTHONIOENCODING": "ascii"})
     assert written.returncode == 0, written
+    # (not jitted: it returns a str)
     assert (tmp_path / "lat.py").read_bytes() == source.replace("np.sum", "jnp.sum").replace(
-        "import numpy as np", "import jax\nimport jax.numpy as jnp").replace("\ndef f", "\n@jax.jit\ndef f").encode("latin-1")
+        "import numpy as np", "import jax.numpy as jnp").encode("latin-1")
 
 
 def test_a_closed_pipe_on_stdout_is_not_a_traceback(tmp_path, cache_dir):

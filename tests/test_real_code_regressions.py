@@ -541,3 +541,39 @@ def test_a_range_handed_to_a_jax_numpy_function_is_read_as_an_array():
     assert "jnp.asarray(range(L))" in result.output.decode() and record(result, "interp10").jit
     x = np.array([1.0, 3.0, 2.0, 5.0], dtype=np.float32)
     np.testing.assert_allclose(np.asarray(migrated.interp10(x)), original.interp10(x), rtol=1e-6)
+
+
+def test_string_building_is_python_and_an_overload_stub_does_not_stop_the_file():
+    """opt_einsum (real12): `subscripts = ",".join(...); subscripts += "->"` was NPJ201 "a view of another array",
+    and with an `@overload` stub of a function that calls a NumPy helper the whole file failed with an internal
+    error (KeyError in NPJ202's report). Strings built by concatenation are Python values (static)."""
+    result, original, migrated = migrated_pair(
+        """
+        from typing import overload
+        import numpy as np
+
+        def build(subscript_list, output, x):
+            subscripts = ",".join(subscript_list)
+            if output is not None:
+                subscripts += "->"
+                subscripts += output
+            return subscripts, np.asarray(x) * 2
+
+        def _inner(s):
+            s += "->"
+            print(s)
+            return np.asarray(len(s))
+
+        @overload
+        def contract(subscripts: str) -> np.ndarray: ...
+
+        def contract(subscripts):
+            return _inner(subscripts)
+        """
+    )
+    assert not [d for d in result.diagnostics if d.code == "NPJ201"], [d.format() for d in result.diagnostics]
+    assert not record(result, "build").jit  # it returns a str
+    text, doubled = migrated.build(("ab", "b"), "a", np.arange(3))
+    assert text == original.build(("ab", "b"), "a", np.arange(3))[0] == "ab,b->a"
+    np.testing.assert_array_equal(np.asarray(doubled), [0, 2, 4])
+    assert int(migrated.contract("ij")) == int(original.contract("ij")) == 4

@@ -425,12 +425,21 @@ class FunctionAliasing:
 _PARAMETER = "parameter"  # decided per write: safe only after the parameter is rebound to a fresh array
 
 
+def string_valued(expr: cst.BaseExpression) -> bool:
+    """A string literal, or a method of one (``",".join(names)``, ``"{}".format(n)``): a str, never an array."""
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        expr = expr.func.value
+    return isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+
+
 def is_view(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
     """``b``, ``a[1:]``, ``a.T``, ``a.reshape(...)``, ``np.ravel(a)`` ...: may share memory with a named array.
 
     ``a[i]`` with integer indices only is not counted: it is a view only when ``a``
     has more dimensions than indices, which is not known here.
     """
+    if string_valued(expr):
+        return False
     if isinstance(expr, cst.Subscript) and all(
         isinstance(e.slice, cst.Index) and not isinstance(e.slice.value, cst.Ellipsis)
         and not (isinstance(e.slice.value, cst.Name) and e.slice.value.value == "None")

@@ -46,9 +46,9 @@ class CallChecks:
         func = node.func
         if isinstance(func, cst.Attribute):
             self.called_attributes.add(func)  # visit_Attribute (function_tracing.py) names it a method call
-        if isinstance(func, cst.Attribute) and func.attr.value == "format" and isinstance(func.value, STRING_LITERALS):
-            for arg in node.args:
-                self._require(arg.value, "`str.format` argument", VALUE_INSTEAD)
+        if isinstance(func, cst.Attribute) and func.attr.value in ("format", "join") and isinstance(func.value, STRING_LITERALS):
+            for arg in node.args:  # `"{}".format(n)`, `",".join(names)`: Python values
+                self._require(arg.value, f"`str.{func.attr.value}` argument", VALUE_INSTEAD)
         for arg in node.args:
             if self._numpy_function(arg.value, self.scope):
                 self._block(arg.value, "side-effect", f"passes the NumPy function `{self.module.module.code_for_node(arg.value)}` "

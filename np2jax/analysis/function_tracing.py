@@ -487,6 +487,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                 self._require(node.value, "new shape", STATIC_INSTEAD)  # `y.shape = s` becomes `y = y.reshape(s)`
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.operator, cst.AddAssign) and _is_string(node.value):  # `s += "->"`: a Python str
+            self._require(node.target, "operand of string concatenation", VALUE_INSTEAD)
         self._check_store(node.target)
         self._check_mask_store(node.target, node.value, augmented=True)
         self.store_targets.add(node.target)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.scope import DefBinding
+from np2jax.analysis.aliasing import string_valued
+from np2jax.analysis.scope import DefBinding, ValueBinding
 from np2jax.analysis.tracing_tables import BUILTIN_CONSTANTS, STRING_LITERALS
 
 # np.errstate's settings that make NumPy ignore, warn about or log floating-point errors, never raise them.
@@ -83,10 +84,8 @@ class SideEffectChecks:
 
     def _returns_non_array(self, value: cst.BaseExpression) -> bool:
         """A function or a string (or a tuple/list holding one, or an item picked from such a literal): not a JAX type."""
-        if isinstance(value, (cst.Lambda, *STRING_LITERALS)):
+        if isinstance(value, cst.Lambda) or string_valued(value):  # also `",".join(names)`, `"{}".format(n)`
             return True
-        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "format":
-            return isinstance(value.func.value, STRING_LITERALS)
         if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Modulo):
             return isinstance(value.left, STRING_LITERALS)
         if isinstance(value, (cst.Tuple, cst.List)):
@@ -98,6 +97,9 @@ class SideEffectChecks:
         if isinstance(value, cst.Name):
             found, bindings = self.scope.lookup(value.value)
             if found is not None and any(isinstance(b, DefBinding) and isinstance(b.node, cst.FunctionDef) for b in bindings):
+                return True
+            if found is not None and found.kind == "function" and any(  # `subscripts = ",".join(...)`, `s += "->"`
+                    isinstance(b, ValueBinding) and string_valued(b.value) for b in bindings):
                 return True
         return self._numpy_function(value, self.scope)
 

@@ -338,7 +338,7 @@ class CallsUnmigratedFunction(Rule):
             if isinstance(call.func, cst.Name) and call.func.value != forced.callee:  # `Leaf(n)`, `class Leaf(Base)`
                 message = self.CREATE_MESSAGE.format(created=call.func.value, callee=forced.callee)
             self.report(ctx, call, message, exact=True, statement=info.call_statements.get(call))
-        else:
+        elif forced.callee in info.references:
             reference = info.references[forced.callee]
             message = self.REFERENCE_MESSAGE.format(callee=forced.callee)
             if reference.value != forced.callee:  # `HANDLER = inc` at module level

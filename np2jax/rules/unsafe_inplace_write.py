@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.aliasing import string_valued
 from np2jax.analysis.result_writes import INPLACE_METHODS
 from np2jax.analysis.scope import LoopBinding, ParamBinding, ValueBinding
 from np2jax.analysis.sequences import sequence_annotation
@@ -325,6 +326,8 @@ class UnsafeInplaceWrite(Rule):
         if aliasing is None:
             return
         name = original.target.value
+        if string_valued(original.value):
+            return  # `subscripts += "->"`: a str (no array takes a string in place)
         reason = aliasing.augmented_blocker(name, original.target)
         if reason is not None:
             operator = original.operator.__class__.__name__
