@@ -577,3 +577,26 @@ def test_string_building_is_python_and_an_overload_stub_does_not_stop_the_file()
     assert text == original.build(("ab", "b"), "a", np.arange(3))[0] == "ab,b->a"
     np.testing.assert_array_equal(np.asarray(doubled), [0, 2, 4])
     assert int(migrated.contract("ij")) == int(original.contract("ij")) == 4
+
+
+def test_datetime64_arrays_stay_numpy():
+    """pysolar (real12): `np.array(d, dtype='datetime64[D]')` became jnp.array under jax.jit, which raised for every
+    date (15 of the package's 90 tests); datetime64/timedelta64 dtypes are like object and str ones (NPJ103)."""
+    import datetime
+
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def day_of_year(d):
+            dd = np.array(d, dtype='datetime64[D]')
+            dy = np.array(d, dtype='datetime64[Y]')
+            return (dd - dy).astype('int') + 1
+
+        def as_days(d):
+            return d.astype("<M8[D]")
+        """
+    )
+    assert result.output == result.source
+    assert [d.code for d in result.diagnostics if d.severity.value == "error"] == ["NPJ103"] * 3, [d.format() for d in result.diagnostics]
+    assert migrated.day_of_year(datetime.datetime(2024, 3, 1, 12)) == original.day_of_year(datetime.datetime(2024, 3, 1, 12)) == 61

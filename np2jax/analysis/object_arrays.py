@@ -1,4 +1,4 @@
-"""Arrays JAX cannot hold: NumPy's object, string and bytes arrays.
+"""Arrays JAX cannot hold: NumPy's object, string, bytes, datetime64 and timedelta64 arrays.
 
 ``np.array([[None] * k])``, ``np.empty(n, dtype=object)``, ``np.array(["a", "b"])``
 and ``np.array([Decimal("1.5")])`` make arrays of dtype object or str in NumPy;
@@ -20,9 +20,11 @@ from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import Scope, ValueBinding
 
 OBJECT_DTYPE_NAMES = frozenset({"builtins.object", "builtins.str", "builtins.bytes", "numpy.object_", "numpy.str_",
-                                "numpy.bytes_", "numpy.unicode_", "numpy.string_", "numpy.void", "numpy.character"})
-# "O", "object", "U10", "<U5", "S3", "|S8", "a4", "V16", "str", "bytes"
-_OBJECT_DTYPE_STRING = re.compile(r"^[<>|=]?(?:O|object|U\d*|S\d*|a\d*|V\d*|str|bytes|unicode)$")
+                                "numpy.bytes_", "numpy.unicode_", "numpy.string_", "numpy.void", "numpy.character",
+                                "numpy.datetime64", "numpy.timedelta64"})
+# "O", "object", "U10", "<U5", "S3", "|S8", "a4", "V16", "str", "bytes", "datetime64[D]", "<M8[ns]", "m8"
+_OBJECT_DTYPE_STRING = re.compile(
+    r"^[<>|=]?(?:O|object|U\d*|S\d*|a\d*|V\d*|str|bytes|unicode|[Mm]8(?:\[\w+\])?|(?:datetime|timedelta)64(?:\[\w+\])?)$")
 OBJECT_CLASSES = frozenset({"decimal.Decimal", "fractions.Fraction"})
 # NumPy functions whose positional arguments (all, or from the given position) are array data.
 DATA_FUNCTIONS = {
@@ -33,7 +35,7 @@ DATA_FUNCTIONS = {
 
 
 def is_object_dtype(node: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
-    """``object``, ``str``, ``np.object_``, ``"O"``, ``"U10"``: a dtype jax.numpy does not have."""
+    """``object``, ``str``, ``np.object_``, ``"O"``, ``"U10"``, ``"datetime64[D]"``: a dtype jax.numpy does not have."""
     if isinstance(node, cst.SimpleString):
         value = node.evaluated_value
         return isinstance(value, str) and bool(_OBJECT_DTYPE_STRING.match(value))

@@ -46,15 +46,15 @@ class UnsupportedArgument(Rule):
             "twin does not accept, including a function it cannot call with traced arrays (`np.vectorize(math.erf)`), "
             "values it cannot honour (`np.gradient(y, edge_order=...)`: jax.numpy computes the default edge order only; `np.ravel_multi_index` without `mode='clip'` or "
             "`'wrap'`: NumPy's default checks the indices, which jax.numpy cannot do on traced ones), "
-            "and arrays jax.numpy cannot represent: a `dtype` of `object`, `str`, `bytes` (`\"O\"`, `\"U10\"`, "
-            "`.astype(object)`), or data written as lists holding `None`, strings or `Decimal`/`Fraction` objects "
+            "and arrays jax.numpy cannot represent: a `dtype` of `object`, `str`, `bytes`, `datetime64`, `timedelta64` (`\"O\"`, `\"U10\"`, "
+            "`\"datetime64[D]\"`, `.astype(object)`), or data written as lists holding `None`, strings or `Decimal`/`Fraction` objects "
             "(`np.array([[None] * k])`, `np.full(n, None)`). Also `np.r_[...]`/`np.c_[...]` mixing traced values with "
             "a slice (`np.r_[x, 0:n]`: NumPy's int64 range promotes a float32 `x` to float64, `jnp.r_` keeps float32) "
             "or a string directive (`\"r\"`/`\"c\"` make an `np.matrix` in NumPy)."
         ),
         why=(
             "JAX arrays are immutable and have no memory layout: `out=` cannot write in place, and the other options do not "
-            "exist. JAX has no object or string dtypes: `jnp.array([None])` raises `None is not a valid value for jnp.array`."
+            "exist. JAX has no object, string or date dtypes: `jnp.array([None])` raises `None is not a valid value for jnp.array`."
         ),
         use_instead="assign the result: `y = jnp.add(a, b)` instead of `np.add(a, b, out=y)`; drop layout options.",
         known_problems=(
