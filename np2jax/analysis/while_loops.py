@@ -433,11 +433,13 @@ class _Renamer(cst.CSTTransformer):
         self.renamed = renamed
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)  # only the object of an attribute is a name (`x.shape`: `shape` is not)
-        return False
+        return False  # only the object of an attribute is a name (`x.shape`: `shape` is not)
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
         return updated.with_changes(value=original.value.visit(self))
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated.with_changes(keyword=original.keyword)  # `f(x=x)`: the keyword is not a name
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         if original.value in self.renamed:
