@@ -42,6 +42,9 @@ SUM_KIND = SUM_REDUCTIONS | frozenset({"cumprod", "nancumsum", "nancumprod", "tr
 FLOAT_METHODS = frozenset({"mean", "std", "var"})
 
 
+_RESOLVING: set[tuple[int, str]] = set()  # the names whose source is being found (a cycle through bindings)
+
+
 def dtype_source(node: cst.BaseExpression, scope: Scope, resolver: Resolver, values: ValueClassifier, depth: int = 0) -> Source | None:
     """``("fixed", kind)`` when ``node``'s dtype kind is known, ``("like", p)`` when it is parameter ``p``'s, else None."""
     if depth > 8:
@@ -53,9 +56,14 @@ def dtype_source(node: cst.BaseExpression, scope: Scope, resolver: Resolver, val
         return ("fixed", value.kind)
     if isinstance(node, cst.Name):
         found, bindings = scope.lookup(node.value)
-        if found is None or not bindings:
-            return None
-        sources = {_binding_source(node.value, binding, found, resolver, values, depth) for binding in bindings}
+        key = (id(found), node.value)
+        if found is None or not bindings or len(bindings) > 4 or key in _RESOLVING:
+            return None  # (`m = m * 0.5` reads the name it binds: each name once per chain, so no blowup)
+        _RESOLVING.add(key)
+        try:
+            sources = {_binding_source(node.value, binding, found, resolver, values, depth) for binding in bindings}
+        finally:
+            _RESOLVING.discard(key)
         if len(sources) == 1:
             return sources.pop()
         # `m = x.max()` and then `m = m * 0.5` in one branch: the other branch's `m` may be the first binding's,
