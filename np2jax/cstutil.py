@@ -108,3 +108,10 @@ def argument_for(call: cst.Call, function: cst.FunctionDef, param: str) -> cst.B
     positional = [a for a in call.args if a.keyword is None]
     position = names.index(param) if param in names else None
     return positional[position].value if position is not None and position < len(positional) else None
+
+
+def string_valued(expr: cst.BaseExpression) -> bool:
+    """A string literal, or a method of one (``",".join(names)``, ``"{}".format(n)``): a str, never an array."""
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        expr = expr.func.value
+    return isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))

@@ -17,6 +17,7 @@ import libcst as cst
 from np2jax.analysis.hand_off import handed_on_after_writes
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
+from np2jax.cstutil import string_valued
 from np2jax.tables import lookup_numpy
 from np2jax.visitors import FastVisitor, child_nodes, visit
 
@@ -423,13 +424,6 @@ class FunctionAliasing:
 
 
 _PARAMETER = "parameter"  # decided per write: safe only after the parameter is rebound to a fresh array
-
-
-def string_valued(expr: cst.BaseExpression) -> bool:
-    """A string literal, or a method of one (``",".join(names)``, ``"{}".format(n)``): a str, never an array."""
-    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
-        expr = expr.func.value
-    return isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
 
 
 def is_view(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:

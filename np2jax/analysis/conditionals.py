@@ -47,7 +47,7 @@ from np2jax.analysis.branches import (
 )
 from np2jax.analysis.dtype_sources import dtype_source, mixed_kinds, runtime_dtype
 from np2jax.analysis.early_returns import final_return, rest_reason
-from np2jax.analysis.loops import all_names, descendants
+from np2jax.analysis.loops import all_names, binding_targets, descendants
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import Scope, ValueBinding
 from np2jax.analysis.value_kinds import ORDER, ORDERING, Value, ValueClassifier
@@ -112,7 +112,7 @@ class ConditionalSites(FastVisitor):
         self.following: dict[cst.If, cst.SimpleStatementLine] = {}  # an `if` -> the simple statement right after it
         self.rest: dict[cst.If, list[cst.BaseStatement]] = {}  # an `if` of the function's body -> the statements after it
         self.owner: dict[cst.BaseExpression, cst.If] = {}  # a value assigned in a branch -> the chain's first `if`
-        self.before: dict[cst.If, list[cst.BaseStatement]] = {}  # an `if` -> the statements before it in its block
+        self.before: dict[cst.If, tuple[list[cst.BaseStatement], int]] = {}  # an `if` -> its block, its position there
 
     def _block(self, statements, top: bool) -> None:
         for position, (statement, after) in enumerate(zip(statements, [*statements[1:], None])):
@@ -121,7 +121,7 @@ class ConditionalSites(FastVisitor):
             if isinstance(statement, cst.If) and top:
                 self.rest[statement] = statements[position + 1:]
             if isinstance(statement, cst.If):
-                self.before[statement] = statements[:position]
+                self.before[statement] = (statements, position)
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._block(list(node.body), node is self.body)
@@ -264,7 +264,8 @@ class ConditionalDecisions:
         unchanged = {name: cst.Name(name) for name in kept}
         self._kept.extend(unchanged.values())  # the classifier caches by id(): keep them alive
         for name, stand_in in unchanged.items():
-            value = reaching_value(name, self.sites.before.get(node, []))
+            block, position = self.sites.before.get(node, ([], 0))
+            value = reaching_value(name, block[:position])
             if value is not None:
                 self._reaching[stand_in] = value
         values = [[branch.get(name, unchanged.get(name)) for name in names] for branch in assigned]
@@ -561,12 +562,9 @@ def reaching_value(name: str, before: list[cst.BaseStatement]) -> cst.BaseExpres
 def _binds(node: cst.CSTNode, name: str) -> bool:
     targets: list[cst.CSTNode] = []
     for inner in descendants(node):
-        if isinstance(inner, cst.Assign):
-            targets.extend(t.target for t in inner.targets)
-        elif isinstance(inner, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For, cst.CompFor)):
-            targets.append(inner.target)
-        elif isinstance(inner, cst.AsName):
-            targets.append(inner.name)
+        targets.extend(binding_targets(inner))
+        if isinstance(inner, (cst.CompFor, cst.AsName)):  # (`with ... as` twice: no matter)
+            targets.append(inner.target if isinstance(inner, cst.CompFor) else inner.name)
         elif isinstance(inner, (cst.FunctionDef, cst.ClassDef)) and inner.name.value == name:
             return True
     return any(n.value == name for target in targets for n in all_names(target))

@@ -31,7 +31,6 @@ from np2jax.analysis.resolve import is_shape_name
 from np2jax.analysis.scope import LoopBinding, ValueBinding
 from np2jax.analysis.sequences import documented_array_like, sequence_annotation
 from np2jax.analysis.tracing_tables import ARRAY, ARRAY_HINTS, SCALAR_HINTS, STATIC_INSTEAD
-from np2jax.analysis.value_kinds import ValueClassifier
 from np2jax.analysis.values import ZIPPERS
 from np2jax.visitors import visit
 
@@ -42,8 +41,6 @@ class ForLoops:
     A converted loop's index and carried names become traced from the loop on
     (``traced_iterables``, ``carried``), which the token computation reads.
     """
-
-    _float_values: ValueClassifier | None = None
 
     def visit_For(self, node: cst.For) -> None:
         iterable = node.iter
@@ -261,9 +258,7 @@ class ForLoops:
     def _may_become_float(self, name: str, loop: cst.For) -> bool:
         """Does ``name`` start with a dtype that may be an int (a parameter's: ``x = x0``) while the loop's body gives it
         a float (``x = x - lr * g``)? After one step its dtype is the one the later steps keep."""
-        if self._float_values is None:
-            self._float_values = ValueClassifier(self.resolver)
-        scope, values = self.function_scope, self._float_values
+        scope, values = self.function_scope, self.decisions.values
         _, bindings = scope.lookup(name)
         inside = [b.value for b in bindings if isinstance(b, ValueBinding) and not b.augmented and contains(loop.body, b.value)]
         if not any(dtype_source(value, scope, self.resolver, values) in (FLOAT, FLOAT64) for value in inside):

@@ -214,6 +214,17 @@ def names_outside(body: cst.CSTNode, loop: cst.For, shadowed: frozenset[str] = f
     return names
 
 
+def binding_targets(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """What ``node`` itself assigns to: the targets of ``=``, ``op=``, ``:=``, a ``for`` and a ``with ... as``."""
+    if isinstance(node, cst.Assign):
+        return [t.target for t in node.targets]
+    if isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For)):
+        return [node.target]
+    if isinstance(node, cst.WithItem) and node.asname is not None:
+        return [node.asname.name]
+    return []
+
+
 def assigned_before(body: cst.CSTNode, loop: cst.For) -> set[str]:
     """Names assigned in ``body`` textually before ``loop`` starts."""
     names: set[str] = set()
@@ -222,14 +233,7 @@ def assigned_before(body: cst.CSTNode, loop: cst.For) -> set[str]:
         node = stack.pop()
         if node is loop:
             break
-        targets: list[cst.CSTNode] = []
-        if isinstance(node, cst.Assign):
-            targets = [t.target for t in node.targets]
-        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For)):
-            targets = [node.target]
-        elif isinstance(node, cst.WithItem) and node.asname is not None:
-            targets = [node.asname.name]
-        for target in targets:
+        for target in binding_targets(node):
             names.update(n.value for n in all_names(target) if not _inside_subscript_or_attribute(target, n))
         if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue  # their bodies bind their own names

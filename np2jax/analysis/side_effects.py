@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.aliasing import string_valued
 from np2jax.analysis.scope import DefBinding, ValueBinding
 from np2jax.analysis.tracing_tables import BUILTIN_CONSTANTS, STRING_LITERALS
+from np2jax.cstutil import string_valued
 
 # np.errstate's settings that make NumPy ignore, warn about or log floating-point errors, never raise them.
 SILENT_ERRSTATE = frozenset({"ignore", "warn", "print", "log"})

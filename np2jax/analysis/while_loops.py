@@ -34,6 +34,7 @@ from typing import Callable
 
 import libcst as cst
 
+from np2jax.analysis.branches import small_statements
 from np2jax.analysis.conditionals import Truth
 from np2jax.analysis.jit_plan import WhileConversion
 from np2jax.analysis.loops import LoopBody, all_names, contains, names_outside, numpy_call_on_python_values, subscripts
@@ -377,15 +378,13 @@ def returning_breaker(node: cst.For) -> tuple[cst.If, cst.Return] | None:
     return found[0] if len(found) == 1 else None  # type: ignore[return-value]
 
 
-def _lone(block: cst.BaseSuite, kind: type) -> cst.BaseSmallStatement | None:
-    """The one small statement of ``block`` when it is a ``kind`` (None otherwise)."""
-    if isinstance(block, cst.IndentedBlock):
-        if len(block.body) != 1 or not isinstance(block.body[0], cst.SimpleStatementLine):
-            return None
-        block = block.body[0]
-    if not isinstance(block, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) or len(block.body) != 1:
-        return None
-    return block.body[0] if isinstance(block.body[0], kind) else None
+def _lone(block: cst.CSTNode, kind: type) -> cst.BaseSmallStatement | None:
+    """The one small statement of a block or a statement line when it is a ``kind`` (None otherwise)."""
+    if isinstance(block, cst.SimpleStatementLine):
+        statements: list | None = list(block.body)
+    else:
+        statements = small_statements(block) if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else None
+    return statements[0] if statements and len(statements) == 1 and isinstance(statements[0], kind) else None
 
 
 def return_after(body: cst.BaseSuite, loop: cst.CSTNode) -> cst.Return | None:

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.aliasing import string_valued
 from np2jax.analysis.result_writes import INPLACE_METHODS
 from np2jax.analysis.scope import LoopBinding, ParamBinding, ValueBinding
 from np2jax.analysis.sequences import sequence_annotation
 from np2jax.context import FileContext
+from np2jax.cstutil import string_valued
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
 
