@@ -257,3 +257,44 @@ def weighted(x):
     np.testing.assert_array_equal(migrated.h(3), original.h(3))
     # W holds init's result, not init: weighted migrates although init stays NumPy
     assert record(result, "init").status == "unsupported" and record(result, "weighted").status != "unsupported"
+
+
+SGD = """
+import numpy as np
+
+def grad(w, x):
+    return 2.0 * (np.dot(w, x) - 1.0) * x
+
+def scale(h):
+    return (h > 0).astype(h.dtype)
+
+def sgd(params, grads, lr=0.1):
+    for p, g in zip(params, grads):
+        p -= lr * g
+
+def train(w, x, steps=3):
+    w = w.copy()
+    for _ in range(steps):
+        {body}
+    return w
+"""
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "sgd([w], [grad(w, x)])",  # the result inside a list display handed to the writer
+        "grads = (grad(w, x),)\n        sgd([w], list(grads))",  # through list(...) of a tuple
+        "g = 2.0 * (w @ x - 1.0) * x\n        g *= scale(x)\n        sgd([w], [g])",  # `g *= result` makes g a JAX array
+    ],
+)
+def test_a_result_handed_to_numpy_code_that_updates_another_array_with_it_keeps_the_callee_numpy(body):
+    """hunt12 S1: train stayed NumPy (NPJ202: sgd writes through the elements of its list) but grad came out
+    jitted; with a JAX array on the right, NumPy's `p -= lr * g` gives way to JAX's and only rebinds p, so
+    train returned its starting weights and no error was raised."""
+    result, original, migrated = migrated_pair(SGD.format(body=body))
+    assert record(result, "train").status == "unsupported"
+    w, x = np.array([0.5, -0.2]), np.array([1.0, 2.0])
+    expected = original.train(w, x)
+    assert not np.allclose(expected, w)  # the NumPy original does move the weights
+    np.testing.assert_allclose(migrated.train(w, x), expected, rtol=1e-6)

@@ -17,6 +17,9 @@ values.  (``p = f(z); p += 1`` alone is a plain rebinding either way.)
 A result on the right of an augmented assignment to an array another reference holds (a parameter,
 ``self.total``, a second reference) counts too: ``total += act(x)`` with a JAX array on the right does not
 update ``total`` in place (NumPy gives way to JAX's operator, which makes a new array and rebinds the name).
+So does a result handed to a function that does that with its parameter, also inside a display or through
+``list(...)`` (``sgd([w], [grad(w, x)])`` with ``for p, g in zip(params, grads): p -= lr * g``), and a name
+a result was added into in place (``g *= scale(x)``: with a JAX array on the right, ``g`` becomes one).
 
 A new array computed from such a result by any of its methods, an operator or a comparison
 (``dy = probs.copy()``, ``s = M.sum(axis=1)``, ``r = p - 1``, ``m = p > 0``, ``abs(p)``) is a JAX array
@@ -38,7 +41,7 @@ makes the function one that writes into that parameter when the attribute is wri
 A function that hands back (an array computed from) a parameter (``def scale(x): return 2 * x``:
 ``passers``) hands back what each call passes it: ``p = scale(make(n)); p[0] = 5`` writes into ``make``'s result.
 
- that writes into
+A result handed to a function along with a function that writes into
 its parameters (``apply(inc, make(n))``) counts as written: whoever is handed
 ``inc`` may call it on the result.  ``augments_shared_state`` applies the same
 reasoning to a method's ``self`` (see ``propagation.callers_of_unsupported``).
@@ -310,6 +313,9 @@ class _ResultWrites(FastVisitor):
             # (a parameter there, `p -= lr * g` with `g` from the caller: the caller's value must stay NumPy too)
             for callee in self._results_in(node.value):
                 self.written.setdefault(callee, node)
+        if isinstance(target, cst.Name) and (results := self._source(node.value)):
+            # `dh *= relu_grad(h)`: with a JAX array on the right, `dh` is rebound to a JAX array (computed from that result)
+            self.bound[target.value] = tuple(dict.fromkeys((*self.bound.get(target.value, ()), *results)))
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is not None:
@@ -366,13 +372,14 @@ class _ResultWrites(FastVisitor):
             return
         written = self.writers.get(self.callee_of(node))
         if written:
+            # (also inside a display: `sgd([w], [grad(w, x)])` with `def sgd(ps, gs): for p, g in zip(ps, gs): p -= g`)
             for arg in self._arguments(node, self.callee_of(node), written):
-                for source in self._source(arg):
+                for source in self._results_in(arg):
                     self.written.setdefault(source, node)
         elif any(isinstance(arg.value, cst.Name) and arg.value.value in self.writers for arg in node.args):
             # `apply(inc, x)` with `def inc(v): v += 1`: whoever calls `inc` may hand it any of the other arguments
             for arg in node.args:
-                for source in self._source(arg.value):
+                for source in self._results_in(arg.value):
                     self.written.setdefault(source, node)
 
     def _root(self, expr: cst.BaseExpression, elements: bool = False) -> tuple[str, ...]:
@@ -397,6 +404,8 @@ class _ResultWrites(FastVisitor):
                 return self._root(func.value)  # `for k, w in params.items()`
             if elements and isinstance(func, cst.Name) and func.value in ELEMENT_CALLS:
                 return next((r for r in (self._root(a.value, True) for a in expr.args) if r), ())
+            if isinstance(func, cst.Name) and func.value in ("list", "tuple") and len(expr.args) == 1:
+                return self._root(expr.args[0].value, elements)  # `list(grads)`: a new list of the same arrays
         return ()
 
     def _derived(self, expr: cst.BaseExpression) -> tuple[str, ...]:
