@@ -80,6 +80,9 @@ class FunctionInfo:
     first_diagnostic: int = 0  # index of its first diagnostic in FileContext.diagnostics
     changed: bool = False  # the walker rewrote something in it, or it is jitted as it is (set before on_leave_function)
     as_is_reason: tuple[str, str] = ("", "")  # nothing in it needed rewriting: why it is not jitted, and what to use instead
+    # nothing in it needed rewriting because what jax.jit cannot trace keeps its NumPy calls (an `if` on one's
+    # result: analysis/eager_values.py): its blockers are reported as a rewritten function's are (NPJ301-NPJ303)
+    blocked_as_is: bool = False
     nested: list[FunctionInfo] = field(default_factory=list)  # of an outermost function: every function inside it
     outer: FunctionInfo | None = None  # of a nested function: the outermost function it is in
     decorator: str | None = None  # a decorator to add (the jit rule's), applied by the walker
@@ -360,11 +363,12 @@ class JitState:
 
 
 def _jit_state(info: FunctionInfo, ctx: FileContext) -> JitState:
-    if ctx.tracing is None or not info.changed or info.has_errors(ctx):
+    if ctx.tracing is None or not (info.changed or info.blocked_as_is) or info.has_errors(ctx):
         return JitState()
     return _jit_candidate(info, ctx)
 
 
+BLOCKED_AS_IS = ("<blocked>", "")  # as_is_verdict: see FunctionInfo.blocked_as_is
 PRECISION_NOTES = frozenset({"NPJ107"})  # say what x64 changes; leave nothing as it was
 
 
@@ -386,6 +390,9 @@ def as_is_verdict(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | Non
                 "compute with Python numbers too, which jax.jit would turn into arrays"), (
                 "nothing to do; decorate it with `@jax.jit` by hand if it only ever takes arrays")
     if name in tracing.array_code.keeps_numpy:
+        plan = _jit_candidate(info, ctx).plan
+        if plan is not None and not plan.ok:
+            return BLOCKED_AS_IS  # the NumPy calls stay for what jax.jit cannot trace: the blockers say why
         return "it calls NumPy functions that stay NumPy, which cannot take traced arrays", "the jax.numpy functions, where their diagnostics allow"
     state = _jit_candidate(info, ctx)
     plan = state.plan

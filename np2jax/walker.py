@@ -20,7 +20,7 @@ from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import (
     SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, ValueBinding, attribute_chain, instance_class,
 )
-from np2jax.context import FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan
+from np2jax.context import BLOCKED_AS_IS, FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan
 from np2jax.cstutil import dotted, trailing_comment_lines
 from np2jax.diagnostics import Severity
 from np2jax.rule import Rule
@@ -136,6 +136,8 @@ class Walker(CallRewrites, FastTransformer):
             verdict = as_is_verdict(info, self.ctx)
             if verdict is None:
                 info.changed = True  # array code jitted as it is
+            elif verdict is BLOCKED_AS_IS:
+                info.blocked_as_is = True
             else:
                 info.as_is_reason = verdict
         for rule in self.hooks["on_leave_function"]:

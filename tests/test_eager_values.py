@@ -180,6 +180,47 @@ def test_numpy_results_used_as_python_values_stay_numpy_where_the_function_is_no
     assert migrated.kind(x) == original.kind(x) == "float"
 
 
+def test_numpy_calls_computing_an_if_test_stay_numpy_where_the_function_is_not_jitted():
+    """haversine ``_ensure_lat_lon_vector``: ``if numpy.abs(lat).max() > 90: raise`` became ``jnp.abs``; un-jitted,
+    every call moved the array to JAX and waited to read the comparison back (40x slower per call, the package's
+    performance test failed).  The calls computing a test (and their arguments' calls) now stay NumPy; a check
+    function stays exactly as it was and is still reported (NPJ301)."""
+    source = """
+        import numpy as np
+
+        def ensure_vector(lat, lon):
+            lat = np.asarray(lat)
+            lon = np.asarray(lon)
+            if np.abs(lat).max() > 90:
+                raise ValueError("latitude out of range")
+            if float(np.max(np.abs(lon))) > 180:
+                raise ValueError("longitude out of range")
+            return lat, lon
+
+        def scale(x, y):
+            while np.any(np.isnan(x)):
+                x = np.nan_to_num(x)
+            if np.sum(y) > 0 and np.all(y >= 0):
+                raise ValueError("y must not be all positive")
+            return x * np.sum(y)
+        """
+    result, original, migrated = migrated_pair(source)
+    output = result.output.decode()
+    assert "lat = np.asarray(lat)" in output and "if float(np.max(np.abs(lon))) > 180:" in output
+    assert "while np.any(np.isnan(x)):" in output and "if np.sum(y) > 0 and np.all(y >= 0):" in output
+    assert "return x * jnp.sum(y)" in output  # the rest still moves
+    codes = {(d.line, d.code) for d in result.diagnostics}
+    assert {(6, "NPJ301"), (8, "NPJ301")} <= codes and not any(code == "NPJ304" for _, code in codes)
+    lat, lon = np.array([10.0, -20.0]), np.array([100.0, 170.0])
+    for got, want in zip(migrated.ensure_vector(lat, lon), original.ensure_vector(lat, lon)):
+        assert isinstance(got, np.ndarray)
+        np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError):
+        migrated.ensure_vector(np.array([91.0]), lon[:1])
+    x, y = np.array([1.0, np.nan]), np.array([-1.0, 2.0])
+    np.testing.assert_allclose(migrated.scale(x, y), original.scale(x, y), rtol=1e-6)
+
+
 def test_a_numpy_result_written_in_place_moves_as_before():
     """``counts[v] += 1`` becomes ``counts = counts.at[v].add(1)``, which needs a JAX array: ``counts`` moves to
     jax.numpy even though it flows into a set; ``width``, a repetition count never written, stays NumPy."""

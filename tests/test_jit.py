@@ -869,7 +869,7 @@ FORI_CASES = [
         def g(x):
             return f(x, np.sin)
         """,
-        {"f": ("NPJ302",), "g": ("NPJ304",)},  # g: passes np.sin, which stays NumPy
+        {"f": ("NPJ302",), "g": ("NPJ302",)},  # g: passes np.sin, which stays NumPy (and calls f)
         id="numpy-function-as-a-value",
     ),
     pytest.param(

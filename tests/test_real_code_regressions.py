@@ -600,3 +600,41 @@ def test_datetime64_arrays_stay_numpy():
     assert result.output == result.source
     assert [d.code for d in result.diagnostics if d.severity.value == "error"] == ["NPJ103"] * 3, [d.format() for d in result.diagnostics]
     assert migrated.day_of_year(datetime.datetime(2024, 3, 1, 12)) == original.day_of_year(datetime.datetime(2024, 3, 1, 12)) == 61
+
+
+def test_numpy_asarray_of_a_jax_result_in_code_that_is_not_jitted_stays_numpy():
+    """opt_einsum (real12) `backends/jax.py`: `return np.asarray(jax_expr(arrays))` hands a jitted function's
+    result back to NumPy callers; it became `jnp.asarray` and every `isinstance(out, np.ndarray)` test failed (8)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+        import jax
+        import jax.numpy as jnp
+
+        def build_expression(fn):
+            jfn = jax.jit(fn)
+
+            def contract(*arrays):
+                return np.asarray(jfn(*arrays))
+            return contract
+
+        def mapped(f, x):
+            out = np.array(jax.vmap(f)(x))
+            print("mapped", len(out))
+            return out
+
+        def total(x):
+            return np.asarray(jnp.sum(x * 2.0))
+        """
+    )
+    output = result.output.decode()
+    assert "return np.asarray(jfn(*arrays))" in output and "out = np.array(jax.vmap(f)(x))" in output
+    assert "return jnp.asarray(jnp.sum(x * 2.0))" in output and record(result, "total").jit  # jitted: a JAX array
+    x = np.array([1.0, 2.0, 3.0])
+    for module in (original, migrated):
+        got = module.build_expression(jnp.sin)(x)
+        assert isinstance(got, np.ndarray)
+        np.testing.assert_allclose(got, np.sin(x), rtol=1e-6)
+        out = module.mapped(jnp.cos, x)
+        assert isinstance(out, np.ndarray) and out.flags.writeable  # np.array: a writable copy
+    np.testing.assert_allclose(migrated.total(x), original.total(x))

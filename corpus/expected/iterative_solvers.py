@@ -7,12 +7,12 @@ import jax.numpy as jnp
 
 def jacobi(A, b, x0=None, tol=1e-8, maxiter=500):
     n = len(b)
-    x = jnp.zeros(n) if x0 is None else x0.copy()
-    D = jnp.diag(A)
-    R = A - jnp.diagflat(D)
+    x = np.zeros(n) if x0 is None else x0.copy()
+    D = np.diag(A)
+    R = A - np.diagflat(D)
     for it in range(maxiter):
         x_new = (b - R @ x) / D
-        if jnp.linalg.norm(x_new - x, ord=np.inf) < tol:
+        if np.linalg.norm(x_new - x, ord=np.inf) < tol:
             return x_new
         x = x_new
     return x

@@ -1,12 +1,13 @@
 """Piecewise rules written with `if` on array values: thresholds, robust losses, step-size control."""
 
+import numpy as np
 import jax
 import jax.numpy as jnp
 
 
 def shrink_to_ball(x, max_norm):
     """Scale x onto the ball of radius max_norm when it lies outside (projected gradient methods)."""
-    norm = jnp.linalg.norm(x)
+    norm = np.linalg.norm(x)
     if norm > max_norm:
         x = x * (max_norm / norm)
     return x
@@ -45,12 +46,12 @@ def backtracking_step(x, direction, step=1.0, c=1e-4, shrink=0.5):
 
 def trust_radius(actual, predicted, step, radius: float, max_radius: float = 10.0):
     """Trust-region radius update from the agreement between actual and predicted reduction."""
-    rho = jnp.sum(actual) / jnp.sum(predicted)
-    step_norm = jnp.linalg.norm(step)
+    rho = np.sum(actual) / np.sum(predicted)
+    step_norm = np.linalg.norm(step)
     if rho < 0.25:
         radius = 0.25 * step_norm
-    elif rho > 0.75 and jnp.abs(step_norm - radius) < 1e-6 * radius:
-        radius = jnp.minimum(2.0 * radius, max_radius)
+    elif rho > 0.75 and np.abs(step_norm - radius) < 1e-6 * radius:
+        radius = np.minimum(2.0 * radius, max_radius)
     return radius
 
 
@@ -63,7 +64,7 @@ def safe_normalize(v, eps=1e-12):
 
 def positive_part_or_zero(x):
     """x when its sum is positive, else the number 0.0 (NumPy returns an array or a float)."""
-    return x if jnp.sum(x) > 0 else 0.0
+    return x if np.sum(x) > 0 else 0.0
 
 
 def first_crossing(x, level):

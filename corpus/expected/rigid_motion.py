@@ -57,7 +57,7 @@ def euler_zyx(R):
 
 def trace_of(R):
     total = 0.0
-    for k, v in enumerate(jnp.asarray(R).ravel()):
+    for k, v in enumerate(np.asarray(R).ravel()):
         if k % 4 == 0:
             total += v
     return total

@@ -1,19 +1,23 @@
 """NumPy calls whose results Python itself uses, in a function that is not jitted: they stay NumPy.
 
 The tracing analysis (analysis/function_tracing.py) knows the places where Python
-uses a value as a Python value, where even eagerly a JAX scalar is no stand-in for a
-NumPy or Python number: a repetition count (``[0] * n`` raises), a set member or dict
-key (a JAX array is unhashable), ``round()``'s argument (the result is an array, not
-a number), a type check (``isinstance(x, float)`` is False for a JAX scalar).  When
-such a value comes out of a NumPy call, ``jax.jit`` is out of the question (NPJ301),
-but the function is still migrated, to run eagerly.  The np -> jnp rewrite gains
-nothing at such a place, so the NumPy calls producing the value stay NumPy: exact by
-construction, since they run what the original ran (an argument that became a JAX
-array converts back to NumPy inside the call).
+needs a value as a Python value: an ``if``/``while`` test, ``and``/``or``/``not``,
+``float()``/``int()``'s argument, a size or a slice bound, and the places where even
+eagerly a JAX scalar is no stand-in for a NumPy or Python number: a repetition count
+(``[0] * n`` raises), a set member or dict key (a JAX array is unhashable),
+``round()``'s argument (the result is an array, not a number), a type check
+(``isinstance(x, float)`` is False for a JAX scalar).  When such a value comes out of
+a NumPy call, ``jax.jit`` is out of the question (NPJ301), but the function is still
+migrated, to run eagerly.  The np -> jnp rewrite gains nothing at such a place (Python
+waits for the device and reads the value back), so the NumPy calls producing the
+value, and those producing their arguments, stay NumPy: exact by construction, since
+they run what the original ran (an argument that became a JAX array converts back to
+NumPy inside the call).  A check function (``if np.abs(lat).max() > 90: raise``)
+then stays exactly as it was.
 
 ``EagerValues.kept(function, python_values)`` follows each such value back through
 the function's own names (assignments, ``for`` targets, arithmetic, indexing,
-methods) to the outermost NumPy calls computing it.  It keeps none whose NumPy result
+methods) to the NumPy calls computing it (and their arguments).  It keeps none whose NumPy result
 (or a value NumPy computes from it) may reach a name written in place (``x[i] = v``,
 ``x.sort()``, ``out=x``) or used in a nested function: those writes become
 ``x = x.at[i].set(v)``, which needs a JAX array.
@@ -122,6 +126,8 @@ class _Sources:
         qualname = self.resolver.qualname(node.func, scope)
         if qualname is not None and is_numpy(qualname):
             self.calls.add(node)  # its arguments may move to jax.numpy: NumPy converts their results back
+            for arg in node.args:  # (the NumPy calls computing them stay NumPy too: no round trip through JAX)
+                self.follow(arg.value, scope)
         elif qualname is not None and qualname.startswith("builtins."):
             if qualname[len("builtins."):] in CARRYING_BUILTINS:
                 for arg in node.args:

@@ -202,12 +202,15 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             self.blockers.append(Blocker(node, kind, message, use_instead))
 
     def _require(self, node: cst.BaseExpression, what: str, use_instead: str = BRANCH_INSTEAD, note: str = "") -> None:
+        """``node`` must be concrete under jax.jit.  Un-jitted, Python uses it as a Python value too (an ``if``
+        test, ``float(...)``, a size): the NumPy calls computing it stay NumPy (analysis/eager_values.py), which
+        runs what the original ran instead of a JAX computation Python then waits for."""
         self.requirements.append((node, what, self.tokens(node), use_instead, note))
+        self.python_values.append((node, self.scope))
 
     def _require_python(self, node: cst.BaseExpression, what: str, use_instead: str = VALUE_INSTEAD) -> None:
         """``node`` must be a Python value even outside jax.jit (a JAX scalar is unhashable, repeats no list)."""
         self._require(node, what, use_instead)
-        self.python_values.append((node, self.scope))
 
     def _traced(self, node: cst.BaseExpression) -> bool:
         """Depends on array data, a fori_loop index or a parameter that can never be static (other parameters

@@ -46,3 +46,27 @@ def makes_jax_array(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) 
 def name_holds_jax_array(name: str, scope: Scope, resolver: Resolver) -> bool:
     """Every binding of ``name`` (augmented assignments aside, which keep the kind of array) makes a JAX array."""
     return every_value_made(name, scope, lambda value, found: makes_jax_array(value, resolver, found))
+
+
+# NumPy functions that make a NumPy array of what they are given: on a JAX result, a hand-back to NumPy code.
+HOST_CONVERSIONS = frozenset(
+    {"numpy.asarray", "numpy.array", "numpy.asanyarray", "numpy.ascontiguousarray", "numpy.asfortranarray"})
+
+
+def computed_by_jax(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
+    """``expr`` is, before any migration, the result of a JAX call: ``jnp.sum(x)``, ``jax.vmap(f)(x)``, or a call of a
+    name every binding of which is one (``jfn = jax.jit(fn)`` then ``jfn(*arrays)``)."""
+    if not isinstance(expr, cst.Call):
+        return False
+    func = expr.func
+    if isinstance(func, cst.Call):
+        return _jax_callable(func.func, resolver, scope)  # `jax.jit(f)(x)`
+    if _jax_callable(func, resolver, scope):
+        return True
+    return isinstance(func, cst.Name) and every_value_made(
+        func.value, scope, lambda value, found: isinstance(value, cst.Call) and _jax_callable(value.func, resolver, found))
+
+
+def _jax_callable(func: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
+    qualname = resolver.qualname(func, scope) or ""
+    return qualname == "jax" or qualname.startswith("jax.")

@@ -10,7 +10,7 @@ class JitTracedValue(JitBlocker):
     KIND = "traced-value"
     DOC = RuleDoc(
         what='Reports migrated functions that are not jitted because Python needs the value of a traced array: a `while` test, an `if` test or conditional expression that NPJ306 cannot turn into `jax.lax.cond` (the message says why), `and`/`or`/`not` outside such a test, `assert`, `int()`/`float()`/`bool()`/`.item()`/`.tolist()`, a slice bound, a shape, `axis` or `range()` bound, an index into a Python list, a repetition count (`[0] * n`, `list(r) * n`), a dict key or set member, computed from array data (or from an argument that is also used as an array, or that holds an array or a container: documented `x : array-like`, hinted `np.ndarray`, indexed, unpacked or iterated; jax.jit cannot keep such an argument static, so `if abs(a[2]) < eps:` is a test on traced values). `min(a, b)` and `max(a, b)` of two arguments, one of them computed from arrays or a fori_loop index, are not reported: in a jitted function they become `jnp.where(b < a, b, a)` and `jnp.where(b > a, b, a)`, the argument Python returns (the first one on ties and when a NaN makes the comparison false); with more arguments, keywords or `*args` they are reported. `int(np.argmax(x))` / `int(x.argmin())` (no axis) loses its cast in a jitted function: the position stays a 0-d integer array, which indexes and computes the same; a use that needs a Python int (a slice bound, `range`) is reported.',
-        why='`jax.jit` traces with abstract values: asking Python for a concrete value raises a ConcretizationTypeError. The function is still migrated and works without jit, exactly as before. Where even un-jitted a JAX scalar is no stand-in for a NumPy one (a repetition count, a dict key or set member, the argument of `round()` or `hash()`, a type check), the NumPy calls computing the value stay NumPy (analysis/eager_values.py), unless the array they make is also written in place (`x[i] = v` becomes `x.at[i].set(v)`, which needs a JAX array).',
+        why='`jax.jit` traces with abstract values: asking Python for a concrete value raises a ConcretizationTypeError. The function is still migrated and works without jit, exactly as before. The NumPy calls computing each value Python needs (the test, the bound, the count, the key, and the calls their arguments come from) stay NumPy (analysis/eager_values.py): un-jitted they run what the original ran, instead of a JAX computation that Python then waits for and reads back (a JAX scalar is also no stand-in for a NumPy one as a repetition count, a dict key or set member, the argument of `round()` or `hash()`, or in a type check); unless the array they make is also written in place (`x[i] = v` becomes `x.at[i].set(v)`, which needs a JAX array). A function left with nothing else to rewrite stays exactly as it was, and is still reported here.',
         use_instead='`jax.lax.cond(pred, lambda: a, lambda: b)` for an `if` (branches of one shape and dtype), `jax.lax.while_loop(cond_fun, body_fun, init)` for a `while`, `jnp.where(cond, a, b)` for elementwise choices, `jax.lax.dynamic_slice` for slices at traced offsets',
         known_problems=(
             'The analysis is per module: a callee imported from another module is not looked into (see NPJ302). '
@@ -30,14 +30,6 @@ class JitTracedValue(JitBlocker):
                     x = x / 2
                 return x
             """,
-            after="""
-            import jax.numpy as jnp
-
-            def halve_until_small(x, tol):
-                while jnp.max(jnp.abs(x)) > tol:
-                    x = x / 2
-                return x
-            """,
             diagnostics=("NPJ301",),
         ),
         Example(
@@ -47,13 +39,6 @@ class JitTracedValue(JitBlocker):
 
             def head(x, k):
                 n = int(np.sum(x > 0))
-                return x[:n] * k
-            """,
-            after="""
-            import jax.numpy as jnp
-
-            def head(x, k):
-                n = int(jnp.sum(x > 0))
                 return x[:n] * k
             """,
             diagnostics=("NPJ301", "NPJ301",),

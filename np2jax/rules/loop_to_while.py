@@ -277,17 +277,6 @@ class LoopToWhile(Rule):
                     x = x + step
                 return x, step
             """,
-            after="""
-            import numpy as np
-            import jax.numpy as jnp
-
-            def newton_steps(a: np.ndarray, tol=1e-6):
-                x = a.copy()
-                while jnp.max(jnp.abs(x * x - a)) > tol:
-                    step = 0.5 * (a / x - x)
-                    x = x + step
-                return x, step
-            """,
             diagnostics=("NPJ301",),
         ),
     )

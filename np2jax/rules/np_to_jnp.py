@@ -4,6 +4,7 @@ import libcst as cst
 
 from np2jax.analysis.index_tricks import CONCATENATORS, STATIC, concatenation_problem, subscript_of
 from np2jax.analysis.eager_values import EagerValues
+from np2jax.analysis.jax_values import HOST_CONVERSIONS, computed_by_jax
 from np2jax.analysis.cumulative_dtype import CUMULATIVE, CUMULATIVE_METHODS, widening_dtype
 from np2jax.analysis.resolve import is_numpy, is_shape_name
 from np2jax.analysis.scope import ImportBinding, ParamBinding, Scope
@@ -176,6 +177,14 @@ def _python_value(ref: NumpyRef, ctx: FileContext, eager: EagerValues) -> bool:
     return plan is not None and not plan.ok and ref.call in eager.kept(outer.node, plan.python_values)
 
 
+def _hands_back(ref: NumpyRef, ctx: FileContext) -> bool:
+    """``np.asarray(jfn(*arrays))`` of a JAX result, in code that is not jitted: the author hands the result back
+    to NumPy code on purpose (a mutable NumPy array, ``isinstance(r, np.ndarray)``); ``jnp.asarray`` would not."""
+    args = ref.call.args
+    return (ref.qualname in HOST_CONVERSIONS and bool(args) and args[0].keyword is None and not args[0].star
+            and computed_by_jax(args[0].value, ctx.resolver, ref.scope) and not runs_on_jax_arrays(ctx.function, ctx))
+
+
 def _grown_list_argument(ref: NumpyRef, ctx: FileContext) -> bool:
     """An argument that is a list filled with run-time values (``acc.append(np.mean(p))``): not static."""
     return any(
@@ -196,9 +205,11 @@ class NumpyToJaxNumpy(Rule):
             "`jax.jit` traces functions with abstract values; NumPy cannot compute on them. "
             "Calls whose arguments are all known at trace time (shapes, `len()`, literals) stay NumPy: "
             "JAX's own idiom is NumPy for static values, jax.numpy for traced ones. In a function that is not jitted, so "
-            "do calls whose results Python uses as Python values (a repetition count, a dict key, `round()`'s argument: "
-            "see NPJ301). Array constructors "
-            "always move, because later code computes with and updates their result. Python lists "
+            "do calls whose results Python uses as Python values (an `if` or `while` test, `float()`'s argument, a "
+            "repetition count, a dict key, `round()`'s argument: see NPJ301), and `np.asarray`/`np.array` of what a JAX "
+            "call returns (`np.asarray(jfn(x))` with `jfn = jax.jit(f)`, `np.array(jnp.sum(x))`): a hand-back to NumPy "
+            "code, on purpose. Other array constructors "
+            "move, because later code computes with and updates their result. Python lists "
             "passed where jax.numpy needs an array are wrapped in `jnp.asarray`, and so are parameters "
             "the code says callers may pass as lists (`f([1.0, 2.0])` works in NumPy): annotated `ArrayLike` "
             "or `Sequence` (also through a type alias of this module, or one imported from another module of the "
@@ -505,7 +516,7 @@ class NumpyToJaxNumpy(Rule):
                 return
         elif row.kind != "constructor" and ref.twin is None:
             return
-        if ref.call is not None and _python_value(ref, ctx, self._eager(ctx)):
+        if ref.call is not None and (_python_value(ref, ctx, self._eager(ctx)) or _hands_back(ref, ctx)):
             return
         ref.rewrite = target
         if ref.call is not None and not ref.member:
