@@ -20,6 +20,10 @@ class Int32Overflow(HazardRule):
     CODE = "NPJ115"
     NAME = "int32-overflow"
     MESSAGE = "{what} of integers: int64 in NumPy, int32 under JAX, where it wraps past 2**31 - 1"
+    CAST_MESSAGE = (
+        "cast of `{data}` (scaled by {factor}) to the default integer: int64 in NumPy, int32 under JAX, where values "
+        "past 2**31 - 1 do not fit (they saturate)"
+    )
     SEVERITY = Severity.WARNING
     DOC = RuleDoc(
         what=(
@@ -30,7 +34,9 @@ class Int32Overflow(HazardRule):
             "accumulations (`h = h * 31 + c`) and integer constants that do not fit in int32; and comparisons of an "
             "array whose dtype is chosen at run time (`x.astype(dtype)`, `np.arange(n, dtype=d)`) with a Python int "
             "(`x.astype(dtype) == x`, `t[-1] != n - 1`: overflow checks of dtype-generic code), which jax.numpy makes "
-            "after converting the int to that dtype (`int8 == 300` is True there)."
+            "after converting the int to that dtype (`int8 == 300` is True there); and casts to the default integer "
+            "(`.astype(int)`, also after `np.round`/`np.floor`) of a value scaled by constants whose product is at least "
+            "2**15 (`(t * 1e9).astype(int)`: nanoseconds), which saturate at 2**31 - 1 under JAX."
         ),
         why=(
             "NumPy's default integer is int64 on Linux and macOS; JAX's is int32 unless `jax_enable_x64` is on, "
@@ -85,6 +91,22 @@ class Int32Overflow(HazardRule):
                 return k // ncols, k % ncols, jnp.prod(x * 2.0), jnp.sum(x > 0)
             """,
         ),
+        Example(
+            title="a cast to the default integer of a value scaled by a large constant",
+            before="""
+            import numpy as np
+
+            def to_nanoseconds(t):
+                return np.round(t * 1e9).astype(int)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def to_nanoseconds(t):
+                return jnp.round(t * 1e9).astype(int)
+            """,
+            diagnostics=("NPJ115",),
+        ),
     )
 
     NODE_TYPES = frozenset({cst.Call, cst.BinaryOperation, cst.AugAssign, cst.Comparison})
@@ -99,6 +121,11 @@ class Int32Overflow(HazardRule):
             self._dtype_comparison(node, scope, ctx)
             return
         if isinstance(node, cst.Call):
+            scaled = _scaled_cast(node, ctx, scope)
+            if scaled is not None:
+                data = cst.Module([]).code_for_node(scaled[0].with_changes(lpar=[], rpar=[]))
+                self.report(ctx, node, self.CAST_MESSAGE.format(data=data, factor=f"{scaled[1]:g}"), exact=True)
+                return
             data = self._reduced(node, scope, ctx)
             if data is None or not values.is_integer(data[0], scope) or _static(ctx, data[0], scope):
                 return
@@ -180,6 +207,47 @@ def _too_big(node: cst.BaseExpression) -> bool:
 
 
 LARGE_FACTOR = 2 ** 15  # a run-time int of 65536 (an index into a modest array) times it passes 2**31
+DEFAULT_INTEGERS = frozenset({"builtins.int", "numpy.int_", "numpy.intp", "numpy.long"})
+ROUNDING = frozenset({"round", "around", "rint", "floor", "ceil", "trunc", "fix"})
+
+
+def _scaled_cast(node: cst.Call, ctx: FileContext, scope: Scope) -> tuple[cst.BaseExpression, float] | None:
+    """``(t * 1e9).astype(int)``, ``np.round(x * 65536).astype(int)``: a cast to the default integer of a value
+    scaled by constants whose product is at least 2**15 (the data, the factor)."""
+    func = node.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "astype" and node.args):
+        return None
+    dtype = node.args[0].value
+    if isinstance(dtype, cst.SimpleString):
+        if dtype.evaluated_value not in ("int", "int_", "intp", "long"):
+            return None
+    elif ctx.resolver.qualname(dtype, scope) not in DEFAULT_INTEGERS:
+        return None
+    data = func.value
+    while True:  # through the rounding before it
+        if isinstance(data, cst.Call) and data.args:
+            qualname = ctx.resolver.qualname(data.func, scope) or ""
+            if qualname.startswith("numpy.") and qualname[len("numpy."):] in ROUNDING:
+                data = data.args[0].value
+                continue
+            if isinstance(data.func, cst.Attribute) and data.func.attr.value == "round" and qualname == "":
+                data = data.func.value
+                continue
+        if isinstance(data, cst.Call) and not data.args and isinstance(data.func, cst.Attribute) and data.func.attr.value == "round":
+            data = data.func.value
+            continue
+        break
+    factor = _numeric_factor(data)
+    return (data, factor) if factor >= LARGE_FACTOR else None
+
+
+def _numeric_factor(node: cst.BaseExpression) -> float:
+    """The product of the number literals of a chain of multiplications (``t * 1e9``: 1e9)."""
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return abs(float(node.evaluated_value))
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply):
+        return _numeric_factor(node.left) * _numeric_factor(node.right)
+    return 1.0
 
 
 def _constant_factor(node: cst.BaseExpression) -> int:
