@@ -333,3 +333,44 @@ def test_member_tables_match_the_installed_numpy_jax_and_python():
     assert public(np.ndarray) | public(jax.Array) <= ARRAY_MEMBERS
     python = set().union(*(public(kind) for kind in (str, bytes, dict, list, tuple, set, frozenset, int, float, complex)))
     assert python - ARRAY_MEMBERS <= PYTHON_VALUE_MEMBERS
+
+
+def test_a_function_whose_result_is_a_static_argument_of_another_is_not_jitted():
+    """hunt13 L1: `one_hot(labels, n_classes(labels))` with `k` static in one_hot: n_classes was jitted and
+    returned a JAX scalar, which a static argument cannot be (unhashable), so every call raised ValueError.
+    n_classes now stays un-jitted and the NumPy calls computing its result stay NumPy."""
+    from tests.test_real_code_regressions import migrated_pair, record
+
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def n_classes(labels):
+            return np.max(labels) + 1
+
+        def width(x):
+            return x.shape[0] * 2
+
+        def one_hot(labels, k):
+            out = np.zeros((labels.shape[0], k))
+            out[np.arange(labels.shape[0]), labels] = 1.0
+            return out
+
+        def encode(labels):
+            return one_hot(labels, n_classes(labels))
+
+        def encode_named(labels):
+            k = n_classes(labels)
+            return one_hot(labels, k)
+
+        def padded(labels):
+            return one_hot(labels, width(labels))
+        """
+    )
+    output = result.output.decode()
+    assert "return np.max(labels) + 1" in output
+    assert not record(result, "n_classes").jit and record(result, "one_hot").jit
+    assert any("static argument `k` of `one_hot`" in d.message for d in result.diagnostics)
+    labels = np.array([0, 2, 1, 2])
+    for name in ("encode", "encode_named", "padded"):
+        np.testing.assert_array_equal(getattr(migrated, name)(labels), getattr(original, name)(labels))

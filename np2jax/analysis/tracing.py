@@ -74,6 +74,7 @@ class ModuleTracing:
         self.selections: set[cst.Call] = set()  # `min(a, b)` / `max(a, b)` of traced values: become jnp.where
         self.int_casts: set[cst.Call] = set()  # `int(np.argmax(x))`: the cast goes, the index stays an array
         self._plans: dict[str, JitPlan] = {}
+        self._users: dict[str, list[tuple[str, cst.Call, object]]] | None = None  # see _result_users
         self._in_progress: set[str] = set()
         self.array_code = ArrayCode(resolver, self.module_scope, self.function_node)  # name -> computes with arrays?
         # `from helpers import *` (also relative): a name bound nowhere may be another module's function
@@ -116,7 +117,61 @@ class ModuleTracing:
         finally:
             self._in_progress.discard(name)
         self._plans[name] = plan
+        if plan.ok:
+            self._static_result(name, node, plan)
         return plan
+
+    def _static_result(self, name: str, node: cst.FunctionDef, plan: JitPlan) -> None:
+        """A call of ``name`` gives a static argument of another jitted function of the module
+        (``one_hot(labels, n_classes(labels))``, also through a name bound to it): jitted, ``name`` would return
+        a JAX array there, which is unhashable (a NumPy scalar is not).  It is then not jitted, and the NumPy
+        calls computing what it returns stay NumPy (analysis/eager_values.py)."""
+        for callee, call, scope in self._result_users().get(name, ()):
+            callee_plan = self.plan(callee)  # (this one's plan is known by now: no false recursion)
+            callee_node = self.function_node(callee)
+            if callee_plan is None or not callee_plan.ok or callee_node is None:
+                continue
+            for param in callee_plan.static:
+                given = argument_for(call, callee_node, param)
+                if given is not None and self._producer(given, scope) == name:
+                    returns = [r.value for r in _own_returns(node) if r.value is not None]
+                    plan.blockers.append(Blocker(
+                        returns[0] if returns else node.name, "side-effect",
+                        f"what it returns is the static argument `{param}` of `{callee}` (a static argument must be "
+                        "hashable: jitted, this function would return a JAX array)",
+                        "leave it un-jitted (np2jax does), or compute the value from shapes"))
+                    function_scope = self.resolver.scopes[node]
+                    plan.python_values.extend((value, function_scope) for value in returns)
+                    return
+
+    def _result_users(self) -> dict[str, list[tuple[str, cst.Call, object]]]:
+        """Module function -> the calls of other module functions given its result as an argument, with the
+        callee and the scope of the call (once per module)."""
+        if self._users is None:
+            self._users = {}
+            for callee, calls in self.resolver.calls_by_name(self.module).items():
+                if self.function_node(callee) is None:
+                    continue
+                for call, where in calls:
+                    scope = self.resolver.scopes.get(where, self.module_scope) if where is not None else self.module_scope
+                    for arg in call.args:
+                        producer = self._producer(arg.value, scope)
+                        if producer is not None and producer != callee:
+                            self._users.setdefault(producer, []).append((callee, call, scope))
+        return self._users
+
+    def _producer(self, value: cst.BaseExpression, scope) -> str | None:
+        """The module function ``value`` is the result of: a call of it, or a name every binding of which is one."""
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and self.function_node(value.func.value) is not None:
+            return value.func.value
+        if isinstance(value, cst.Name):
+            found, bindings = scope.lookup(value.value)
+            if found is not None and found.kind == "function" and bindings and all(
+                    isinstance(b, ValueBinding) and not b.augmented for b in bindings):
+                producers = {self._producer(b.value, found) if isinstance(b.value, cst.Call) else None for b in bindings}
+                if len(producers) == 1:
+                    return producers.pop()
+        return None
 
     def is_mutable_object(self, name: str) -> bool:
         """Is module-level ``name`` bound to a container or an object whose state code may change?"""
@@ -239,3 +294,21 @@ def _mutated_globals(tree: ast.Module) -> set[str]:
                 mutated.add(base.id)
         stack.extend((child, params) for child in ast.iter_child_nodes(node))
     return mutated & module_names
+
+
+def _own_returns(function: cst.FunctionDef) -> list[cst.Return]:
+    """The ``return`` statements of ``function`` itself (not of functions or lambdas inside it)."""
+    found: list[cst.Return] = []
+
+    class _Returns(cst.CSTVisitor):
+        def visit_Return(self, node: cst.Return) -> None:
+            found.append(node)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is function
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+    function.visit(_Returns())
+    return found
