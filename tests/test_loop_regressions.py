@@ -310,7 +310,8 @@ def test_loop_over_a_parameters_samples_becomes_fori_loop_with_its_first_step_ru
     result, original, new = migrate_and_exec(source)
     output = result.output.decode()
     # `x` may be a caller's list too (nothing says it is an array): the loop iterates jnp.asarray(x)
-    assert result.functions[0].jit and "jax.lax.fori_loop(1, len(_seq), _loop_body, (s_prev2, s_prev))" in output, output
+    # (s_prev2 takes what s_prev held a step earlier: two first steps, so that a 2-D x works too)
+    assert result.functions[0].jit and "jax.lax.fori_loop(2, len(_seq), _loop_body, (s_prev2, s_prev))" in output, output
     assert "    _seq = jnp.asarray(x)\n" in output and "        sample = _seq[0]\n" in output
     with jax.enable_x64(True):
         for n in (1, 2, 64, 3000):
@@ -403,3 +404,58 @@ def test_an_int_array_carry_a_step_makes_a_float_runs_its_first_step_first():
             want, got = original[name](u, n), np.asarray(new[name](u, n))
             assert got.dtype.kind == want.dtype.kind, (name, u, n, got.dtype)
             np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_a_carry_holding_the_previous_steps_value_gets_as_many_first_steps_as_it_needs():
+    """hunt12 L1: `s2 = s1` before `s1 = s`, both starting as 0.0, over the rows of a 2-D array: after one peeled
+    step s2 was still the Python 0.0 while s1 had the row's shape, and fori_loop raised on the carry types.  Such a
+    carry now gets one first step more than the name it copies (each only if the loop has it)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def goertzel_power(x, k):
+            coeff = 2 * np.cos(2 * np.pi * k / len(x))
+            s1 = 0.0
+            s2 = 0.0
+            for sample in x:
+                s = sample + coeff * s1 - s2
+                s2 = s1
+                s1 = s
+            return s1 ** 2 + s2 ** 2 - coeff * s1 * s2
+
+        def biquad(x, b0, b1, b2, a1, a2):
+            x1 = x2 = y1 = y2 = 0.0
+            for n in range(x.shape[0]):
+                y = b0 * x[n] + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+                x2 = x1
+                x1 = x[n]
+                y2 = y1
+                y1 = y
+            return y1, y2
+
+        def backwards(x):
+            a = 0.0
+            b = 0.0
+            c = 0.0
+            for i in range(x.shape[0] - 1, -1, -1):
+                c = b
+                b = a
+                a = x[i] * 0.5 + b
+            return a, b, c
+        """
+    )
+    output = result.output.decode()
+    assert "its first 2 steps run before it" in " ".join(d.message for d in result.diagnostics)
+    assert all(record(result, name).jit for name in ("goertzel_power", "biquad", "backwards"))
+    rng = np.random.default_rng(0)
+    for shape in [(16,), (16, 2), (1, 3), (2, 3), (3,), (5, 2)]:
+        x = rng.standard_normal(shape)
+        np.testing.assert_allclose(migrated.goertzel_power(x, 3), original.goertzel_power(x, 3), rtol=1e-4, atol=1e-5)
+        for got, want in zip(migrated.biquad(x, 0.2, 0.3, 0.2, -0.5, 0.1), original.biquad(x, 0.2, 0.3, 0.2, -0.5, 0.1)):
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    for n in range(0, 6):
+        x = rng.standard_normal((n, 2))
+        for got, want in zip(migrated.backwards(x), original.backwards(x)):
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    assert output.count("jax.lax.fori_loop(") == 3

@@ -20,6 +20,7 @@ from np2jax.analysis.loops import (
     LoopBody,
     all_names,
     assigned_before,
+    binding_targets,
     contains,
     descendants,
     names_outside,
@@ -158,7 +159,7 @@ class ForLoops:
         if loop_names & outside:
             return None, f"`{sorted(loop_names & outside)[0]}` is used after the loop"
         carried = []
-        peel = False  # a carried name that starts as a Python value (or unbound) is an array after the first step
+        peel = 0  # a carried name that starts as a Python value (or unbound) is an array after this many steps
         for name in body.order:
             if name in loop_names:
                 continue
@@ -166,17 +167,19 @@ class ForLoops:
                 if self._is_container(name, node):
                     return None, f"`{name}` is a Python container"
                 if not self._starts_as_array(name, node):
-                    if not self._may_peel(kind, collection) or not self._becomes_array(name, node, body):
+                    steps = self._steps_to_array(name, node, body) if self._may_peel(kind, collection) else 0
+                    if not steps:
                         return None, (f"`{name}` may start as a Python value; fori_loop would make it a 32-bit array "
                                       "of fixed shape")
-                    peel = True
+                    peel = max(peel, steps)
                 elif self._may_peel(kind, collection) and self._may_become_float(name, node):
-                    peel = True  # an int array the first step makes a float: fori_loop needs one carry dtype
+                    peel = max(peel, 1)  # an int array the first step makes a float: fori_loop needs one carry dtype
                 carried.append(name)
             elif name in outside:
-                if not self._may_peel(kind, collection) or not self._becomes_array(name, node, body):
+                steps = self._steps_to_array(name, node, body) if self._may_peel(kind, collection) else 0
+                if not steps:
                     return None, f"`{name}` is first set inside the loop and used after it"
-                peel = True
+                peel = max(peel, steps)
                 carried.append(name)
         if kind in ("iter", "enumerate"):
             source = iterable.args[0].value if kind == "enumerate" else iterable
@@ -245,15 +248,56 @@ class ForLoops:
         in a function that computes with arrays (analysis/array_code.py), not one of Python index arithmetic."""
         return kind in ("range", "reversed", "iter") and collection is None and self.module.array_code(self.node.name.value)
 
-    def _becomes_array(self, name: str, loop: cst.For, body: LoopBody) -> bool:
-        """Is every value the body of ``loop`` gives ``name`` computed from arrays, or an in-place write that
-        becomes ``.at[]`` (so that after one step it is an array, of the shape and dtype later steps keep,
-        and no longer a Python number)?"""
+    def _steps_to_array(self, name: str, loop: cst.For, body: LoopBody, seen: frozenset[str] = frozenset()) -> int:
+        """After how many steps of ``loop`` is ``name`` an array, of the shape and dtype later steps keep, and no
+        longer a Python number: every value the body gives it is computed from arrays, or an in-place write that
+        becomes ``.at[]`` (1), or what another such name held one step earlier (``s2 = s1`` before ``s1 = s``: one
+        step more than that name needs).  0 if never, or not within MAX_PEEL steps."""
         _, bindings = self.function_scope.lookup(name)
         inside = [b for b in bindings if (isinstance(b, ValueBinding) and contains(loop.body, b.value))
                   or (isinstance(b, LoopBinding) and contains(loop.body, b.iterable))]
-        return bool(inside or name in body.written) and all(
-            isinstance(b, ValueBinding) and self._array_valued(b.value) for b in inside)
+        if not (inside or name in body.written):
+            return 0
+        steps = 1
+        for binding in inside:
+            if not (isinstance(binding, ValueBinding) and self._array_valued(binding.value)):
+                return 0
+            earlier = self._previous_step(binding.value, loop)
+            if earlier:
+                if name in seen:
+                    return 0  # `s = s * 2`, `a, b = b, a`: never more than what it started as
+                deeper = [self._steps_to_array(other, loop, body, seen | {name}) for other in earlier]
+                if not all(deeper):
+                    return 0
+                steps = max(steps, 1 + max(deeper))
+        return steps if steps <= MAX_PEEL else 0
+
+    def _previous_step(self, value: cst.BaseExpression, loop: cst.For) -> set[str]:
+        """The names ``value`` is made of when it is made only of names (and numbers) that the body assigns at or
+        after the statement it is in, and that may start as Python values (``s2 = s1`` before ``s1 = s``): it holds
+        what they held one step earlier.  Empty otherwise."""
+        statements = list(loop.body.body) if isinstance(loop.body, cst.IndentedBlock) else [loop.body]
+        position = next((i for i, statement in enumerate(statements) if contains(statement, value)), None)
+        if position is None:
+            return set()
+        later: set[str] = set()
+        for statement in statements[position:]:
+            later |= _assigned_names(statement)
+        found: set[str] = set()
+
+        def stale(expr: cst.BaseExpression) -> bool:
+            if isinstance(expr, cst.Name):
+                found.add(expr.value)
+                return expr.value in later and not self._starts_as_array(expr.value, loop)
+            if isinstance(expr, (cst.Integer, cst.Float)):
+                return True
+            if isinstance(expr, cst.BinaryOperation):
+                return stale(expr.left) and stale(expr.right)
+            if isinstance(expr, cst.UnaryOperation):
+                return stale(expr.expression)
+            return False
+
+        return found if stale(value) and found else set()
 
     def _may_become_float(self, name: str, loop: cst.For) -> bool:
         """Does ``name`` start with a dtype that may be an int (a parameter's: ``x = x0``) while the loop's body gives it
@@ -334,3 +378,26 @@ class ForLoops:
 
 def _literal_one(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Integer) and node.evaluated_value == 1
+
+
+MAX_PEEL = 3  # steps run before a fori_loop at most (`s3 = s2; s2 = s1; s1 = s`: three)
+
+
+def _assigned_names(statement: cst.CSTNode) -> set[str]:
+    """The names ``statement`` (and the statements inside it) assign."""
+    found: set[str] = set()
+    stack = [statement]
+    while stack:
+        node = stack.pop()
+        targets = list(binding_targets(node))
+        while targets:
+            target = targets.pop()
+            if isinstance(target, cst.Name):
+                found.add(target.value)
+            elif isinstance(target, (cst.Tuple, cst.List)):
+                targets.extend(element.value for element in target.elements)
+            elif isinstance(target, cst.StarredElement):
+                targets.append(target.value)
+        if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            stack.extend(node.children)
+    return found

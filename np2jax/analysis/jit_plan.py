@@ -42,7 +42,7 @@ class LoopConversion:
     carried: tuple[str, ...]
     collected: tuple[str, ...] = ()
     starts: tuple[cst.Assign, ...] = ()
-    peel: bool = False  # the first step runs before the fori_loop (a carried name starts as a Python value)
+    peel: int = 0  # steps run before the fori_loop (a carried name starts as a Python value: see for_loops._steps_to_array)
     guard: bool = False  # it slices at its index (SliceWindow): it runs only if it has a step, under `if lower < upper:`
     masked: bool = False  # a sum over a prefix at its index reads full-length masked operands (PrefixMask)
     as_array: bool = False  # `for c in coeffs` of a parameter that may be a Python list: iterates jnp.asarray(coeffs)

@@ -38,7 +38,9 @@ class LoopToFori(Rule):
             "elements as numbers says is an array is iterated as `jnp.asarray(x)`, so a caller's list works too), and "
             "when every value the body gives it is computed from arrays: the first step then runs before the "
             "fori_loop, under `if lower < upper:` (`if 0 < len(x):`), so the value has its array shape and dtype when the fori_loop "
-            "starts (a zero-step loop still runs no step). So does the first step of a `range` loop whose body makes a float of an array "
+            "starts (a zero-step loop still runs no step). A name that takes what another such name held one step earlier "
+            "(`s2 = s1` before `s1 = s`, a filter's delay line) needs one first step more than that name: up to three "
+            "steps run so, each under its own `if` (the loop may have fewer). So does the first step of a `range` loop whose body makes a float of an array "
             "that starts with a parameter's dtype (`u = 0.5 * (np.roll(u, 1) + np.roll(u, -1))` of an int `u`: a fori_loop "
             "needs one carry dtype, NumPy's `u` is a float from the first step on); a `jax.lax.scan` (NPJ307) has no such first "
             "step, and raises when tracing for an int `u`. One that stays a Python number (`total += i * i`, exact "
@@ -427,15 +429,18 @@ class LoopToFori(Rule):
                 prologue.insert(0, cst.parse_statement(f"{', '.join(carried)} = {parameter}\n"))
         returned = ", ".join(carried) if carried else parameter
         block = updated.body
-        first_step: list[cst.BaseStatement] = []
-        if conversion.peel:  # the carried values get their array type from the first step, run in Python
-            first_step = [s.deep_clone() for s in block.body]
+        first_steps: list[list[cst.BaseStatement]] = []
+        for number in range(conversion.peel):  # the carried values get their array type from the first steps, run in Python
+            step = [s.deep_clone() for s in block.body]
             if conversion.kind == "iter":  # `for sample in x`: the first step takes x[0]
-                first_step.insert(0, cst.parse_statement(f"{conversion.value} = {source_code}[0]\n"))
+                step.insert(0, cst.parse_statement(f"{conversion.value} = {source_code}[{number}]\n"))
             elif loop_index in names_in(block):  # the first value: range(a, b)'s a, also range(a, b, -1)'s
                 first = range_bounds(updated)[0] if conversion.kind == "reversed" else lower
-                first_step.insert(0, cst.parse_statement(f"{loop_index} = {first}\n"))
-            lower = str(int(lower) + 1) if lower.isdigit() else f"{lower} + 1"
+                first = _plus(first, -number if conversion.kind == "reversed" else number)
+                step.insert(0, cst.parse_statement(f"{loop_index} = {first}\n"))
+            first_steps.append(step)
+        first_step = first_steps[0] if first_steps else []
+        lower = _plus(lower, conversion.peel)
         body = block.with_changes(body=[*prologue, *block.body, cst.parse_statement(f"return {returned}\n")])
         function = cst.FunctionDef(
             name=cst.Name(body_name),
@@ -446,7 +451,7 @@ class LoopToFori(Rule):
         targets = ", ".join(carried) if carried else "_"
         call = f"jax.lax.fori_loop({lower}, {upper}, {body_name}, {packed})\n"
         after = cst.parse_statement(f"{targets} = {call}" if carried else call)
-        report_conversion(self, ctx, original, taken, carry=carrying(carried) + (", its first step run before it" if first_step else "")
+        report_conversion(self, ctx, original, taken, carry=carrying(carried) + (", its first step run before it" if len(first_steps) == 1 else f", its first {len(first_steps)} steps run before it" if first_steps else "")
                           + (f"; slices at `{index}` read with jax.lax.dynamic_slice_in_dim" if conversion.guard else "")
                           + (f"; sums over slices cut at `{conversion.index}` read the whole array, masked" if conversion.masked else ""))
         empty_reads = (_may_run_no_step(start, upper) and (conversion.kind != "range" or _indexes_at(block, index))
@@ -457,11 +462,17 @@ class LoopToFori(Rule):
         # indexes at the loop index an array that may be empty: jax traces the body even for zero steps, and
         # `x[i]` of an empty array raises there (NumPy's loop simply runs no step)
         # `range(a, b, -1)` has a step when b < a
-        test = "{1} < {0}".format(*range_bounds(updated)) if conversion.kind == "reversed" else f"{start} < {upper}"
-        guarded = cst.If(test=cst.parse_expression(test),
-                         body=cst.IndentedBlock([*first_step, function.with_changes(leading_lines=()), after]),
-                         leading_lines=updated.leading_lines)
-        return [*before, guarded]
+        # (with several first steps, each runs only if the loop has it: `if a < b: step a; if a + 1 < b: step a + 1 ...`)
+        inner: list[cst.BaseStatement] = [function.with_changes(leading_lines=()), after]
+        for number in reversed(range(max(len(first_steps), 1))):
+            if conversion.kind == "reversed":
+                stop, first = range_bounds(updated)[1], range_bounds(updated)[0]
+                test = f"{stop} < {_plus(first, -number)}"
+            else:
+                test = f"{_plus(start, number)} < {upper}"
+            steps = first_steps[number] if first_steps else []
+            inner = [cst.If(test=cst.parse_expression(test), body=cst.IndentedBlock([*steps, *inner]))]
+        return [*before, inner[0].with_changes(leading_lines=updated.leading_lines)]
 
     def rewrite_subscript(self, original: cst.Subscript, updated: cst.Subscript, ctx: FileContext) -> cst.BaseExpression | None:
         """``x[i:i + w, 1:-1]`` in a converted loop -> ``jax.lax.dynamic_slice_in_dim(x, i, w)[:, 1:-1]``
@@ -609,3 +620,14 @@ def fresh(base: str, taken: set[str]) -> str:
     while name in taken:
         name, counter = f"{base}_{counter}", counter + 1
     return name
+
+
+def _plus(bound: str, number: int) -> str:
+    """``bound`` + ``number`` as code: ``"3"`` for ``"1"`` and 2, ``"n + 1"`` for ``"n"`` and 1."""
+    if number == 0:
+        return bound
+    if bound.lstrip("-").isdigit():
+        return str(int(bound) + number)
+    if isinstance(cst.parse_expression(bound), (cst.IfExp, cst.BooleanOperation, cst.Comparison, cst.Lambda, cst.NamedExpr)):
+        bound = f"({bound})"
+    return f"{bound} + {number}" if number > 0 else f"{bound} - {-number}"
