@@ -166,3 +166,37 @@ def test_a_python_int_counter_copied_and_incremented_is_no_view():
     exec(compile(result.output, "runs.py", "exec"), namespace)
     xs = np.array([1, 1, 2, 3, 3, 3, 1])
     assert np.asarray(namespace["run_lengths"](xs)).tolist() == [2, 0, 1, 3, 0, 0, 1]
+
+
+def test_an_advanced_index_makes_a_copy_that_op_assign_may_update():
+    """hunt13 FP: `d = B[np.arange(n), np.arange(n)]; d += 100` was NPJ201 ("a view into `B` unless it has exactly 2
+    dimensions"): an integer-array (or list, or mask) index always copies, in NumPy as in JAX."""
+    from tests.test_real_code_regressions import migrated_pair, record
+
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def diagonal_plus(A):
+            B = A.copy()
+            d = B[np.arange(B.shape[0]), np.arange(B.shape[0])]
+            d += 100.0
+            return B, d
+
+        def picked(A):
+            r = A[[0, 2], 1:]
+            r *= 2.0
+            return A, r
+
+        def row_view(A):
+            r = A[0]
+            r += 1.0
+            return A
+        """
+    )
+    assert record(result, "diagonal_plus").jit and record(result, "picked").status == "migrated"
+    assert record(result, "row_view").status == "unsupported"  # a basic index: a view, NPJ201 as before
+    A = np.arange(12.0).reshape(3, 4)
+    for name in ("diagonal_plus", "picked"):
+        for got, want in zip(getattr(migrated, name)(A.copy()), getattr(original, name)(A.copy())):
+            np.testing.assert_array_equal(got, want)

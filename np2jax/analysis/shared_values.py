@@ -26,6 +26,8 @@ ONE_DIMENSIONAL = frozenset("arange linspace logspace geomspace".split())  # Num
 SHAPED = frozenset("zeros ones empty full".split())  # their first argument is the shape
 LIKE = frozenset("zeros_like ones_like empty_like full_like copy array asarray".split())  # the ndim of the first argument
 ELEMENTS_OF = frozenset("builtins." + n for n in "reversed sorted list tuple iter set frozenset".split())
+# NumPy functions whose result, used as an index, is an integer or boolean array: advanced indexing copies
+INDEX_ARRAYS = ONE_DIMENSIONAL | frozenset("array asarray argsort flatnonzero nonzero ix_ where argwhere".split())
 LOOKUP_METHODS = frozenset("get pop setdefault popitem".split())  # a container's element
 FIX = " (bind a copy, `.copy()`, or a Python number, `float(...)`, to avoid this)"
 
@@ -115,7 +117,19 @@ class SharedValues:
         """``c[i]`` (integer or key indices only) is a number or string, or an array item that is no view."""
         if self._holds_immutables(subscript.value):
             return True
+        if any(isinstance(e.slice, cst.Index) and self._index_array(e.slice.value) for e in subscript.slice):
+            return True  # `B[np.arange(n), np.arange(n)]`: advanced indexing makes a copy
         return self.known_ndim(subscript.value) == len(subscript.slice)
+
+    def _index_array(self, index: cst.BaseExpression) -> bool:
+        """An index that is certainly an array (or a list) of integers or booleans: a list display, a comparison,
+        ``np.arange(n)``, ``np.array([...])``, ``np.argsort(x)``, ``np.ix_(r, c)`` ..."""
+        if isinstance(index, (cst.List, cst.ListComp, cst.Comparison)):
+            return True
+        if isinstance(index, cst.Call):
+            qualname = self.resolver.qualname(index.func, self.scope) or ""
+            return is_numpy(qualname) and qualname.rsplit(".", 1)[1] in INDEX_ARRAYS
+        return False
 
     def _elements_unshared(self, iterable: cst.BaseExpression, position: tuple[int, ...]) -> bool:
         """The loop variable at ``position`` of ``for ... in iterable`` is never an array another reference sees."""

@@ -52,7 +52,9 @@ class UnsafeInplaceWrite(Rule):
             "detected syntactically (`y = x`, slices, `.T`, `reshape` ...); a view made inside another function is not seen. "
             "`self.x` arrays are judged over the module: a subclass or caller in another module that keeps a reference to "
             "`obj.x` is not seen. `s = A[i, j]; s -= v` is reported when nothing tells that `A` has exactly two "
-            "dimensions (a parameter): write `s = float(A[i, j])` or `A[i, j].copy()` when it is a number."
+            "dimensions (a parameter): write `s = float(A[i, j])` or `A[i, j].copy()` when it is a number. An index "
+            "that is certainly an array or a list (`A[np.arange(n), np.arange(n)]`, `A[[0, 2], 1:]`, `A[A > 0]`) makes "
+            "a copy and is not reported."
         ),
     )
     EXAMPLES = (
