@@ -75,6 +75,7 @@ class ModuleTracing:
         self.int_casts: set[cst.Call] = set()  # `int(np.argmax(x))`: the cast goes, the index stays an array
         self._plans: dict[str, JitPlan] = {}
         self._users: dict[str, list[tuple[str, cst.Call, object]]] | None = None  # see _result_users
+        self._callees: dict[str, set[str]] | None = None  # function name -> the names it calls (see _reaches)
         self._in_progress: set[str] = set()
         self.array_code = ArrayCode(resolver, self.module_scope, self.function_node)  # name -> computes with arrays?
         # `from helpers import *` (also relative): a name bound nowhere may be another module's function
@@ -127,6 +128,8 @@ class ModuleTracing:
         a JAX array there, which is unhashable (a NumPy scalar is not).  It is then not jitted, and the NumPy
         calls computing what it returns stay NumPy (analysis/eager_values.py)."""
         for callee, call, scope in self._result_users().get(name, ()):
+            if self._in_progress and self._reaches(callee, self._in_progress):
+                continue  # its plan now would see a function still being planned as a recursive call
             callee_plan = self.plan(callee)  # (this one's plan is known by now: no false recursion)
             callee_node = self.function_node(callee)
             if callee_plan is None or not callee_plan.ok or callee_node is None:
@@ -143,6 +146,24 @@ class ModuleTracing:
                     function_scope = self.resolver.scopes[node]
                     plan.python_values.extend((value, function_scope) for value in returns)
                     return
+
+    def _reaches(self, name: str, targets: set[str]) -> bool:
+        """Does module function ``name`` call one of ``targets``, directly or through other module functions?"""
+        if self._callees is None:
+            self._callees = {}
+            for callee, calls in self.resolver.calls_by_name(self.module).items():
+                for _, where in calls:
+                    if isinstance(where, cst.FunctionDef):
+                        self._callees.setdefault(where.name.value, set()).add(callee)
+        seen, stack = {name}, [name]
+        while stack:
+            for callee in self._callees.get(stack.pop(), ()):
+                if callee in targets:
+                    return True
+                if callee not in seen:
+                    seen.add(callee)
+                    stack.append(callee)
+        return False
 
     def _result_users(self) -> dict[str, list[tuple[str, cst.Call, object]]]:
         """Module function -> the calls of other module functions given its result as an argument, with the
