@@ -339,3 +339,33 @@ def test_an_out_of_range_constant_a_converted_if_returns_is_flagged():
     with np.errstate(over="ignore"):  # jax casting 1e300 to float32 warns
         value = float(namespace["safe_scale"](np.zeros(3, np.float32)))
     assert np.isinf(value)  # the hazard is real
+
+
+def test_an_index_clipped_with_room_for_the_step_added_to_it_is_not_reported():
+    """hunt13 FP: `x[i0c + 1]` with `i0c = np.clip(i0, 0, len(x) - 2)` (linear interpolation) is in range by
+    construction; `+ 2` on it, or `+ 1` on `np.clip(i0, 0, len(x) - 1)`, may not be and stays reported."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def lerp(x, t):
+            i0 = np.floor(t).astype(int)
+            i0c = np.clip(i0, 0, len(x) - 2)
+            frac = t - i0c
+            return (1 - frac) * x[i0c] + frac * x[i0c + 1]
+
+        def past_the_room(x, t):
+            i0 = np.floor(t).astype(int)
+            i0c = np.clip(i0, 0, len(x) - 2)
+            j = np.minimum(i0, len(x) - 1)
+            return x[i0c + 2] + x[j + 1]
+        """
+    )
+    result = migrate_source(source.encode(), "lerp.py", Options(jit=True))
+    assert "NPJ114" not in _codes_in(result, "lerp")
+    assert [d.line for d in result.diagnostics if d.code == "NPJ114"] == [14, 14]
+    migrated, original = {}, {}
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    exec(compile(source, "original.py", "exec"), original)
+    x, t = np.array([0.0, 1.0, 4.0, 9.0]), np.array([-1.0, 0.5, 2.5, 7.0])
+    np.testing.assert_allclose(np.asarray(migrated["lerp"](x, t)), original["lerp"](x, t), rtol=1e-6)

@@ -42,7 +42,8 @@ class DataDependentIndex(HazardRule):
         known_problems=(
             "Indices that are in range by construction are not reported: static values, `range` loop indices, "
             "slices (they clamp in NumPy too), `argmax`/`argsort` results used as they are, indices clipped with "
-            "`np.clip`/`np.minimum`/`%`. Indices passed in as arguments are not reported either: their range is the "
+            "`np.clip`/`np.minimum`/`%`, and such an index plus a constant the clip leaves room for (`x[i + 1]` with "
+            "`i = np.clip(j, 0, len(x) - 2)`). Indices passed in as arguments are not reported either: their range is the "
             "caller's business."
         ),
     )
@@ -159,6 +160,10 @@ def _edge_step(node: cst.BaseExpression, scope: Scope, ctx: FileContext, seen: s
     if _bounds(node, scope, ctx):
         return None
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, INDEX_ARITHMETIC):
+        if isinstance(node.operator, cst.Add) and any(
+                isinstance(step, cst.Integer) and (_margin(other, scope, ctx, 0) or 0) >= int(step.evaluated_value)
+                for step, other in ((node.right, node.left), (node.left, node.right))):
+            return None  # `i0c + 1` with `i0c = np.clip(i0, 0, len(x) - 2)`: in range by construction
         if isinstance(node.operator, cst.Subtract) and ctx.resolver.is_static(node.right, scope):
             # `i - 1` of an index: at most wraps to the end, as in NumPy (JAX wraps negative indices too)
             return _edge_step(node.left, scope, ctx, seen)
@@ -185,6 +190,30 @@ def _edge_step(node: cst.BaseExpression, scope: Scope, ctx: FileContext, seen: s
         return "a cast of array values to int"
     inner = [arg.value for arg in node.args] + ([node.func.value] if method is not None else [])
     return next((how for how in (_edge_step(value, scope, ctx, seen) for value in inner) if how is not None), None)
+
+
+def _margin(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int) -> int | None:
+    """``k - 1`` for an index clipped below an upper bound ``n - k`` (``np.clip(i, 0, len(x) - 2)``, ``np.minimum(i, n - 2)``,
+    ``min(i, n - 2)``, or a name every binding of which is one): adding up to ``k - 1`` stays below ``n``."""
+    if isinstance(node, cst.Name) and depth < 4:
+        found, bindings = scope.lookup(node.value)
+        margins = [_margin(b.value, found, ctx, depth + 1) if isinstance(b, ValueBinding) and not b.augmented else None
+                   for b in bindings]
+        return min(margins) if margins and None not in margins else None  # type: ignore[type-var]
+    if not isinstance(node, cst.Call):
+        return None
+    qualname = ctx.resolver.qualname(node.func, scope)
+    method = node.func.attr.value if qualname is None and isinstance(node.func, cst.Attribute) else None
+    if method == "astype":
+        return _margin(node.func.value, scope, ctx, depth + 1)
+    args = [arg.value for arg in node.args if arg.keyword is None]
+    upper = args[2] if qualname == "numpy.clip" and len(args) == 3 else (
+        args[1] if qualname in ("numpy.minimum", "builtins.min") and len(args) == 2 else None)
+    lower_ok = qualname != "numpy.clip" or (isinstance(args[1], cst.Integer) and int(args[1].evaluated_value) >= 0)
+    if (upper is None or not lower_ok or not isinstance(upper, cst.BinaryOperation)
+            or not isinstance(upper.operator, cst.Subtract) or not isinstance(upper.right, cst.Integer)):
+        return None
+    return int(upper.right.evaluated_value) - 1  # (at most n - k: plus k - 1 is at most n - 1)
 
 
 def _bounds(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
