@@ -394,3 +394,19 @@ def test_a_python_float_result_is_not_a_precision_loss_under_x64():
 
     assert compare(to_portable(1.0), to_portable(np.float32(1.0)), [], x64=True).ok
     assert not compare(to_portable(np.float64(1.0)), to_portable(np.float32(1.0)), [], x64=True).ok
+
+
+def test_an_infinite_output_that_nudges_leave_infinite_is_still_compared():
+    """hunt13: inf - inf of an output the nudged inputs left at inf read as NaN, which counted as 'unstable' and
+    hid that element from the comparison (and printed a RuntimeWarning): a finite JAX value passed for NumPy's inf."""
+    import warnings
+
+    from np2jax.check.compare import compare
+    from np2jax.check.portable import to_portable
+
+    expected = np.array([1.0, np.inf, -np.inf])
+    nudged = [to_portable(np.array([1.0 + 1e-15, np.inf, -np.inf]))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert compare(to_portable(expected), to_portable(expected.copy()), nudged, x64=True).ok
+        assert not compare(to_portable(expected), to_portable(np.array([1.0, 3.4e38, -np.inf])), nudged, x64=True).ok

@@ -115,7 +115,9 @@ def _noise(expected: np.ndarray, perturbed: list[Leaf]) -> np.ndarray:
     for leaf in perturbed:
         if leaf.array.shape != expected.shape or leaf.array.dtype.kind not in "biufc":
             continue
-        moved = np.abs(_as_float(leaf.array) - base)
+        nudged = _as_float(leaf.array)
+        with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf: an inf that stayed put did not move)
+            moved = np.where(nudged == base, 0.0, np.abs(nudged - base))
         noise = np.fmax(noise, np.where(np.isnan(moved) & ~np.isnan(base), np.inf, np.nan_to_num(moved, nan=0.0)))
     return noise
 
