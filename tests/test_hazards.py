@@ -369,3 +369,37 @@ def test_an_index_clipped_with_room_for_the_step_added_to_it_is_not_reported():
     exec(compile(source, "original.py", "exec"), original)
     x, t = np.array([0.0, 1.0, 4.0, 9.0]), np.array([-1.0, 0.5, 2.5, 7.0])
     np.testing.assert_allclose(np.asarray(migrated["lerp"](x, t)), original["lerp"](x, t), rtol=1e-6)
+
+
+def test_a_window_sum_from_a_running_sum_is_flagged_and_real():
+    """hunt12 S3 / hunt13 box_filter: `c[w:] - c[:-w]` of `c = np.cumsum(x)` keeps in float32 only the digits the
+    large partial sums leave the window's sum; a running count of booleans is exact and is not reported."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def moving_sum(x, w):
+            c = np.concatenate([[0.0], np.cumsum(x)])
+            return c[w:] - c[:-w]
+
+        def box(img, r):
+            S = np.cumsum(np.cumsum(img, axis=0), axis=1)
+            return S[r:, r:] - S[:-r, r:] - S[r:, :-r] + S[:-r, :-r]
+
+        def moving_count(labels, w):
+            c = np.cumsum(labels == 1)
+            return c[w:] - c[:-w]
+        """
+    )
+    result = migrate_source(source.encode(), "windows.py", Options(jit=True))
+    assert "NPJ116" in _codes_in(result, "moving_sum") and "NPJ116" in _codes_in(result, "box")
+    assert "NPJ116" not in _codes_in(result, "moving_count")
+    migrated, original = {}, {}
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    exec(compile(source, "original.py", "exec"), original)
+    x = 1000.0 + np.sin(np.arange(100_000.0))
+    want = original["moving_sum"](x, 5)
+    got = np.asarray(migrated["moving_sum"](x, 5))
+    assert np.max(np.abs(got - want) / np.abs(want)) > 1e-5  # beyond float32's own rounding of the result
+    labels = np.arange(50) % 3
+    np.testing.assert_array_equal(np.asarray(migrated["moving_count"](labels, 4)), original["moving_count"](labels, 4))

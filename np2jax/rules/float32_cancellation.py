@@ -27,7 +27,10 @@ class Float32Cancellation(HazardRule):
             "Reports variances and covariances computed by the one-pass formula: a sum or mean of squares or "
             "products minus the product of two sums or means (`np.sum(x*x) - np.sum(x)**2 / n`, "
             "`np.mean(x**2) - np.mean(x)**2`, `n*sxy - sx*sy`), also through local names and over windows of running "
-            "sums (`c2 = np.cumsum(x * x); s2 = c2[w:] - c2[:-w]; s2 - s1 * s1 / w`)."
+            "sums (`c2 = np.cumsum(x * x); s2 = c2[w:] - c2[:-w]; s2 - s1 * s1 / w`); and sums over windows taken as the "
+            "difference of two parts of one running sum of float data (`c[w:] - c[:-w]` of `c = np.cumsum(x)`, an "
+            "integral image's `S[r:, r:] - S[:-r, r:]`): the partial sums grow with the data's length while the "
+            "window's sum does not, so float32 keeps few of its digits (running counts of integers or booleans are exact)."
         ),
         why=(
             "Both terms are large and nearly equal when the mean is large next to the spread. NumPy computes them in "
@@ -35,7 +38,10 @@ class Float32Cancellation(HazardRule):
             "around 1e4 comes out as noise, zero or negative, silently."
         ),
         use_instead="jnp.var / jnp.cov, or subtract the mean first (two passes: d = x - x.mean(); (d * d).sum()), or enable x64",
-        known_problems="Only the moment pattern is recognised; other differences of large nearly equal values are not.",
+        known_problems=(
+            "Only these patterns are recognised; other differences of large nearly equal values are not, nor a running "
+            "sum made in another function (`ii = integral_image(img)`)."
+        ),
     )
     EXAMPLES = (
         Example(
@@ -102,11 +108,15 @@ class Float32Cancellation(HazardRule):
                 s2 = c2[w:] - c2[:-w]
                 return (s2 - s1 * s1 / w) / (w - 1)
             """,
-            diagnostics=("NPJ116",),
+            diagnostics=("NPJ116", "NPJ116", "NPJ116"),  # the two window sums, and the variance formula
         ),
     )
 
     NODE_TYPES = frozenset({cst.BinaryOperation})
+    WINDOW_MESSAGE = (
+        "`{expr}` subtracts two parts of one running sum (np.cumsum): in float32 the window's sum keeps only the "
+        "digits the large partial sums leave it"
+    )
 
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
         if not (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Subtract)):
@@ -114,6 +124,10 @@ class Float32Cancellation(HazardRule):
         kinds = {_moment(node.left, scope, ctx, 0), _moment(node.right, scope, ctx, 0)}
         if kinds == {SECOND_MOMENT, PRODUCT_OF_MEANS}:
             self.report(ctx, node, self.MESSAGE.format(expr=_short(ctx.code(node))), exact=True)
+            return
+        base = _running_sum_part(node.left, scope, ctx, 0)
+        if base is not None and base == _running_sum_part(node.right, scope, ctx, 0):
+            self.report(ctx, node, self.WINDOW_MESSAGE.format(expr=_short(ctx.code(node))), exact=True)
 
 
 def _short(code: str) -> str:
@@ -158,6 +172,47 @@ def _moment(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int
         if scaled is not None and ctx.values.origin(factor, scope) != DATA and _moment(factor, scope, ctx, depth + 1) is None:
             return scaled
     return None
+
+
+def _running_sum_part(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int) -> cst.CSTNode | None:
+    """The ``np.cumsum`` call (of float data: integer running sums are exact) whose elements ``node`` reads:
+    ``c[w:]``, ``S[y1][:, x0]``, through names bound once, joins (``np.concatenate([[0.0], np.cumsum(x)])``) and
+    nested running sums (``np.cumsum(np.cumsum(img, axis=0), axis=1)``: an integral image)."""
+    if depth > 8:
+        return None
+    if isinstance(node, cst.Subscript):
+        return _running_sum(node.value, scope, ctx, depth + 1)
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        if len(bindings) == 1 and isinstance(bindings[0], ValueBinding) and not bindings[0].augmented:
+            value = bindings[0].value
+            return _running_sum_part(value, found, ctx, depth + 1) if isinstance(value, (cst.Subscript, cst.Name)) else None
+    return None
+
+
+def _running_sum(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int) -> cst.CSTNode | None:
+    if depth > 8:
+        return None
+    if isinstance(node, cst.Subscript):
+        return _running_sum(node.value, scope, ctx, depth + 1)
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        if len(bindings) == 1 and isinstance(bindings[0], ValueBinding) and not bindings[0].augmented:
+            return _running_sum(bindings[0].value, found, ctx, depth + 1)
+        return None
+    if not isinstance(node, cst.Call):
+        return None
+    qualname = ctx.resolver.qualname(node.func, scope) or ""
+    positional = [arg.value for arg in node.args if arg.keyword is None]
+    if qualname in JOINS and positional and isinstance(positional[0], (cst.List, cst.Tuple)):
+        found = {_running_sum(e.value, scope, ctx, depth + 1) for e in positional[0].elements} - {None}
+        return found.pop() if len(found) == 1 else None
+    method = node.func.attr.value if not qualname and isinstance(node.func, cst.Attribute) else None
+    data = positional[0] if qualname in ("numpy.cumsum", "numpy.nancumsum") and positional else (
+        node.func.value if method == "cumsum" else None)
+    if data is None or isinstance(data, cst.Comparison) or ctx.values.is_integer(data, scope):
+        return None  # (a running count of booleans is exact too)
+    return _running_sum(data, scope, ctx, depth + 1) or node
 
 
 def _reduction(node: cst.Call, scope: Scope, ctx: FileContext) -> cst.BaseExpression | None:
