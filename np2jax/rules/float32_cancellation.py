@@ -178,6 +178,11 @@ def _running_sum_part(node: cst.BaseExpression, scope: Scope, ctx: FileContext, 
     """The ``np.cumsum`` call (of float data: integer running sums are exact) whose elements ``node`` reads:
     ``c[w:]``, ``S[y1][:, x0]``, through names bound once, joins (``np.concatenate([[0.0], np.cumsum(x)])``) and
     nested running sums (``np.cumsum(np.cumsum(img, axis=0), axis=1)``: an integral image)."""
+    return _running_sum(node, scope, ctx, depth, part=True)
+
+
+def _running_sum(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int, part: bool = False) -> cst.CSTNode | None:
+    """(``part``: ``node`` must read elements of it, a subscript or a name bound to one.)"""
     if depth > 8:
         return None
     if isinstance(node, cst.Subscript):
@@ -186,19 +191,10 @@ def _running_sum_part(node: cst.BaseExpression, scope: Scope, ctx: FileContext, 
         found, bindings = scope.lookup(node.value)
         if len(bindings) == 1 and isinstance(bindings[0], ValueBinding) and not bindings[0].augmented:
             value = bindings[0].value
-            return _running_sum_part(value, found, ctx, depth + 1) if isinstance(value, (cst.Subscript, cst.Name)) else None
-    return None
-
-
-def _running_sum(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int) -> cst.CSTNode | None:
-    if depth > 8:
+            if not part or isinstance(value, (cst.Subscript, cst.Name)):
+                return _running_sum(value, found, ctx, depth + 1, part)
         return None
-    if isinstance(node, cst.Subscript):
-        return _running_sum(node.value, scope, ctx, depth + 1)
-    if isinstance(node, cst.Name):
-        found, bindings = scope.lookup(node.value)
-        if len(bindings) == 1 and isinstance(bindings[0], ValueBinding) and not bindings[0].augmented:
-            return _running_sum(bindings[0].value, found, ctx, depth + 1)
+    if part:
         return None
     if not isinstance(node, cst.Call):
         return None
