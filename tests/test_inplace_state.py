@@ -397,3 +397,35 @@ def test_without_npj203_a_function_that_writes_into_its_arguments_keeps_doing_so
     result = migrate_source(textwrap.dedent(ARGUMENTS).lstrip().encode(), "m.py", Options(ignore=frozenset({"NPJ203"})))
     assert result.output == result.source
     assert any(d.code == "NPJ201" and "NPJ203" in d.message for d in result.diagnostics)
+
+
+def test_a_method_call_spelled_like_an_attribute_is_not_another_reference_to_it():
+    """hunt12 FP1: `X.mean(axis=0)` in a module-level function made `self.mean += ...` NPJ201 ("`.mean` is also used on
+    another object"), and the whole class stayed NumPy; an attribute holding an array is not callable, so a call
+    names a method.  Reading `other.mean` as a value still counts."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        class Acc:
+            def __init__(self, d):
+                self.n = 0
+                self.mean = np.zeros(d)
+
+            def push(self, x):
+                self.n += 1
+                self.mean += (x - self.mean) / self.n
+
+        def centre(X):
+            return X - X.mean(axis=0)
+        """
+    )
+    original, migrated, result = both(source)
+    assert statuses(result)["Acc.push"] != "unsupported", codes(result)  # (NPJ200 says the attribute is rebound)
+    a, b = original["Acc"](2), migrated["Acc"](2)
+    for x in ([1.0, 2.0], [3.0, -1.0], [0.5, 0.5]):
+        a.push(np.array(x))
+        b.push(np.array(x))
+    assert_close(b.mean, a.mean)
+    aliased = source + "\ndef peek(acc):\n    m = acc.mean\n    return m\n"
+    assert statuses(migrate(aliased))["Acc.push"] == "unsupported"

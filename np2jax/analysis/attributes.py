@@ -165,6 +165,7 @@ class _AttributeUses(ScopedVisitor):
         self.resolver = resolver
         self.module_scope = module_scope
         self.families = families
+        self.called: set[cst.Attribute] = set()  # attributes called as methods (`X.mean(axis=0)`)
         self.classes: list[cst.ClassDef] = []
         self.class_names: dict[str, set[str]] = {}  # family -> names bound in its class bodies
 
@@ -257,7 +258,8 @@ class _AttributeUses(ScopedVisitor):
         name = node.attr.value
         if self.method is not None and name == "__dict__":
             self.result.family_problems.setdefault(self.result.methods[self.method][1], f"`{_code(node)}` gives access to every attribute")
-        if name not in self.result.foreign and self._self_attr(node) is None and self.resolver.qualname(node, self.scopes[-1]) is None:
+        if (name not in self.result.foreign and node not in self.called and self._self_attr(node) is None
+                and self.resolver.qualname(node, self.scopes[-1]) is None):
             # `.name` on something that is neither a method's `self` nor a module's member
             self.result.foreign[name] = f"`.{name}` is also used on another object than a method's `self` (`{_code(node)}`), which may share the array"
 
@@ -367,6 +369,7 @@ class _AttributeUses(ScopedVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if isinstance(func, cst.Attribute):
+            self.called.add(func)  # `X.mean(axis=0)`: a method, not an array attribute (an array is not callable)
             name = self._self_attr(func.value)
             if name is not None and func.attr.value in ARRAY_ATTRIBUTES:
                 self._facts(name).array = True
