@@ -429,3 +429,30 @@ def test_a_method_call_spelled_like_an_attribute_is_not_another_reference_to_it(
     assert_close(b.mean, a.mean)
     aliased = source + "\ndef peek(acc):\n    m = acc.mean\n    return m\n"
     assert statuses(migrate(aliased))["Acc.push"] == "unsupported"
+
+
+def test_ufunc_at_on_an_array_attribute_becomes_an_exact_at_update():
+    """hunt12 FP2: `np.add.at(self.counts, idx, 1)` was NPJ111 and the class stayed NumPy, while the same call on a
+    local array became `.at[idx].add(1)`; unbuffered like np.add.at, repeated indices accumulate in both."""
+    source = """
+        import numpy as np
+
+        class Hist:
+            def __init__(self, nbins):
+                self._counts = np.zeros(nbins)
+                self.low = np.full(nbins, np.inf)
+
+            def add(self, idx, w):
+                np.add.at(self._counts, idx, w)
+                np.minimum.at(self.low, idx, w)
+                return self._counts.sum()
+        """
+    original, migrated, result = both(source)
+    output = result.output.decode()
+    assert "self._counts = self._counts.at[idx].add(w)" in output and "self.low = self.low.at[idx].min(w)" in output
+    assert statuses(result)["Hist.add"] != "unsupported", codes(result)
+    a, b = original["Hist"](4), migrated["Hist"](4)
+    for idx, w in (([0, 1, 1, 3], [1.0, 2.0, 3.0, 4.0]), ([1, 1, 1], [0.5, -2.0, 0.25])):
+        assert_close(b.add(np.array(idx), np.array(w)), a.add(np.array(idx), np.array(w)))
+    assert_close(b._counts, a._counts)
+    assert_close(np.where(np.isinf(a.low), 0, a.low), np.where(np.isinf(np.asarray(b.low)), 0, b.low))

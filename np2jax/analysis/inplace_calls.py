@@ -32,7 +32,7 @@ import libcst as cst
 
 from np2jax.analysis.aliasing import FunctionAliasing
 from np2jax.analysis.resolve import is_numpy
-from np2jax.analysis.scope import ParamBinding
+from np2jax.analysis.scope import ParamBinding, dotted_name
 from np2jax.analysis.value_kinds import literal_value
 from np2jax.tables import lookup_numpy
 
@@ -46,6 +46,7 @@ class InplaceCall:
     name: str  # the array the call changes
     kind: str  # "at", "fill", "sort", "fill_diagonal", "copyto", "putmask", "out", "out_where", "out_method"
     method: str = ""  # for "at": the `.at[]` method
+    attribute: cst.Attribute | None = None  # for "at": `self.counts` in a method, when it is the array changed
 
 
 _NAMES = frozenset({"at", "fill", "sort", "fill_diagonal", "copyto", "putmask"}) | OUT_METHODS
@@ -65,14 +66,29 @@ def plan_inplace_call(statement: cst.BaseSmallStatement, aliasing: FunctionAlias
     call = statement.value
     if any(arg.star for arg in call.args):
         return None
-    found = _recognise(call, aliasing)
+    found = _recognise(call, aliasing) or _attribute_at(call, aliasing)
     if found is None:
         return None
-    if not _rebinding_is_enough(found.name, statement, aliasing):
+    if found.attribute is None and not _rebinding_is_enough(found.name, statement, aliasing):
         return None
     if found.kind in ("fill", "sort") and not aliasing.holds_numpy_array(found.name, strict=True):
         return None
     return found
+
+
+def _attribute_at(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | None:
+    """``np.add.at(self.counts, idx, 1)`` in a method, on an array attribute that no other reference can see (the
+    rules of ``self.x[i] += v``, analysis/attributes.py): ``self.counts = self.counts.at[idx].add(1)``, exact."""
+    positional = [arg.value for arg in call.args if arg.keyword is None]
+    if len(positional) != 3 or len(call.args) != 3 or not isinstance(positional[0], cst.Attribute) or aliasing.attributes is None:
+        return None
+    parts = (aliasing.resolver.qualname(call.func, aliasing.scope) or "").split(".")
+    if not (len(parts) == 3 and parts[0] == "numpy" and parts[2] == "at" and parts[1] in UFUNC_AT):
+        return None
+    target = positional[0]
+    if not aliasing.attributes.is_array(aliasing.function, target) or aliasing.attribute_blocker(target) is not None:
+        return None
+    return InplaceCall(dotted_name(target) or "", "at", UFUNC_AT[parts[1]], attribute=target)
 
 
 def _recognise(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | None:

@@ -485,7 +485,9 @@ class FunctionalUpdate(LineRewrites, Rule):
         if plan is None or original in ctx.blocked_statements:
             return None
         args = [arg.value for arg in updated.value.args if arg.keyword is None]
-        name = cst.Name(plan.name)
+        name: cst.Name | cst.Attribute = cst.Name(plan.name) if plan.attribute is None else plan.attribute.deep_clone()
+        if plan.attribute is not None:
+            self._rebound_attribute(plan.attribute, ctx)  # `self.counts = ...`: a new array (NPJ200 says so if public)
 
         def of_name(attribute: str) -> cst.Attribute:
             return cst.Attribute(value=cst.Name(plan.name), attr=cst.Name(attribute))
@@ -515,7 +517,7 @@ class FunctionalUpdate(LineRewrites, Rule):
                 value = call(_jnp(ctx, "where"), mask, value, name)
             if plan.kind in ("out", "out_where"):
                 value = call(cst.Attribute(value=value, attr=cst.Name("astype")), of_name("dtype"))
-        return cst.Assign(targets=[cst.AssignTarget(target=cst.Name(plan.name))], value=value, semicolon=updated.semicolon)
+        return cst.Assign(targets=[cst.AssignTarget(target=name.deep_clone())], value=value, semicolon=updated.semicolon)
 
     def _keep_narrow_dtype(self, original: cst.AugAssign, updated: cst.AugAssign, ctx: FileContext):
         """``acc += v`` on an int8 ... float32/int32 array: NumPy casts the sum back into ``acc`` (wrapping),

@@ -16,7 +16,9 @@ class InplaceFunction(Rule):
             "`fill_diagonal` and ufunc `.at` methods, where NPJ200 cannot assign the functional result instead. It can "
             "(`np.add.at(x, i, v)` -> `x = x.at[i].add(v)`, likewise `subtract`/`multiply`/`minimum`/`maximum.at`, "
             "`np.fill_diagonal`, `np.copyto`, `np.putmask` with a number) when the call is a statement of its own and the "
-            "array a local name that no other name, view or container can see, and not a parameter."
+            "array a local name that no other name, view or container can see, and not a parameter; a ufunc `.at` also on "
+            "an array attribute of `self` in a method, under the rules of `self.x[i] += v` (NPJ200): "
+            "`np.add.at(self.counts, idx, 1)` -> `self.counts = self.counts.at[idx].add(1)`."
         ),
         why="JAX arrays are immutable: the jax.numpy versions return a new array and leave the argument unchanged.",
         use_instead="assign the functional result: x = x.at[idx].add(v) for np.add.at(x, idx, v)",
