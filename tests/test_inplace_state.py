@@ -456,3 +456,38 @@ def test_ufunc_at_on_an_array_attribute_becomes_an_exact_at_update():
         assert_close(b.add(np.array(idx), np.array(w)), a.add(np.array(idx), np.array(w)))
     assert_close(b._counts, a._counts)
     assert_close(np.where(np.isinf(a.low), 0, a.low), np.where(np.isinf(np.asarray(b.low)), 0, b.low))
+
+
+RING = """
+    import numpy as np
+
+    class RingBuffer:
+        def __init__(self, capacity, dim):
+            self.data = np.zeros((capacity, dim))
+            self.head = 0
+            self.count = 0
+
+        def append(self, value):
+            self.data[self.head] = value
+            self.head = (self.head + 1) % self.data.shape[0]
+            self.count = min(self.count + 1, self.data.shape[0])
+
+        def mean(self):
+            return self.data[: self.count].mean(axis=0)
+    """
+
+
+def test_an_int_attribute_index_writes_one_element():
+    """hunt12 FP4: `self.data[self.head] = value` was NPJ201 ("the index may be an integer array with repeated
+    entries") and the ring buffer stayed NumPy: every value the class gives `self.head` is an int.  Set from
+    elsewhere in the module (`rb.head = idx`), it may be anything and stays reported."""
+    original, migrated, result = both(RING)
+    assert "self.data = self.data.at[self.head].set(value)" in result.output.decode(), codes(result)
+    a, b = original["RingBuffer"](3, 2), migrated["RingBuffer"](3, 2)
+    for k in range(5):
+        a.append(np.array([k, -k], float))
+        b.append(np.array([k, -k], float))
+        assert_close(b.mean(), a.mean())
+    assert_close(b.data, a.data)
+    elsewhere = migrate(RING + "\n    def rewind(rb, idx):\n        rb.head = idx\n")
+    assert statuses(elsewhere)["RingBuffer.append"] == "unsupported"

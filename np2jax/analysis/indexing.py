@@ -65,7 +65,7 @@ class IndexClassifier:
         ):
             return self.is_int(expr.left) and self.is_int(expr.right)
         if isinstance(expr, cst.Attribute):
-            return expr.attr.value in INT_ATTRIBUTES
+            return expr.attr.value in INT_ATTRIBUTES or self._self_attribute_is_int(expr)
         if isinstance(expr, cst.Subscript):  # x.shape[0]
             value = expr.value
             return isinstance(value, cst.Attribute) and value.attr.value == "shape" and all(
@@ -107,6 +107,34 @@ class IndexClassifier:
             return True
         finally:
             self._visiting.discard(name)
+
+    def _self_attribute_is_int(self, expr: cst.Attribute) -> bool:
+        """``self.head`` in a method, where every value the class's methods give ``self.head`` is an int
+        (``self.head = 0``, ``self.head = (self.head + 1) % n``, ``self.head += 1``) and nothing else in the module
+        sets an attribute so named (a ring buffer's position: one element per write, never an index array)."""
+        method = self.scope
+        while method is not None and method.kind != "function":
+            method = method.parent
+        owner = method.parent if method is not None else None
+        if (method is None or owner is None or owner.kind != "class" or not isinstance(expr.value, cst.Name)
+                or _first_param(method.node) != expr.value.value):
+            return False
+        key = f"self.{expr.attr.value}"
+        if key in self._visiting:
+            return True  # `self.head = (self.head + 1) % n`: an int if every other value is
+        self._visiting.add(key)
+        try:
+            values = _attribute_values(owner.node, expr.attr.value, self.resolver)
+            if values is None:
+                return False
+            for value, scope in values:
+                classifier = IndexClassifier(self.resolver, scope)
+                classifier._visiting = self._visiting
+                if not classifier.is_int(value):
+                    return False
+            return True
+        finally:
+            self._visiting.discard(key)
 
     def _loop_yields_ints(self, iterable: cst.BaseExpression, position: tuple[int, ...]) -> bool:
         """Does iterating ``iterable`` put an int at ``position`` of the loop target?"""
@@ -291,3 +319,83 @@ def _int_hint(param: cst.Param) -> bool:
     """``i: int``: the parameter is meant to be one Python int (an index array would break the hint)."""
     annotation = param.annotation
     return annotation is not None and isinstance(annotation.annotation, cst.Name) and annotation.annotation.value == "int"
+
+
+def _first_param(function: cst.CSTNode) -> str | None:
+    if not isinstance(function, cst.FunctionDef):
+        return None
+    params = [*function.params.posonly_params, *function.params.params]
+    return params[0].name.value if params else None
+
+
+def _attribute_values(classdef: cst.ClassDef, attr: str, resolver: Resolver) -> list[tuple[cst.BaseExpression, Scope]] | None:
+    """The values the methods of ``classdef`` give ``self.<attr>`` (with each method's scope); None when something
+    else sets an attribute so named: another object's, a nested function's, an unpacking, a `del`, or code
+    outside the class's methods (once per class and name)."""
+    memo = resolver.memo.setdefault("attribute_values", {})
+    key = (classdef, attr)
+    if key not in memo:
+        memo[key] = _find_attribute_values(classdef, attr, resolver)
+    return memo[key]
+
+
+def _find_attribute_values(classdef: cst.ClassDef, attr: str, resolver: Resolver) -> list[tuple[cst.BaseExpression, Scope]] | None:
+    module = resolver.scopes.get(_module_of(resolver))
+    found: list[tuple[cst.BaseExpression, Scope]] = []
+    methods = {statement: _first_param(statement) for statement in classdef.body.body if isinstance(statement, cst.FunctionDef)}
+
+    class _Stores(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.functions: list[cst.FunctionDef] = []
+            self.ok = True
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.functions.append(node)
+
+        def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.functions.pop()
+
+        def _target(self, target: cst.BaseExpression, value: cst.BaseExpression | None, augmented: bool) -> None:
+            if isinstance(target, (cst.Tuple, cst.List)):
+                for element in target.elements:
+                    self._target(element.value, None, False)
+                return
+            if not (isinstance(target, cst.Attribute) and target.attr.value == attr):
+                return
+            method = self.functions[-1] if self.functions else None
+            own = method in methods and isinstance(target.value, cst.Name) and target.value.value == methods[method]
+            if not own or value is None:
+                self.ok = False
+                return
+            scope = resolver.scopes.get(method)
+            if scope is None:
+                self.ok = False
+                return
+            found.append((cst.BinaryOperation(target, cst.Add(), value) if augmented else value, scope))
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                self._target(target.target, node.value, False)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            if isinstance(node.operator, (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.FloorDivideAssign, cst.ModuloAssign)):
+                self._target(node.target, node.value, True)
+            else:
+                self._target(node.target, None, False)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            self._target(node.target, node.value, False)
+
+        def visit_Del(self, node: cst.Del) -> None:
+            self._target(node.target, None, False)
+
+    stores = _Stores()
+    if module is None:
+        return None
+    module.node.visit(stores)
+    return found if stores.ok and found else None
+
+
+def _module_of(resolver: Resolver) -> cst.CSTNode | None:
+    """The module the resolver's scopes belong to."""
+    return next((node for node in resolver.scopes if isinstance(node, cst.Module)), None)
