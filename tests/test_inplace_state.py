@@ -491,3 +491,47 @@ def test_an_int_attribute_index_writes_one_element():
     assert_close(b.data, a.data)
     elsewhere = migrate(RING + "\n    def rewind(rb, idx):\n        rb.head = idx\n")
     assert statuses(elsewhere)["RingBuffer.append"] == "unsupported"
+
+
+def test_op_assign_on_parameters_of_a_function_that_returns_nothing_returns_them():
+    """hunt12 M: `adam_update(p, g, m, v, t)` updates p, m, v with `op=` and returns nothing: on numbers it would
+    change nothing a caller sees, so it is written for arrays.  It now returns them and its calls rebind them
+    (NPJ203), when each call passes an array there; `bump(s, 1.0)` with `s = 0.0` keeps it NumPy (rebinding `s`
+    would change the caller's number, which NumPy leaves alone)."""
+    source = """
+        import numpy as np
+
+        def adam_update(p, g, m, v, t, lr=1e-3, beta1=0.9, beta2=0.999, eps=1e-8):
+            m *= beta1
+            m += (1 - beta1) * g
+            v *= beta2
+            v += (1 - beta2) * g * g
+            m_hat = m / (1 - beta1 ** t)
+            v_hat = v / (1 - beta2 ** t)
+            p -= lr * m_hat / (np.sqrt(v_hat) + eps)
+
+        def train(p, g):
+            p = p.copy()
+            m = np.zeros_like(p)
+            v = np.zeros_like(p)
+            for t in range(1, 4):
+                adam_update(p, g, m, v, t)
+            return p
+
+        def bump(x, d):
+            x += d
+
+        def use_bump(a):
+            s = 0.0
+            bump(s, 1.0)
+            b = np.ones(3)
+            bump(b, a)
+            return s, b
+        """
+    original, migrated, result = both(source)
+    output = result.output.decode()
+    assert "p, m, v = adam_update(p, g, m, v, t)" in output and "    return p, m, v" in output, codes(result)
+    assert statuses(result)["bump"] == "unsupported" and statuses(result)["use_bump"] == "unsupported"
+    p, g = np.array([0.5, -1.0, 2.0]), np.array([0.1, -0.3, 0.2])
+    assert_close(migrated["train"](p, g), original["train"](p, g))
+    assert not np.allclose(original["train"](p, g), p)

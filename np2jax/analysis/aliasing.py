@@ -331,6 +331,13 @@ class FunctionAliasing:
             return False
         return not self.returns_value()
 
+    def augmented_by_purpose(self, name: str, write: cst.CSTNode) -> bool:
+        """``name op= v`` on a parameter without array evidence nor a number hint, in a function that returns
+        nothing: it is there to update the caller's array (on a number it would change nothing the caller sees)."""
+        params = [b.param for b in self.scope.bindings.get(name, ()) if isinstance(b, ParamBinding)]
+        return bool(params) and params[0].default is None and self._may_be_array(params[0]) and (
+            not self._looks_like_array(name) and self.mutates_parameter(name, write))
+
     def augmented_may_mutate_parameter(self, name: str, write: cst.CSTNode) -> bool:
         """``name op= v`` on a parameter without array evidence nor a number hint, in a function that returns
         a value: NumPy updates the caller's object in place if it is an array, rebinds the name if a number."""

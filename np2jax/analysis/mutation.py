@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from np2jax.analysis.aliasing import FunctionAliasing, is_fresh_array, may_alias
-from np2jax.analysis.resolve import Resolver
+from np2jax.analysis.aliasing import FunctionAliasing, has_array_evidence, is_fresh_array, may_alias
+from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ScopedVisitor, ValueBinding
 from np2jax.analysis.writes import written_subscripts
+from np2jax.tables import lookup_numpy
 from np2jax.visitors import FastVisitor, visit
 
 
@@ -66,6 +67,9 @@ class ModuleMutations:
         self.module_scope = resolver.scopes[module]
         self.functions: dict[str, MutatingFunction] = {}
         self._aliasing: dict[cst.FunctionDef, FunctionAliasing] = {}
+        # function -> parameters it updates with `op=` only, with no other evidence that they are arrays than that
+        # it returns nothing (see _mutated_parameters): each call must pass an array there (_holds_array)
+        self._purpose: dict[cst.FunctionDef, set[str]] = {}
         for name, bindings in self.module_scope.bindings.items():
             if len(bindings) == 1 and isinstance(bindings[0], DefBinding) and isinstance(bindings[0].node, cst.FunctionDef):
                 self.functions[name] = MutatingFunction(name, bindings[0].node)
@@ -154,6 +158,11 @@ class ModuleMutations:
                 mutated.add(name)
             elif aliasing.augmented_may_mutate_parameter(name, statement.target):
                 maybe.add(name)
+            elif aliasing.augmented_by_purpose(name, statement.target):
+                # `def adam(p, g, m, v): m *= b1; ...; p -= lr * m_hat` returns nothing: it is written to update
+                # array arguments (on numbers it would do nothing); each call must show that it passes an array
+                mutated.add(name)
+                self._purpose.setdefault(node, set()).add(name)
         names = _parameter_names(node)
         return [name for name in names if name in mutated], [name for name in names if name in maybe]
 
@@ -228,6 +237,23 @@ class ModuleMutations:
                     function.problem = problem
                     changed = True
 
+    def _holds_array(self, site: CallSite, name: str) -> bool:
+        """Does ``name`` hold an array where ``site`` passes it: the caller uses it as one, or every binding is an
+        array constructor's result (``np.zeros_like(p)``) or an ``op=`` on it?"""
+        bindings = site.scope.bindings.get(name, ()) if site.scope is not None else ()
+        if bindings and site.caller is not None and has_array_evidence(site.caller, name, self.resolver, site.scope):
+            return True  # the caller indexes it, asks for its `.shape`, hands it to NumPy ...
+        for binding in bindings:
+            if isinstance(binding, ValueBinding) and binding.augmented:
+                continue
+            if isinstance(binding, ValueBinding) and isinstance(binding.value, cst.Call):
+                qualname = self.resolver.qualname(binding.value.func, site.scope) or ""
+                row = lookup_numpy(qualname) if is_numpy(qualname) else None
+                if row is not None and row.kind == "constructor":
+                    continue
+            return False
+        return bool(bindings)
+
     def _cascade_problem(self, function: MutatingFunction) -> str | None:
         for site in function.calls:
             if not site.cascade:
@@ -289,6 +315,10 @@ class ModuleMutations:
             found, _ = site.scope.lookup(arg_name)
             if found is not site.scope or aliasing.is_container(arg_name):
                 site.problem = f"a call passes `{arg_name}`, which is not a local array of `{site.caller.name.value}`, as `{param}`"
+                return
+            if param in self._purpose.get(function.node, ()) and not self._holds_array(site, arg_name):
+                site.problem = (f"a call passes `{arg_name}` as `{param}`, which may be a Python number there: NumPy's "
+                                f"`{param} op= ...` would leave it as it was, the caller's rebinding would not")
                 return
             others = [a.value for a in site.call.args if a.value is not argument]
             if arg_name in names or any(may_alias(other, arg_name, self.resolver, site.scope) for other in others):
