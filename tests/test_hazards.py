@@ -403,3 +403,30 @@ def test_a_window_sum_from_a_running_sum_is_flagged_and_real():
     assert np.max(np.abs(got - want) / np.abs(want)) > 1e-5  # beyond float32's own rounding of the result
     labels = np.arange(50) % 3
     np.testing.assert_array_equal(np.asarray(migrated["moving_count"](labels, 4)), original["moving_count"](labels, 4))
+
+
+def test_a_64_bit_integer_limit_is_reported_and_real():
+    """hunt12 L3: `INF = np.iinfo(np.int64).max // 2` as a dynamic-programming sentinel had only NPJ107 (info); without
+    x64, jnp.full(..., INF, dtype=np.int64) wraps the sentinel to -1 (or raises OverflowError, by JAX version)."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def sentinel_table(n):
+            INF = np.iinfo(np.int64).max // 2
+            return np.full(n, INF, dtype=np.int64)
+
+        def small(n):
+            return np.full(n, np.iinfo(np.int32).max, dtype=np.int32), np.iinfo(np.uint64).min
+        """
+    )
+    result = migrate_source(source.encode(), "dp.py", Options(jit=True))
+    assert "NPJ115" in _codes_in(result, "sentinel_table") and "NPJ115" not in _codes_in(result, "small")
+    migrated, original = {}, {}
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    exec(compile(source, "original.py", "exec"), original)
+    try:
+        got = np.asarray(migrated["sentinel_table"](3))
+    except OverflowError:
+        return
+    assert got[0] != original["sentinel_table"](3)[0]

@@ -31,7 +31,8 @@ class Int32Overflow(HazardRule):
             "`np.cumprod`, `a * b` of two integer arrays, a run-time integer times constants whose product is at "
             "least 2**15, `i * 86400 * 1000`, also with `i` the index of a loop that becomes `jax.lax.fori_loop`, "
             "an int32 there where Python's int never overflows), integer powers, sums of `np.arange`, hash-like "
-            "accumulations (`h = h * 31 + c`) and integer constants that do not fit in int32; and comparisons of an "
+            "accumulations (`h = h * 31 + c`) and integer constants that do not fit in int32 (also `np.iinfo(np.int64).max`, "
+            "a common sentinel); and comparisons of an "
             "array whose dtype is chosen at run time (`x.astype(dtype)`, `np.arange(n, dtype=d)`) with a Python int "
             "(`x.astype(dtype) == x`, `t[-1] != n - 1`: overflow checks of dtype-generic code), which jax.numpy makes "
             "after converting the int to that dtype (`int8 == 300` is True there); and casts to the default integer "
@@ -109,7 +110,7 @@ class Int32Overflow(HazardRule):
         ),
     )
 
-    NODE_TYPES = frozenset({cst.Call, cst.BinaryOperation, cst.AugAssign, cst.Comparison})
+    NODE_TYPES = frozenset({cst.Call, cst.BinaryOperation, cst.AugAssign, cst.Comparison, cst.Attribute})
     COMPARISON_MESSAGE = (
         "`{array}` has a narrow or run-time integer dtype and is compared with the Python int `{number}`: jax.numpy first "
         "converts the int to that dtype (300 becomes 44 in int8, so `== 300` is True), NumPy compares exactly"
@@ -117,6 +118,10 @@ class Int32Overflow(HazardRule):
 
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
         values = ctx.values
+        if isinstance(node, cst.Attribute):
+            if _wide_limit(node, scope, ctx):  # `INF = np.iinfo(np.int64).max // 2`: a sentinel no int32 holds
+                self.report(ctx, node, self.MESSAGE.format(what=f"`{ctx.code(node).strip()}` (beyond int32)"), exact=True)
+            return
         if isinstance(node, cst.Comparison):
             self._dtype_comparison(node, scope, ctx)
             return
@@ -189,6 +194,25 @@ class Int32Overflow(HazardRule):
             if _accumulates(node, scope):
                 return "a running product"
         return None
+
+
+WIDE_INTEGERS = frozenset({"numpy.int64", "numpy.uint64", "numpy.uint32", "numpy.longlong", "numpy.ulonglong", "numpy.intp", "numpy.uintp"})
+
+
+def _wide_limit(node: cst.Attribute, scope: Scope, ctx: FileContext) -> bool:
+    """``np.iinfo(np.int64).max`` (``.min``; also of ``'int64'``, ``np.uint32``): a limit outside int32, which
+    jax.numpy refuses (OverflowError) or wraps without x64."""
+    call = node.value
+    if node.attr.value not in ("max", "min") or not isinstance(call, cst.Call) or len(call.args) != 1:
+        return False
+    if ctx.resolver.qualname(call.func, scope) != "numpy.iinfo":
+        return False
+    dtype = call.args[0].value
+    if isinstance(dtype, cst.SimpleString):
+        return dtype.evaluated_value in ("int64", "uint64", "uint32", "i8", "u8", "u4", "<i8", "<u8")
+    if node.attr.value == "min" and (ctx.resolver.qualname(dtype, scope) or "").startswith("numpy.uint"):
+        return False  # 0
+    return ctx.resolver.qualname(dtype, scope) in WIDE_INTEGERS
 
 
 def _static(ctx: FileContext, node: cst.BaseExpression, scope: Scope) -> bool:
