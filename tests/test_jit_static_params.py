@@ -374,3 +374,47 @@ def test_a_function_whose_result_is_a_static_argument_of_another_is_not_jitted()
     labels = np.array([0, 2, 1, 2])
     for name in ("encode", "encode_named", "padded"):
         np.testing.assert_array_equal(getattr(migrated, name)(labels), getattr(original, name)(labels))
+
+
+def test_a_python_bool_tested_by_identity_stays_a_python_bool():
+    """real13 F1 (nashpy): `self.zero_sum = np.array_equal(A, -B)` then `if self.zero_sum is False: raise`; and
+    `return np.array_equal(A, -B) is True`.  jnp.array_equal returns a bool array, which is neither True nor False,
+    so the check never fired and non-zero-sum games were solved without an error."""
+    from tests.test_real_code_regressions import migrated_pair, record
+
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        class Game:
+            def __init__(self, A, B):
+                self.A = np.asarray(A)
+                self.B = np.asarray(B)
+                self.zero_sum = np.array_equal(self.A, -self.B)
+
+            def solve(self):
+                if self.zero_sum is False:
+                    raise ValueError("not zero sum")
+                return self.A.sum(axis=0)
+
+        def is_zero_sum(A, B):
+            return np.array_equal(A, -B) is True
+
+        def equal(a, b):
+            return np.array_equal(a, -b)
+
+        def check(a, b):
+            if equal(a, b) is False:
+                raise ValueError("not zero sum")
+            return a.sum()
+        """
+    )
+    assert not record(result, "equal").jit
+    A, B = np.array([[-1, 0], [-1, 1]]), np.array([[3, 0], [1, -1]])
+    for module in (original, migrated):
+        with pytest.raises(ValueError):
+            module.Game(A, B).solve()
+        with pytest.raises(ValueError):
+            module.check(A, B)
+        assert module.is_zero_sum(A, -A) is True and module.is_zero_sum(A, B) is False
+        np.testing.assert_array_equal(module.Game(A, -A).solve(), [-2, 1])

@@ -310,6 +310,14 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
     def visit_Comparison(self, node: cst.Comparison) -> None:
         if len(node.comparisons) > 1 and node not in self.converted_logic:
             self._require(node, "chained comparison")
+        sides = [node.left, *(c.comparator for c in node.comparisons)]
+        for position, target in enumerate(node.comparisons):
+            if isinstance(target.operator, (cst.Is, cst.IsNot)):
+                left, right = sides[position], sides[position + 1]
+                for value, other in ((left, right), (right, left)):
+                    if _is_bool_literal(other):
+                        # `np.array_equal(a, b) is True`: NumPy's Python bool is True; a JAX bool array is not
+                        self._require_python(value, "operand of an identity test with `True`/`False`")
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         if node not in self.store_targets:
@@ -554,3 +562,6 @@ def _mask_like(name: str, param: cst.Param) -> bool:
     words = name.lower().split("_")
     return bool(_MASK_WORDS & set(words)) or words[0] in ("is", "has")
 
+
+def _is_bool_literal(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value in ("True", "False")

@@ -128,6 +128,10 @@ class ModuleTracing:
         a JAX array there, which is unhashable (a NumPy scalar is not).  It is then not jitted, and the NumPy
         calls computing what it returns stay NumPy (analysis/eager_values.py)."""
         for callee, call, scope in self._result_users().get(name, ()):
+            if callee == IDENTITY_TEST:  # `if equal(a, b) is False:`: NumPy's Python bool, never a JAX bool array
+                self._python_result(node, plan, "what it returns is tested with `is True`/`is False` (a JAX bool array "
+                                    "is neither)")
+                return
             if self._in_progress and self._reaches(callee, self._in_progress):
                 continue  # its plan now would see a function still being planned as a recursive call
             callee_plan = self.plan(callee)  # (this one's plan is known by now: no false recursion)
@@ -137,15 +141,17 @@ class ModuleTracing:
             for param in callee_plan.static:
                 given = argument_for(call, callee_node, param)
                 if given is not None and self._producer(given, scope) == name:
-                    returns = [r.value for r in _own_returns(node) if r.value is not None]
-                    plan.blockers.append(Blocker(
-                        returns[0] if returns else node.name, "side-effect",
-                        f"what it returns is the static argument `{param}` of `{callee}` (a static argument must be "
-                        "hashable: jitted, this function would return a JAX array)",
-                        "leave it un-jitted (np2jax does), or compute the value from shapes"))
-                    function_scope = self.resolver.scopes[node]
-                    plan.python_values.extend((value, function_scope) for value in returns)
+                    self._python_result(node, plan, f"what it returns is the static argument `{param}` of `{callee}` "
+                                        "(a static argument must be hashable: jitted, this function would return a JAX array)")
                     return
+
+    def _python_result(self, node: cst.FunctionDef, plan: JitPlan, why: str) -> None:
+        """Callers need what ``node`` returns as a Python value: no jit, and the NumPy calls computing it stay NumPy."""
+        returns = [r.value for r in _own_returns(node) if r.value is not None]
+        plan.blockers.append(Blocker(returns[0] if returns else node.name, "side-effect", why,
+                                     "leave it un-jitted (np2jax does), or compute the value from shapes"))
+        function_scope = self.resolver.scopes[node]
+        plan.python_values.extend((value, function_scope) for value in returns)
 
     def _reaches(self, name: str, targets: set[str]) -> bool:
         """Does module function ``name`` call one of ``targets``, directly or through other module functions?"""
@@ -179,6 +185,14 @@ class ModuleTracing:
                         producer = self._producer(arg.value, scope)
                         if producer is not None and producer != callee:
                             self._users.setdefault(producer, []).append((callee, call, scope))
+            if "True" in self._source or "False" in self._source:
+                finder = _IdentityTests()
+                self.module.visit(finder)
+                for operand, where in finder.found:
+                    scope = self.resolver.scopes.get(where, self.module_scope) if where is not None else self.module_scope
+                    producer = self._producer(operand, scope)
+                    if producer is not None:
+                        self._users.setdefault(producer, []).append((IDENTITY_TEST, operand, scope))
         return self._users
 
     def _producer(self, value: cst.BaseExpression, scope) -> str | None:
@@ -333,3 +347,28 @@ def _own_returns(function: cst.FunctionDef) -> list[cst.Return]:
 
     function.visit(_Returns())
     return found
+
+
+IDENTITY_TEST = "<is True/False>"  # a use of a result in _result_users: an operand of `is True` / `is False`
+
+
+class _IdentityTests(cst.CSTVisitor):
+    """The operands of ``x is True`` / ``x is not False`` in a module, with the function each is in."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[cst.BaseExpression, cst.FunctionDef | None]] = []
+        self.functions: list[cst.FunctionDef] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.append(node)
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.pop()
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        sides = [node.left, *(c.comparator for c in node.comparisons)]
+        for position, target in enumerate(node.comparisons):
+            if isinstance(target.operator, (cst.Is, cst.IsNot)):
+                for value, other in ((sides[position], sides[position + 1]), (sides[position + 1], sides[position])):
+                    if isinstance(other, cst.Name) and other.value in ("True", "False"):
+                        self.found.append((value, self.functions[-1] if self.functions else None))

@@ -177,6 +177,10 @@ def _python_value(ref: NumpyRef, ctx: FileContext, eager: EagerValues) -> bool:
     return plan is not None and not plan.ok and ref.call in eager.kept(outer.node, plan.python_values)
 
 
+# NumPy functions that return a Python bool (jax.numpy's return a bool array): code that is not jitted keeps them.
+PYTHON_BOOL_FUNCTIONS = frozenset({"numpy.array_equal", "numpy.array_equiv", "numpy.allclose"})
+
+
 def _hands_back(ref: NumpyRef, ctx: FileContext) -> bool:
     """``np.asarray(jfn(*arrays))`` of a JAX result, in code that is not jitted: the author hands the result back
     to NumPy code on purpose (a mutable NumPy array, ``isinstance(r, np.ndarray)``); ``jnp.asarray`` would not."""
@@ -208,7 +212,8 @@ class NumpyToJaxNumpy(Rule):
             "do calls whose results Python uses as Python values (an `if` or `while` test, `float()`'s argument, a "
             "repetition count, a dict key, `round()`'s argument: see NPJ301), and `np.asarray`/`np.array` of what a JAX "
             "call returns (`np.asarray(jfn(x))` with `jfn = jax.jit(f)`, `np.array(jnp.sum(x))`): a hand-back to NumPy "
-            "code, on purpose. Other array constructors "
+            "code, on purpose; and `np.array_equal`, `np.array_equiv`, `np.allclose`, whose Python bool (a jax.numpy "
+            "bool array in JAX) `x is True` and `isinstance(x, bool)` see. Other array constructors "
             "move, because later code computes with and updates their result. Python lists "
             "passed where jax.numpy needs an array are wrapped in `jnp.asarray`, and so are parameters "
             "the code says callers may pass as lists (`f([1.0, 2.0])` works in NumPy): annotated `ArrayLike` "
@@ -516,8 +521,9 @@ class NumpyToJaxNumpy(Rule):
                 return
         elif row.kind != "constructor" and ref.twin is None:
             return
-        if ref.call is not None and (_python_value(ref, ctx, self._eager(ctx)) or _hands_back(ref, ctx)):
-            return
+        if ref.call is not None and (_python_value(ref, ctx, self._eager(ctx)) or _hands_back(ref, ctx)
+                                     or (ref.qualname in PYTHON_BOOL_FUNCTIONS and not runs_on_jax_arrays(ctx.function, ctx))):
+            return  # (`np.array_equal` outside jit: NumPy's Python bool, which `is True` and `isinstance(v, bool)` see)
         ref.rewrite = target
         if ref.call is not None and not ref.member:
             ref.wrap_args |= self._list_arguments(ref.call, target, ctx, ref)
