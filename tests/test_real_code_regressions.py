@@ -638,3 +638,20 @@ def test_numpy_asarray_of_a_jax_result_in_code_that_is_not_jitted_stays_numpy():
         out = module.mapped(jnp.cos, x)
         assert isinstance(out, np.ndarray) and out.flags.writeable  # np.array: a writable copy
     np.testing.assert_allclose(migrated.total(x), original.total(x))
+
+
+def test_parameters_broadcast_together_may_be_lists_or_numbers():
+    """rowan (real13 F4): `x, y, z = np.broadcast_arrays(x, y, z)` normalises array-likes (the docs call `from_mirror_plane([1., 2.], 3., 4.)`);
+    jnp.broadcast_arrays refuses a list (TypeError), so its parameter arguments are wrapped like np.atleast_1d's."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def from_mirror_plane(x, y, z):
+            x, y, z = np.broadcast_arrays(x, y, z)
+            return np.stack([x, y, z], axis=-1) * 2.0
+        """
+    )
+    assert record(result, "from_mirror_plane").jit
+    for args in (([1.0, 2.0], 3.0, 4.0), ((1, 2, 3), 0.5, [[1.0], [2.0]])):
+        np.testing.assert_allclose(np.asarray(migrated.from_mirror_plane(*args)), original.from_mirror_plane(*args))

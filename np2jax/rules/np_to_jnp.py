@@ -27,7 +27,8 @@ STATIC_PARAMETERS = frozenset(
      "source", "destination", "s", "ord", "dims", "subscripts", "dtype", "kth", "k", "deg", "N", "M"}
 )
 # Called on a parameter, these say the function expects scalars or lists as well as arrays.
-NORMALISING = frozenset({"jax.numpy.atleast_1d", "jax.numpy.atleast_2d", "jax.numpy.atleast_3d", "jax.numpy.ravel"})
+NORMALISING = frozenset({"jax.numpy.atleast_1d", "jax.numpy.atleast_2d", "jax.numpy.atleast_3d", "jax.numpy.ravel",
+                         "jax.numpy.broadcast_arrays"})
 # Nor, when the argument is a parameter, these: jax.numpy needs them concrete, or they take functions.
 CONCRETE_PARAMETERS = frozenset({"start", "n", "repeats", "obj", "copy", "function", "func", "mask_func", "prototype"})
 
@@ -220,7 +221,7 @@ class NumpyToJaxNumpy(Rule):
             "or `Sequence` (also through a type alias of this module, or one imported from another module of the "
             "project), `*args`, documented `x : array_like` (also `x : float or array-like`), checked by the function "
             "(`isinstance(x, (list, np.ndarray))`), or normalised by it "
-            "(`np.atleast_1d(x)`, `np.ravel(x)`; also `x = np.atleast_2d(x)` as the first use of `x`, whatever "
+            "(`np.atleast_1d(x)`, `np.ravel(x)`, `np.broadcast_arrays(x, y, z)`; also `x = np.atleast_2d(x)` as the first use of `x`, whatever "
             "array uses follow), or given a tuple or list default (`qs=(0.25, 0.75)`, static under jit or not). "
             "Every argument of a variadic function (`np.atleast_1d(x, y, z)`, `np.broadcast_arrays(a, b)`) is one. "
             "`jnp.asarray` is what NumPy does inside the call, "
