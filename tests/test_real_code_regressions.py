@@ -655,3 +655,22 @@ def test_parameters_broadcast_together_may_be_lists_or_numbers():
     assert record(result, "from_mirror_plane").jit
     for args in (([1.0, 2.0], 3.0, 4.0), ((1, 2, 3), 0.5, [[1.0], [2.0]])):
         np.testing.assert_allclose(np.asarray(migrated.from_mirror_plane(*args)), original.from_mirror_plane(*args))
+
+
+def test_a_sort_kind_given_to_a_jax_arrays_method_is_dropped_or_made_stable():
+    """pyentrp (real13 F5): `x.argsort(kind="quicksort", axis=1)` on a JAX array raised TypeError ('kind' is not
+    supported); the function form np.argsort(x, kind=...) was already rewritten.  Stable kinds become stable=True."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def ranks(x):
+            x = np.asarray(x)
+            return x.argsort(kind="quicksort", axis=1), x.argsort(kind="stable", axis=1)
+        """
+    )
+    output = result.output.decode()
+    assert 'x.argsort(axis=1), x.argsort(stable=True, axis=1)' in output
+    x = [[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]
+    for got, want in zip(migrated.ranks(x), original.ranks(x)):
+        np.testing.assert_array_equal(np.asarray(got), want)

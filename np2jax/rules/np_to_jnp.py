@@ -4,7 +4,7 @@ import libcst as cst
 
 from np2jax.analysis.index_tricks import CONCATENATORS, STATIC, concatenation_problem, subscript_of
 from np2jax.analysis.eager_values import EagerValues
-from np2jax.analysis.jax_values import HOST_CONVERSIONS, computed_by_jax
+from np2jax.analysis.jax_values import HOST_CONVERSIONS, computed_by_jax, name_holds_jax_array
 from np2jax.analysis.cumulative_dtype import CUMULATIVE, CUMULATIVE_METHODS, widening_dtype
 from np2jax.analysis.resolve import is_numpy, is_shape_name
 from np2jax.analysis.scope import ImportBinding, ParamBinding, Scope
@@ -76,6 +76,22 @@ def _int32_index_method(call: cst.Call, ctx: FileContext) -> bool:
     func = call.func
     return (isinstance(func, cst.Attribute) and f"numpy.{func.attr.value}" in INT32_INDEX_RESULTS
             and ctx.resolver.qualname(func, ctx.scope) is None and runs_on_jax_arrays(ctx.function, ctx))
+
+
+def _sort_kind_method(call: cst.Call, ctx: FileContext) -> str | None:
+    """``x.argsort(kind="quicksort")`` on a JAX array (in a jitted function, or a name only ever bound to a JAX
+    array): the kind given, which jax.Array's methods refuse as a keyword (the stable ones become ``stable=True``)."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value in ("argsort", "sort")):
+        return None
+    kind = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "kind"), None)
+    if not isinstance(kind, cst.SimpleString) or ctx.resolver.qualname(func, ctx.scope) is not None:
+        return None
+    receiver = func.value
+    if not (runs_on_jax_arrays(ctx.function, ctx) or (
+            isinstance(receiver, cst.Name) and name_holds_jax_array(receiver.value, ctx.scope, ctx.resolver))):
+        return None
+    return str(kind.evaluated_value)
 
 
 def _averages_boolean_method(call: cst.Call, ctx: FileContext) -> bool:
@@ -205,7 +221,7 @@ class NumpyToJaxNumpy(Rule):
     SEVERITY = Severity.INFO
     FIX_SAFETY = FixSafety.SAFE
     DOC = RuleDoc(
-        what="Rewrites NumPy functions used on (possibly) traced values inside functions to `jax.numpy`. Reads through `.flat` (unpacking, iteration, `x.flat[i]`) become `.ravel()`, which gives the same elements in the same order: a `jax.Array` has no `.flat`.",
+        what="Rewrites NumPy functions used on (possibly) traced values inside functions to `jax.numpy`. Reads through `.flat` (unpacking, iteration, `x.flat[i]`) become `.ravel()`, which gives the same elements in the same order: a `jax.Array` has no `.flat`. A sort kind given to a JAX array's `.argsort`/`.sort` method (in a jitted function, or on a name only ever bound to a JAX array), which jax.Array refuses as a keyword, is dropped (`stable=True` for `\"stable\"`/`\"mergesort\"`), as for `np.argsort(x, kind=...)`.",
         why=(
             "`jax.jit` traces functions with abstract values; NumPy cannot compute on them. "
             "Calls whose arguments are all known at trace time (shapes, `len()`, literals) stay NumPy: "
@@ -547,7 +563,10 @@ class NumpyToJaxNumpy(Rule):
                 ref.keyword_changes["+dtype"] = ("dtype", dtype)
 
     def on_call(self, node: cst.Call, ctx: FileContext) -> None:
-        if _averages_boolean_method(node, ctx):
+        sort_kind = _sort_kind_method(node, ctx)
+        if sort_kind is not None:
+            ctx.call_keywords[node] = {"kind": ("stable", cst.Name("True")) if sort_kind in STABLE_SORT_KINDS else None}
+        elif _averages_boolean_method(node, ctx):
             ctx.call_keywords[node] = {"+dtype": ("dtype", cst.Name("float"))}
         elif _int32_index_method(node, ctx):
             ctx.call_casts[node] = _default_int(ctx.scope, ctx)
