@@ -22,7 +22,9 @@ from np2jax.analysis.scope import (
 )
 from np2jax.context import BLOCKED_AS_IS, FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan
 from np2jax.cstutil import dotted, trailing_comment_lines
-from np2jax.diagnostics import Severity
+from np2jax.analysis.function_tracing import MASK_INDEX
+from np2jax.analysis.loops import contains
+from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.rule import Rule
 from np2jax.tables import lookup_numpy
 from np2jax.visitors import FastTransformer
@@ -143,6 +145,18 @@ class Walker(CallRewrites, FastTransformer):
         for rule in self.hooks["on_leave_function"]:
             rule.on_leave_function(info, self.ctx)
         reverted = any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:])
+        reshaping = None if reverted or info.jit or not info.changed else _shape_changing_loop(info, self.ctx)
+        if reshaping is not None:
+            # eager jax.numpy compiles kernels for every new shape: a mask read in a loop makes one at every step
+            reverted, info.changed = True, False
+            line = self.ctx.exact_span(reshaping)[0]
+            start_line, col, end_line, end_col = self.ctx.def_name_span(info)
+            self.ctx.diagnostics.append(Diagnostic(
+                "NPJ304", Severity.INFO,
+                f"not jitted, and left as NumPy code: a boolean mask index inside a loop (line {line}) gives arrays of a "
+                "new shape at every step, for which eager jax.numpy compiles new kernels each time (far slower than NumPy)",
+                self.ctx.path, start_line, col, end_line, end_col,
+                "keep shapes fixed (jnp.where with the mask, a size= argument); the function can then be jitted"))
         if reverted:
             # Cannot be migrated faithfully: leave the whole function as it was, still working NumPy code.
             updated = original
@@ -563,3 +577,21 @@ def walker_for(ctx: FileContext, rules: Sequence[Rule]) -> Walker:
     continued = any(line.endswith("\\") for line in ctx.source_lines)
     return (ContinuationWalker if continued else Walker)(ctx, rules)
 
+
+def _shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> cst.CSTNode | None:
+    """A boolean mask index that keeps ``info``'s function from being jitted, inside one of its loops (the read)."""
+    plan = ctx.jit_state(info).plan
+    if plan is None or plan.ok:
+        return None
+    loops: list[cst.CSTNode] = []
+    stack: list[cst.CSTNode] = [info.node.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.For, cst.While)):
+            loops.append(node)
+        if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            stack.extend(node.children)
+    for blocker in plan.blockers:
+        if blocker.message == MASK_INDEX and any(contains(loop, blocker.node) for loop in loops):
+            return blocker.node
+    return None

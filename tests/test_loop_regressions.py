@@ -459,3 +459,33 @@ def test_a_carry_holding_the_previous_steps_value_gets_as_many_first_steps_as_it
         for got, want in zip(migrated.backwards(x), original.backwards(x)):
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     assert output.count("jax.lax.fori_loop(") == 3
+
+
+def test_a_mask_read_in_a_loop_of_a_function_that_is_not_jitted_leaves_it_numpy():
+    """pyentrp sample_entropy (real13 P1): not jitted (a boolean mask index), its loop ran eager jax.numpy on arrays
+    of a new shape at every step, each compiling new kernels: 0.009 s became 160 s.  Left as NumPy, with a note."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def matches(x, tol):
+            n = len(x)
+            counts = np.zeros(3)
+            for i in range(n - 2):
+                search = np.arange(n - i - 2)
+                for k in range(3):
+                    hit = np.abs(x[i + 1:][search] - x[i + k]) < tol
+                    counts[k] += np.sum(hit)
+                    search = search[hit]
+            return counts
+
+        def masked_mean(x, mask):
+            return np.mean(x[mask])
+        """
+    )
+    output = result.output.decode()
+    assert "    counts = np.zeros(3)\n" in output and "hit = np.abs(" in output
+    assert any(d.code == "NPJ304" and "left as NumPy code" in d.message for d in result.diagnostics)
+    assert "jnp.mean(x[mask])" in output  # no loop: migrated as before (eager, NPJ301)
+    x = np.sin(np.arange(40.0))
+    np.testing.assert_array_equal(migrated.matches(x, 0.3), original.matches(x, 0.3))

@@ -324,7 +324,7 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             for element in node.slice:
                 index = element.slice
                 if isinstance(index, cst.Index) and self._is_mask(index.value):
-                    self._block(node, "traced-value", "a boolean mask index: the result's shape depends on the data",
+                    self._block(node, "traced-value", MASK_INDEX,
                                 "jnp.where(mask, x, 0).sum() / jnp.sum(mask) for reductions; keep shapes fixed")
         base_is_list = self._is_python_sequence(node.value)
         multi = len(node.slice) > 1
@@ -561,6 +561,9 @@ def _mask_like(name: str, param: cst.Param) -> bool:
         return True
     words = name.lower().split("_")
     return bool(_MASK_WORDS & set(words)) or words[0] in ("is", "has")
+
+
+MASK_INDEX = "a boolean mask index: the result's shape depends on the data"  # (a blocker's message; see walker)
 
 
 def _is_bool_literal(node: cst.BaseExpression) -> bool:
