@@ -298,3 +298,28 @@ def test_a_result_handed_to_numpy_code_that_updates_another_array_with_it_keeps_
     expected = original.train(w, x)
     assert not np.allclose(expected, w)  # the NumPy original does move the weights
     np.testing.assert_allclose(migrated.train(w, x), expected, rtol=1e-6)
+
+
+def test_a_result_read_with_a_numpy_boolean_mask_in_numpy_code_keeps_its_callee_numpy():
+    """rowan log (real13 F6): `log` stays NumPy (NPJ201) and reads `q_norms[q_not_zero]` of the migrated `norm`'s
+    result with a NumPy boolean mask; for one quaternion `q_norms` is 0-d and jax raised a bare AssertionError."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def norm(q):
+            q = np.asarray(q)
+            return np.linalg.norm(q, axis=-1)
+
+        def log_norm(q):
+            q = np.asarray(q)
+            out = np.empty(q.shape[:-1])
+            n = norm(q)
+            nz = np.logical_not(np.isclose(n, 0))
+            out[nz] = np.log(n[nz])
+            return out
+        """
+    )
+    assert record(result, "norm").status == "unsupported"
+    for q in ([1.0, 2.0, 2.0, 0.0], [[1.0, 0.0, 0.0, 0.0], [0.0, 3.0, 4.0, 0.0]]):
+        np.testing.assert_allclose(migrated.log_norm(q), original.log_norm(q))

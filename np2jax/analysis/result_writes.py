@@ -223,9 +223,15 @@ class _ResultWrites(FastVisitor):
         self.returned: set[str] = set()
         self.parameters: frozenset[str] = frozenset()  # the function's parameters (the caller may hold their arrays)
         self.branches = 0  # `if`/loop/`try` blocks the visit is in: a rebinding there may not happen
+        self.masks: set[str] = set()  # names bound to boolean masks (`nz = np.logical_not(np.isclose(n, 0))`)
 
     def leave_Assign(self, node: cst.Assign) -> None:  # (after the value: `x = add_jitter(x)` writes into the old `x`)
         for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                if _mask_like(node.value, self.masks):
+                    self.masks.add(target.target.value)
+                else:
+                    self.masks.discard(target.target.value)
             self._bind(target.target, node.value)
             for part in target_parts(target.target):
                 if isinstance(part, cst.Subscript):  # `p[0] = v`, `p[i], p[j] = p[j], p[i]`
@@ -316,6 +322,13 @@ class _ResultWrites(FastVisitor):
         if isinstance(target, cst.Name) and (results := self._source(node.value)):
             # `dh *= relu_grad(h)`: with a JAX array on the right, `dh` is rebound to a JAX array (computed from that result)
             self.bound[target.value] = tuple(dict.fromkeys((*self.bound.get(target.value, ()), *results)))
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        # `n[nz]` with a NumPy boolean mask: NumPy semantics a JAX array does not share in every case (a 0-d array
+        # indexed with np.True_ raises inside jax), so the result must stay a NumPy array
+        if any(isinstance(e.slice, cst.Index) and _mask_like(e.slice.value, self.masks) for e in node.slice):
+            for callee in self._source(node.value):
+                self.written.setdefault(callee, node)
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is not None:
@@ -480,6 +493,25 @@ class _ResultWrites(FastVisitor):
     def _write(self, target: cst.BaseExpression, node: cst.CSTNode) -> None:
         for callee in self._root(target):
             self.written.setdefault(callee, node)
+
+
+# NumPy functions that make boolean arrays (a mask) of their arguments
+MASK_FUNCTIONS = frozenset(
+    "isclose isnan isinf isfinite isneginf isposinf logical_not logical_and logical_or logical_xor signbit greater "
+    "greater_equal less less_equal equal not_equal".split())
+
+
+def _mask_like(expr: cst.BaseExpression, masks: set[str]) -> bool:
+    """A boolean mask: a comparison, ``~m``, ``np.isclose(...)``/``np.logical_not(...)`` ..., or a name bound to one."""
+    if isinstance(expr, cst.Comparison):
+        return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons)
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
+        return _mask_like(expr.expression, masks)
+    if isinstance(expr, cst.Name):
+        return expr.value in masks
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Name):
+        return expr.func.attr.value in MASK_FUNCTIONS
+    return False
 
 
 def _is_range(iterable: cst.BaseExpression) -> bool:
