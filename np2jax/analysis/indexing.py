@@ -9,6 +9,7 @@ import libcst as cst
 from np2jax.analysis.aliasing import has_number_hint
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
+from np2jax.visitors import FastVisitor, visit
 
 INT_BUILTINS = frozenset({"builtins.len", "builtins.int", "builtins.round", "builtins.abs", "builtins.min", "builtins.max", "builtins.sum"})
 INT_ATTRIBUTES = frozenset({"ndim", "size", "itemsize", "nbytes"})
@@ -344,7 +345,7 @@ def _find_attribute_values(classdef: cst.ClassDef, attr: str, resolver: Resolver
     found: list[tuple[cst.BaseExpression, Scope]] = []
     methods = {statement: _first_param(statement) for statement in classdef.body.body if isinstance(statement, cst.FunctionDef)}
 
-    class _Stores(cst.CSTVisitor):
+    class _Stores(FastVisitor):
         def __init__(self) -> None:
             self.functions: list[cst.FunctionDef] = []
             self.ok = True
@@ -392,7 +393,7 @@ def _find_attribute_values(classdef: cst.ClassDef, attr: str, resolver: Resolver
     stores = _Stores()
     if module is None:
         return None
-    module.node.visit(stores)
+    visit(module.node, stores)
     return found if stores.ok and found else None
 
 

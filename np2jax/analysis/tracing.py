@@ -43,6 +43,7 @@ from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, ValueBinding
 from np2jax.analysis.tracing_tables import DEFAULT_UNROLL_THRESHOLD, IMMUTABLE_BUILTINS
 from np2jax.cstutil import argument_for
+from np2jax.visitors import FastVisitor, visit
 
 __all__ = ["Blocker", "JitPlan", "LoopConversion", "ModuleTracing", "jit_decorator"]
 
@@ -187,7 +188,7 @@ class ModuleTracing:
                             self._users.setdefault(producer, []).append((callee, call, scope))
             if "True" in self._source or "False" in self._source:
                 finder = _IdentityTests()
-                self.module.visit(finder)
+                visit(self.module, finder)
                 for operand, where in finder.found:
                     scope = self.resolver.scopes.get(where, self.module_scope) if where is not None else self.module_scope
                     producer = self._producer(operand, scope)
@@ -335,7 +336,7 @@ def _own_returns(function: cst.FunctionDef) -> list[cst.Return]:
     """The ``return`` statements of ``function`` itself (not of functions or lambdas inside it)."""
     found: list[cst.Return] = []
 
-    class _Returns(cst.CSTVisitor):
+    class _Returns(FastVisitor):
         def visit_Return(self, node: cst.Return) -> None:
             found.append(node)
 
@@ -345,14 +346,14 @@ def _own_returns(function: cst.FunctionDef) -> list[cst.Return]:
         def visit_Lambda(self, node: cst.Lambda) -> bool:
             return False
 
-    function.visit(_Returns())
+    visit(function, _Returns())
     return found
 
 
 IDENTITY_TEST = "<is True/False>"  # a use of a result in _result_users: an operand of `is True` / `is False`
 
 
-class _IdentityTests(cst.CSTVisitor):
+class _IdentityTests(FastVisitor):
     """The operands of ``x is True`` / ``x is not False`` in a module, with the function each is in."""
 
     def __init__(self) -> None:
