@@ -115,3 +115,15 @@ def string_valued(expr: cst.BaseExpression) -> bool:
     while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
         expr = expr.func.value
     return isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+
+
+def bool_identity_operands(node: cst.Comparison) -> list[cst.BaseExpression]:
+    """The operands ``node`` tests by identity against ``True`` or ``False`` (``x is True``, ``False is not x``)."""
+    sides = [node.left, *(c.comparator for c in node.comparisons)]
+    found = []
+    for position, target in enumerate(node.comparisons):
+        if isinstance(target.operator, (cst.Is, cst.IsNot)):
+            for value, other in ((sides[position], sides[position + 1]), (sides[position + 1], sides[position])):
+                if isinstance(other, cst.Name) and other.value in ("True", "False"):
+                    found.append(value)
+    return found

@@ -49,6 +49,7 @@ from np2jax.analysis.writes import becomes_where
 
 PYTHON_SEQUENCE_BUILTINS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted"})
 from np2jax.tables import lookup_numpy
+from np2jax.cstutil import bool_identity_operands
 from np2jax.visitors import FastVisitor, visit
 
 if TYPE_CHECKING:
@@ -310,14 +311,9 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
     def visit_Comparison(self, node: cst.Comparison) -> None:
         if len(node.comparisons) > 1 and node not in self.converted_logic:
             self._require(node, "chained comparison")
-        sides = [node.left, *(c.comparator for c in node.comparisons)]
-        for position, target in enumerate(node.comparisons):
-            if isinstance(target.operator, (cst.Is, cst.IsNot)):
-                left, right = sides[position], sides[position + 1]
-                for value, other in ((left, right), (right, left)):
-                    if _is_bool_literal(other):
-                        # `np.array_equal(a, b) is True`: NumPy's Python bool is True; a JAX bool array is not
-                        self._require_python(value, "operand of an identity test with `True`/`False`")
+        for value in bool_identity_operands(node):
+            # `np.array_equal(a, b) is True`: NumPy's Python bool is True; a JAX bool array is not
+            self._require_python(value, "operand of an identity test with `True`/`False`")
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         if node not in self.store_targets:
@@ -565,6 +561,3 @@ def _mask_like(name: str, param: cst.Param) -> bool:
 
 MASK_INDEX = "a boolean mask index: the result's shape depends on the data"  # (a blocker's message; see walker)
 
-
-def _is_bool_literal(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value in ("True", "False")

@@ -42,7 +42,7 @@ from np2jax.analysis.loops import MUTATING_METHODS
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, ValueBinding
 from np2jax.analysis.tracing_tables import DEFAULT_UNROLL_THRESHOLD, IMMUTABLE_BUILTINS
-from np2jax.cstutil import argument_for
+from np2jax.cstutil import argument_for, bool_identity_operands
 from np2jax.visitors import FastVisitor, visit
 
 __all__ = ["Blocker", "JitPlan", "LoopConversion", "ModuleTracing", "jit_decorator"]
@@ -367,9 +367,5 @@ class _IdentityTests(FastVisitor):
         self.functions.pop()
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
-        sides = [node.left, *(c.comparator for c in node.comparisons)]
-        for position, target in enumerate(node.comparisons):
-            if isinstance(target.operator, (cst.Is, cst.IsNot)):
-                for value, other in ((sides[position], sides[position + 1]), (sides[position + 1], sides[position])):
-                    if isinstance(other, cst.Name) and other.value in ("True", "False"):
-                        self.found.append((value, self.functions[-1] if self.functions else None))
+        function = self.functions[-1] if self.functions else None
+        self.found.extend((value, function) for value in bool_identity_operands(node))
