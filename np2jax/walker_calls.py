@@ -9,8 +9,9 @@ import libcst as cst
 
 from np2jax.analysis.inplace_calls import constant_dtype
 from np2jax.analysis.list_operands import array_list_operands
+from np2jax.analysis.static_sequences import as_tuple, tuple_safe
 from np2jax.context import runs_on_jax_arrays
-from np2jax.cstutil import call, change_keywords, dotted
+from np2jax.cstutil import argument_for, call, change_keywords, dotted
 
 
 class CallRewrites:
@@ -40,6 +41,8 @@ class CallRewrites:
             if original in tracing.int_casts:
                 self.statement_rewrites += 1
                 return updated.args[0].value.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+        if tracing is not None and isinstance(original.func, cst.Name):
+            updated = self._static_tuples(original, updated)
         changes = self.keyword_changes.get(original)
         if not changes and original in self.ctx.call_keywords:
             changes = self.ctx.call_keywords[original]
@@ -56,6 +59,31 @@ class CallRewrites:
             cast = self.ctx.call_casts[original]
             self.statement_rewrites += 1
         return updated if cast is None else call(cst.Attribute(value=updated, attr=cst.Name("astype")), cast)
+
+    def _static_tuples(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        """``pad_to(x, [4])`` -> ``pad_to(x, (4,))``: a list display given for a parameter a function of the
+        module keeps static, which jax.jit must hash, and which it uses as it would a tuple
+        (analysis/static_sequences.py)."""
+        name = original.func.value
+        tracing = self.ctx.tracing
+        callee = tracing.function_node(name)
+        if callee is None or not any(isinstance(arg.value, cst.List) for arg in original.args):
+            return updated
+        found, _ = self.lookup_scope.lookup(name)
+        plan = tracing.plan(name) if found is not None and found.kind == "module" else None
+        if plan is None or not plan.ok:
+            return updated
+        args = list(updated.args)
+        for param in plan.static:
+            given = argument_for(original, callee, param)
+            if isinstance(given, cst.List) and tuple_safe(callee, param, self.ctx.resolver):
+                position = next(i for i, arg in enumerate(original.args) if arg.value is given)
+                if isinstance(args[position].value, cst.List):
+                    args[position] = args[position].with_changes(value=as_tuple(args[position].value))
+        if args == list(updated.args):
+            return updated
+        self.statement_rewrites += 1
+        return updated.with_changes(args=args)
 
     def _wrap_arguments(self, updated: cst.Call, positions: set) -> cst.Call:
         asarray = dotted(f"{self.ctx.jnp_alias}.asarray")

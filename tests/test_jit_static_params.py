@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from tests.test_jit import jit, migrate, outcome
+from tests.runtime_helpers import assert_matches_numpy, function_record, migrate_and_exec
 
 # transforms3d.quaternions.quat2mat, reduced: `q` is "4 element array-like", unpacked
 QUAT2MAT = """
@@ -418,3 +419,57 @@ def test_a_python_bool_tested_by_identity_stays_a_python_bool():
             module.check(A, B)
         assert module.is_zero_sum(A, -A) is True and module.is_zero_sum(A, B) is False
         np.testing.assert_array_equal(module.Game(A, -A).solve(), [-2, 1])
+
+
+LIST_STATIC_ARGUMENTS = """
+import numpy as np
+
+def pad_to(x, shape):
+    out = np.zeros(shape)
+    out[: x.shape[0]] = x
+    return out
+
+def grid(x, reps):
+    return np.tile(x, reps).reshape(len(reps), -1)
+
+def padded(x):
+    return pad_to(x, [4]) + pad_to(x, shape=[ 4 ])
+
+def tiled(x):
+    return grid(x, [2, 1])
+
+def compares(x, reps):
+    if reps == [2]:
+        return x * 2.0
+    return np.tile(x, reps)
+
+def compared(x):
+    return compares(x, [2])
+
+def appends(x, shape):
+    shape = list(shape) + [1]
+    return np.zeros(shape) + x[0]
+
+def appended(x):
+    return appends(x, [2])
+
+FOUR = pad_to(np.ones(2), [4])
+"""
+
+
+def test_list_displays_given_for_static_parameters_become_tuples_where_the_callee_cannot_tell():
+    """jax.jit hashes static arguments: `pad_to(x, [4])` would raise "Non-hashable static arguments".  A list
+    display the module passes for a static parameter becomes a tuple when the callee uses it only as NumPy
+    reads a sequence (np.zeros, np.tile, len); `reps == [2]` or `list(shape) + [1]` tell them apart,
+    so those calls stay as they are."""
+    result, original, new = migrate_and_exec(LIST_STATIC_ARGUMENTS)
+    output = result.output.decode()
+    assert "return pad_to(x, (4,)) + pad_to(x, shape=( 4, ))" in output
+    assert "return grid(x, (2, 1))" in output
+    assert "FOUR = pad_to(np.ones(2), (4,))" in output
+    assert "compares(x, [2])" in output and "appends(x, [2])" in output
+    x = np.array([1.0, 2.0], dtype=np.float32)
+    for name in ("padded", "tiled"):
+        assert function_record(result, name).jit
+        assert_matches_numpy(original, new, name, (x,))
+    np.testing.assert_array_equal(np.asarray(new["FOUR"]), original["FOUR"])

@@ -48,7 +48,10 @@ class Jit(Rule):
         known_problems=(
             "A static argument must be hashable: passing a NumPy array where np2jax chose static (an undocumented, "
             "unhinted parameter only ever tested or passed as a size) raises an error at call time (never a silent "
-            "difference). Each new value of a static argument compiles the function again. "
+            "difference); so does a list (`pad_to(x, [4])`): callers pass a tuple. The module's own calls that "
+            "give a list display for a static parameter the function only hands to NumPy, `len`, iteration or "
+            "`*` (where a tuple reads the same) pass the tuple display (`pad_to(x, (4,))`). "
+            "Each new value of a static argument compiles the function again. "
             "A parameter the function calls (a callback, `f(x)`) is static and called on traced arrays: an info says so "
             "at the `def`, since a caller's NumPy callback (`np.sin`, or one calling `np.linalg.solve`) then raises."
         ),
