@@ -369,7 +369,8 @@ def _jit_state(info: FunctionInfo, ctx: FileContext) -> JitState:
 
 
 BLOCKED_AS_IS = ("<blocked>", "")  # as_is_verdict: see FunctionInfo.blocked_as_is
-PRECISION_NOTES = frozenset({"NPJ107"})  # say what x64 changes; leave nothing as it was
+# notes on what the JAX code computes differently (x64 precision, the order of ties): they leave nothing as it was
+BEHAVIOUR_NOTES = frozenset({"NPJ107", "NPJ108"})
 
 
 def as_is_verdict(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:
@@ -378,7 +379,7 @@ def as_is_verdict(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | Non
     tracing = ctx.tracing
     if tracing is None:
         return "", ""
-    if any(d.code not in PRECISION_NOTES for d in ctx.diagnostics[info.first_diagnostic:]):
+    if any(d.code not in BEHAVIOUR_NOTES for d in ctx.diagnostics[info.first_diagnostic:]):
         return "", ""  # a rule chose to leave something in it as it was, and said why
     if not info.is_module_level or info.node.decorators:
         return _judge_candidate(info, ctx).skip or "", ""

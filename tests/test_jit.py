@@ -1117,3 +1117,27 @@ def assert_same_results(original: dict, migrated: dict, calls) -> None:
         for w, g in zip(want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,)):
             assert np.shape(g) == np.shape(w), (name, [np.shape(a) for a in args])
             np.testing.assert_allclose(np.asarray(g), w, rtol=2e-5, atol=2e-5, err_msg=f"{name}{[np.shape(a) for a in args]}")
+
+
+def test_argsort_method_of_a_jitted_function_is_noted_and_still_jitted():
+    """`x.argsort()` on what becomes a JAX array sorts stably (NumPy's default quicksort need not keep ties in
+    order): NPJ108 says so, and the note alone does not keep a function with nothing to rewrite un-jitted."""
+    result = migrate(
+        """
+        import numpy as np
+
+        def ranks(x):
+            return x.argsort()
+
+        def fast_ranks(x):
+            return x.argsort(kind="quicksort")
+
+        def stable_ranks(x):
+            return x.argsort(kind="stable")
+        """
+    )
+    assert outcome(result) == {"ranks": jit(), "fast_ranks": jit(), "stable_ranks": jit()}
+    assert sorted((d.line, d.code) for d in result.diagnostics) == [(4, "NPJ108"), (7, "NPJ108")]
+    output = result.output.decode()
+    assert "return x.argsort()\n\n@jax.jit\ndef fast_ranks(x):\n    return x.argsort()" in output
+    assert "return x.argsort(stable=True)" in output
