@@ -430,3 +430,36 @@ def test_a_64_bit_integer_limit_is_reported_and_real():
     except OverflowError:
         return
     assert got[0] != original["sentinel_table"](3)[0]
+
+
+def test_products_of_python_ints_are_not_int32_overflows():
+    """NPJ115 is about int32 arrays: `s * step` of a `range` index and an `int(...)`, or `fact *= k` over
+    `range(2, deriv + 1)`, are Python ints in NumPy and in the migrated code alike (hunt13 FP1).  (The index of a
+    loop that becomes jax.lax.fori_loop is an int32 tracer: test_loop_index_times_large_constant_is_flagged_and_real.)"""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def segment_means(x, nperseg=64, overlap=0.5):
+            step = int(nperseg * (1 - overlap))
+            nseg = 1 + (len(x) - nperseg) // step
+            out = []
+            for s in range(nseg):
+                out.append(x[s * step:s * step + nperseg].mean())
+            return out
+
+
+        def scaled(c, deriv=0):
+            fact = 1
+            for k in range(2, deriv + 1):
+                fact *= k
+            return c * fact
+
+        """)
+    result = migrate_source(source.encode(), "ints.py", Options(jit=True))
+    assert "NPJ115" not in _codes_in(result, "segment_means") | _codes_in(result, "scaled")
+    namespace: dict = {}
+    exec(compile(result.output, "ints.py", "exec"), namespace)
+    x = np.arange(256, dtype=np.float32)
+    assert [float(v) for v in namespace["segment_means"](x)] == [31.5, 63.5, 95.5, 127.5, 159.5, 191.5, 223.5]
+    assert float(namespace["scaled"](np.float32(2.0), deriv=4)) == 48.0

@@ -3,8 +3,8 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.dtype_sources import dtype_argument, runtime_dtype
-from np2jax.analysis.loops import contains
-from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
+from np2jax.analysis.loops import all_names, contains, descendants
+from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.context import FileContext
 from np2jax.cstutil import number_literal
 from np2jax.diagnostics import Severity
@@ -48,7 +48,9 @@ class Int32Overflow(HazardRule):
         known_problems=(
             "Only expressions with evidence of being integers are checked (`dtype=int`, `.astype(int)`, `np.arange` "
             "with integer bounds, `np.argmax`, `//` ...): an integer array passed in as an argument is not known to "
-            "be one. Explicit `np.int64` dtypes are NPJ107's."
+            "be one. Explicit `np.int64` dtypes are NPJ107's. Arithmetic of Python ints only (`int(...)`, `len(...)`, "
+            "the index of a `range` loop that stays a Python loop, `fact *= k` with `fact = 1`) is not reported: "
+            "it stays Python ints in the migrated code."
         ),
     )
     EXAMPLES = (
@@ -144,7 +146,7 @@ class Int32Overflow(HazardRule):
             if what is not None:
                 self.report(ctx, node, self.MESSAGE.format(what=what), exact=True)
         elif isinstance(node, cst.AugAssign) and isinstance(node.operator, (cst.MultiplyAssign, cst.PowerAssign)):
-            if values.is_integer(node.target, scope) and not _static(ctx, node.target, scope):
+            if values.is_integer(node.target, scope) and not _static(ctx, node.target, scope) and not _plain_int(node.target, scope, ctx):
                 self.report(ctx, node, self.MESSAGE.format(what="a running product"), exact=True)
 
     def _dtype_comparison(self, node: cst.Comparison, scope: Scope, ctx: FileContext) -> None:
@@ -180,6 +182,8 @@ class Int32Overflow(HazardRule):
         for side in (node.left, node.right):
             if _too_big(side):
                 return f"`{ctx.code(side).strip()}` (beyond int32) in arithmetic"
+        if _plain_int(node, scope, ctx):
+            return None  # `s * step` of a `range` index and an `int(...)`: Python ints in NumPy and under jit alike
         runtime = [not _static(ctx, side, scope) and not _index_like(side, scope, ctx, 0) for side in (node.left, node.right)]
         if isinstance(node.operator, cst.Power) and runtime[0] and not _small_exponent(node.right):
             return "a power"
@@ -359,6 +363,58 @@ def _narrow_name(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> st
         return dtype.evaluated_value
     qualname = ctx.resolver.qualname(dtype, scope) if dtype is not None else None
     return qualname[len("numpy."):] if qualname and qualname.startswith("numpy.") else None
+
+
+# Python's own calls that return a Python int whatever they are given (or raise): never an int32 array.
+PLAIN_INT_CALLS = frozenset({"builtins.int", "builtins.len"})
+PLAIN_INT_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo, cst.Power)
+
+
+def _plain_int(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int = 0) -> bool:
+    """``node`` is a Python int at run time, in NumPy and in the migrated code alike (so never an int32 that
+    wraps): an int literal, ``int(...)``/``len(...)``, the index of a ``range`` loop that stays a Python loop, a
+    name every binding of which is one (``fact = 1`` then ``fact *= k``), their sums and products."""
+    if depth > 8:
+        return False
+    if isinstance(node, cst.Integer):
+        return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, PLAIN_INT_OPERATORS):
+        return _plain_int(node.left, scope, ctx, depth + 1) and _plain_int(node.right, scope, ctx, depth + 1)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        return _plain_int(node.expression, scope, ctx, depth + 1)
+    if isinstance(node, cst.Call):
+        return ctx.resolver.qualname(node.func, scope) in PLAIN_INT_CALLS and len(node.args) == 1
+    if not isinstance(node, cst.Name):
+        return False
+    found, bindings = scope.lookup(node.value)
+    if found is None or found.kind != "function" or not bindings or node.value in _loop_carried(found.node, ctx):
+        return False
+    for binding in bindings:
+        if isinstance(binding, ValueBinding):
+            if not _plain_int(binding.value, found, ctx, depth + 1):
+                return False
+        elif isinstance(binding, LoopBinding):
+            iterable = binding.iterable
+            if binding.position or iterable in ctx.resolver.traced_loops or not (
+                    isinstance(iterable, cst.Call) and ctx.resolver.qualname(iterable.func, found) == "builtins.range"):
+                return False  # a fori_loop index is an int32 tracer
+        else:
+            return False
+    return True
+
+
+def _loop_carried(function: cst.CSTNode, ctx: FileContext) -> frozenset[str]:
+    """The names used in the body of a loop of ``function`` that may become a fori_loop, scan or while_loop
+    (a carry there is an int32 tracer, whatever its first value)."""
+    traced = ctx.resolver.traced_loops
+    memo = ctx.resolver.memo.setdefault("loop_carried", {})
+    key = (function, len(traced))
+    if key not in memo:
+        memo[key] = frozenset(
+            name.value for loop in descendants(function)
+            if isinstance(loop, cst.While) or (isinstance(loop, cst.For) and loop.iter in traced)
+            for name in all_names(loop.body))
+    return memo[key]
 
 
 def _python_int(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
