@@ -489,3 +489,54 @@ def test_a_mask_read_in_a_loop_of_a_function_that_is_not_jitted_leaves_it_numpy(
     assert "jnp.mean(x[mask])" in output  # no loop: migrated as before (eager, NPJ301)
     x = np.sin(np.arange(40.0))
     np.testing.assert_array_equal(migrated.matches(x, 0.3), original.matches(x, 0.3))
+
+
+def test_a_carry_whose_shape_changes_each_step_keeps_its_python_loop():
+    """hunt14 L1: `values = disc * (p * values[:-1] + (1 - p) * values[1:])` (a binomial tree's backward pass) and
+    de Casteljau's `pts = (1 - t) * pts[:-1] + t * pts[1:]` lose one element per step: as fori_loops they raised
+    "carry input and carry output must have equal types" on every call.  A slice read inside a subscript write
+    (an explicit heat step) keeps the written array's shape: that loop still converts, and the function
+    migrates in one pass (the `.at[]` write made it array code only on a second pass: NPJ202)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def american_put(spot, strike, rate, vol, tau, steps=50):
+            dt = tau / steps
+            u = np.exp(vol * np.sqrt(dt))
+            d = 1.0 / u
+            p = (np.exp(rate * dt) - d) / (u - d)
+            disc = np.exp(-rate * dt)
+            j = np.arange(steps + 1)
+            prices = spot * u ** (steps - j) * d ** j
+            values = np.maximum(strike - prices, 0.0)
+            for n in range(steps - 1, -1, -1):
+                prices = prices[:-1] * d
+                values = disc * (p * values[:-1] + (1 - p) * values[1:])
+                np.maximum(values, strike - prices, out=values)
+            return values[0]
+
+        def de_casteljau(ctrl, t):
+            pts = np.asarray(ctrl, dtype=float)
+            for r in range(1, len(pts)):
+                pts = (1 - t) * pts[:-1] + t * pts[1:]
+            return pts[0]
+
+        def heat(u, r, n):
+            for _ in range(n):
+                new = u.copy()
+                new[1:-1] = u[1:-1] + r * (u[2:] - 2 * u[1:-1] + u[:-2])
+                u = new
+            return u
+        """
+    )
+    assert "NPJ202" not in {d.code for d in result.diagnostics}
+    for name in ("american_put", "de_casteljau"):
+        assert "fori_loop" not in result.output.decode().split(f"def {name}")[1].split("\ndef ")[0], name
+    assert record(result, "heat").jit and "NPJ305" in _codes(result, "heat")
+    want = original.american_put(100.0, 100.0, 0.05, 0.2, 1.0, steps=12)
+    assert abs(float(migrated.american_put(100.0, 100.0, 0.05, 0.2, 1.0, steps=12)) - want) < 1e-3
+    ctrl = np.array([0.0, 1.0, 3.0, 2.0], dtype=np.float32)
+    np.testing.assert_allclose(np.asarray(migrated.de_casteljau(ctrl, 0.3)), original.de_casteljau(ctrl, 0.3), rtol=1e-5)
+    u0 = np.sin(np.linspace(0.0, 3.0, 16)).astype(np.float32)
+    np.testing.assert_allclose(np.asarray(migrated.heat(u0, 0.25, 20)), original.heat(u0.copy(), 0.25, 20), rtol=1e-5, atol=1e-6)

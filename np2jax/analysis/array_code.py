@@ -26,6 +26,7 @@ from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver, is_numpy
 from np2jax.analysis.param_hints import hint_names
 from np2jax.analysis.scope import Scope
 from np2jax.analysis.tracing_tables import ARRAY_HINTS
+from np2jax.analysis.values import python_container
 from np2jax.tables import lookup_numpy
 from np2jax.visitors import FastVisitor, visit
 
@@ -114,6 +115,19 @@ class _Evidence(FastVisitor):
                 isinstance(e.slice, cst.Slice) or (isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Ellipsis))
                 or (isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Name) and e.slice.value.value == "None")
                 for e in node.slice):
+            self.found = True
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._written(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._written(node.target)
+
+    def _written(self, target: cst.BaseExpression) -> None:
+        """``new[1:-1] = ...``: a slice write into a name not bound to a list becomes ``new = jnp.asarray(new).at[1:-1]
+        .set(...)``, array code once migrated (so judging the migrated code again finds the same)."""
+        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and self._is_value(target.value) and any(
+                isinstance(e.slice, cst.Slice) for e in target.slice) and not python_container(target.value, self.scope):
             self.found = True
 
     def visit_Call(self, node: cst.Call) -> None:

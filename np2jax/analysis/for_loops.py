@@ -12,6 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.aliasing import has_array_evidence
+from np2jax.analysis.carry_shapes import shape_changing_carry
 from np2jax.analysis.collect import CollectedLists, Collection
 from np2jax.analysis.dtype_sources import FLOAT, FLOAT64, dtype_source
 from np2jax.analysis.jit_plan import LoopConversion
@@ -181,6 +182,10 @@ class ForLoops:
                     return None, f"`{name}` is first set inside the loop and used after it"
                 peel = max(peel, steps)
                 carried.append(name)
+        changing = shape_changing_carry(set(carried), node.body, self.resolver, self.scope)
+        if changing is not None:
+            shown = self.module.module.code_for_node(changing[1])
+            return None, f"`{changing[0]}` may change shape from one step to the next (`{shown}`): a JAX loop carries one shape"
         if kind in ("iter", "enumerate"):
             source = iterable.args[0].value if kind == "enumerate" else iterable
             if any(isinstance(n, cst.Name) and n.value in carried for n in all_names(source)):
