@@ -335,6 +335,31 @@ COND_CASES = [
         flagged("explicit dtype"),  # under x64 a float32 x gives a float64 and a float32 branch: lax.cond raises
         id="an-explicit-float64-branch-and-an-input-width-branch",
     ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(counts):
+            n = counts.sum()
+            if n == 0:
+                return np.zeros_like(counts)
+            return counts / n
+        """,
+        flagged("has the dtype of `counts`"),  # int counts: an int and a float branch, which lax.cond refuses (hunt14 L2)
+        id="a-zeros-like-branch-and-a-division",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            if x.max() == 0:
+                return np.zeros_like(x)
+            return x * 2
+        """,
+        converted(1),  # both branches have the dtype of x
+        id="a-zeros-like-branch-and-a-product-keep-the-dtype",
+    ),
 ]
 
 

@@ -55,11 +55,12 @@ def trust_radius(actual, predicted, step, radius: float, max_radius: float = 10.
     return radius
 
 
-@jax.jit
 def safe_normalize(v, eps=1e-12):
     """v / |v|, and zeros for a zero vector."""
-    n = jnp.linalg.norm(v)
-    return jax.lax.cond(n < eps, lambda: jnp.zeros_like(v), lambda: v / n)
+    n = np.linalg.norm(v)
+    if n < eps:
+        return jnp.zeros_like(v)
+    return v / n
 
 
 def positive_part_or_zero(x):

@@ -34,6 +34,8 @@ FLOAT64: Source = ("fixed", "float64")  # an explicit 64-bit dtype: under x64 it
 SAME_DTYPE_FUNCTIONS = SAME_KIND_REDUCTIONS | frozenset(
     "negative positive square copy ravel flatten reshape squeeze transpose sort flip roll clip cumsum round".split()
 )
+# Arrays made with the dtype of their first argument, unless a dtype is given (``np.full_like(x, v, dtype)``).
+LIKE_FUNCTIONS = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})
 # The real dtype of their argument's: a complex `z` gives a float array (``("real", p)`` for a parameter's)
 REAL_PART_FUNCTIONS = frozenset("abs absolute real imag".split())
 SAME_DTYPE_METHODS = frozenset("max min ptp copy ravel flatten reshape squeeze transpose clip cumsum round".split())
@@ -123,6 +125,9 @@ def _call(node: cst.Call, scope: Scope, resolver: Resolver, values: ValueClassif
             return FLOAT
         if (short in SAME_DTYPE_FUNCTIONS or short in SUM_KIND) and positional:
             return dtype_source(positional[0], scope, resolver, values, depth + 1)
+        if short in LIKE_FUNCTIONS and positional and not any(
+                arg.keyword is not None and arg.keyword.value == "dtype" for arg in node.args) and len(positional) <= 2:
+            return dtype_source(positional[0], scope, resolver, values, depth + 1)  # `np.zeros_like(counts)`
         if short in ("asarray", "array", "asanyarray") and len(positional) == 1 and len(node.args) == 1:
             return dtype_source(positional[0], scope, resolver, values, depth + 1)  # no dtype: the argument's
         if short in REAL_PART_FUNCTIONS and positional:
