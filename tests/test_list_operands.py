@@ -136,3 +136,32 @@ def test_a_parameter_rebound_to_an_array_first_thing_takes_wrapped_lists():
     x = np.array([[0.1, 0.2], [0.3, 0.4]])
     assert_matches_numpy(original, new, "centre", (x, 1.0, 2.0))
     assert_matches_numpy(original, new, "same_shape", (x, x))
+
+
+def test_starred_targets_and_split_results_are_lists_for_jax_numpy():
+    """hunt14 L3: `first, *rest = M` makes `rest` a list, and `np.split`/`np.array_split` return lists of arrays:
+    NumPy converts them, jax.numpy raised "sum requires ndarray or scalar arguments"."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def rest_sum(M):
+            first, *rest = M
+            return first + np.sum(rest, axis=0)
+
+        def split_mean(x):
+            return np.mean(np.split(x, 2), axis=1)
+
+        def split_max(x):
+            parts = np.array_split(x, 3)
+            return np.max(parts, axis=1)
+        """
+    )
+    result, original, new = migrate_and_exec(source)
+    output = result.output.decode()
+    assert "jnp.sum(jnp.asarray(rest), axis=0)" in output
+    assert "jnp.mean(jnp.asarray(jnp.split(x, 2)), axis=1)" in output and "jnp.max(jnp.asarray(parts), axis=1)" in output
+    assert_matches_numpy(original, new, "rest_sum", (np.arange(6.0).reshape(3, 2),))
+    for name in ("split_mean", "split_max"):
+        assert function_record(result, name).jit
+        assert_matches_numpy(original, new, name, (np.array([4.0, 1.0, 3.0, 9.0, 2.0, 5.0]),))

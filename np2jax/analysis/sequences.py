@@ -43,6 +43,8 @@ from np2jax.visitors import FastVisitor, visit
 
 SEQUENCES = (cst.List, cst.ListComp, cst.Tuple)
 SEQUENCE_HINTS = frozenset({"list", "List", "Sequence", "tuple", "Tuple", "MutableSequence"})
+# NumPy functions that return a Python list of arrays.
+SPLITTING = frozenset(f"numpy.{name}" for name in ("split", "array_split", "hsplit", "vsplit", "dsplit"))
 # Annotations that admit a list: ``x: npt.ArrayLike``, ``x: Any``, ``x: Union[float, Sequence[float]]``.
 LIST_ADMITTING_HINTS = SEQUENCE_HINTS | {"ArrayLike", "Any", "object", "Iterable"}
 
@@ -172,7 +174,7 @@ class SequenceArguments:
     ) -> bool:
         """A list, tuple or ``range`` built here, a name only ever bound to a list or tuple (``QS = (0.25, 0.75)``,
         ``rhs = [0] * n``), or (with ``parameters``) a parameter its callers may give as one."""
-        if builds_sequence(value, self.resolver, scope):
+        if builds_sequence(value, self.resolver, scope) or self._splits(value, scope):
             return True
         if isinstance(value, cst.Call) and self.resolver.qualname(value.func, scope) == "builtins.range":
             return True  # `np.interp(t, range(n), y)`: jax.numpy takes no range object either
@@ -184,11 +186,12 @@ class SequenceArguments:
         if not bindings:
             return False
         if all(
-            (isinstance(b, ValueBinding) and (b.augmented or builds_sequence(b.value, self.resolver, found)))
+            (isinstance(b, ValueBinding) and (b.augmented or builds_sequence(b.value, self.resolver, found)
+                                             or self._splits(b.value, found)))
             or (isinstance(b, ParamBinding) and sequence_annotation(b.param.annotation))
             for b in bindings
-        ):
-            return True
+        ) or (found.kind == "function" and value.value in starred_targets(found.node, self.resolver)):
+            return True  # (`first, *rest = rows`: `rest` is a list, whatever `rows` is)
         return parameters and self._caller_sequence(value.value, found, bindings, call, normalising)
 
     def holds_sequences(self, value: cst.BaseExpression, scope: Scope, call: cst.Call) -> bool:
@@ -240,6 +243,10 @@ class SequenceArguments:
                 for b in bindings
             )
         return False
+
+    def _splits(self, value: cst.BaseExpression, scope: Scope) -> bool:
+        """``np.split(x, 2)`` and its kin return a Python list of arrays (``jnp.split`` too)."""
+        return isinstance(value, cst.Call) and (self.resolver.qualname(value.func, scope) or "") in SPLITTING
 
     def _caller_sequence(self, name: str, scope: Scope, bindings: list, call: cst.Call, normalising: bool) -> bool:
         params = [b for b in bindings if isinstance(b, ParamBinding)]
@@ -375,3 +382,23 @@ def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
     finder = _Finds(node)
     visit(tree, finder)
     return finder.found
+
+
+def starred_targets(function: cst.CSTNode, resolver: Resolver) -> frozenset[str]:
+    """Names a function binds with a starred assignment target (``first, *rest = rows``): always lists."""
+    memo = resolver.memo.setdefault("starred_targets", {})
+    if function not in memo:
+        found = set()
+        for node, _ in function_nodes(function, resolver):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else (
+                [node.target] if isinstance(node, (cst.For, cst.CompFor)) else [])
+            for target in targets:
+                stack = [target]
+                while stack:
+                    part = stack.pop()
+                    if isinstance(part, (cst.Tuple, cst.List)):
+                        stack.extend(e.value if not isinstance(e, cst.StarredElement) else e for e in part.elements)
+                    elif isinstance(part, cst.StarredElement) and isinstance(part.value, cst.Name):
+                        found.add(part.value.value)
+        memo[function] = frozenset(found)
+    return memo[function]
