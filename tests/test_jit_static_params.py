@@ -473,3 +473,28 @@ def test_list_displays_given_for_static_parameters_become_tuples_where_the_calle
         assert function_record(result, name).jit
         assert_matches_numpy(original, new, name, (x,))
     np.testing.assert_array_equal(np.asarray(new["FOUR"]), original["FOUR"])
+
+
+def test_a_parameter_a_builtin_iterates_is_never_static():
+    """hunt14 L4: `vals = sorted(x)` made `x` static (never used as array data), and every array argument raised
+    "Non-hashable static arguments".  `sorted`/`list`/`sum`/`zip` ... of a parameter iterate its elements: an
+    array or a container.  The list `sorted` returns is wrapped for jax.numpy; `shape` (a shape-like name)
+    stays static."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def sorted_median(x):
+            vals = sorted(x)
+            return np.median(vals)
+
+        def pad(x, shape):
+            return np.zeros(list(shape)) + x
+        """
+    )
+    result, original, new = migrate_and_exec(source)
+    assert not function_record(result, "sorted_median").jit
+    assert function_record(result, "pad").static_argnums == (1,)
+    assert "jnp.median(jnp.asarray(vals))" in result.output.decode()
+    assert float(new["sorted_median"](np.array([1.0, 5.0, 3.0, 2.0]))) == original["sorted_median"](np.array([1.0, 5.0, 3.0, 2.0]))
+    assert_matches_numpy(original, new, "pad", (np.float32(1.5), (2, 3)))

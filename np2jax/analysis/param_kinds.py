@@ -9,7 +9,7 @@ arguments" on every call.  So a parameter is never static when the code says it 
 * its docstring entry says so (``a : array-like, shape (3,)``, ``v (np.ndarray): ...``,
   ``:type q: list``);
 * the function indexes it (``a[2]``), unpacks it (``w, x, y, z = q``, ``f(*q)``) or iterates over it
-  (``for v in a``, ``zip(a, b)``, a comprehension).
+  (``for v in a``, ``zip(a, b)``, a comprehension, ``sorted(a)``, ``list(a)``, ``sum(a)``).
 
 Explicit evidence of a hashable value still wins over the use (a ``tuple`` hint, a tuple default, a shape-like
 name: ``shape[0]``): see ``FunctionTracing._may_be_static``.
@@ -38,6 +38,10 @@ _ARRAY_WORDS = frozenset(
 )
 _CONTAINER_WORDS = frozenset("list lists sequence iterable dict mapping set".split())
 _STOP_WORDS = frozenset({"of", "with", "for", "in", "containing", "that", "where", "whose"})
+# Builtins that iterate over their positional arguments (no `len`: shapes are static; not `tuple`: a tuple
+# parameter is hashable and stays one).
+_ITERATING = frozenset({"builtins.sorted", "builtins.list", "builtins.set", "builtins.zip", "builtins.enumerate",
+                        "builtins.reversed", "builtins.sum", "builtins.any", "builtins.all", "builtins.iter"})
 _ZIPPERS = frozenset({"builtins.zip", "builtins.enumerate", "builtins.reversed", "builtins.sorted", "builtins.list",
                       "builtins.tuple", "builtins.set", "builtins.map"})
 
@@ -140,6 +144,9 @@ def _container_uses(function: cst.FunctionDef, params: set[str], resolver: Resol
             if isinstance(node.iter, cst.Call) and resolver.qualname(node.iter.func, scope) in _ZIPPERS:
                 sources = [arg.value for arg in node.iter.args if arg.keyword is None and not arg.star]
             used.extend((source, "iterated over") for source in sources)
+        elif isinstance(node, cst.Call) and resolver.qualname(node.func, scope) in _ITERATING:
+            # `vals = sorted(x)`, `max(x)`, `list(x)`: the elements of an array or a container
+            used.extend((arg.value, "iterated over") for arg in node.args if arg.keyword is None and not arg.star)
         for value, how in used:
             if isinstance(value, cst.Name) and value.value in params and value.value not in found:
                 owner, bindings = scope.lookup(value.value)

@@ -57,7 +57,7 @@ def builds_sequence(value: cst.BaseExpression, resolver: Resolver, scope: Scope)
         return any(builds_sequence(side, resolver, scope) and not broadcast_display(side, resolver, scope)
                    for side in (value.left, value.right))
     if isinstance(value, cst.Call):
-        return resolver.qualname(value.func, scope) in ("builtins.list", "builtins.tuple")
+        return resolver.qualname(value.func, scope) in ("builtins.list", "builtins.tuple", "builtins.sorted")
     return False
 
 
