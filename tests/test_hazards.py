@@ -463,3 +463,26 @@ def test_products_of_python_ints_are_not_int32_overflows():
     x = np.arange(256, dtype=np.float32)
     assert [float(v) for v in namespace["segment_means"](x)] == [31.5, 63.5, 95.5, 127.5, 159.5, 191.5, 223.5]
     assert float(namespace["scaled"](np.float32(2.0), deriv=4)) == 48.0
+
+
+def test_a_constant_beyond_int32_is_reported_whatever_the_arrays_dtype():
+    """hunt14 L5: `ids * 2654435761` (a multiplicative hash) raises OverflowError on a JAX array of any dtype
+    without x64, integer or float: NPJ115 says so even when nothing says `ids` holds integers."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def hash_ids(ids, buckets=1024):
+            ids = np.asarray(ids)
+            return (ids * 2654435761) % buckets
+
+
+        def scaled(x):
+            return np.asarray(x) * 1e10
+        """)
+    result = migrate_source(source.encode(), "h.py", Options(jit=True))
+    assert "NPJ115" in _codes_in(result, "hash_ids") and "NPJ115" not in _codes_in(result, "scaled")
+    namespace: dict = {}
+    exec(compile(result.output, "h.py", "exec"), namespace)
+    with pytest.raises(OverflowError):
+        namespace["hash_ids"](np.array([1, 2, 3], dtype=np.int32))

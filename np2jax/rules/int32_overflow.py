@@ -141,7 +141,9 @@ class Int32Overflow(HazardRule):
                 self.report(ctx, node, self.MESSAGE.format(what=f"`{name}`"), exact=True)
             elif name in SUM_FUNCTIONS and _is_arange(argument, scope, ctx):
                 self.report(ctx, node, self.MESSAGE.format(what=f"`{name}` of an `arange`"), exact=True)
-        elif isinstance(node, cst.BinaryOperation) and values.is_integer(node, scope) and not _static(ctx, node, scope):
+        elif isinstance(node, cst.BinaryOperation) and not _static(ctx, node, scope) and (
+                # a constant beyond int32 meets a JAX array of any dtype with OverflowError (without x64)
+                values.is_integer(node, scope) or _too_big(node.left) or _too_big(node.right)):
             what = self._risky_operation(node, scope, ctx)
             if what is not None:
                 self.report(ctx, node, self.MESSAGE.format(what=what), exact=True)
