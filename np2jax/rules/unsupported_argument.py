@@ -29,6 +29,7 @@ class UnsupportedArgument(Rule):
     CODE = "NPJ103"
     NAME = "unsupported-argument"
     MESSAGE = "`np.{name}` is called with {argument}, which jax.numpy does not support"
+    VALUE_MESSAGE = "`np.{name}` is called with {argument}, which jax.numpy does not compute as NumPy does"
     CALLBACK_MESSAGE = "`np.{name}` is called with {argument}: jax.numpy calls it with traced arrays instead of Python scalars, which it cannot take"
     CONCATENATION_MESSAGE = "`np.{name}[...]` mixes traced values with {argument}"
     CONCATENATION_INSTEAD = ("`jnp.concatenate` of arrays with explicit dtypes (`jnp.arange(n, dtype=x.dtype)` for a slice); "
@@ -45,7 +46,9 @@ class UnsupportedArgument(Rule):
             "only one name sees, or `out=` a new constant array with `where=`), `order=`, `casting=`, `subok=`, `like=`, or any argument the jax.numpy "
             "twin does not accept, including a function it cannot call with traced arrays (`np.vectorize(math.erf)`), "
             "values it cannot honour (`np.gradient(y, edge_order=...)`: jax.numpy computes the default edge order only; `np.ravel_multi_index` without `mode='clip'` or "
-            "`'wrap'`: NumPy's default checks the indices, which jax.numpy cannot do on traced ones), "
+            "`'wrap'`: NumPy's default checks the indices, which jax.numpy cannot do on traced ones; "
+            "`np.quantile`/`percentile`/`nanquantile`/`nanpercentile` with `method='nearest'`, whose ties "
+            "jax.numpy breaks another way), "
             "and arrays jax.numpy cannot represent: a `dtype` of `object`, `str`, `bytes`, `datetime64`, `timedelta64` (`\"O\"`, `\"U10\"`, "
             "`\"datetime64[D]\"`, `.astype(object)`), or data written as lists holding `None`, strings or `Decimal`/`Fraction` objects "
             "(`np.array([[None] * k])`, `np.full(n, None)`). Also `np.r_[...]`/`np.c_[...]` mixing traced values with "
@@ -88,6 +91,16 @@ class UnsupportedArgument(Rule):
             def running_max(x, out):
                 np.maximum.accumulate(x, out=out)  # the caller's array: no local result to assign
                 return out
+            """,
+            diagnostics=("NPJ103",),
+        ),
+        Example(
+            title="an option jax.numpy computes another way",
+            before="""
+            import numpy as np
+
+            def median_sample(x):
+                return np.quantile(x, 0.5, method="nearest")  # [1, 2, 3, 4]: 3 in NumPy, 2 in jax.numpy
             """,
             diagnostics=("NPJ103",),
         ),
@@ -173,13 +186,12 @@ class UnsupportedArgument(Rule):
         elif not ref.member and masked_into_fresh(ref.call, ctx.resolver, ref.scope):
             ctx.masked_results.add(ref.call)  # `np.divide(a, b, out=np.zeros_like(a), where=b != 0)`: the walker writes jnp.where
             renames = {**renames, "out": "out", "where": "where"}
-        problem = self._problem(ref.call, target, renames)
-        advice = None
+        problem, message, advice = self._problem(ref.call, target, renames), self.MESSAGE, None
         if problem is None:
-            problem, advice = _value_problem(ref.call, ref.row.numpy, target)
+            (problem, advice), message = _value_problem(ref.call, ref.row.numpy, target), self.VALUE_MESSAGE
         if problem is not None:
             ref.block()
-            self.report(ctx, ref.call, self.MESSAGE.format(name=ref.name, argument=problem), use_instead=advice)
+            self.report(ctx, ref.call, message.format(name=ref.name, argument=problem), use_instead=advice)
             return
         what = None if ref.member else _object_array(ref.call, target, ref.name, ctx, ref.scope)
         if what is not None:

@@ -50,12 +50,20 @@ KEYWORD_ADDITIONS: dict[str, dict[str, str]] = {
 # Keyword values jax.numpy cannot honour (NotImplementedError, or a check that needs concrete values under jit):
 # numpy name -> {keyword: (the values it takes, as source text; whether leaving the keyword out is fine)}.
 # The advice is NPJ103's "use instead".
+# Quantile methods jax.numpy computes as NumPy does: its "nearest" rounds a position halfway between two elements
+# down, NumPy's to the even one (the median of 4 values is the 3rd in NumPy, the 2nd in JAX).
+_EXACT_QUANTILE_METHODS = tuple(f"{quote}{method}{quote}" for method in ("linear", "lower", "higher", "midpoint")
+                                for quote in ("'", '"'))
+_NEAREST_ADVICE = ("method='lower' or 'higher' where ties do not matter; NumPy's 'nearest' rounds a position halfway "
+                   "between two elements to the even one, jax.numpy's rounds it down")
 KEYWORD_VALUES: dict[str, dict[str, tuple[tuple[str, ...], bool, str]]] = {
     # jnp.gradient computes NumPy's edge_order=1 and rejects the keyword itself (NotImplementedError)
     "numpy.gradient": {"edge_order": ((), True, "leave edge_order out for edge_order=1; write second-order ends by hand")},
     # NumPy's default mode="raise" checks the indices; jnp's does too, which a traced index cannot take under jit
     "numpy.ravel_multi_index": {"mode": (("'clip'", '"clip"', "'wrap'", '"wrap"'), False,
                                          "i * dims[1] + j for in-range indices, or mode='clip' once they are checked")},
+    **{f"numpy.{name}": {keyword: (_EXACT_QUANTILE_METHODS, True, _NEAREST_ADVICE) for keyword in ("method", "interpolation")}
+       for name in ("quantile", "percentile", "nanquantile", "nanpercentile")},
 }
 # Arguments NumPy makes inexact itself (``x = asarray(x) + 0.0``) where jax.numpy refuses an integer array
 # ("data type int32 not inexact"): ``np.polyfit(np.arange(n), y, 1)``.  The rewritten call gets the same ``+ 0.0``.
