@@ -486,3 +486,25 @@ def test_a_constant_beyond_int32_is_reported_whatever_the_arrays_dtype():
     exec(compile(result.output, "h.py", "exec"), namespace)
     with pytest.raises(OverflowError):
         namespace["hash_ids"](np.array([1, 2, 3], dtype=np.int32))
+
+
+def test_a_bound_next_to_one_below_float32_resolution_is_reported_and_real():
+    """hunt14 S5: `np.clip(p, eps, 1 - eps)` with `eps=1e-15` guards `np.log(1 - p)` in NumPy; in float32 the
+    bound is 1.0, so a probability of 1 gives log(0) and the loss is inf/nan.  NPJ117 says so."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def log_loss(y, p, eps=1e-15):
+            p = np.clip(p, eps, 1 - eps)
+            return -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
+        """)
+    result = migrate_source(source.encode(), "loss.py", Options(jit=True))
+    assert "NPJ117" in _codes_in(result, "log_loss")
+    namespace: dict = {}
+    exec(compile(result.output, "loss.py", "exec"), namespace)
+    y, p = np.array([1.0, 0.0, 1.0, 0.0]), np.array([1.0, 0.0, 0.9, 0.2])
+    original: dict = {}
+    exec(compile(source, "original.py", "exec"), original)
+    assert np.isfinite(original["log_loss"](y, p))
+    assert not np.isfinite(float(namespace["log_loss"](y.astype(np.float32), p.astype(np.float32))))

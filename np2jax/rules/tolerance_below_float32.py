@@ -24,13 +24,17 @@ class ToleranceBelowFloat32(HazardRule):
     CODE = "NPJ117"
     NAME = "tolerance-below-float32"
     MESSAGE = "tolerance `{value}` is below float32's resolution (eps ~1.2e-07): under JAX this test {effect}"
+    ABSORBED_MESSAGE = ("`{value}` is below float32's resolution (eps ~1.2e-07): `{expression}` is exactly 1.0 once it "
+                        "meets a float32 array under JAX (a clip to it, or a guard, does nothing)")
     SEVERITY = Severity.WARNING
     DOC = RuleDoc(
         what=(
             "Reports tolerances smaller than float32's machine epsilon compared with computed differences "
             "(`abs(a - b) < 1e-10`, `while err > tol` with `err = norm(x_new - x)` and `tol=1e-12` as default), "
             "`rtol=` of `allclose`/`isclose`/`assert_allclose`, their `atol=` where `rtol` does not dominate it "
-            "(it is tiny too, or a compared value is 0), and `np.finfo(np.float64).eps` used the same way. "
+            "(it is tiny too, or a compared value is 0), and `np.finfo(np.float64).eps` used the same way; and "
+            "`1 - eps`/`1 + eps` with such an `eps` (`np.clip(p, eps, 1 - eps)` before `np.log(1 - p)`: in float32 the "
+            "bound is 1.0 and the log gives -inf). "
             "The span is the constant's (a local name's or a parameter default's), or the use of a module constant."
         ),
         why=(
@@ -81,6 +85,24 @@ class ToleranceBelowFloat32(HazardRule):
             diagnostics=("NPJ117",),
         ),
         Example(
+            title="a bound next to 1 that float32 cannot hold",
+            before="""
+            import numpy as np
+
+            def log_loss(y, p, eps=1e-15):
+                p = np.clip(p, eps, 1 - eps)
+                return -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def log_loss(y, p, eps=1e-15):
+                p = jnp.clip(p, eps, 1 - eps)
+                return -jnp.mean(y * jnp.log(p) + (1 - y) * jnp.log(1 - p))
+            """,
+            diagnostics=("NPJ117",),
+        ),
+        Example(
             title="float32-sized tolerances, guards against division by zero, atol under a larger rtol and tests of magnitudes (not differences) are not reported",
             before="""
             import numpy as np
@@ -103,7 +125,7 @@ class ToleranceBelowFloat32(HazardRule):
     def __init__(self) -> None:
         self._reported: set[cst.CSTNode] = set()
 
-    NODE_TYPES = frozenset({cst.Comparison, cst.Call})
+    NODE_TYPES = frozenset({cst.Comparison, cst.Call, cst.BinaryOperation})
 
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
         if isinstance(node, cst.Comparison):
@@ -120,6 +142,14 @@ class ToleranceBelowFloat32(HazardRule):
             signature = TOLERANCE_FUNCTIONS.get(ctx.resolver.qualname(node.func, scope) or "")
             if signature is not None:
                 self._check_call(node, signature, scope, ctx)
+        elif isinstance(node.operator, (cst.Add, cst.Subtract)) and any(_number(side) == 1 for side in (node.left, node.right)):
+            other = node.right if _number(node.left) == 1 else node.left
+            for constant in _tiny_constants(other, scope, ctx, 0):
+                if constant not in self._reported and (not isinstance(constant, cst.Float) or constant.evaluated_value < FLOAT32_EPS / 2):
+                    self._reported.add(constant)
+                    self.report(ctx, node, self.ABSORBED_MESSAGE.format(value=ctx.code(constant).strip(),
+                                                                        expression=ctx.code(node).strip()), exact=True)
+                    return
 
     def _check_call(self, node: cst.Call, signature: tuple, scope: Scope, ctx: FileContext) -> None:
         """``rtol`` below eps is always too strict; ``atol`` only when ``rtol`` does not dominate it:
