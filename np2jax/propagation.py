@@ -32,8 +32,10 @@ def callers_of_unsupported(infos, functions, forced, imported=None) -> dict[str,
     there (``imported``: import target -> where, from np2jax.project).
 
     A method left as it was (nothing in it needed rewriting) that updates the object's arrays with ``op=``
-    through a second reference (``x = self.x; x += 2``) is NumPy code too: its class family stays NumPy
-    when any other method of it would migrate."""
+    through a second reference (``x = self.x; x += 2``), or that adds an attribute the rewritten methods set
+    into a parameter's array (``params += self.v`` with ``self.v = np.zeros(n)`` in ``__init__``: on a JAX
+    ``self.v`` NumPy's ``+=`` gives way and only rebinds ``params``), is NumPy code too: its class family stays
+    NumPy when any other method of it would migrate."""
     imported = imported or {}
     unsupported = {record.qualname for record in functions if record.status == "unsupported"}
     families = class_families(infos)
@@ -118,16 +120,67 @@ def _blocked_classes(infos, families, unsupported) -> dict[str, str]:
 
 def _stateful_methods(infos, families, unsupported) -> set[str]:
     """Methods left as they were that update the object's arrays through a second reference
-    (``augments_shared_state``), in a class family another method of which would migrate."""
+    (``augments_shared_state``) or a parameter's array with attributes rewritten methods set
+    (``_augments_parameter_with``), in a class family another method of which would migrate."""
     migrating = {  # (rewritten, even when reverted since: the answer must not change from one walk to the next)
         member for info in infos if info.class_name is not None and info.changed
         for member in families.get(info.class_name, ())
     }
+    stored = _attributes_set_by_changed(infos)
     return {
         info.qualname for info in infos
         if info.class_name in migrating and not info.changed and info.qualname not in unsupported
-        and augments_shared_state(info.node) is not None
+        and (augments_shared_state(info.node) is not None
+             or _augments_parameter_with(info.node) & set().union(*(stored.get(c, set()) for c in families.get(info.class_name, ()))))
     }
+
+
+def _attributes_set_by_changed(infos) -> dict[str, set[str]]:
+    """Class -> the ``self`` attributes its rewritten methods set (``self.v = np.zeros(n)``: a JAX array now)."""
+    found: dict[str, set[str]] = {}
+    for info in infos:
+        if info.class_name is not None and info.changed:
+            finder = _SelfAttributes()
+            visit(info.node.body, finder)
+            found.setdefault(info.class_name, set()).update(finder.stored)
+    return found
+
+
+def _augments_parameter_with(method: cst.FunctionDef) -> set[str]:
+    """The ``self`` attributes read by an ``op=`` into a parameter's array (``params += self.v``): NumPy adds in
+    place into the caller's array; with a JAX ``self.v`` NumPy gives way to JAX's ``+``, which only rebinds
+    ``params``, and the caller's array keeps its old values."""
+    params = [p.name.value for p in (*method.params.posonly_params, *method.params.params, *method.params.kwonly_params)]
+    if not params or params[0] not in ("self", "cls"):
+        return set()
+    finder = _SelfAttributes(updated=frozenset(params[1:]))
+    visit(method.body, finder)
+    return finder.read
+
+
+class _SelfAttributes(FastVisitor):
+    def __init__(self, updated: frozenset[str] = frozenset()) -> None:
+        super().__init__()
+        self.updated = updated
+        self.stored: set[str] = set()
+        self.read: set[str] = set()
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        for part in target_parts(node.target):
+            if isinstance(part, cst.Attribute) and isinstance(part.value, cst.Name) and part.value.value == "self":
+                self.stored.add(part.attr.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name) and node.target.value in self.updated:
+            stack: list[cst.CSTNode] = [node.value]
+            while stack:
+                part = stack.pop()
+                if isinstance(part, cst.Attribute) and isinstance(part.value, cst.Name) and part.value.value == "self":
+                    self.read.add(part.attr.value)
+                stack.extend(part.children)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
 
 
 def callees_written_by_unsupported(infos, functions, forced, memo: dict, module: cst.Module | None = None) -> dict[str, ForcedUnsupported]:

@@ -323,3 +323,86 @@ def test_a_result_read_with_a_numpy_boolean_mask_in_numpy_code_keeps_its_callee_
     assert record(result, "norm").status == "unsupported"
     for q in ([1.0, 2.0, 2.0, 0.0], [[1.0, 0.0, 0.0, 0.0], [0.0, 3.0, 4.0, 0.0]]):
         np.testing.assert_allclose(migrated.log_norm(q), original.log_norm(q))
+
+
+def test_a_method_left_as_it_was_that_adds_the_state_into_a_parameter_keeps_the_class_numpy():
+    """hunt14 S3: `params += self.v` in a method with nothing to rewrite, `self.v = np.zeros(n)` in `__init__`:
+    migrated, `self.v` is a JAX array, NumPy's `+=` gives way to JAX's `+`, which only rebinds `params`, and
+    the caller's parameters never moved.  The class stays NumPy, and so does the function creating one;
+    a class whose rewritten methods set no attribute such a method reads (`params -= self.lr * grad`, `self.lr`
+    a Python float) is not affected."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        class Momentum:
+            def __init__(self, n, lr=0.1, mu=0.9):
+                self.v = np.zeros(n)
+                self.lr = lr
+                self.mu = mu
+
+            def step(self, params, grad):
+                self.v = self.mu * self.v - self.lr * grad
+                params += self.v
+                return params
+
+        def train(params, grads):
+            opt = Momentum(params.shape[0])
+            for g in grads:
+                opt.step(params, g)
+            return params
+
+        class Plain:
+            def __init__(self, lr=0.1):
+                self.lr = lr
+
+            def step(self, params, grad):
+                params -= self.lr * grad
+                return params
+
+            def size(self, params):
+                return np.linalg.norm(params)
+        """
+    )
+    assert record(result, "Momentum.__init__").status == "unsupported" and record(result, "train").status == "unsupported"
+    assert record(result, "Plain.size").status == "migrated"
+    grads = np.array([[0.1, 0.2, -0.3], [0.5, -0.5, 0.0]])
+    want = original.train(np.array([1.0, -2.0, 0.5]), grads)
+    np.testing.assert_allclose(np.asarray(migrated.train(np.array([1.0, -2.0, 0.5]), grads)), want)
+
+
+def test_a_rewritten_method_whose_update_of_a_parameter_a_call_relies_on_keeps_the_class_numpy():
+    """hunt14 S3 (second form): `self.velocity *= m` makes `step` a rewritten method, `params += self.velocity`
+    then only rebinds `params`, and `opt.step(params, g)` (the result dropped) relied on the update: NPJ201.
+    With every call using the result (`params = opt.step(params, g)`) the method migrates."""
+    source = """
+        import numpy as np
+
+        class SGDMomentum:
+            def __init__(self, n, lr=0.1, momentum=0.9):
+                self.lr = lr
+                self.momentum = momentum
+                self.velocity = np.zeros(n)
+
+            def step(self, params, grad):
+                self.velocity *= self.momentum
+                self.velocity -= self.lr * grad
+                params += self.velocity
+                return params
+
+        def train(params, grads):
+            opt = SGDMomentum(params.shape[0])
+            for g in grads:
+                {call}
+            return params
+        """
+    grads = np.array([[0.1, 0.2, -0.3], [0.5, -0.5, 0.0]])
+    dropped, original, migrated = migrated_pair(source.replace("{call}", "opt.step(params, g)"))
+    assert any(d.code == "NPJ201" and "drops the method's result" in d.message for d in dropped.diagnostics)
+    assert record(dropped, "SGDMomentum.step").status == "unsupported"
+    want = original.train(np.array([1.0, -2.0, 0.5]), grads)
+    np.testing.assert_allclose(np.asarray(migrated.train(np.array([1.0, -2.0, 0.5]), grads)), want)
+    used, original, migrated = migrated_pair(source.replace("{call}", "params = opt.step(params, g)"))
+    assert record(used, "SGDMomentum.step").status == "needs-review"  # (NPJ200: `self.velocity` gets a new array)
+    want = original.train(np.array([1.0, -2.0, 0.5]), grads)
+    np.testing.assert_allclose(np.asarray(migrated.train(np.array([1.0, -2.0, 0.5]), grads)), want, rtol=1e-6)

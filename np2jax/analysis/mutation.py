@@ -122,8 +122,31 @@ class ModuleMutations:
 
     def relied_on(self, node: cst.FunctionDef) -> dict[str, str]:
         """Parameters that ``node`` (a function returning a value) updates with ``x op= v``, and that a use of
-        it in the module relies on being updated in place, with why (the migrated ``x op= v`` only rebinds)."""
+        it in the module relies on being updated in place, with why (the migrated ``x op= v`` only rebinds).
+        For a method: a call of a method of that name (``opt.step(params, g)``) that drops its result."""
+        if node not in self._relied and self._function_of(node) is None:
+            self._relied[node] = self._method_reliance(node)
         return self._relied.get(node, {})
+
+    def _method_reliance(self, node: cst.FunctionDef) -> dict[str, str]:
+        params = _parameter_names(node)
+        if not params or params[0] not in ("self", "cls"):
+            return {}
+        mutated, maybe = self._mutated_parameters(node)
+        updated = [name for name in params[1:] if name in mutated or name in maybe]
+        if not updated:
+            return {}
+        owner = next((statement.name.value for statement in self.module_scope.node.body if isinstance(statement, cst.ClassDef)
+                      and any(member is node for member in statement.body.body)), None)
+        found: dict[str, str] = {}
+        for call, receiver in _dropped_method_calls(self.module_scope.node, self.resolver).get(node.name.value, ()):
+            if receiver is not None and receiver != owner:
+                continue  # `opt.step(...)` with `opt = Momentum(...)`: another class's method of that name
+            bound = _bind_arguments(node, call.with_changes(args=[cst.Arg(cst.Name("self")), *call.args]))
+            for name in updated:
+                if bound is not None and name in bound and name not in found:
+                    found[name] = _relied_message(name, f"`{_code(call)}` drops the method's result and relies on it")
+        return found
 
     def function(self, node: cst.FunctionDef) -> MutatingFunction | None:
         """The facts about module-level function ``node`` (None for methods and nested functions)."""
@@ -371,6 +394,48 @@ def _bind_arguments(node: cst.FunctionDef, call: cst.Call) -> dict[str, cst.Base
         else:
             return None
     return bound
+
+
+def _dropped_method_calls(module: cst.Module, resolver: Resolver) -> dict[str, list[tuple[cst.Call, str | None]]]:
+    """Method name -> the calls ``obj.name(...)`` of the module that are statements of their own (the result
+    dropped), each with the module's class ``obj`` is an object of when every binding of it makes one
+    (``opt = Momentum(n)``), else None; once per module."""
+    memo = resolver.memo.setdefault("dropped_method_calls", {})
+    if module not in memo:
+        finder = _DroppedCalls(resolver, module)
+        visit(module, finder)
+        memo[module] = finder.found
+    return memo[module]
+
+
+class _DroppedCalls(FastVisitor):
+    def __init__(self, resolver: Resolver, module: cst.Module) -> None:
+        super().__init__()
+        self.resolver = resolver
+        self.classes = {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
+        self.scopes = [resolver.scopes[module]]
+        self.found: dict[str, list[tuple[cst.Call, str | None]]] = {}
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.scopes.append(self.resolver.scopes.get(node, self.scopes[-1]))
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.scopes.pop()
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        call = node.value
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute):
+            self.found.setdefault(call.func.attr.value, []).append((call, self._class_of(call.func.value)))
+
+    def _class_of(self, receiver: cst.BaseExpression) -> str | None:
+        if not isinstance(receiver, cst.Name):
+            return None
+        _, bindings = self.scopes[-1].lookup(receiver.value)
+        made = {b.value.func.value for b in bindings if isinstance(b, ValueBinding) and isinstance(b.value, cst.Call)
+                and isinstance(b.value.func, cst.Name)}
+        if len(made) == 1 and len(bindings) == 1 and next(iter(made)) in self.classes:
+            return made.pop()
+        return None
 
 
 def _code(node: cst.CSTNode) -> str:
