@@ -508,3 +508,24 @@ def test_a_bound_next_to_one_below_float32_resolution_is_reported_and_real():
     exec(compile(source, "original.py", "exec"), original)
     assert np.isfinite(original["log_loss"](y, p))
     assert not np.isfinite(float(namespace["log_loss"](y.astype(np.float32), p.astype(np.float32))))
+
+
+def test_integer_shape_arithmetic_is_no_fused_multiply_add():
+    """hunt14 FP: `(h + 2 * pad - kh) // stride + 1` of shape sizes and int-defaulted parameters is exact integer
+    arithmetic (static under jit): NPJ120's fused multiply-add note does not apply.  A float `alpha * a + b`
+    floored still gets it."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def out_size(x, kh, stride=1, pad=0):
+            n, c, h, w = x.shape
+            oh = (h + 2 * pad - kh) // stride + 1
+            return np.zeros((n, oh))
+
+
+        def blend_floor(a, b, alpha):
+            return np.floor(alpha * a + b)
+        """)
+    result = migrate_source(source.encode(), "sizes.py", Options(jit=True))
+    assert "NPJ120" not in _codes_in(result, "out_size") and "NPJ120" in _codes_in(result, "blend_floor")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.param_hints import int_like
 from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
@@ -231,13 +232,26 @@ def _binary_source(node: cst.BinaryOperation, scope: Scope, ctx: FileContext, de
             return node, _EXAMPLES["power"], _POWER_INSTEAD
         return _inexact_source(node.left, scope, ctx, depth + 1)
     if isinstance(operator, (cst.Add, cst.Subtract)) and not ctx.resolver.is_static(node, scope) and not ctx.values.is_integer(
-            node, scope) and any(
+            node, scope) and not _int_arithmetic(node, scope, ctx) and any(
             isinstance(side, cst.BinaryOperation) and isinstance(side.operator, cst.Multiply)
             and not ctx.resolver.is_static(side, scope) for side in (node.left, node.right)):
         return node, _EXAMPLES["fma"], FMA_INSTEAD  # `alpha * a + (1 - alpha) * b`: one fused multiply-add under jit
     if isinstance(operator, (cst.Add, cst.Subtract, cst.Multiply)):
         return _inexact_source(node.left, scope, ctx, depth + 1) or _inexact_source(node.right, scope, ctx, depth + 1)
     return None
+
+
+def _int_arithmetic(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
+    """Sums and products of int literals, values known at trace time and parameters hinted or defaulted as ints
+    (``h + 2 * pad`` with ``pad=0``: static under jit): exact integers, nothing for XLA to fuse."""
+    if isinstance(node, cst.Integer) or ctx.resolver.is_static(node, scope) and not ctx.values.is_float(node, scope):
+        return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
+        return _int_arithmetic(node.left, scope, ctx) and _int_arithmetic(node.right, scope, ctx)
+    if isinstance(node, cst.Name):
+        _, bindings = scope.lookup(node.value)
+        return len(bindings) == 1 and isinstance(bindings[0], ParamBinding) and int_like(bindings[0].param)
+    return False
 
 
 _EXAMPLES = {
