@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import math
+
 import libcst as cst
 
 from np2jax.analysis.scope import ValueBinding
@@ -11,6 +13,73 @@ NARROW_INTEGERS = frozenset({"uint8", "uint16", "uint32", "uint64", "uint", "uby
                              "int8", "int16", "byte", "short", "bool_", "bool"})
 
 
+# The values each narrow integer type holds (bool: what a cast to it keeps as given).
+INTEGER_RANGES = {"uint8": (0, 255), "ubyte": (0, 255), "int8": (-128, 127), "byte": (-128, 127),
+                  "uint16": (0, 65535), "ushort": (0, 65535), "int16": (-32768, 32767), "short": (-32768, 32767),
+                  "uint32": (0, 2**32 - 1), "uintc": (0, 2**32 - 1)}
+CLIPPING = frozenset({"numpy.clip", "jax.numpy.clip"})
+ROUNDING = frozenset(f"numpy.{name}" for name in ("round", "around", "rint", "floor", "ceil", "trunc", "fix"))
+
+
+def value_range(node: cst.BaseExpression, scope, ctx: FileContext, depth: int = 0) -> tuple[float, float] | None:
+    """Bounds of the values ``node`` can hold, when clipping to number literals gives them (``np.clip(x, 0, 255)``,
+    ``x.clip(-1.0, 1.0) * 32767``, ``np.round(...)`` of one, a local name every binding of which has them)."""
+    if depth > 6:
+        return None
+    number = _literal(node)
+    if number is not None:
+        return number, number
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = value_range(node.expression, scope, ctx, depth + 1)
+        return (-inner[1], -inner[0]) if inner is not None else None
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+        left, right = value_range(node.left, scope, ctx, depth + 1), value_range(node.right, scope, ctx, depth + 1)
+        if left is None or right is None:
+            return None
+        if isinstance(node.operator, cst.Multiply):
+            products = [a * b for a in left for b in right]
+            return min(products), max(products)
+        if isinstance(node.operator, cst.Add):
+            return left[0] + right[0], left[1] + right[1]
+        return left[0] - right[1], left[1] - right[0]
+    if isinstance(node, cst.Call):
+        qualname = ctx.resolver.qualname(node.func, scope)
+        positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        if qualname in CLIPPING and len(positional) >= 3:
+            low, high = _literal(positional[1]), _literal(positional[2])
+            return (low, high) if low is not None and high is not None else None
+        if qualname is None and isinstance(node.func, cst.Attribute) and node.func.attr.value == "clip" and len(positional) == 2:
+            low, high = _literal(positional[0]), _literal(positional[1])
+            return (low, high) if low is not None and high is not None else None
+        if qualname in ROUNDING and len(positional) == 1:
+            inner = value_range(positional[0], scope, ctx, depth + 1)
+            return (math.floor(inner[0]), math.ceil(inner[1])) if inner is not None else None
+        return None
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        if found is None or found.kind != "function" or not bindings or not all(
+                isinstance(b, ValueBinding) and not b.augmented for b in bindings):
+            return None
+        ranges = [value_range(b.value, found, ctx, depth + 1) for b in bindings]
+        if any(r is None for r in ranges):
+            return None
+        return min(r[0] for r in ranges), max(r[1] for r in ranges)
+    return None
+
+
+def _literal(node: cst.BaseExpression) -> float | None:
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return float(node.evaluated_value)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, (cst.Integer, cst.Float)):
+        return -float(node.expression.evaluated_value)
+    return None
+
+
+def _fits(bounds: tuple[float, float] | None, dtype: str) -> bool:
+    limits = INTEGER_RANGES.get(dtype)
+    return bounds is not None and limits is not None and limits[0] <= bounds[0] and bounds[1] <= limits[1]
+
+
 class AstypeNarrowing(Rule):
     CODE = "NPJ105"
     NAME = "astype-narrowing"
@@ -20,7 +89,9 @@ class AstypeNarrowing(Rule):
         what=(
             "Reports `.astype(...)` and dtype calls to unsigned or narrow integer types on traced values, also "
             "when the dtype is chosen at run time among such types (`np.uint8 if bits == 8 else np.uint16`, directly "
-            "or through a local name)."
+            "or through a local name). Values clipped into the type's range by number literals are not reported "
+            "(`np.clip(lut, 0, 255).astype(np.uint8)`, `np.round(np.clip(x, -1, 1) * 32767).astype(np.int16)`, also "
+            "through local names)."
         ),
         why=(
             "NumPy wraps (or leaves undefined) float and wide-int values outside the target range; "
@@ -52,6 +123,24 @@ class AstypeNarrowing(Rule):
             """,
         ),
         Example(
+            title="values clipped into the type's range",
+            before="""
+            import numpy as np
+
+            def quantize_pcm16(x):
+                y = np.clip(x, -1.0, 1.0) * 32767
+                return np.round(y).astype(np.int16)
+            """,
+            after="""
+            import numpy as np
+            import jax.numpy as jnp
+
+            def quantize_pcm16(x):
+                y = jnp.clip(x, -1.0, 1.0) * 32767
+                return jnp.round(y).astype(np.int16)
+            """,
+        ),
+        Example(
             title="a dtype chosen at run time among narrow ones",
             before="""
             import numpy as np
@@ -76,7 +165,7 @@ class AstypeNarrowing(Rule):
         if not args:
             return
         dtype = self._dtype_name(args[0].value, ctx)
-        if dtype in NARROW_INTEGERS:
+        if dtype in NARROW_INTEGERS and not _fits(value_range(node.func.value, ctx.scope, ctx), dtype):
             self.report(ctx, node, self.MESSAGE.format(dtype=dtype))
 
     @classmethod
