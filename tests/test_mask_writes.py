@@ -251,3 +251,20 @@ def test_mask_among_other_index_elements_is_not_jitted_and_runs_eagerly():
     want = A.copy()
     want[:, want[0] < 0] = 0
     assert np.array_equal(np.asarray(namespace["zero_neg_cols"](A)), want)
+
+
+def test_numpy_constants_are_plain_numbers_for_mask_writes():
+    """hunt14 FP (Otsu's threshold): `denom[denom == 0] = np.inf` was refused ("not a plain number"); `np.inf`,
+    `np.nan`, `np.pi` are one number each: the write becomes jnp.where and the function is jitted."""
+    from tests.runtime_helpers import assert_matches_numpy, function_record, migrate_and_exec
+
+    result, original, new = migrate_and_exec(
+        "import numpy as np\n\n"
+        "def inverse_or_zero(omega):\n"
+        "    denom = omega * (1 - omega)\n"
+        "    denom[denom == 0] = np.inf\n"
+        "    return 1.0 / denom\n"
+    )
+    assert function_record(result, "inverse_or_zero").jit
+    assert "jnp.where(denom == 0, jnp.asarray(np.inf, denom.dtype), denom)" in result.output.decode()
+    assert_matches_numpy(original, new, "inverse_or_zero", (np.array([0.0, 0.25, 0.5, 1.0], dtype=np.float32),))

@@ -10,6 +10,7 @@ from np2jax.analysis.aliasing import has_number_hint
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.visitors import FastVisitor, visit
+from np2jax.tables import lookup_numpy
 
 INT_BUILTINS = frozenset({"builtins.len", "builtins.int", "builtins.round", "builtins.abs", "builtins.min", "builtins.max", "builtins.sum"})
 INT_ATTRIBUTES = frozenset({"ndim", "size", "itemsize", "nbytes"})
@@ -256,9 +257,13 @@ class IndexClassifier:
             return self.is_scalar(expr.expression)
         if isinstance(expr, cst.BinaryOperation) and not isinstance(expr.operator, cst.MatrixMultiply):
             return self.is_scalar(expr.left) and self.is_scalar(expr.right)
-        if isinstance(expr, cst.Name):
+        if isinstance(expr, cst.Name) and self.resolver.qualname(expr, self.scope) is None:
             return self.every_binding(expr.value, lambda b: (isinstance(b, ParamBinding) and has_number_hint(b.param)) or (
                 isinstance(b, ValueBinding) and not b.augmented and self.is_scalar(b.value)))
+        if isinstance(expr, (cst.Name, cst.Attribute)):  # `np.inf`, `np.pi` (not `np.newaxis`, which is None)
+            qualname = self.resolver.qualname(expr, self.scope) or ""
+            row = lookup_numpy(qualname) if is_numpy(qualname) else None
+            return row is not None and row.kind == "constant" and qualname not in ("numpy.newaxis",)
         if isinstance(expr, cst.Call) and not any(a.keyword is not None or a.star for a in expr.args):
             func = expr.func
             if isinstance(func, cst.Attribute) and func.attr.value in WHOLE_REDUCTIONS and not expr.args:
