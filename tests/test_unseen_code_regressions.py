@@ -1075,3 +1075,26 @@ def test_a_parameter_the_module_passes_a_name_bound_to_a_list_is_wrapped():
     )
     p, q = np.array([[0.0, 0.0], [1.0, 0.0]]), np.array([[0.0, 1.0], [1.0, 1.0]])
     np.testing.assert_allclose(float(migrated.quad_area(p, q)), original.quad_area(p, q))
+
+
+def test_a_parameter_tested_for_truth_is_a_number_its_op_assign_rebinds():
+    """hunt14 FP: `while k: ...; k >>= 1` (exponentiation by squaring) got NPJ203's "updates its argument `k`
+    with op=": a parameter used as a truth value is a number (an array of several elements has none), and
+    `k >>= 1` only rebinds it in NumPy too."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def matrix_power_loop(A, k):
+            R = np.eye(A.shape[0])
+            while k:
+                if k & 1:
+                    R = R @ A
+                A = A @ A
+                k >>= 1
+            return R
+        """
+    )
+    assert "NPJ203" not in {d.code for d in result.diagnostics}
+    A = np.array([[1.0, 1.0], [1.0, 0.0]])
+    np.testing.assert_allclose(np.asarray(migrated.matrix_power_loop(A, 10)), original.matrix_power_loop(A, 10))

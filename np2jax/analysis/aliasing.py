@@ -343,8 +343,24 @@ class FunctionAliasing:
         a value: NumPy updates the caller's object in place if it is an array, rebinds the name if a number."""
         params = [b.param for b in self.scope.bindings.get(name, ()) if isinstance(b, ParamBinding)]
         return bool(params) and not has_number_hint(params[0]) and self.returns_value() and (
-            not self._looks_like_array(name) and self.mutates_parameter(name, write)
+            not self._looks_like_array(name) and self.mutates_parameter(name, write) and not self._truth_tested(name)
         )
+
+    def _truth_tested(self, name: str) -> bool:
+        """``while k:`` / ``if not k:``: the parameter itself is a truth value, which only a number (or a 0-d or
+        one-element array, never updated in place by such code) has: ``k >>= 1`` then rebinds a number."""
+        tests = []
+        stack: list[cst.CSTNode] = [self.function.body]
+        while stack:
+            node = stack.pop()
+            stack.extend(child_nodes(node))
+            if isinstance(node, (cst.If, cst.While)):
+                tests.append(node.test)
+            elif isinstance(node, cst.BooleanOperation):
+                tests += [node.left, node.right]
+            elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+                tests.append(node.expression)
+        return any(isinstance(test, cst.Name) and test.value == name for test in tests)
 
     def returns_value(self) -> bool:
         if self._returns_value is None:
