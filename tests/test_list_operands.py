@@ -165,3 +165,19 @@ def test_starred_targets_and_split_results_are_lists_for_jax_numpy():
     for name in ("split_mean", "split_max"):
         assert function_record(result, name).jit
         assert_matches_numpy(original, new, name, (np.array([4.0, 1.0, 3.0, 9.0, 2.0, 5.0]),))
+
+
+@pytest.mark.parametrize("source", [
+    "import numpy as np\n\ndef norm(p):\n    return lambda a, b: np.linalg.norm(np.atleast_1d(a) - np.atleast_1d(b), p)\n",
+    "import numpy as np\n\ng = lambda b: np.atleast_1d(b)\n",
+    "import numpy as np\n\ndef f(xs):\n    return sorted(xs, key=lambda b: np.atleast_1d(b)[0])\n",
+])
+def test_a_lambda_normalising_its_parameter_migrates(source):
+    """real14 C1 (fastdtw): `lambda a, b: ... np.atleast_1d(a) ...` crashed the migrator ("'Call' object has no
+    attribute 'body'": a lambda has no statements) and the whole file was left as it was.  Its parameter may be
+    a list, like a function's: it is wrapped."""
+    result, original, new = migrate_and_exec(source)
+    assert result.error is None and "jnp.atleast_1d(jnp.asarray(" in result.output.decode()
+    if "def norm" in source:
+        distance = new["norm"](2)
+        assert float(distance([0.0, 3.0], [4.0, 0.0])) == original["norm"](2)([0.0, 3.0], [4.0, 0.0]) == 5.0

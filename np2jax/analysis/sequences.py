@@ -257,6 +257,8 @@ class SequenceArguments:
             return False
         if param.star != "*" and param.annotation is not None and not _admits_list(param.annotation, self.resolver, scope):
             return False  # annotated as an array, a number ...: the caller's promise
+        if not isinstance(scope.node, cst.FunctionDef):  # a lambda's parameter: no docstring, no statements
+            return normalising and not self._used_as_array(name, scope, [])
         rebound = [b for b in bindings if not isinstance(b, ParamBinding)]
         if normalising and _normalised_first(name, scope.node, call):
             # `z = np.atleast_2d(z)` before any other use: later uses (`z.shape`, `z = z.T`) are of the array
