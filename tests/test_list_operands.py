@@ -181,3 +181,27 @@ def test_a_lambda_normalising_its_parameter_migrates(source):
     if "def norm" in source:
         distance = new["norm"](2)
         assert float(distance([0.0, 3.0], [4.0, 0.0])) == original["norm"](2)([0.0, 3.0], [4.0, 0.0]) == 5.0
+
+
+def test_a_range_index_becomes_an_int_array():
+    """real14 L1 (pymannkendall's pre-whitening): `x[range(1, n)]` indexes with an int array in NumPy and raised
+    TypeError on a JAX array.  `jnp.asarray(range(...), dtype=int)` keeps an empty range an int index."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def lagdiff(x):
+            x = np.asarray(x, dtype=float)
+            n = len(x)
+            return x[range(1, n)] - x[range(0, n - 1)]
+
+        def tail(x, k):
+            idx = range(k, len(x))
+            return np.asarray(x)[idx] * 2.0
+        """
+    )
+    result, original, new = migrate_and_exec(source)
+    assert "x[jnp.asarray(range(1, n), dtype=int)]" in result.output.decode()
+    for x in (np.array([1.0, 4.0, 2.0, 8.0], dtype=np.float32), np.array([3.0], dtype=np.float32)):
+        assert_matches_numpy(original, new, "lagdiff", (x,))
+    np.testing.assert_allclose(np.asarray(new["tail"](np.arange(5.0), 2)), original["tail"](np.arange(5.0), 2))

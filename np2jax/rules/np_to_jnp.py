@@ -7,7 +7,7 @@ from np2jax.analysis.eager_values import EagerValues
 from np2jax.analysis.jax_values import HOST_CONVERSIONS, computed_by_jax, name_holds_jax_array
 from np2jax.analysis.cumulative_dtype import CUMULATIVE, CUMULATIVE_METHODS, widening_dtype
 from np2jax.analysis.resolve import is_numpy, is_shape_name
-from np2jax.analysis.scope import ImportBinding, ParamBinding, Scope
+from np2jax.analysis.scope import ImportBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.sequences import SequenceArguments, builds_list
 from np2jax.analysis.values import grown_at_run_time
 from np2jax.context import FileContext, NumpyRef, runs_on_jax_arrays
@@ -76,6 +76,18 @@ def _int32_index_method(call: cst.Call, ctx: FileContext) -> bool:
     func = call.func
     return (isinstance(func, cst.Attribute) and f"numpy.{func.attr.value}" in INT32_INDEX_RESULTS
             and ctx.resolver.qualname(func, ctx.scope) is None and runs_on_jax_arrays(ctx.function, ctx))
+
+
+def _range_valued(node: cst.BaseExpression, ctx: FileContext) -> bool:
+    """``range(...)``, or a local name every binding of which is one."""
+    if isinstance(node, cst.Call):
+        return ctx.resolver.qualname(node.func, ctx.scope) == "builtins.range"
+    if isinstance(node, cst.Name):
+        found, bindings = ctx.scope.lookup(node.value)
+        return found is not None and found.kind == "function" and bool(bindings) and all(
+            isinstance(b, ValueBinding) and not b.augmented and isinstance(b.value, cst.Call)
+            and ctx.resolver.qualname(b.value.func, found) == "builtins.range" for b in bindings)
+    return False
 
 
 def _sort_kind_method(call: cst.Call, ctx: FileContext) -> str | None:
@@ -247,7 +259,9 @@ class NumpyToJaxNumpy(Rule):
             "join that may hold lists or values np2jax cannot see (`rows.append([a, b])`, then `np.vstack(rows)`: "
             "`jnp.vstack([jnp.asarray(part) for part in rows])`). A list or tuple beside an array in arithmetic or a "
             "comparison (`x - [cx, cy]`, `q < (1.0, 2.0)`) is wrapped too, when the other side is certainly an array "
-            "(for `*`: not a NumPy integer scalar, which repeats a list; analysis/list_operands.py). `polyfit`'s `x` and `y` "
+            "(for `*`: not a NumPy integer scalar, which repeats a list; analysis/list_operands.py). A list used as an "
+            "index (`x[[0, 2]]`, `x[idx]` with `idx = list(range(j)) + [k]`) becomes `jnp.asarray(idx)`, a `range` "
+            "(`x[range(1, n)]`) `jnp.asarray(range(1, n), dtype=int)` (an empty one stays an int index). `polyfit`'s `x` and `y` "
             "get NumPy's own `jnp.asarray(x) + 0.0` (jax.numpy refuses an integer `x`, `np.polyfit(np.arange(n), y, 1)`). "
             "`linalg.eigh`, `eigvalsh` and "
             "`cholesky` get `symmetrize_input=False`: NumPy reads one triangle, jax.numpy by default "
@@ -583,9 +597,15 @@ class NumpyToJaxNumpy(Rule):
         if len(updated.slice) != 1 or not isinstance(updated.slice[0].slice, cst.Index):
             return None
         index = updated.slice[0].slice
-        if index.star is not None or not builds_list(original.slice[0].slice.value, ctx.resolver, ctx.scope):
+        if index.star is not None:
             return None
-        wrapped = call(f"{ctx.use_jnp()}.asarray", index.value)
+        if _range_valued(original.slice[0].slice.value, ctx):
+            # `x[range(1, n)]`: NumPy indexes with the range as an int array; an empty one stays an int array
+            wrapped = call(f"{ctx.use_jnp()}.asarray", index.value, cst.Arg(cst.Name("int"), keyword=cst.Name("dtype")))
+        elif builds_list(original.slice[0].slice.value, ctx.resolver, ctx.scope):
+            wrapped = call(f"{ctx.use_jnp()}.asarray", index.value)
+        else:
+            return None
         element = updated.slice[0].with_changes(slice=index.with_changes(value=wrapped))
         return updated.with_changes(slice=[element])
 
