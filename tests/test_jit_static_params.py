@@ -498,3 +498,38 @@ def test_a_parameter_a_builtin_iterates_is_never_static():
     assert "jnp.median(jnp.asarray(vals))" in result.output.decode()
     assert float(new["sorted_median"](np.array([1.0, 5.0, 3.0, 2.0]))) == original["sorted_median"](np.array([1.0, 5.0, 3.0, 2.0]))
     assert_matches_numpy(original, new, "pad", (np.float32(1.5), (2, 3)))
+
+
+def test_module_level_tables_are_constants_their_keys_static_and_their_rows_sequences():
+    """real14 L2/FP (colormath's white points, seawater's coefficient lists): a module-level dict or list of
+    literals no function changes is a table of constants, not mutable state (it blocked jit, NPJ302); a
+    parameter used as its key is static (a JAX array is no dict key); a row of tuples handed to jax.numpy is
+    wrapped (`jnp.dot` refuses a tuple).  A table some function changes still blocks jit."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        WHITE = {"d65": (0.95047, 1.0, 1.08883), "c": (0.98074, 1.0, 1.18232)}
+        COEFFS = [0.0080, -0.1692, 25.3851]
+        STATE = {"calls": 0}
+
+        def adapt(m, illum):
+            wp = WHITE[illum]
+            return np.dot(m, wp)
+
+        def poly(x):
+            return COEFFS[0] + COEFFS[1] * x + COEFFS[2] * np.square(x)
+
+        def counted(x):
+            STATE["calls"] += 1
+            return np.sum(x)
+        """
+    )
+    result, original, new = migrate_and_exec(source)
+    assert function_record(result, "adapt").static_argnums == (1,) and function_record(result, "poly").jit
+    assert not function_record(result, "counted").jit
+    assert "jnp.dot(m, jnp.asarray(wp))" in result.output.decode()
+    m = np.arange(9.0).reshape(3, 3)
+    for illum in ("d65", "c"):
+        np.testing.assert_allclose(np.asarray(new["adapt"](m, illum)), original["adapt"](m, illum), rtol=1e-6)
+    assert_matches_numpy(original, new, "poly", (np.array([0.5, 2.0], dtype=np.float32),))

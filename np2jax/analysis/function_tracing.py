@@ -377,6 +377,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             return self.resolver.qualname(node.func, self.scope) in PYTHON_SEQUENCE_BUILTINS
         if isinstance(node, cst.Name):
             found, bindings = self.scope.lookup(node.value)
+            if found is not None and found.kind == "module" and bindings:  # `COEFFS = [0.008, -0.1692]`
+                return all(isinstance(b, ValueBinding) and isinstance(b.value, (cst.List, cst.Tuple)) for b in bindings)
             if found is None or found.kind != "function" or not bindings:
                 return False
             if found is self.function_scope and node.value in self.params:
@@ -391,11 +393,12 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         return False
 
     def _is_python_container(self, node: cst.BaseExpression, kinds: tuple[type, ...], builtin: str) -> bool:
-        """A local name only ever bound to a set (``kinds``: ``cst.Set, cst.SetComp``; ``builtin``: ``"set"``) or a dict."""
+        """A local (or module-level: ``WHITE = {"d65": (...)}``) name only ever bound to a set (``kinds``:
+        ``cst.Set, cst.SetComp``; ``builtin``: ``"set"``) or a dict."""
         if not isinstance(node, cst.Name):
             return False
         found, bindings = self.scope.lookup(node.value)
-        return found is not None and found.kind == "function" and bool(bindings) and all(
+        return found is not None and found.kind in ("function", "module") and bool(bindings) and all(
             isinstance(b, ValueBinding) and not b.augmented and (isinstance(b.value, kinds) or (
                 isinstance(b.value, cst.Call) and self.resolver.qualname(b.value.func, found) == f"builtins.{builtin}"))
             for b in bindings

@@ -174,7 +174,7 @@ class SequenceArguments:
     ) -> bool:
         """A list, tuple or ``range`` built here, a name only ever bound to a list or tuple (``QS = (0.25, 0.75)``,
         ``rhs = [0] * n``), or (with ``parameters``) a parameter its callers may give as one."""
-        if builds_sequence(value, self.resolver, scope) or self._splits(value, scope):
+        if builds_sequence(value, self.resolver, scope) or self._splits(value, scope) or _table_row(value, scope):
             return True
         if isinstance(value, cst.Call) and self.resolver.qualname(value.func, scope) == "builtins.range":
             return True  # `np.interp(t, range(n), y)`: jax.numpy takes no range object either
@@ -187,7 +187,7 @@ class SequenceArguments:
             return False
         if all(
             (isinstance(b, ValueBinding) and (b.augmented or builds_sequence(b.value, self.resolver, found)
-                                             or self._splits(b.value, found)))
+                                             or self._splits(b.value, found) or _table_row(b.value, found)))
             or (isinstance(b, ParamBinding) and sequence_annotation(b.param.annotation))
             for b in bindings
         ) or (found.kind == "function" and value.value in starred_targets(found.node, self.resolver)):
@@ -384,6 +384,28 @@ def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
     finder = _Finds(node)
     visit(tree, finder)
     return finder.found
+
+
+def _table_row(value: cst.BaseExpression, scope: Scope) -> bool:
+    """``WHITE[illum]`` of a module-level table every entry of which is a list or tuple display
+    (``WHITE = {"d65": (0.95, 1.0, 1.09), ...}``, ``ROWS = [[1, 2], [3, 4]]``): a Python sequence."""
+    if not (isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and len(value.slice) == 1
+            and isinstance(value.slice[0].slice, cst.Index)):
+        return False
+    found, bindings = scope.lookup(value.value.value)
+    if found is None or found.kind != "module" or not bindings:
+        return False
+    for binding in bindings:
+        table = binding.value if isinstance(binding, ValueBinding) and not binding.augmented else None
+        if isinstance(table, cst.Dict):
+            entries = [e.value for e in table.elements if isinstance(e, cst.DictElement)]
+        elif isinstance(table, (cst.List, cst.Tuple)):
+            entries = [e.value for e in table.elements if isinstance(e, cst.Element)]
+        else:
+            return False
+        if not entries or len(entries) != len(table.elements) or not all(isinstance(e, (cst.List, cst.Tuple)) for e in entries):
+            return False
+    return True
 
 
 def starred_targets(function: cst.CSTNode, resolver: Resolver) -> frozenset[str]:

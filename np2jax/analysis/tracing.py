@@ -215,6 +215,8 @@ class ModuleTracing:
             if not isinstance(binding, ValueBinding):
                 continue
             value = binding.value
+            if isinstance(value, (cst.Dict, cst.List, cst.Set)) and name not in self.mutated_globals and _literal_data(value):
+                continue  # `WHITE = {"d65": (0.95, 1.0, 1.09)}`, `a = [0.008, -0.1692]`: a table nothing here changes
             if isinstance(value, (cst.Dict, cst.List, cst.Set, cst.DictComp, cst.ListComp, cst.SetComp)):
                 return True
             if isinstance(value, cst.Call) and not self._array_or_immutable_call(value, frozenset({name})):
@@ -275,6 +277,24 @@ class ModuleTracing:
                     mutated.add(base)
                     pending.append(base)
         return mutated
+
+
+def _literal_data(node: cst.BaseExpression, depth: int = 0) -> bool:
+    """A display of number and string literals only (nested displays of them too): a table of constants."""
+    if depth > 8:
+        return False
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString)):
+        return True
+    if isinstance(node, cst.Name):
+        return node.value in ("True", "False", "None")
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        return all(isinstance(e, cst.Element) and _literal_data(e.value, depth + 1) for e in node.elements)
+    if isinstance(node, cst.Dict):
+        return all(isinstance(e, cst.DictElement) and _literal_data(e.key, depth + 1) and _literal_data(e.value, depth + 1)
+                   for e in node.elements)
+    return False
 
 
 _COPYING_METHODS = frozenset({"copy", "astype", "flatten", "tolist"})
