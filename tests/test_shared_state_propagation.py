@@ -406,3 +406,32 @@ def test_a_rewritten_method_whose_update_of_a_parameter_a_call_relies_on_keeps_t
     assert record(used, "SGDMomentum.step").status == "needs-review"  # (NPJ200: `self.velocity` gets a new array)
     want = original.train(np.array([1.0, -2.0, 0.5]), grads)
     np.testing.assert_allclose(np.asarray(migrated.train(np.array([1.0, -2.0, 0.5]), grads)), want, rtol=1e-6)
+
+
+def test_a_result_masked_in_a_loop_of_numpy_code_keeps_its_producer_numpy():
+    """real14 P1 (pymannkendall): `mk_score` stays NumPy (a mask index in a loop, NPJ304), but `prep`'s JAX
+    result reached it through `test`, and every step compared JAX slices of a new shape, compiling each
+    (0.02 s became 586 s).  A mask made from a result in a loop keeps the producer NumPy, and its callers."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def prep(x):
+            return np.asarray(x).astype(float)
+
+        def mk_score(x, n):
+            s = 0
+            demo = np.ones(n)
+            for k in range(n - 1):
+                s = s + np.sum(demo[k + 1:n][x[k + 1:n] > x[k]]) - np.sum(demo[k + 1:n][x[k + 1:n] < x[k]])
+            return s
+
+        def test(x):
+            x = prep(x)
+            return mk_score(x, len(x))
+        """
+    )
+    assert record(result, "prep").status == "unsupported" and record(result, "test").status == "unsupported"
+    x = np.random.default_rng(0).normal(size=40)
+    assert migrated.test(x) == original.test(x)
+    assert isinstance(migrated.prep(x), np.ndarray)

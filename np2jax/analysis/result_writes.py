@@ -14,6 +14,10 @@ reference: ``y = x; y += 1``, ``x = b.x; x += 1``, ``for w in ws: w -= g``, or
 ``+=`` only rebinds the name, so the other reference silently keeps the old
 values.  (``p = f(z); p += 1`` alone is a plain rebinding either way.)
 
+A boolean mask computed from a result inside a loop (``d[x[k + 1:] > x[k]]`` for ``k`` in a range) counts too:
+NumPy gives way to no one there, but each step compares a JAX array of a new shape, and eager jax.numpy
+compiles a kernel for each (pymannkendall's Mann-Kendall score: 0.02 s became 586 s).
+
 A result on the right of an augmented assignment to an array another reference holds (a parameter,
 ``self.total``, a second reference) counts too: ``total += act(x)`` with a JAX array on the right does not
 update ``total`` in place (NumPy gives way to JAX's operator, which makes a new array and rebinds the name).
@@ -224,6 +228,7 @@ class _ResultWrites(FastVisitor):
         self.parameters: frozenset[str] = frozenset()  # the function's parameters (the caller may hold their arrays)
         self.branches = 0  # `if`/loop/`try` blocks the visit is in: a rebinding there may not happen
         self.masks: set[str] = set()  # names bound to boolean masks (`nz = np.logical_not(np.isclose(n, 0))`)
+        self.loops = 0  # `for`/`while` loops the visit is in
 
     def leave_Assign(self, node: cst.Assign) -> None:  # (after the value: `x = add_jitter(x)` writes into the old `x`)
         for target in node.targets:
@@ -293,9 +298,19 @@ class _ResultWrites(FastVisitor):
     def _leave_branch(self, node: cst.CSTNode) -> None:
         self.branches -= 1
 
+    def _enter_loop(self, node: cst.CSTNode) -> None:
+        self.branches += 1
+        self.loops += 1
+
+    def _leave_loop(self, node: cst.CSTNode) -> None:
+        self.branches -= 1
+        self.loops -= 1
+
     # (hooks, not on_visit: the dispatch calls them only for these nodes)
-    visit_If = visit_Try = visit_While = _enter_branch
-    leave_If = leave_Try = leave_While = leave_For = _leave_branch
+    visit_If = visit_Try = _enter_branch
+    leave_If = leave_Try = _leave_branch
+    visit_While = _enter_loop
+    leave_While = leave_For = _leave_loop
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         # `p[i] -= v` fails on a JAX array; `p += v` on the name rebinds it (and strings, numbers do the same),
@@ -326,9 +341,16 @@ class _ResultWrites(FastVisitor):
     def visit_Subscript(self, node: cst.Subscript) -> None:
         # `n[nz]` with a NumPy boolean mask: NumPy semantics a JAX array does not share in every case (a 0-d array
         # indexed with np.True_ raises inside jax), so the result must stay a NumPy array
-        if any(isinstance(e.slice, cst.Index) and _mask_like(e.slice.value, self.masks) for e in node.slice):
+        masks = [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index) and _mask_like(e.slice.value, self.masks)]
+        if masks:
             for callee in self._source(node.value):
                 self.written.setdefault(callee, node)
+        if self.loops:
+            # `d[x[k + 1:] > x[k]]` in a loop: a mask computed from a JAX array is one, made on a new shape at each
+            # step (eager jax.numpy compiles each): the arrays it is computed from must stay NumPy's
+            for mask in masks:
+                for callee in self._derived(mask) if isinstance(mask, cst.Comparison) else ():
+                    self.written.setdefault(callee, node)
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is not None:
@@ -343,6 +365,7 @@ class _ResultWrites(FastVisitor):
 
     def visit_For(self, node: cst.For) -> None:
         self.branches += 1
+        self.loops += 1
         iterable, target = node.iter, node.target
         if (isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "zip"
                 and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == len(iterable.args)
