@@ -23,6 +23,7 @@ from np2jax.analysis.scope import (
 from np2jax.context import BLOCKED_AS_IS, FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan
 from np2jax.cstutil import dotted, trailing_comment_lines
 from np2jax.analysis.function_tracing import MASK_INDEX
+from np2jax.analysis.eager_shapes import varying_shape
 from np2jax.analysis.loops import contains
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.rule import Rule
@@ -149,14 +150,15 @@ class Walker(CallRewrites, FastTransformer):
         if reshaping is not None:
             # eager jax.numpy compiles kernels for every new shape: a mask read in a loop makes one at every step
             reverted, info.changed = True, False
-            line = self.ctx.exact_span(reshaping)[0]
+            node, what = reshaping
+            line = self.ctx.exact_span(node)[0]
             start_line, col, end_line, end_col = self.ctx.def_name_span(info)
             self.ctx.diagnostics.append(Diagnostic(
                 "NPJ304", Severity.INFO,
-                f"not jitted, and left as NumPy code: a boolean mask index inside a loop (line {line}) gives arrays of a "
+                f"not jitted, and left as NumPy code: {what} inside a loop (line {line}) gives arrays of a "
                 "new shape at every step, for which eager jax.numpy compiles new kernels each time (far slower than NumPy)",
                 self.ctx.path, start_line, col, end_line, end_col,
-                "keep shapes fixed (jnp.where with the mask, a size= argument); the function can then be jitted"))
+                "keep shapes fixed (jnp.where with the mask, a size= argument, fixed-length windows); the function can then be jitted"))
         if reverted:
             # Cannot be migrated faithfully: leave the whole function as it was, still working NumPy code.
             updated = original
@@ -578,8 +580,10 @@ def walker_for(ctx: FileContext, rules: Sequence[Rule]) -> Walker:
     return (ContinuationWalker if continued else Walker)(ctx, rules)
 
 
-def _shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> cst.CSTNode | None:
-    """A boolean mask index that keeps ``info``'s function from being jitted, inside one of its loops (the read)."""
+def _shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, str] | None:
+    """A boolean mask index that keeps ``info``'s function from being jitted, inside one of its loops (the read),
+    or a slice or an array a loop of it makes with a length that changes at every step (analysis/eager_shapes.py);
+    with what it is."""
     plan = ctx.jit_state(info).plan
     if plan is None or plan.ok:
         return None
@@ -593,5 +597,11 @@ def _shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> cst.CSTNode | 
             stack.extend(node.children)
     for blocker in plan.blockers:
         if blocker.message == MASK_INDEX and any(contains(loop, blocker.node) for loop in loops):
-            return blocker.node
+            return blocker.node, "a boolean mask index"
+    scope = ctx.resolver.scopes.get(info.node)
+    for loop in loops:
+        found = varying_shape(loop, ctx.resolver, scope) if scope is not None else None
+        if found is not None:
+            return found, ("a slice whose length changes with the step" if isinstance(found, cst.Subscript)
+                           else "an array whose length changes with the step")
     return None

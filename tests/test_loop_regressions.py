@@ -540,3 +540,39 @@ def test_a_carry_whose_shape_changes_each_step_keeps_its_python_loop():
     np.testing.assert_allclose(np.asarray(migrated.de_casteljau(ctrl, 0.3)), original.de_casteljau(ctrl, 0.3), rtol=1e-5)
     u0 = np.sin(np.linspace(0.0, 3.0, 16)).astype(np.float32)
     np.testing.assert_allclose(np.asarray(migrated.heat(u0, 0.25, 20)), original.heat(u0.copy(), 0.25, 20), rtol=1e-5, atol=1e-6)
+
+
+def test_a_loop_of_an_unjitted_function_that_slices_with_a_changing_length_stays_numpy():
+    """real14 P1 (pymannkendall's Sen's slope): `d[idx:idx + len(j)] = ...` with `j = np.arange(i + 1, n)` in a
+    loop that cannot be jitted: eager jax.numpy compiles a kernel per new shape, 100 steps took 30 s.  The
+    function is left as NumPy code (NPJ304); fixed-length windows (`x[i:i + 3]`) keep their migration."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def sens_estimator(x):
+            idx = 0
+            n = len(x)
+            d = np.ones(int(n * (n - 1) / 2))
+            for i in range(n - 1):
+                j = np.arange(i + 1, n)
+                d[idx:idx + len(j)] = (x[j] - x[i]) / (j - i)
+                idx = idx + len(j)
+            return d
+
+        def windows(x, k):
+            out = np.zeros(len(x) - 2)
+            for i in range(len(x) - 2):
+                if k > 0:
+                    print(i)
+                out[i] = x[i:i + 3].sum()
+            return out
+        """
+    )
+    assert record(result, "sens_estimator").status == "needs-review" and not record(result, "sens_estimator").jit
+    assert any(d.code == "NPJ304" and "length changes with the step" in d.message for d in result.diagnostics)
+    assert "def sens_estimator(x):\n    idx = 0\n    n = len(x)\n    d = np.ones(" in result.output.decode()
+    assert "jnp.zeros(len(x) - 2)" in result.output.decode()
+    x = np.random.default_rng(1).normal(size=12)
+    np.testing.assert_array_equal(migrated.sens_estimator(x), original.sens_estimator(x))
+    np.testing.assert_allclose(np.asarray(migrated.windows(x, 0)), original.windows(x, 0), rtol=1e-6)

@@ -46,20 +46,20 @@ CONVERTED = [
 ]
 
 STAYS = [
-    _case("out[i] = np.mean(a[:i])", ("NPJ303",), "mean-divides-by-the-length"),
-    _case("out[i] = np.dot(a[:i], b[:i + 1])", ("NPJ303",), "different-bounds"),
-    _case("out[i] = np.dot(a[:i], b[i:])", ("NPJ303",), "prefix-times-suffix"),
-    _case("out[i] = np.sum(a[:i - 1])", ("NPJ303",), "bound-negative-at-the-first-step"),
-    _case("out[i] = np.sum(c * a[:i])", ("NPJ303",), "factor-that-may-be-inf", "a, c"),
-    _case("out[i] = np.sum(a[:i] / b[:i])", ("NPJ303",), "quotient-zero-over-zero"),
-    _case("out[i] = np.sum(np.exp(a[:i]))", ("NPJ303",), "function-not-zero-at-zero"),
-    _case("out[i] = np.sum(a[:i] + 1)", ("NPJ303",), "term-not-zero-past-the-cut"),
-    _case("out[i] = np.sum(a[:i], axis=0)", ("NPJ303",), "reduction-with-an-axis"),
-    _case("out[i] = a[:i][::-1].sum()", ("NPJ303",), "prefix-indexed-again"),
-    _case("out[i] = np.sort(a[:i]).sum()", ("NPJ303",), "prefix-sorted"),
-    _case("out[i] = np.max(a[:i] * b[:i])", ("NPJ303",), "max-is-not-a-sum"),
-    _case("out[i] = np.sum(a[:i] * b[:i]) + a[:i].shape[0]", ("NPJ303",), "prefix-length-used"),
-    _case("out[i] = np.dot(M[i, :i], M[:i, :i])", ("NPJ303",), "operands-of-different-rank", "M, a"),
+    _case("out[i] = np.mean(a[:i])", ("NPJ303", "NPJ304"), "mean-divides-by-the-length"),
+    _case("out[i] = np.dot(a[:i], b[:i + 1])", ("NPJ303", "NPJ304"), "different-bounds"),
+    _case("out[i] = np.dot(a[:i], b[i:])", ("NPJ303", "NPJ304"), "prefix-times-suffix"),
+    _case("out[i] = np.sum(a[:i - 1])", ("NPJ303", "NPJ304"), "bound-negative-at-the-first-step"),
+    _case("out[i] = np.sum(c * a[:i])", ("NPJ303", "NPJ304"), "factor-that-may-be-inf", "a, c"),
+    _case("out[i] = np.sum(a[:i] / b[:i])", ("NPJ303", "NPJ304"), "quotient-zero-over-zero"),
+    _case("out[i] = np.sum(np.exp(a[:i]))", ("NPJ303", "NPJ304"), "function-not-zero-at-zero"),
+    _case("out[i] = np.sum(a[:i] + 1)", ("NPJ303", "NPJ304"), "term-not-zero-past-the-cut"),
+    _case("out[i] = np.sum(a[:i], axis=0)", ("NPJ303", "NPJ304"), "reduction-with-an-axis"),
+    _case("out[i] = a[:i][::-1].sum()", ("NPJ303", "NPJ304"), "prefix-indexed-again"),
+    _case("out[i] = np.sort(a[:i]).sum()", ("NPJ303", "NPJ304"), "prefix-sorted"),
+    _case("out[i] = np.max(a[:i] * b[:i])", ("NPJ303", "NPJ304"), "max-is-not-a-sum"),
+    _case("out[i] = np.sum(a[:i] * b[:i]) + a[:i].shape[0]", ("NPJ303", "NPJ304"), "prefix-length-used"),
+    _case("out[i] = np.dot(M[i, :i], M[:i, :i])", ("NPJ303", "NPJ304"), "operands-of-different-rank", "M, a"),
 ]
 
 

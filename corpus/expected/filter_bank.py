@@ -13,9 +13,9 @@ def moving_average(x, n=5):
 
 def fir_filter(b, x):
     """Direct-form FIR: y[n] = sum_k b[k] x[n-k]."""
-    y = jnp.zeros_like(x, dtype=float)
+    y = np.zeros_like(x, dtype=float)
     for k in range(len(b)):
-        y = y.at[k:].add(b[k] * x[: len(x) - k])
+        y[k:] += b[k] * x[: len(x) - k]
     return y
 
 

@@ -19,9 +19,12 @@ class NotJitted(Rule):
             "something else; functions inside a function that is not jitted; and functions with nothing to "
             "rewrite that are not array code jax.jit could trace as they are (Python-number helpers, functions "
             "that return only sizes, or whose loop or `if` needs concrete values: the reason names the line). A "
-            "function that cannot be jitted because of a boolean mask index inside a loop is left as NumPy code and "
+            "function that cannot be jitted because of a boolean mask index inside a loop, or whose loop slices "
+            "with a length that changes with the step (`x[i + 1:]`, `d[idx:idx + len(j)]`; not fixed-length windows "
+            "`x[i:i + 3]`) or builds arrays of such a length (`np.arange(i + 1, n)`), is left as NumPy code and "
             "said so here: eager jax.numpy would compile new kernels for the new shape at every step (a 10,000-fold "
-            "slowdown in pyentrp's sample entropy); NPJ301 still names the mask."
+            "slowdown in pyentrp's sample entropy, minutes for pymannkendall's Sen's slope); NPJ301/NPJ303 still "
+            "name what keeps it un-jitted."
         ),
         why=(
             "Jitting a method would freeze `self`: `jax.jit` treats it as an argument it cannot trace, and later "

@@ -1,0 +1,94 @@
+"""Loops that make arrays of a new shape at every step: slow in a function that is not jitted.
+
+Eager jax.numpy compiles one XLA kernel per operation and shape; NumPy has nothing to compile.  A loop of
+a function left un-jitted whose body slices with a length that changes with the step (``x[i + 1:]``,
+``d[idx:idx + len(j)]``) or builds an array of such a length (``np.arange(i + 1, n)``) compiles new kernels
+at every step: measured on a 2-core CPU, 100 steps of ``y[i:]`` take 5 s and of ``d.at[i:2 * i].set(1.0)``
+10 s, where fixed-length windows (``x[i:i + 3]``) take 0.06 s.  pymannkendall's Sen's slope estimator went
+from milliseconds to minutes.  Such a function is better left as NumPy code (walker: NPJ304).
+
+A length counts as changing when a bound of the slice (or an argument of the constructor) mentions a name
+the loop changes (its target, or a name the body assigns) and the length is not a constant offset
+(``x[i:i + 3]``, ``x[i - k:i + k + 1]`` with ``k`` not changed by the loop).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.loops import all_names, descendants
+from np2jax.analysis.resolve import Resolver, is_numpy
+from np2jax.analysis.scope import Scope
+
+# NumPy constructors whose arguments are sizes.
+SIZED_CONSTRUCTORS = frozenset({"arange", "zeros", "ones", "empty", "full", "linspace", "eye", "identity", "tri"})
+
+
+def varying_shape(loop: cst.For | cst.While, resolver: Resolver, scope: Scope) -> cst.CSTNode | None:
+    """The first slice or constructor in ``loop``'s body whose length changes from one step to the next."""
+    varying = _changed_names(loop)
+    if not varying:
+        return None
+    for node in descendants(loop.body):
+        if isinstance(node, cst.Subscript):
+            for element in node.slice:
+                part = element.slice
+                if isinstance(part, cst.Slice) and _length_varies(part, varying):
+                    return node
+        elif isinstance(node, cst.Call):
+            qualname = resolver.qualname(node.func, scope) or ""
+            if is_numpy(qualname) and qualname.rsplit(".", 1)[-1] in SIZED_CONSTRUCTORS and any(
+                    _mentions(arg.value, varying) for arg in node.args if arg.keyword is None or arg.keyword.value != "dtype"):
+                return node
+    return None
+
+
+def _changed_names(loop: cst.For | cst.While) -> set[str]:
+    names = {n.value for n in all_names(loop.target)} if isinstance(loop, cst.For) else set()
+    for node in descendants(loop.body):
+        targets: list[cst.BaseExpression] = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, (cst.For, cst.CompFor)):
+            targets = [node.target]
+        for target in targets:
+            if isinstance(target, (cst.Name, cst.Tuple, cst.List)):
+                names |= {n.value for n in all_names(target)}
+    return names
+
+
+def _mentions(node: cst.CSTNode, names: set[str]) -> bool:
+    return any(n.value in names for n in all_names(node))
+
+
+def _length_varies(part: cst.Slice, varying: set[str]) -> bool:
+    lower, upper = part.lower, part.upper
+    if not any(bound is not None and _mentions(bound, varying) for bound in (lower, upper)):
+        return False
+    if lower is None or upper is None:
+        return True  # `x[i + 1:]`, `x[:i]`
+    return not _constant_offset(lower, upper, varying)
+
+
+def _constant_offset(lower: cst.BaseExpression, upper: cst.BaseExpression, varying: set[str]) -> bool:
+    """``upper - lower`` is the same at every step: ``i:i + 3``, ``i - k:i + k + 1`` with ``k`` fixed."""
+    def terms(expr: cst.BaseExpression, sign: int, into: list[tuple[int, str]]) -> None:
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract)):
+            terms(expr.left, sign, into)
+            terms(expr.right, sign if isinstance(expr.operator, cst.Add) else -sign, into)
+        else:
+            into.append((sign, cst.Module([]).code_for_node(expr).strip()))
+
+    low: list[tuple[int, str]] = []
+    high: list[tuple[int, str]] = []
+    terms(lower, 1, low)
+    terms(upper, 1, high)
+    remaining = list(high)
+    for term in low:
+        if term in remaining:
+            remaining.remove(term)
+        else:
+            remaining.append((-term[0], term[1]))
+    return not any(_mentions(cst.parse_expression(code), varying) for _, code in remaining)
