@@ -247,6 +247,7 @@ def _transform(
     """
     collector = collect_scopes(module)
     resolver = Resolver(collector.scopes)
+    resolver.tables = {fact.name: fact.who for fact in options.external if fact.kind == "table"}
     try:
         text = source.decode(module.encoding)
     except (UnicodeError, LookupError):
@@ -309,8 +310,8 @@ def _seed_external(facts, forced: dict, module: cst.Module) -> dict[str, str]:
     for fact in facts:
         if fact.kind == "callee":
             callees[fact.name] = fact.who
-        elif fact.kind in ("state", "attribute"):
-            continue  # for the jit analysis (ModuleTracing.external_state); _seed_attribute_facts
+        elif fact.kind in ("state", "attribute", "table"):
+            continue  # for the jit analysis (ModuleTracing.external_state, resolver.tables); _seed_attribute_facts
         elif fact.kind == "class":
             for method in _methods(module, fact.name):
                 forced.setdefault(method, ForcedUnsupported(fact.who, via_class=True, via_module=True))

@@ -87,11 +87,27 @@ class Project:
             self._class_facts(index, found)
             self._attribute_facts(index, found)
             self._handed_facts(index, found)
+            self._table_facts(index, found)
             for target, (writer, line) in links.state_writes.items():
                 for producer, name in self.resolve(index, target):
                     if producer != index and name in self.modules[producer].links.variables:
                         found.setdefault(producer, set()).add(ExternalFact("state", name, self._who(index, writer, line)))
         return found
+
+    def _table_facts(self, index: int, found: dict[int, set[ExternalFact]]) -> None:
+        """Tables of literals of other modules this one imports (``from pkg.consts import WHITE``: ``WHITE``;
+        ``from pkg import consts``: ``consts.WHITE``), as it spells them: a key into one must stay a Python value
+        under jit, and a row of one handed to jax.numpy is a tuple (state_writes.module_tables)."""
+        for local, target in self.modules[index].links.imports.items():
+            for producer, name in self.resolve(index, target):
+                kind = self.modules[producer].links.tables.get(name) if producer != index else None
+                if kind is not None:
+                    found.setdefault(index, set()).add(ExternalFact("table", local, kind))
+            absolute = self._absolute(index, target)
+            for producer in self.by_name.get(absolute, []) if absolute else []:  # `import pkg.consts as consts`
+                if producer != index:
+                    for name, kind in self.modules[producer].links.tables.items():
+                        found.setdefault(index, set()).add(ExternalFact("table", f"{local}.{name}", kind))
 
     def _handed_facts(self, index: int, found: dict[int, set[ExternalFact]]) -> None:
         """NumPy code here hands an imported function's result to a function of a third module that stays NumPy

@@ -546,3 +546,40 @@ def test_a_result_handed_to_a_third_module_that_writes_into_it_keeps_its_produce
     run = migrate(run_cli, src, tmp_path / "out")
     assert "src/pkg/a.py:3:5: NPJ202 [error] `h` (src/pkg/c.py), in another module, writes in place" in run.stderr
     assert same_results(src, tmp_path / "out", "from pkg.c import h; print(h(3))").strip() == "6.0"
+
+
+def test_another_modules_table_of_literals_gives_static_keys_and_wrapped_rows(run_cli, tmp_path):
+    """real14 L2/L3 (colormath's white points): `consts.WHITE[illum]` with `WHITE` a dict of tuples in another
+    module.  Jitted with `illum` traced, the key raised (a JAX array is no dict key), and `np.dot(m, wp)` became
+    `jnp.dot`, which refuses a tuple.  The project pass tells the importer that `consts.WHITE` (or `WHITE`
+    imported by name) is a table: its key is static and its rows are wrapped."""
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "consts.py", "WHITE = {'d65': (0.95047, 1.0, 1.08883), 'c': (0.98074, 1.0, 1.18232)}\n")
+    write(src / "pkg" / "adapt.py", """\
+import numpy as np
+from pkg import consts
+from pkg.consts import WHITE
+
+def sharpen(m, illum):
+    wp = consts.WHITE[illum]
+    return np.dot(m, wp)
+
+def first(x, illum):
+    return np.asarray(x) * WHITE[illum][0]
+
+def either(m, illum):
+    if isinstance(illum, str):
+        wp = consts.WHITE[illum.lower()]
+    else:
+        wp = illum
+    return np.dot(m, wp)
+""")
+    migrate(run_cli, src, tmp_path / "out")
+    migrated = (tmp_path / "out" / "pkg" / "adapt.py").read_text()
+    assert "@functools.partial(jax.jit, static_argnums=(1,))\ndef sharpen" in migrated
+    assert "jnp.dot(m, jnp.asarray(wp))" in migrated
+    code = ("import numpy as np; from pkg.adapt import sharpen, first, either; m = np.arange(9.0).reshape(3, 3); "
+            "r = lambda v: np.round(np.asarray(v, dtype=float), 4).tolist(); "
+            "print(r(sharpen(m, 'c')), r(first(np.ones(2), 'd65')), r(either(m, 'D65')))")
+    same_results(src, tmp_path / "out", code)

@@ -373,6 +373,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
     def _is_python_sequence(self, node: cst.BaseExpression) -> bool:
         if isinstance(node, (cst.List, cst.Tuple, cst.ListComp)):
             return True
+        if (self.resolver.table_kind(node, self.scope) or "").startswith("sequence"):
+            return True  # another module's `COEFFS = [0.008, -0.1692]`
         if isinstance(node, cst.Call):  # `list(range(k)) * n`
             return self.resolver.qualname(node.func, self.scope) in PYTHON_SEQUENCE_BUILTINS
         if isinstance(node, cst.Name):
@@ -394,7 +396,9 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
 
     def _is_python_container(self, node: cst.BaseExpression, kinds: tuple[type, ...], builtin: str) -> bool:
         """A local (or module-level: ``WHITE = {"d65": (...)}``) name only ever bound to a set (``kinds``:
-        ``cst.Set, cst.SetComp``; ``builtin``: ``"set"``) or a dict."""
+        ``cst.Set, cst.SetComp``; ``builtin``: ``"set"``) or a dict (also another module's table: ``consts.WHITE``)."""
+        if builtin == "dict" and (self.resolver.table_kind(node, self.scope) or "").startswith("mapping"):
+            return True
         if not isinstance(node, cst.Name):
             return False
         found, bindings = self.scope.lookup(node.value)

@@ -36,7 +36,9 @@ from np2jax.analysis.result_writes import (
     target_names,
 )
 from np2jax.analysis.scope import ImportBinding, Scope, attribute_chain, dotted_name
-from np2jax.analysis.state_writes import attribute_stores, attribute_writes, imported_state_writes, module_variables
+from np2jax.analysis.state_writes import (
+    attribute_stores, attribute_writes, imported_state_writes, module_tables, module_variables,
+)
 from np2jax.visitors import FastVisitor, visit
 
 # Packages no project of a user is part of: their functions are not followed.
@@ -50,7 +52,9 @@ class ExternalFact:
     kind: str  # "result": another module writes into `name`'s result; "mutation": one relies on `name`
     #            mutating its argument; "callee": `name` (a dotted import target) stays NumPy in its module;
     #            "class": class `name` shares `self` with a class of another module that stays NumPy;
-    #            "state": another module writes module-level variable `name` (its jitted readers would not see it)
+    #            "state": another module writes module-level variable `name` (its jitted readers would not see it);
+    #            "table": `name` (as this module spells it, `consts.WHITE`) is another module's table of literals
+    #            (`who`: its kind, state_writes.module_tables)
     name: str  # a qualname of this module, or (for "callee") an imported target as this module spells it
     who: str  # the function elsewhere and where it is, for the message: "`use` (pkg/b.py:12)"
 
@@ -72,6 +76,8 @@ class ModuleLinks:
     returns: dict[str, tuple[str, ...]] = field(default_factory=dict)  # function -> imported targets whose results it
     #   may hand back (``return make(n)``, also through functions of its own module): written where its result is
     variables: frozenset[str] = frozenset()  # names its top-level statements assign (``TABLE = np.zeros(3)``)
+    tables: dict[str, str] = field(default_factory=dict)  # of those, tables of literals nothing changes -> their kind
+    #   (``WHITE = {"d65": (0.95, 1.0, 1.09)}``: "mapping rows"; state_writes.module_tables)
     state_writes: dict[str, tuple[str, int]] = field(default_factory=dict)  # imported target -> (writer, line):
     #   another module's variable it writes in place or rebinds (analysis/state_writes.py)
     attribute_writes: dict[str, tuple[str, int]] = field(default_factory=dict)  # attribute -> (writer, line): its
@@ -85,6 +91,7 @@ class ModuleLinks:
     def add_state(self, tree, imports: dict[str, str]) -> ModuleLinks:
         """Fill ``variables``, ``state_writes`` and the attribute fields from Python's ast of the module."""
         self.variables = module_variables(tree)
+        self.tables = module_tables(tree)
         # (a migrated function returns what it wrote, NPJ203, and reads `.flat` through `.ravel()`)
         self.param_writers |= (mutating_functions(tree) | numpy_only_readers(tree)) - self.migrated
         self.state_writes = imported_state_writes(tree, imports)

@@ -72,6 +72,21 @@ class Resolver:
         self._static_cache: dict[tuple[int, int], bool] = {}
         self.memo: dict[str, dict] = {}  # per-module results of analyses keyed by node (see values.function_nodes)
         self.traced_loops: set[cst.BaseExpression] = set()  # iterables of loops jit turns into fori_loop/scan
+        # other modules' tables of literals as this module spells them (`consts.WHITE`) -> their kind
+        # ("mapping", "sequence", with " rows" when every entry is a list or tuple: state_writes.module_tables)
+        self.tables: dict[str, str] = {}
+
+    def table_kind(self, node: cst.BaseExpression, scope: Scope) -> str | None:
+        """What another module's table ``node`` names is (``consts.WHITE``, or ``WHITE`` imported), if it is one."""
+        if not self.tables:
+            return None
+        parts = attribute_chain(node)
+        if parts is None:
+            return None
+        found, _ = scope.lookup(parts[0])
+        if found is None or found.kind != "module":
+            return None
+        return self.tables.get(".".join(parts))
 
     def calls_by_name(self, module: cst.Module) -> dict[str, list[tuple[cst.Call, cst.FunctionDef | None]]]:
         """The module's calls ``name(...)`` by name, with the function each is in (visitors.named_calls), once."""

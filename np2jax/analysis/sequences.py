@@ -174,7 +174,7 @@ class SequenceArguments:
     ) -> bool:
         """A list, tuple or ``range`` built here, a name only ever bound to a list or tuple (``QS = (0.25, 0.75)``,
         ``rhs = [0] * n``), or (with ``parameters``) a parameter its callers may give as one."""
-        if builds_sequence(value, self.resolver, scope) or self._splits(value, scope) or _table_row(value, scope):
+        if builds_sequence(value, self.resolver, scope) or self._splits(value, scope) or _table_row(value, scope, self.resolver):
             return True
         if isinstance(value, cst.Call) and self.resolver.qualname(value.func, scope) == "builtins.range":
             return True  # `np.interp(t, range(n), y)`: jax.numpy takes no range object either
@@ -187,11 +187,13 @@ class SequenceArguments:
             return False
         if all(
             (isinstance(b, ValueBinding) and (b.augmented or builds_sequence(b.value, self.resolver, found)
-                                             or self._splits(b.value, found) or _table_row(b.value, found)))
+                                             or self._splits(b.value, found) or _table_row(b.value, found, self.resolver)))
             or (isinstance(b, ParamBinding) and sequence_annotation(b.param.annotation))
             for b in bindings
         ) or (found.kind == "function" and value.value in starred_targets(found.node, self.resolver)):
             return True  # (`first, *rest = rows`: `rest` is a list, whatever `rows` is)
+        if found.kind == "function" and any(isinstance(b, ValueBinding) and _table_row(b.value, found, self.resolver) for b in bindings):
+            return True  # `wp = consts.WHITE[illum]` in one branch, `wp = illum` in the other: a tuple at times
         return parameters and self._caller_sequence(value.value, found, bindings, call, normalising)
 
     def holds_sequences(self, value: cst.BaseExpression, scope: Scope, call: cst.Call) -> bool:
@@ -386,11 +388,15 @@ def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
     return finder.found
 
 
-def _table_row(value: cst.BaseExpression, scope: Scope) -> bool:
+def _table_row(value: cst.BaseExpression, scope: Scope, resolver: Resolver) -> bool:
     """``WHITE[illum]`` of a module-level table every entry of which is a list or tuple display
-    (``WHITE = {"d65": (0.95, 1.0, 1.09), ...}``, ``ROWS = [[1, 2], [3, 4]]``): a Python sequence."""
-    if not (isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and len(value.slice) == 1
-            and isinstance(value.slice[0].slice, cst.Index)):
+    (``WHITE = {"d65": (0.95, 1.0, 1.09), ...}``, ``ROWS = [[1, 2], [3, 4]]``), here or in another module
+    (``consts.WHITE[illum]``): a Python sequence."""
+    if not (isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index)):
+        return False
+    if (resolver.table_kind(value.value, scope) or "").endswith(" rows"):
+        return True
+    if not isinstance(value.value, cst.Name):
         return False
     found, bindings = scope.lookup(value.value.value)
     if found is None or found.kind != "module" or not bindings:

@@ -32,6 +32,38 @@ def module_variables(tree: ast.Module | None) -> frozenset[str]:
     return frozenset(found)
 
 
+def module_tables(tree: ast.Module | None) -> dict[str, str]:
+    """Top-level names bound once to a dict, list or tuple display of literals that no function of the module
+    changes (``WHITE = {"d65": (0.95, 1.0, 1.09)}``), each with what it is: ``"mapping"`` or ``"sequence"``, plus
+    ``" rows"`` when every entry is itself a list or tuple (a row handed to jax.numpy must be wrapped)."""
+    if tree is None:
+        return {}
+    from np2jax.analysis.tracing import _mutated_globals  # (tracing imports the analyses this module serves)
+
+    counts: dict[str, int] = {}
+    candidates: dict[str, ast.AST] = {}
+    for statement in tree.body:
+        for node in ast.walk(statement) if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else ():
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                counts[node.id] = counts.get(node.id, 0) + 1
+        if (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)
+                and isinstance(statement.value, (ast.Dict, ast.List, ast.Tuple))):
+            candidates[statement.targets[0].id] = statement.value
+    mutated = _mutated_globals(tree)
+    found = {}
+    for name, value in candidates.items():
+        if counts.get(name) != 1 or name in mutated:
+            continue
+        try:
+            data = ast.literal_eval(value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+        entries = list(data.values()) if isinstance(data, dict) else list(data)
+        kind = "mapping" if isinstance(data, dict) else "sequence"
+        found[name] = kind + (" rows" if entries and all(isinstance(e, (list, tuple)) for e in entries) else "")
+    return found
+
+
 def imported_state_writes(tree: ast.Module | None, imports: dict[str, str]) -> dict[str, tuple[str, int]]:
     """Imported targets the module writes in place or rebinds -> (writer qualname or ``<module>``, line).
 
