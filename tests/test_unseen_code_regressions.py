@@ -1098,3 +1098,24 @@ def test_a_parameter_tested_for_truth_is_a_number_its_op_assign_rebinds():
     assert "NPJ203" not in {d.code for d in result.diagnostics}
     A = np.array([[1.0, 1.0], [1.0, 0.0]])
     np.testing.assert_allclose(np.asarray(migrated.matrix_power_loop(A, 10)), original.matrix_power_loop(A, 10))
+
+
+def test_a_method_named_like_a_module_function_is_no_use_of_it_as_a_value():
+    """hunt14 FP: `def step(self, ...)` in a class made the module-level `step` look "used as a value (a
+    callback ...)", so its `params -= ...` could not be returned (NPJ201) and the function stayed NumPy."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def step(params, grad):
+            params -= 0.1 * np.asarray(grad)
+            return params
+
+        class Opt:
+            def step(self, x):
+                return np.sum(x)
+        """
+    )
+    assert not any("used as a value" in d.message for d in result.diagnostics)
+    assert record(result, "step").status != "unsupported"
+    np.testing.assert_allclose(np.asarray(migrated.step(np.ones(3), np.ones(3))), original.step(np.ones(3), np.ones(3)))

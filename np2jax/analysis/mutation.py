@@ -496,6 +496,14 @@ class _References(ScopedVisitor):
     def visit_Expr(self, node: cst.Expr) -> None:
         self.statements.append(node)
 
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        super().visit_FunctionDef(node)
+        self.not_references.add(node.name)  # `def step(self, ...)` in a class: a method named like the function
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        super().visit_ClassDef(node)
+        self.not_references.add(node.name)
+
     def visit_Assign(self, node: cst.Assign) -> None:
         self.values.append((node.value, node.targets[0].target if len(node.targets) == 1 else None))
 
