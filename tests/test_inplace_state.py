@@ -535,3 +535,33 @@ def test_op_assign_on_parameters_of_a_function_that_returns_nothing_returns_them
     p, g = np.array([0.5, -1.0, 2.0]), np.array([0.1, -0.3, 0.2])
     assert_close(migrated["train"](p, g), original["train"](p, g))
     assert not np.allclose(original["train"](p, g), p)
+
+
+def test_out_into_an_array_attribute_becomes_its_result():
+    """hunt14 M: `np.minimum(self.low, x, out=self.low)` was NPJ103 and the class stayed NumPy, while `out=` a
+    local array became the assigned result: an attribute no other reference sees gets it too, cast to its dtype
+    as NumPy casts what it writes.  Returned (`return self.low`), the caller shares it: still refused."""
+    source = """
+        import numpy as np
+
+        class Extremes:
+            def __init__(self, n):
+                self.low = np.full(n, np.inf)
+                self.high = np.zeros(n, dtype=np.float32)
+
+            def update(self, x):
+                np.minimum(self.low, x, out=self.low)
+                np.maximum(self.high, x, out=self.high)
+                return self.low.sum()
+        """
+    original, migrated, result = both(source)
+    output = result.output.decode()
+    assert "self.low = jnp.minimum(self.low, x).astype(self.low.dtype)" in output
+    assert statuses(result)["Extremes.update"] != "unsupported", codes(result)
+    a, b = original["Extremes"](3), migrated["Extremes"](3)
+    for x in ([3.0, 1.5, 2.0], [1.0, 5.0, -0.5]):
+        assert_close(b.update(np.array(x)), a.update(np.array(x)))
+    assert_close(b.high, a.high)
+    assert np.asarray(b.high).dtype == np.float32
+    shared = source.replace("return self.low.sum()", "return self.low")
+    assert statuses(migrate(shared))["Extremes.update"] == "unsupported"

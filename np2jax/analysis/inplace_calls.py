@@ -78,8 +78,19 @@ def plan_inplace_call(statement: cst.BaseSmallStatement, aliasing: FunctionAlias
 
 def _attribute_at(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | None:
     """``np.add.at(self.counts, idx, 1)`` in a method, on an array attribute that no other reference can see (the
-    rules of ``self.x[i] += v``, analysis/attributes.py): ``self.counts = self.counts.at[idx].add(1)``, exact."""
+    rules of ``self.x[i] += v``, analysis/attributes.py): ``self.counts = self.counts.at[idx].add(1)``, exact; and
+    a NumPy function writing into such an attribute with ``out=`` (its result, cast to the attribute's dtype)."""
     positional = [arg.value for arg in call.args if arg.keyword is None]
+    keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
+    out = keywords.get("out")
+    if isinstance(out, cst.Attribute) and set(keywords) == {"out"} and aliasing.attributes is not None:
+        # `np.minimum(self.min, x, out=self.min)`: `self.min = jnp.minimum(self.min, x).astype(self.min.dtype)`
+        qualname = aliasing.resolver.qualname(call.func, aliasing.scope) or ""
+        row = lookup_numpy(qualname) if is_numpy(qualname) and not qualname.endswith(".at") else None
+        if (row is None or row.jax is None or not aliasing.attributes.is_array(aliasing.function, out)
+                or aliasing.attribute_blocker(out) is not None):
+            return None
+        return InplaceCall(dotted_name(out) or "", "out", attribute=out)
     if len(positional) != 3 or len(call.args) != 3 or not isinstance(positional[0], cst.Attribute) or aliasing.attributes is None:
         return None
     parts = (aliasing.resolver.qualname(call.func, aliasing.scope) or "").split(".")

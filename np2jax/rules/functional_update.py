@@ -492,7 +492,7 @@ class FunctionalUpdate(LineRewrites, Rule):
             self._rebound_attribute(plan.attribute, ctx)  # `self.counts = ...`: a new array (NPJ200 says so if public)
 
         def of_name(attribute: str) -> cst.Attribute:
-            return cst.Attribute(value=cst.Name(plan.name), attr=cst.Name(attribute))
+            return cst.Attribute(value=name.deep_clone(), attr=cst.Name(attribute))
 
         if plan.kind == "at":
             index = args[1]

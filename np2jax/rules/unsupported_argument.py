@@ -43,7 +43,7 @@ class UnsupportedArgument(Rule):
     DOC = RuleDoc(
         what=(
             "Reports calls that pass `out=` (except where NPJ200 assigns the result instead: `out=` a local array "
-            "only one name sees, or `out=` a new constant array with `where=`), `order=`, `casting=`, `subok=`, `like=`, or any argument the jax.numpy "
+            "only one name sees, an array attribute of `self` no other reference sees (`np.minimum(self.low, x, out=self.low)`), or `out=` a new constant array with `where=`), `order=`, `casting=`, `subok=`, `like=`, or any argument the jax.numpy "
             "twin does not accept, including a function it cannot call with traced arrays (`np.vectorize(math.erf)`), "
             "values it cannot honour (`np.gradient(y, edge_order=...)`: jax.numpy computes the default edge order only; `np.ravel_multi_index` without `mode='clip'` or "
             "`'wrap'`: NumPy's default checks the indices, which jax.numpy cannot do on traced ones; "
