@@ -7,7 +7,7 @@ at every step: measured on a 2-core CPU, 100 steps of ``y[i:]`` take 5 s and of 
 10 s, where fixed-length windows (``x[i:i + 3]``) take 0.06 s.  pymannkendall's Sen's slope estimator went
 from milliseconds to minutes.  Such a function is better left as NumPy code (walker: NPJ304).
 
-A length counts as changing when a bound of the slice (or an argument of the constructor) mentions a name
+A length counts as changing when a bound of a slice without a step (or an argument of the constructor) mentions a name
 the loop changes (its target, or a name the body assigns) and the length is not a constant offset
 (``x[i:i + 3]``, ``x[i - k:i + k + 1]`` with ``k`` not changed by the loop).
 """
@@ -65,6 +65,8 @@ def _mentions(node: cst.CSTNode, names: set[str]) -> bool:
 
 def _length_varies(part: cst.Slice, varying: set[str]) -> bool:
     lower, upper = part.lower, part.upper
+    if part.step is not None:
+        return False  # `detr[k::period]` for k < period: a length or two, not one per step
     if not any(bound is not None and _mentions(bound, varying) for bound in (lower, upper)):
         return False
     if lower is None or upper is None:
