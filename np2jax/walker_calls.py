@@ -18,11 +18,13 @@ class CallRewrites:
     def _selection(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         """``min(a, b)`` -> ``jnp.where(b < a, b, a)``, ``max(a, b)`` -> ``jnp.where(b > a, b, a)``: the argument Python
         returns, for traced values (analysis/call_checks.py)."""
-        first, second = (arg.value for arg in updated.args)
-        operator = cst.LessThan() if original.func.value == "min" else cst.GreaterThan()
-        test = cst.Comparison(_operand(second), [cst.ComparisonTarget(operator, _operand(first))])
+        chosen, *others = (arg.value for arg in updated.args)
+        for other in others:  # `min(a, b, c)`: Python keeps the first of the smallest, as `min(min(a, b), c)`
+            operator = cst.LessThan() if original.func.value == "min" else cst.GreaterThan()
+            test = cst.Comparison(_operand(other), [cst.ComparisonTarget(operator, _operand(chosen))])
+            chosen = call(f"{self.ctx.use_jnp()}.where", test, other.deep_clone(), chosen.deep_clone())
         self.statement_rewrites += 1
-        return call(f"{self.ctx.use_jnp()}.where", test, second.deep_clone(), first.deep_clone())
+        return chosen
 
     def _masked_result(self, updated: cst.Call) -> cst.BaseExpression:
         """``jnp.f(a, out=C, where=m)`` -> ``jnp.where(m, jnp.f(a), C)`` (analysis/inplace_calls.masked_into_fresh)."""

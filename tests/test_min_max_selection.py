@@ -90,3 +90,35 @@ def test_nan_and_ties_pick_what_python_picks(migrated):
     one = np.array([1.0])
     assert math.isnan(original["pick_min"](nan, one)) and math.isnan(float(new["pick_min"](nan, one)))
     assert original["pick_min"](one, nan) == 1.0 == float(new["pick_min"](one, nan))
+
+
+def test_three_way_min_in_a_dp_loop_and_strings_kept_out_of_jit():
+    """hunt14 M: `dp[i, j] = min(a, b, c)` (edit distance) kept the function un-jitted, while the two-way
+    `max` of LCS became jnp.where.  Three arguments pick as `min(min(a, b), c)` does, ties and NaN included.
+    And a parameter used only through `len` and elements compared with `==` may be a str, which jax.jit
+    cannot take: such a function is not jitted (NPJ301) and still takes strings."""
+    from tests.runtime_helpers import function_record, migrate_and_exec
+
+    source = (
+        "import numpy as np\n\n"
+        "def edit_distance(a, b):\n"
+        "    n, m = len(a), len(b)\n"
+        "    dp = np.zeros((n + 1, m + 1))\n"
+        "    dp[:, 0] = np.arange(n + 1)\n"
+        "    dp[0, :] = np.arange(m + 1)\n"
+        "    for i in range(1, n + 1):\n"
+        "        for j in range(1, m + 1):\n"
+        "            cost = 0.0 if a[i - 1] == b[j - 1] else 1.0\n"
+        "            dp[i, j] = min(dp[i - 1, j] + 1, dp[i, j - 1] + 1, dp[i - 1, j - 1] + cost)\n"
+        "    return dp[n, m]\n\n"
+        "def smallest(x, y, z):\n"
+        "    return min(np.sum(x), np.sum(y), np.sum(z))\n"
+    )
+    result, original, new = migrate_and_exec(source)
+    assert not function_record(result, "edit_distance").jit
+    assert any(d.code == "NPJ301" and "`a` may be a str" in d.message for d in result.diagnostics)
+    assert float(new["edit_distance"]("kitten", "sitting")) == original["edit_distance"]("kitten", "sitting") == 3.0
+    assert function_record(result, "smallest").jit
+    for args in ((np.ones(2), np.zeros(2), np.full(2, -1.0)), (np.ones(2), np.ones(2), np.array([np.nan, 0.0]))):
+        want, got = original["smallest"](*args), float(new["smallest"](*args))
+        assert (math.isnan(want) and math.isnan(got)) or want == got

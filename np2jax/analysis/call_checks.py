@@ -100,11 +100,11 @@ class CallChecks:
         return found is self.function_scope and node.value in self.params
 
     def _selection(self, node: cst.Call) -> bool:
-        """``min(a, b)`` / ``max(a, b)`` with an argument computed from arrays or a fori_loop index: Python compares
+        """``min(a, b)`` / ``max(a, b)`` (or of three) with an argument computed from arrays or a fori_loop index: Python compares
         the two (``b < a``) and returns one of them, which ``jnp.where(b < a, b, a)`` does for traced numbers too
         (ties and NaN included: the first argument unless the second compares smaller)."""
-        if len(node.args) != 2 or any(arg.keyword is not None or arg.star for arg in node.args):
-            return False
+        if len(node.args) not in (2, 3) or any(arg.keyword is not None or arg.star for arg in node.args):
+            return False  # (three: `min(a, b, c)` picks as `min(min(a, b), c)` does)
         if any(isinstance(arg.value, (cst.List, cst.Tuple, cst.ListComp, cst.GeneratorExp)) for arg in node.args):
             return False  # sequences compare lexicographically
         return any(t == ARRAY or t.startswith("<index:") for arg in node.args for t in self.tokens(arg.value))

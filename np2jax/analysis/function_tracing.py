@@ -23,6 +23,7 @@ from np2jax.analysis.jit_plan import Blocker, JitPlan, LoopConversion, WhileConv
 from np2jax.analysis.list_operands import array_list_operands
 from np2jax.analysis.loops import assigned_before
 from np2jax.analysis.param_hints import hint_names, int_like, literal_default
+from np2jax.analysis.list_params import used_like_string
 from np2jax.analysis.param_kinds import UNHASHABLE_HINTS, top_hints, unhashable_params
 from np2jax.analysis.prefix_masks import PrefixMasks
 from np2jax.analysis.resolve import is_numpy, is_shape_name
@@ -144,6 +145,12 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                 continue
             if int_like(param) or _string_like(param, self.module.module_scope):
                 static.add(name)
+        for name, param in self.params.items():
+            if (name not in static and name not in self.variadic and param.annotation is None and param.default is None
+                    and used_like_string(self.node.body, name, self.resolver, self.function_scope)):
+                self._block(self.node.name, "traced-value", f"`{name}` may be a str: the function only takes its length "
+                            "and compares its elements (`a[i] == b[j]`), and jax.jit cannot take strings",
+                            "annotate it (`a: np.ndarray`) when it is an array; strings stay in un-jitted code")
         for name in static:
             default = self.params[name].default
             if default is not None and self._numpy_function(default, self.module.module_scope):

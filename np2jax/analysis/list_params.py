@@ -134,3 +134,33 @@ def _only_argument(call: cst.Call) -> cst.BaseExpression | None:
 
 def _is_name(node: cst.BaseExpression | None, name: str) -> bool:
     return isinstance(node, cst.Name) and node.value == name
+
+
+def used_like_string(body: cst.CSTNode, name: str, resolver: Resolver, scope: Scope) -> bool:
+    """Is parameter ``name`` used only as a Python string allows, and its elements compared (``len(a)``,
+    ``a[i - 1] == b[j - 1]``)?  Edit distances and alignments take strings: jax.jit cannot take a str argument
+    (nor trace one), though NumPy code indexing it works."""
+    return _string_uses(body, name, resolver, scope) and _compares_elements(body, name)
+
+
+def _string_uses(node: cst.CSTNode, name: str, resolver: Resolver, scope: Scope) -> bool:
+    if isinstance(node, cst.Name):
+        return node.value != name
+    if isinstance(node, cst.Call) and _is_name(_only_argument(node), name) and resolver.qualname(node.func, scope) == "builtins.len":
+        return True
+    if isinstance(node, cst.Comparison) and all(isinstance(c.operator, (cst.Equal, cst.NotEqual)) for c in node.comparisons):
+        sides = [node.left, *(c.comparator for c in node.comparisons)]
+        return all(_string_uses(side.slice[0].slice.value, name, resolver, scope) if _plain_element(side, name)
+                   else _string_uses(side, name, resolver, scope) for side in sides)
+    return all(_string_uses(child, name, resolver, scope) for child in child_nodes(node))
+
+
+def _plain_element(node: cst.BaseExpression, name: str) -> bool:
+    return _is_element(node, name) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
+
+
+def _compares_elements(node: cst.CSTNode, name: str) -> bool:
+    if isinstance(node, cst.Comparison) and any(
+            _plain_element(side, name) for side in (node.left, *(c.comparator for c in node.comparisons))):
+        return True
+    return any(_compares_elements(child, name) for child in child_nodes(node))
