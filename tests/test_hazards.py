@@ -529,3 +529,15 @@ def test_integer_shape_arithmetic_is_no_fused_multiply_add():
         """)
     result = migrate_source(source.encode(), "sizes.py", Options(jit=True))
     assert "NPJ120" not in _codes_in(result, "out_size") and "NPJ120" in _codes_in(result, "blend_floor")
+
+
+def test_poly_of_conjugate_roots_is_reported_and_really_complex_in_jax():
+    """real15 S1 (spectrum's lsf2poly): NumPy's `np.poly` drops the imaginary parts when the complex roots come in
+    conjugate pairs; `jnp.poly` returns complex coefficients, and code after it (sorting, angles) differs."""
+    source = "import numpy as np\n\n\ndef coefficients(r):\n    return np.poly(r)\n"
+    result = migrate_source(source.encode(), "p.py", Options(jit=True))
+    assert "NPJ119" in _codes_in(result, "coefficients")
+    namespace: dict = {}
+    exec(compile(result.output, "p.py", "exec"), namespace)
+    roots = np.array([0.5 + 0.5j, 0.5 - 0.5j])
+    assert np.poly(roots).dtype.kind == "f" and np.asarray(namespace["coefficients"](roots)).dtype.kind == "c"

@@ -13,6 +13,8 @@ DIFFERENT_DTYPES: dict[str, tuple[str, str, frozenset[str]]] = {
     "histogramdd": ("counts are float64", "int32", _COUNTS),
     "linalg.eig": (f"results are {_REAL_WHEN_REAL}", "always complex", frozenset()),
     "linalg.eigvals": (f"results are {_REAL_WHEN_REAL}", "always complex", frozenset()),
+    # NumPy drops the imaginary parts when the complex roots come in conjugate pairs; jnp.poly keeps them
+    "poly": ("is real when complex roots come in conjugate pairs", "complex whenever the roots are", frozenset()),
 }
 
 
@@ -25,7 +27,9 @@ class ResultDtype(Rule):
         what="Reports functions whose jax.numpy twin returns the same values in a different kind of dtype: "
         "`histogram` counts (int64 in NumPy, float32 in JAX), `histogram2d`/`histogramdd` counts (float64 in "
         "NumPy, int32 in JAX), without `weights=` or `density=`; `linalg.eig`/`linalg.eigvals`, whose results "
-        "NumPy makes real when every eigenvalue is real (a dtype that depends on the data) and JAX always complex.",
+        "NumPy makes real when every eigenvalue is real (a dtype that depends on the data) and JAX always complex; "
+        "`poly`, whose coefficients NumPy makes real when the complex roots come in conjugate pairs (jnp.poly keeps "
+        "them complex, with imaginary parts of 1e-16).",
         why=(
             "The values agree, but code that goes on to index with the counts, divide them with `//`, "
             "compare dtypes or write them into an integer array behaves differently. Complex eigenvalues "
@@ -34,7 +38,8 @@ class ResultDtype(Rule):
         ),
         use_instead=(
             "cast where the kind matters: `counts.astype(int)` (or `astype(float)`) after the call; for "
-            "eigenvalues, `jnp.linalg.eigh` for symmetric or Hermitian matrices, or `.real` where they are known real."
+            "eigenvalues, `jnp.linalg.eigh` for symmetric or Hermitian matrices, or `.real` where they are known real (so for `poly` "
+            "of conjugate pairs)."
         ),
     )
     EXAMPLES = (
