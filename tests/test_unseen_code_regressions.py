@@ -1119,3 +1119,22 @@ def test_a_method_named_like_a_module_function_is_no_use_of_it_as_a_value():
     assert not any("used as a value" in d.message for d in result.diagnostics)
     assert record(result, "step").status != "unsupported"
     np.testing.assert_allclose(np.asarray(migrated.step(np.ones(3), np.ones(3))), original.step(np.ones(3), np.ones(3)))
+
+
+@pytest.mark.parametrize("imports", [
+    "try:\n    from scipy.integrate import simpson\nexcept ImportError:\n    from scipy.integrate import simps as simpson\n",
+    "import scipy\nif int(scipy.__version__.split('.')[1]) >= 12:\n    from scipy.integrate import simpson\n"
+    "else:\n    from scipy.integrate import simps as simpson\n",
+    "try:\n    from scipy.integrate import simpson\nexcept ImportError:\n    simpson = None\n",
+])
+def test_a_scipy_function_imported_two_ways_is_still_scipy(imports):
+    """real15 L1 (scikit-kinematics): a SciPy function imported under `try/except ImportError` or a version test
+    has two bindings, so it had no one qualified name: no NPJ113, the function was jitted and raised
+    TracerArrayConversionError.  Any foreign import among the bindings says it is SciPy's."""
+    from np2jax.engine import Options, migrate_source
+
+    source = ("import numpy as np\n" + imports + "\n\ndef make_gauss(dt=0.01):\n    t = np.arange(0, 1, dt)\n"
+              "    g = np.exp(-(t - 0.5) ** 2 / 0.02)\n    return g / simpson(g, dx=dt)\n")
+    result = migrate_source(source.encode(), "m.py", Options(jit=True))
+    assert any(d.code == "NPJ113" for d in result.diagnostics)
+    assert next(f for f in result.functions if f.qualname == "make_gauss").status == "unsupported"

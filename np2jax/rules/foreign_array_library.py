@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.scope import ImportBinding
+
 from np2jax.context import FileContext, FunctionInfo
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -86,7 +88,7 @@ class ForeignArrayLibrary(Rule):
                 return
 
     def on_call(self, node: cst.Call, ctx: FileContext) -> None:
-        qualname = ctx.qualname(node.func)
+        qualname = ctx.qualname(node.func) or _imported_somewhere(node.func, ctx)
         if qualname is None:
             return
         library = qualname.split(".")[0]
@@ -95,6 +97,21 @@ class ForeignArrayLibrary(Rule):
             return
         twin = f".{qualname[len('scipy.'):]}" if qualname in JAX_SCIPY else " where it exists"
         self.report(ctx, node, self.MESSAGE.format(name=qualname), use_instead=hint.format(twin=twin))
+
+
+def _imported_somewhere(func: cst.BaseExpression, ctx: FileContext) -> str | None:
+    """``simpson`` bound by imports of several names (``try: from scipy.integrate import simpson`` / ``except
+    ImportError: from scipy.integrate import simps as simpson``, a version test): the first foreign one."""
+    if not isinstance(func, cst.Name):
+        return None
+    found, bindings = ctx.scope.lookup(func.value)
+    if found is None or found.kind != "module":
+        return None
+    for binding in bindings:
+        qualname = getattr(binding, "qualname", None)
+        if isinstance(binding, ImportBinding) and qualname and qualname.split(".")[0] in FOREIGN_LIBRARIES:
+            return qualname
+    return None
 
 
 COMPILERS = ("numba", "numexpr")
