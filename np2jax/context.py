@@ -147,6 +147,7 @@ class FileContext:
         self.masked_results: set[cst.Call] = set()  # `np.f(..., out=np.zeros(..), where=m)` -> jnp.where (analysis/inplace_calls.py)
         self.call_keywords: dict[cst.Call, dict] = {}  # keyword changes rules ask for on calls other than NumPy's
         self.call_casts: dict[cst.Call, cst.BaseExpression] = {}  # `.astype(dtype)` rules ask for on calls other than NumPy's
+        self.call_wraps: dict[cst.Call, set[int]] = {}  # arguments to wrap in `jnp.asarray` on calls other than NumPy's
         self.jit_uses: set[str] = set()  # modules the added decorators refer to ("jax", "functools")
         self._jit_states: dict[str, JitState] = {}
         self._candidates: dict[cst.FunctionDef, JitState] = {}  # _jit_candidate, asked once per loop and conditional

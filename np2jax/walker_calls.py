@@ -54,6 +54,9 @@ class CallRewrites:
         if original in self.ctx.masked_results and self.traced:
             updated = self._masked_result(updated)
         positions = self.wraps.get(original)
+        if not positions and original in self.ctx.call_wraps:
+            positions = self.ctx.call_wraps[original]
+            self.statement_rewrites += 1
         if positions:
             updated = self._wrap_arguments(updated, positions)
         cast = self.result_casts.get(original)

@@ -205,3 +205,22 @@ def test_a_range_index_becomes_an_int_array():
     for x in (np.array([1.0, 4.0, 2.0, 8.0], dtype=np.float32), np.array([3.0], dtype=np.float32)):
         assert_matches_numpy(original, new, "lagdiff", (x,))
     np.testing.assert_allclose(np.asarray(new["tail"](np.arange(5.0), 2)), original["tail"](np.arange(5.0), 2))
+
+
+def test_a_list_operand_of_an_array_method_is_wrapped():
+    """real15 L5 (scikit-kinematics' Madgwick filter): `J.T.dot(F)` with `F` a list: NumPy's method converts
+    it, a jax.Array's refuses it ("dot requires ndarray or scalar arguments"), as `np.dot(J.T, F)` would have
+    been wrapped."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def grad_step(q, a):
+            F = [q[0] * q[1] - a[0], q[2] - a[1]]
+            J = np.array([[q[1], q[0], 0.0], [0.0, 0.0, 1.0]])
+            return J.T.dot(F)
+        """
+    )
+    result, original, new = migrate_and_exec(source)
+    assert "return J.T.dot(jnp.asarray(F))" in result.output.decode()
+    assert_matches_numpy(original, new, "grad_step", (np.array([1.0, 2.0, 3.0], dtype=np.float32), np.array([0.5, 0.5], dtype=np.float32)))

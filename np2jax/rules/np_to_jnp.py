@@ -4,7 +4,7 @@ import libcst as cst
 
 from np2jax.analysis.index_tricks import CONCATENATORS, STATIC, concatenation_problem, subscript_of
 from np2jax.analysis.eager_values import EagerValues
-from np2jax.analysis.jax_values import HOST_CONVERSIONS, computed_by_jax, name_holds_jax_array
+from np2jax.analysis.jax_values import HOST_CONVERSIONS, computed_by_jax, makes_jax_array, name_holds_jax_array
 from np2jax.analysis.cumulative_dtype import CUMULATIVE, CUMULATIVE_METHODS, widening_dtype
 from np2jax.analysis.resolve import is_numpy, is_shape_name
 from np2jax.analysis.scope import ImportBinding, ParamBinding, Scope, ValueBinding
@@ -76,6 +76,10 @@ def _int32_index_method(call: cst.Call, ctx: FileContext) -> bool:
     func = call.func
     return (isinstance(func, cst.Attribute) and f"numpy.{func.attr.value}" in INT32_INDEX_RESULTS
             and ctx.resolver.qualname(func, ctx.scope) is None and runs_on_jax_arrays(ctx.function, ctx))
+
+
+# Array methods taking another array operand, which a jax.Array's refuse as a list.
+LIST_OPERAND_METHODS = frozenset({"dot"})
 
 
 def _range_valued(node: cst.BaseExpression, ctx: FileContext) -> bool:
@@ -261,7 +265,7 @@ class NumpyToJaxNumpy(Rule):
             "comparison (`x - [cx, cy]`, `q < (1.0, 2.0)`) is wrapped too, when the other side is certainly an array "
             "(for `*`: not a NumPy integer scalar, which repeats a list; analysis/list_operands.py). A list used as an "
             "index (`x[[0, 2]]`, `x[idx]` with `idx = list(range(j)) + [k]`) becomes `jnp.asarray(idx)`, a `range` "
-            "(`x[range(1, n)]`) `jnp.asarray(range(1, n), dtype=int)` (an empty one stays an int index). `polyfit`'s `x` and `y` "
+            "(`x[range(1, n)]`) `jnp.asarray(range(1, n), dtype=int)` (an empty one stays an int index). A list operand of an array's `.dot` method (`J.T.dot(F)` with `F = [a, b]`) is wrapped too, when the array is a JAX one. `polyfit`'s `x` and `y` "
             "get NumPy's own `jnp.asarray(x) + 0.0` (jax.numpy refuses an integer `x`, `np.polyfit(np.arange(n), y, 1)`). "
             "`linalg.eigh`, `eigvalsh` and "
             "`cholesky` get `symmetrize_input=False`: NumPy reads one triangle, jax.numpy by default "
@@ -578,6 +582,9 @@ class NumpyToJaxNumpy(Rule):
                 ref.keyword_changes["+dtype"] = ("dtype", dtype)
 
     def on_call(self, node: cst.Call, ctx: FileContext) -> None:
+        listed = self._list_method_operands(node, ctx)
+        if listed:
+            ctx.call_wraps[node] = listed
         sort_kind = _sort_kind_method(node, ctx)
         if sort_kind is not None:
             ctx.call_keywords[node] = {"kind": ("stable", cst.Name("True")) if sort_kind in STABLE_SORT_KINDS else None}
@@ -613,6 +620,21 @@ class NumpyToJaxNumpy(Rule):
         if getattr(self, "_eager_values", None) is None:
             self._eager_values = EagerValues(ctx.resolver)
         return self._eager_values
+
+    def _list_method_operands(self, call: cst.Call, ctx: FileContext) -> set[int]:
+        """``J.T.dot(F)`` with ``F = [a, b]`` on what becomes a JAX array: its method refuses a list, as ``jnp.dot``
+        does (NumPy's converts it): the positions of such arguments."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value in LIST_OPERAND_METHODS) or ctx.resolver.qualname(func, ctx.scope):
+            return set()
+        receiver = func.value
+        while isinstance(receiver, cst.Attribute) and receiver.attr.value in ("T", "mT"):
+            receiver = receiver.value
+        if not (runs_on_jax_arrays(ctx.function, ctx) or makes_jax_array(receiver, ctx.resolver, ctx.scope) or (
+                isinstance(receiver, cst.Name) and name_holds_jax_array(receiver.value, ctx.scope, ctx.resolver))):
+            return set()
+        return {index for index, arg in enumerate(call.args) if arg.keyword is None and not arg.star
+                and self._sequences(ctx).may_be_sequence(arg.value, ctx.scope, call, parameters=False)}
 
     def _sequences(self, ctx: FileContext) -> SequenceArguments:
         if getattr(self, "_sequence_arguments", None) is None:
