@@ -224,3 +224,32 @@ def test_a_list_operand_of_an_array_method_is_wrapped():
     result, original, new = migrate_and_exec(source)
     assert "return J.T.dot(jnp.asarray(F))" in result.output.decode()
     assert_matches_numpy(original, new, "grad_step", (np.array([1.0, 2.0, 3.0], dtype=np.float32), np.array([0.5, 0.5], dtype=np.float32)))
+
+
+def test_sphinx_docstrings_that_admit_lists_wrap_the_parameter():
+    """real15 L4 (spectrum): `:param array data: (list or numpy.array)` and `:type data: list or ndarray` say the
+    caller may pass a list, as numpydoc's `data : array_like` does; `:param array data:` alone does not."""
+    source = textwrap.dedent(
+        '''
+        import numpy as np
+
+        def energy(data):
+            """:param array data: (list or numpy.array) the samples"""
+            return np.sum(np.square(data))
+
+        def energy2(data):
+            """:param data: the samples
+            :type data: list or numpy.ndarray
+            """
+            return np.sum(np.square(data))
+
+        def energy3(data):
+            """:param array data: the samples"""
+            return np.sum(np.square(data))
+        '''
+    )
+    result, original, new = migrate_and_exec(source)
+    output = result.output.decode()
+    assert output.count("jnp.square(jnp.asarray(data))") == 2 and "return jnp.sum(jnp.square(data))" in output
+    for name in ("energy", "energy2"):
+        assert float(new[name]([1.0, 2.0])) == original[name]([1.0, 2.0]) == 5.0

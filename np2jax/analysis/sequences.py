@@ -99,7 +99,17 @@ def documented_array_like(name: str, function: cst.CSTNode) -> bool:
     # the type may follow alternatives: ``x : float or array-like``, ``x (int, list): ...``
     pattern = (rf"^\s*\*?{re.escape(name)}\s*(:|\()\s*([\w.\[\]]+\s*(,|\bor\b)\s*)*"
                r"(array[_ -]?like|sequence|list|tuple|iterable)\b")
-    return re.search(pattern, docstring, re.MULTILINE | re.IGNORECASE) is not None
+    if re.search(pattern, docstring, re.MULTILINE | re.IGNORECASE) is not None:
+        return True
+    # Sphinx: ``:param array data: (list or numpy.array) ...``, ``:type data: list or ndarray``
+    word = re.escape(name)
+    for found in re.finditer(rf"^\s*:param\s+(?P<type>[^:\n]*?)\s*\b{word}\s*:(?P<rest>[^\n]*)$|^\s*:type\s+{word}\s*:(?P<typed>[^\n]*)$",
+                             docstring, re.MULTILINE):
+        text = found.group("typed") or " ".join(filter(None, (found.group("type"),
+                                                               *re.findall(r"^\s*\(([^)]*)\)", found.group("rest") or ""))))
+        if re.search(r"\b(array[_ -]?like|sequence|list|tuple|iterable)\b", text, re.IGNORECASE):
+            return True
+    return False
 
 
 def checked_for_list(name: str, function: cst.CSTNode, resolver: Resolver, scope: Scope) -> bool:
