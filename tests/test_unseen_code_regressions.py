@@ -1138,3 +1138,27 @@ def test_a_scipy_function_imported_two_ways_is_still_scipy(imports):
     result = migrate_source(source.encode(), "m.py", Options(jit=True))
     assert any(d.code == "NPJ113" for d in result.diagnostics)
     assert next(f for f in result.functions if f.qualname == "make_gauss").status == "unsupported"
+
+
+def test_a_deque_keeps_the_function_unjitted_and_its_numpy_conversion():
+    """real15 L3 (spectrum's cshift, reached by about 20 tests): `a = deque(data); a.rotate(offset);
+    np.array(a)` was jitted (a traced offset raised) and `jnp.array` refuses a deque even eagerly.  A deque
+    blocks jit (NPJ302) and the NumPy call on it stays NumPy."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+        from collections import deque
+
+        def cshift(data, offset):
+            a = deque(data)
+            a.rotate(offset)
+            return np.array(a)
+
+        def twosided(x, n):
+            return cshift(np.asarray(x) * 2.0, n)
+        """
+    )
+    assert not record(result, "cshift").jit and "return np.array(a)" in result.output.decode()
+    assert any(d.code == "NPJ302" and "collections.deque" in d.message for d in result.diagnostics)
+    for name, args in (("cshift", (np.arange(5.0), 2)), ("twosided", (np.arange(5.0), -1))):
+        np.testing.assert_allclose(np.asarray(getattr(migrated, name)(*args)), getattr(original, name)(*args))

@@ -54,6 +54,11 @@ class CallChecks:
                 self._block(arg.value, "side-effect", f"passes the NumPy function `{self.module.module.code_for_node(arg.value)}` "
                             "as a value; called on traced arrays it raises", "pass the jax.numpy function instead")
         qualname = self.resolver.qualname(func, self.scope)
+        if qualname == "collections.deque":
+            self._block(node, "side-effect", "`collections.deque` holds Python objects: jax.jit would run its methods "
+                        "(`rotate`, `append`) at trace time on tracers, and jax.numpy takes no deque",
+                        "jnp.roll for a rotation; keep the deque in un-jitted code")
+            return
         if qualname is not None and qualname.startswith("builtins."):
             self._builtin_call(node, qualname[len("builtins."):])
         elif qualname is not None and (is_numpy(qualname) or qualname.startswith("jax.")):

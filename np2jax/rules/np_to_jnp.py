@@ -82,15 +82,15 @@ def _int32_index_method(call: cst.Call, ctx: FileContext) -> bool:
 LIST_OPERAND_METHODS = frozenset({"dot"})
 
 
-def _range_valued(node: cst.BaseExpression, ctx: FileContext) -> bool:
-    """``range(...)``, or a local name every binding of which is one."""
+def _made_by(node: cst.BaseExpression, ctx: FileContext, qualname: str) -> bool:
+    """A call of ``qualname`` (``collections.deque(...)``, ``range(...)``), or a local name every binding of which is one."""
     if isinstance(node, cst.Call):
-        return ctx.resolver.qualname(node.func, ctx.scope) == "builtins.range"
+        return ctx.resolver.qualname(node.func, ctx.scope) == qualname
     if isinstance(node, cst.Name):
         found, bindings = ctx.scope.lookup(node.value)
         return found is not None and found.kind == "function" and bool(bindings) and all(
             isinstance(b, ValueBinding) and not b.augmented and isinstance(b.value, cst.Call)
-            and ctx.resolver.qualname(b.value.func, found) == "builtins.range" for b in bindings)
+            and ctx.resolver.qualname(b.value.func, found) == qualname for b in bindings)
     return False
 
 
@@ -560,6 +560,8 @@ class NumpyToJaxNumpy(Rule):
         if ref.call is not None and (_python_value(ref, ctx, self._eager(ctx)) or _hands_back(ref, ctx)
                                      or (ref.qualname in PYTHON_BOOL_FUNCTIONS and not runs_on_jax_arrays(ctx.function, ctx))):
             return  # (`np.array_equal` outside jit: NumPy's Python bool, which `is True` and `isinstance(v, bool)` see)
+        if ref.call is not None and any(_made_by(arg.value, ctx, "collections.deque") for arg in ref.call.args):
+            return  # `np.array(d)` of a `collections.deque`: jax.numpy takes no deque (the function is not jitted)
         ref.rewrite = target
         if ref.call is not None and not ref.member:
             ref.wrap_args |= self._list_arguments(ref.call, target, ctx, ref)
@@ -606,7 +608,7 @@ class NumpyToJaxNumpy(Rule):
         index = updated.slice[0].slice
         if index.star is not None:
             return None
-        if _range_valued(original.slice[0].slice.value, ctx):
+        if _made_by(original.slice[0].slice.value, ctx, "builtins.range"):
             # `x[range(1, n)]`: NumPy indexes with the range as an int array; an empty one stays an int array
             wrapped = call(f"{ctx.use_jnp()}.asarray", index.value, cst.Arg(cst.Name("int"), keyword=cst.Name("dtype")))
         elif builds_list(original.slice[0].slice.value, ctx.resolver, ctx.scope):
