@@ -58,6 +58,7 @@ class Module:
 class Project:
     def __init__(self, modules: dict[int, Module]) -> None:
         self.modules = modules
+        self._written: set[tuple[int, str]] | None = None  # (from the modules' sources: the same on every pass)
         self.by_name: dict[str, list[int]] = {}
         for index, module in modules.items():
             if module.name:
@@ -98,16 +99,27 @@ class Project:
         """Tables of literals of other modules this one imports (``from pkg.consts import WHITE``: ``WHITE``;
         ``from pkg import consts``: ``consts.WHITE``), as it spells them: a key into one must stay a Python value
         under jit, and a row of one handed to jax.numpy is a tuple (state_writes.module_tables)."""
+        written = self._written_variables()  # a table another module changes is state (" changed"), not a constant
         for local, target in self.modules[index].links.imports.items():
             for producer, name in self.resolve(index, target):
                 kind = self.modules[producer].links.tables.get(name) if producer != index else None
                 if kind is not None:
+                    kind += " changed" if (producer, name) in written else ""
                     found.setdefault(index, set()).add(ExternalFact("table", local, kind))
             absolute = self._absolute(index, target)
             for producer in self.by_name.get(absolute, []) if absolute else []:  # `import pkg.consts as consts`
                 if producer != index:
                     for name, kind in self.modules[producer].links.tables.items():
+                        kind += " changed" if (producer, name) in written else ""
                         found.setdefault(index, set()).add(ExternalFact("table", f"{local}.{name}", kind))
+
+    def _written_variables(self) -> set[tuple[int, str]]:
+        """(module, variable) pairs some other module writes in place or rebinds (``links.state_writes``)."""
+        if self._written is None:
+            self._written = {
+                (producer, name) for index, module in self.modules.items() for target in module.links.state_writes
+                for producer, name in self.resolve(index, target) if producer != index}
+        return self._written
 
     def _handed_facts(self, index: int, found: dict[int, set[ExternalFact]]) -> None:
         """NumPy code here hands an imported function's result to a function of a third module that stays NumPy

@@ -583,3 +583,25 @@ def either(m, illum):
             "r = lambda v: np.round(np.asarray(v, dtype=float), 4).tolist(); "
             "print(r(sharpen(m, 'c')), r(first(np.ones(2), 'd65')), r(either(m, 'D65')))")
     same_results(src, tmp_path / "out", code)
+
+
+def test_a_table_another_module_changes_is_no_constant(run_cli, tmp_path):
+    """A table some other module writes (`consts.GAINS["a"] = 2.0`) is state: its readers are not told it is a
+    table of constants (a jitted reader would keep the values it traced with: NPJ302 instead)."""
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "consts.py", "GAINS = {'a': 1.0, 'b': 0.5}\n")
+    write(src / "pkg" / "tune.py", "from pkg import consts\n\ndef boost():\n    consts.GAINS['a'] = 2.0\n")
+    write(src / "pkg" / "use.py", """\
+import numpy as np
+from pkg import consts
+
+def scaled(x, key):
+    return np.asarray(x) * consts.GAINS[key]
+""")
+    migrate(run_cli, src, tmp_path / "out")
+    migrated = (tmp_path / "out" / "pkg" / "use.py").read_text()
+    assert "static_argnums" not in migrated
+    code = ("import numpy as np; from pkg.use import scaled; from pkg.tune import boost; a = float(np.asarray(scaled(np.ones(1), 'a'))[0]); "
+            "boost(); print(a, float(np.asarray(scaled(np.ones(1), 'a'))[0]))")
+    assert same_results(src, tmp_path / "out", code).split() == ["1.0", "2.0"]

@@ -329,6 +329,10 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                 if isinstance(index, cst.Index) and self._is_mask(index.value):
                     self._block(node, "traced-value", MASK_INDEX,
                                 "jnp.where(mask, x, 0).sum() / jnp.sum(mask) for reductions; keep shapes fixed")
+        if (self.resolver.table_kind(node.value, self.scope) or "").endswith(" changed"):
+            shown = self.module.module.code_for_node(node.value)
+            self._block(node, "side-effect", f"reads `{shown}`, a table another module changes; jax.jit would keep the "
+                        "values it saw when tracing", "pass it (or the values it holds) as an argument")
         base_is_list = self._is_python_sequence(node.value)
         multi = len(node.slice) > 1
         windows = set() if node in self.store_targets else self.slice_windows(node) | self.prefix_positions(node)

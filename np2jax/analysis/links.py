@@ -54,7 +54,7 @@ class ExternalFact:
     #            "class": class `name` shares `self` with a class of another module that stays NumPy;
     #            "state": another module writes module-level variable `name` (its jitted readers would not see it);
     #            "table": `name` (as this module spells it, `consts.WHITE`) is another module's table of literals
-    #            (`who`: its kind, state_writes.module_tables)
+    #            (`who`: its kind, state_writes.module_tables, and " changed" when yet another module writes it)
     name: str  # a qualname of this module, or (for "callee") an imported target as this module spells it
     who: str  # the function elsewhere and where it is, for the message: "`use` (pkg/b.py:12)"
 

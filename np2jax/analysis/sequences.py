@@ -404,7 +404,7 @@ def _table_row(value: cst.BaseExpression, scope: Scope, resolver: Resolver) -> b
     (``consts.WHITE[illum]``): a Python sequence."""
     if not (isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index)):
         return False
-    if (resolver.table_kind(value.value, scope) or "").endswith(" rows"):
+    if " rows" in (resolver.table_kind(value.value, scope) or ""):
         return True
     if not isinstance(value.value, cst.Name):
         return False
