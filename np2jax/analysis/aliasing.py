@@ -199,6 +199,7 @@ class FunctionAliasing:
         self.fresh_results = fresh_results  # same-module functions whose results are always new arrays
         self._cache: dict[str, str | None] = {}
         self._returns_value: bool | None = None
+        self._truth_names: frozenset[str] | None = None  # names tested for truth (`while k:`): _truth_tested
         self._statement_of: dict[cst.CSTNode, int] | None = None
         self._shared: SharedValues | None = None
 
@@ -349,18 +350,20 @@ class FunctionAliasing:
     def _truth_tested(self, name: str) -> bool:
         """``while k:`` / ``if not k:``: the parameter itself is a truth value, which only a number (or a 0-d or
         one-element array, never updated in place by such code) has: ``k >>= 1`` then rebinds a number."""
-        tests = []
-        stack: list[cst.CSTNode] = [self.function.body]
-        while stack:
-            node = stack.pop()
-            stack.extend(child_nodes(node))
-            if isinstance(node, (cst.If, cst.While)):
-                tests.append(node.test)
-            elif isinstance(node, cst.BooleanOperation):
-                tests += [node.left, node.right]
-            elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-                tests.append(node.expression)
-        return any(isinstance(test, cst.Name) and test.value == name for test in tests)
+        if self._truth_names is None:
+            tests = []
+            stack: list[cst.CSTNode] = [self.function.body]
+            while stack:
+                node = stack.pop()
+                stack.extend(child_nodes(node))
+                if isinstance(node, (cst.If, cst.While)):
+                    tests.append(node.test)
+                elif isinstance(node, cst.BooleanOperation):
+                    tests += [node.left, node.right]
+                elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+                    tests.append(node.expression)
+            self._truth_names = frozenset(test.value for test in tests if isinstance(test, cst.Name))
+        return name in self._truth_names
 
     def returns_value(self) -> bool:
         if self._returns_value is None:

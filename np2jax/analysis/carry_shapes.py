@@ -21,7 +21,7 @@ import libcst as cst
 
 from np2jax.analysis.loops import descendants
 from np2jax.analysis.resolve import Resolver, is_numpy
-from np2jax.analysis.scope import Scope
+from np2jax.analysis.scope import Scope, target_names
 
 # NumPy functions whose result's shape differs from their array argument's.
 RESHAPING_FUNCTIONS = frozenset(
@@ -37,21 +37,13 @@ def shape_changing_carry(names: set[str], body: cst.CSTNode, resolver: Resolver,
     for node in descendants(body):
         if not isinstance(node, cst.Assign):
             continue
-        bound = {n.value for target in node.targets for n in _target_names(target.target)} & names
+        bound = {n.value for target in node.targets for n in target_names(target.target)} & names
         if not bound:
             continue
         reason = _reshaping_part(node.value, names, resolver, scope)
         if reason is not None:
             return sorted(bound)[0], reason
     return None
-
-
-def _target_names(target: cst.BaseExpression) -> list[cst.Name]:
-    if isinstance(target, cst.Name):
-        return [target]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for element in target.elements for n in _target_names(element.value)]
-    return []
 
 
 def _reshaping_part(value: cst.BaseExpression, names: set[str], resolver: Resolver, scope: Scope) -> cst.CSTNode | None:

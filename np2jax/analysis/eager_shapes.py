@@ -76,21 +76,22 @@ def _length_varies(part: cst.Slice, varying: set[str]) -> bool:
 
 def _constant_offset(lower: cst.BaseExpression, upper: cst.BaseExpression, varying: set[str]) -> bool:
     """``upper - lower`` is the same at every step: ``i:i + 3``, ``i - k:i + k + 1`` with ``k`` fixed."""
-    def terms(expr: cst.BaseExpression, sign: int, into: list[tuple[int, str]]) -> None:
+    def terms(expr: cst.BaseExpression, sign: int, into: list[tuple[int, str, cst.BaseExpression]]) -> None:
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract)):
             terms(expr.left, sign, into)
             terms(expr.right, sign if isinstance(expr.operator, cst.Add) else -sign, into)
         else:
-            into.append((sign, cst.Module([]).code_for_node(expr).strip()))
+            into.append((sign, cst.Module([]).code_for_node(expr).strip(), expr))
 
-    low: list[tuple[int, str]] = []
-    high: list[tuple[int, str]] = []
+    low: list[tuple[int, str, cst.BaseExpression]] = []
+    high: list[tuple[int, str, cst.BaseExpression]] = []
     terms(lower, 1, low)
     terms(upper, 1, high)
     remaining = list(high)
-    for term in low:
-        if term in remaining:
-            remaining.remove(term)
+    for sign, code, node in low:
+        same = next((term for term in remaining if term[:2] == (sign, code)), None)
+        if same is not None:
+            remaining.remove(same)
         else:
-            remaining.append((-term[0], term[1]))
-    return not any(_mentions(cst.parse_expression(code), varying) for _, code in remaining)
+            remaining.append((-sign, code, node))
+    return not any(_mentions(node, varying) for _, _, node in remaining)

@@ -6,6 +6,7 @@ from np2jax.analysis.jax_values import name_holds_jax_array
 from np2jax.context import FileContext, NumpyRef, runs_on_jax_arrays
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
+from np2jax.tables.numpy_api import STABLE_SORT_KINDS
 
 
 class SortTies(Rule):
@@ -104,6 +105,6 @@ def _stable(call: cst.Call) -> bool:
         if keyword == "stable" and not (isinstance(arg.value, cst.Name) and arg.value.value == "False"):
             return True
         if keyword == "kind" and isinstance(arg.value, cst.SimpleString):
-            if arg.value.evaluated_value in ("stable", "mergesort"):
+            if arg.value.evaluated_value in STABLE_SORT_KINDS:
                 return True
     return False
