@@ -310,8 +310,9 @@ def _seed_external(facts, forced: dict, module: cst.Module) -> dict[str, str]:
     for fact in facts:
         if fact.kind == "callee":
             callees[fact.name] = fact.who
-        elif fact.kind in ("state", "attribute", "table"):
-            continue  # for the jit analysis (ModuleTracing.external_state, resolver.tables); _seed_attribute_facts
+        elif fact.kind in ("state", "attribute", "table", "exported"):
+            continue  # for the jit analysis (ModuleTracing.external_state, resolver.tables); _seed_attribute_facts;
+            #           finalize_imports (exported)
         elif fact.kind == "class":
             for method in _methods(module, fact.name):
                 forced.setdefault(method, ForcedUnsupported(fact.who, via_class=True, via_module=True))
@@ -362,9 +363,10 @@ def _walk(module, path, collector, resolver, lines, options, forced, precise, tr
     walker = walker_for(ctx, instantiate(set(options.select) or None, set(options.ignore) or None))
     new_module = visit(module, walker)
     if new_module is not module and (walker.replacements or walker.wraps or walker.statement_rewrites or ctx.jit_uses):
+        exported = {fact.name for fact in options.external if fact.kind == "exported"}  # other modules take them
         new_module = finalize_imports(
             new_module,
-            unused=walker.rewritten_import_names - walker.used_import_names,
+            unused=set() if "*" in exported else walker.rewritten_import_names - walker.used_import_names - exported,
             add_jnp_as=None if already_imported or not ctx.jnp_uses else ctx.jnp_alias,
             add_modules=sorted(name for name in ctx.jit_uses if not imported_unconditionally(name, collector.module_scope, top)),
             is_package_init=path.endswith("__init__.py"),

@@ -20,7 +20,10 @@ re-exports through a package's ``__init__``) and derives ``ExternalFact``s:
 * ``attribute``: NumPy code in another module writes an attribute of some object in place
   (``old.coords[m] = v``): the functions storing attributes of that name stay NumPy (NPJ202);
 * ``state``: another module writes a module-level variable in place or rebinds it (``TABLE[0] = v`` after
-  ``from pkg.a import TABLE``; ``a.TABLE = new``): functions reading it are not jitted (NPJ302).
+  ``from pkg.a import TABLE``; ``a.TABLE = new``): functions reading it are not jitted (NPJ302);
+* ``table``: a module reads another module's table of literals (its keys stay static under jit);
+* ``exported``: another module imports a NumPy name from this one (``from pkg.a import cos``) or star-imports
+  it: the NumPy imports it takes stay, though this module's own code no longer uses them.
 
 The runner then migrates the files whose facts grew again, with the facts in their ``Options``,
 and repeats until nothing grows (facts only ever accumulate, so this ends).
@@ -89,6 +92,7 @@ class Project:
             self._attribute_facts(index, found)
             self._handed_facts(index, found)
             self._table_facts(index, found)
+            self._export_facts(index, found)
             for target, (writer, line) in links.state_writes.items():
                 for producer, name in self.resolve(index, target):
                     if producer != index and name in self.modules[producer].links.variables:
@@ -112,6 +116,26 @@ class Project:
                     for name, kind in self.modules[producer].links.tables.items():
                         kind += " changed" if (producer, name) in written else ""
                         found.setdefault(index, set()).add(ExternalFact("table", f"{local}.{name}", kind))
+
+    def _export_facts(self, index: int, found: dict[int, set[ExternalFact]]) -> None:
+        """NumPy names other modules take from a module (``from pkg.a import cos`` where ``pkg.a`` has
+        ``from numpy import cos``; ``from .a import *``) must stay imported there though its own code no longer uses
+        them: ``exported`` ``cos`` (``*``: every NumPy name the module imports)."""
+        links = self.modules[index].links
+        who = self.modules[index].display
+        for star in links.stars:
+            absolute = (self._absolute(index, star) or "").rstrip(".")
+            for producer in self._named(absolute.split(".")) if absolute else []:
+                if producer != index and self.modules[producer].links.numpy_names:
+                    found.setdefault(producer, set()).add(ExternalFact("exported", "*", who))
+        for target in {*links.imports.values(), *links.calls}:
+            absolute = self._absolute(index, target)
+            if not absolute or "." not in absolute:
+                continue
+            where, name = absolute.rsplit(".", 1)
+            for producer in self.by_name.get(where, []):
+                if producer != index and name in self.modules[producer].links.numpy_names:
+                    found.setdefault(producer, set()).add(ExternalFact("exported", name, who))
 
     def _written_variables(self) -> set[tuple[int, str]]:
         """(module, variable) pairs some other module writes in place or rebinds (``links.state_writes``)."""

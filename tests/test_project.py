@@ -605,3 +605,54 @@ def scaled(x, key):
     code = ("import numpy as np; from pkg.use import scaled; from pkg.tune import boost; a = float(np.asarray(scaled(np.ones(1), 'a'))[0]); "
             "boost(); print(a, float(np.asarray(scaled(np.ones(1), 'a'))[0]))")
     assert same_results(src, tmp_path / "out", code).split() == ["1.0", "2.0"]
+
+
+def test_numpy_names_another_module_takes_from_a_migrated_one_stay_imported(run_cli, tmp_path):
+    # `cos` and `exp` are no longer used where they are imported from NumPy, but `user` star-imports
+    # `tools` and `third` imports `exp` from `other`: dropping them would break those imports
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "tools.py", """\
+import numpy as np
+from numpy import array, cos, pi
+
+
+def twice(x):
+    return cos(np.asarray(x)) * 2.0
+""")
+    write(src / "pkg" / "user.py", """\
+from .tools import *
+
+
+def wave(n):
+    return cos(array(range(n)) * pi / n)
+""")
+    write(src / "pkg" / "other.py", """\
+from numpy import exp
+
+
+def grow(x):
+    return exp(x) + 1.0
+""")
+    write(src / "pkg" / "third.py", """\
+from pkg.other import exp
+
+
+def f(x):
+    return exp(x) * 2.0
+""")
+    migrate(run_cli, src, tmp_path / "out")
+    tools = (tmp_path / "out" / "pkg" / "tools.py").read_text()
+    assert "jnp.cos(" in tools and "from numpy import array, cos, pi" in tools
+    assert "jnp.exp(x)" in (tmp_path / "out" / "pkg" / "other.py").read_text()
+    printed = same_results(src, tmp_path / "out", "from pkg import user, third; print(user.wave(4).round(6), round(third.f(1.0), 6))")
+    assert printed.split()[-1] == "5.436564"
+
+
+def test_numpy_names_nobody_imports_are_still_dropped(run_cli, tmp_path):
+    src = tmp_path / "src"
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "pkg" / "other.py", "from numpy import exp\n\n\ndef grow(x):\n    return exp(x) + 1.0\n")
+    write(src / "pkg" / "third.py", "from pkg.other import grow\n\n\ndef f(x):\n    return grow(x) * 2.0\n")
+    migrate(run_cli, src, tmp_path / "out")
+    assert "from numpy import exp" not in (tmp_path / "out" / "pkg" / "other.py").read_text()

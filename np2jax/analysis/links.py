@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from np2jax.analysis.resolve import BUILTIN_NAMES
+from np2jax.analysis.resolve import BUILTIN_NAMES, is_numpy
 from np2jax.analysis.result_writes import (
     INPLACE_METHODS, attribute_sources, global_names, module_level_uses, parameter_names, result_uses_in,
     target_names,
@@ -54,7 +54,8 @@ class ExternalFact:
     #            "class": class `name` shares `self` with a class of another module that stays NumPy;
     #            "state": another module writes module-level variable `name` (its jitted readers would not see it);
     #            "table": `name` (as this module spells it, `consts.WHITE`) is another module's table of literals
-    #            (`who`: its kind, state_writes.module_tables, and " changed" when yet another module writes it)
+    #            (`who`: its kind, state_writes.module_tables, and " changed" when yet another module writes it);
+    #            "exported": another module imports NumPy name `name` from this one ("*": star-imports it)
     name: str  # a qualname of this module, or (for "callee") an imported target as this module spells it
     who: str  # the function elsewhere and where it is, for the message: "`use` (pkg/b.py:12)"
 
@@ -87,6 +88,8 @@ class ModuleLinks:
     #   (caller, line)}: its NumPy code hands what the target returns to the callee (`M = make(n); bump(M)`)
     param_writers: frozenset[str] = frozenset()  # its functions left as NumPy code that write into (or update in
     #   place with `op=`) arrays their parameters hold (`def bump(x): x += 1`), or need them to be NumPy's (`M.flat`)
+    numpy_names: frozenset[str] = frozenset()  # names its top-level NumPy imports bind (`from numpy import cos`):
+    #   another module importing one from here (or star-importing the module) needs it kept
 
     def add_state(self, tree, imports: dict[str, str]) -> ModuleLinks:
         """Fill ``variables``, ``state_writes`` and the attribute fields from Python's ast of the module."""
@@ -136,6 +139,27 @@ def module_imports(module: cst.Module) -> dict[str, str]:
                     if isinstance(name, str) and isinstance(bound, str):
                         _add(found, bound, f"{base}.{name}" if base and not base.endswith(".") else base + name)
     return found
+
+
+def numpy_import_names(module: cst.Module) -> frozenset[str]:
+    """Names the module's top-level NumPy imports bind: ``import numpy as np`` -> ``np``,
+    ``from numpy import array, cos as c`` -> ``array``, ``c``."""
+    found = set()
+    for statement in _top_level(module.body):
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    full = dotted_name(alias.name) or ""
+                    if is_numpy(full):
+                        asname = alias.asname.name if alias.asname is not None else None
+                        found.add(asname.value if isinstance(asname, cst.Name) else full.split(".")[0])
+            elif (isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None
+                  and is_numpy(dotted_name(small.module) or "") and not isinstance(small.names, cst.ImportStar)):
+                for alias in small.names:
+                    asname = alias.asname.name if alias.asname is not None else alias.name
+                    if isinstance(asname, cst.Name):
+                        found.add(asname.value)
+    return frozenset(found)
 
 
 def is_foreign(module: str) -> bool:
@@ -247,6 +271,7 @@ def collect_links(module: cst.Module, scope: Scope, imports: dict[str, str], inf
         unsupported=unsupported,
         returns=_imported_returns(returned, local),
         bases=class_bases(module, imports),
+        numpy_names=numpy_import_names(module),
         numpy_classes=frozenset(
             info.class_name for info in infos
             if info.class_name and (info.qualname in unsupported or (info.qualname not in changed and writes_self(info.node)))
