@@ -12,6 +12,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from np2jax.analysis.aliasing import FunctionAliasing
 from np2jax.analysis.attribute_writes import AttributeWrite, plan_attribute_writes
 from np2jax.analysis.attributes import ModuleAttributes
+from np2jax.analysis.function_attributes import FunctionAttributeReads, function_attribute_reads
 from np2jax.analysis.fresh_results import FreshResults
 from np2jax.analysis.inplace_calls import InplaceCall, may_be_inplace_call, plan_inplace_call
 from np2jax.analysis.indexing import IndexClassifier
@@ -152,6 +153,14 @@ class FileContext:
         self._jit_states: dict[str, JitState] = {}
         self._candidates: dict[cst.FunctionDef, JitState] = {}  # _jit_candidate, asked once per loop and conditional
         self._values: ValueFacts | None = None
+        self._function_attributes: FunctionAttributeReads | None = None
+
+    @property
+    def function_attributes(self) -> FunctionAttributeReads:
+        """Reads of functions' own attributes a jitted function lacks (``f.__defaults__``)."""
+        if self._function_attributes is None:
+            self._function_attributes = function_attribute_reads(self.module, "\n".join(self.source_lines))
+        return self._function_attributes
 
     @property
     def values(self) -> ValueFacts:
@@ -448,6 +457,10 @@ def _judge_candidate(info: FunctionInfo, ctx: FileContext) -> JitState:
         return JitState()  # a nested function: traced as part of the function that calls it (rules/not_jitted.py)
     if isinstance(node.asynchronous, cst.Asynchronous):
         return JitState(skip="an `async` function")
+    read = ctx.function_attributes.read_of(node)
+    if read is not None:
+        return JitState(skip=f"`{ctx.code(read).strip()}` (line {ctx.exact_span(read)[0]}) reads an attribute of the function "
+                             f"object that a jitted function does not have")
     for module_name in ("jax", "functools"):
         bindings = ctx.scope.module.bindings.get(module_name, [])
         if bindings and not all(isinstance(b, ImportBinding) and b.qualname == module_name for b in bindings):

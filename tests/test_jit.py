@@ -1141,3 +1141,44 @@ def test_argsort_method_of_a_jitted_function_is_noted_and_still_jitted():
     output = result.output.decode()
     assert "return x.argsort()\n\n@jax.jit\ndef fast_ranks(x):\n    return x.argsort()" in output
     assert "return x.argsort(stable=True)" in output
+
+
+def test_functions_whose_defaults_the_module_reads_are_not_jitted():
+    """A jitted function has no ``__defaults__``/``__code__`` (spectrum's ``create_window`` reads a window's default
+    parameter): the function read by name is not jitted; where the function is named at run time
+    (``eval(name).__defaults__``) none with defaults is, and the reads still work."""
+    source = textwrap.dedent("""
+        import numpy as np
+
+        NAMES = {"kaiser": "window_kaiser", "tukey": "window_tukey"}
+
+        def window_kaiser(N, beta=8.6):
+            return np.kaiser(N, beta)
+
+        def window_tukey(N, r=0.5):
+            return np.ones(N) * r
+
+        def window_hann(N):
+            return np.hanning(N)
+
+        def arity(x):
+            return np.sum(x) * window_hann.__code__.co_argcount
+
+        def default_beta():
+            return window_kaiser.__defaults__[0]
+
+        def default_of(name):
+            return eval(NAMES[name]).__defaults__[0]
+        """)
+    result = migrate(source)
+    found = outcome(result)
+    assert found["window_kaiser"] == found["window_tukey"] == found["window_hann"] == ("NPJ304",)
+    assert found["arity"] == jit()
+    assert "window_hann.__code__` (line 15) reads an attribute" in "".join(d.message for d in result.diagnostics)
+    original, migrated = {}, {}
+    exec(compile(source, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    assert migrated["default_beta"]() == original["default_beta"]() == 8.6
+    assert migrated["default_of"]("tukey") == original["default_of"]("tukey") == 0.5
+    assert float(migrated["arity"](np.ones(3))) == float(original["arity"](np.ones(3))) == 3.0
+    np.testing.assert_allclose(np.asarray(migrated["window_kaiser"](5)), original["window_kaiser"](5), rtol=1e-6)
