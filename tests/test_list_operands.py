@@ -253,3 +253,45 @@ def test_sphinx_docstrings_that_admit_lists_wrap_the_parameter():
     assert output.count("jnp.square(jnp.asarray(data))") == 2 and "return jnp.sum(jnp.square(data))" in output
     for name in ("energy", "energy2"):
         assert float(new[name]([1.0, 2.0])) == original[name]([1.0, 2.0]) == 5.0
+
+
+def test_docstring_examples_that_pass_lists_wrap_the_parameter():
+    """nashpy-like: nothing but the function's own doctest (`>>> rms([3, 4])`, a method's `>>> g.payoff([1, 0])`)
+    says a caller passes a list; an example passing an array (`>>> peak(np.array(...))`) says nothing."""
+    source = textwrap.dedent(
+        '''
+        import numpy as np
+
+        def rms(x, axis=None):
+            """Root mean square.
+
+            >>> rms([3, 4])
+            3.5355339059327378
+            >>> rms(x=(1, 2),
+            ...     axis=0)
+            1.5811388300841898
+            """
+            return np.sqrt(np.mean(np.square(x), axis=axis))
+
+        def peak(x):
+            """>>> peak(np.array([1, 5, 2]))
+            5
+            """
+            return np.max(np.abs(x))
+
+        class Game:
+            def __init__(self, A):
+                self.A = np.asarray(A)
+
+            def payoff(self, sigma):
+                """>>> Game(np.eye(2)).payoff([1, 0])"""
+                return np.dot(self.A, sigma)
+        '''
+    )
+    result, original, new = migrate_and_exec(source)
+    output = result.output.decode()
+    assert "jnp.square(jnp.asarray(x))" in output and "return jnp.max(jnp.abs(x))" in output
+    assert "jnp.dot(self.A, jnp.asarray(sigma))" in output
+    assert float(new["rms"]([3, 4])) == pytest.approx(original["rms"]([3, 4]), rel=1e-6)
+    assert float(new["rms"]((1, 2), axis=0)) == pytest.approx(original["rms"]((1, 2), axis=0), rel=1e-6)
+    np.testing.assert_allclose(np.asarray(new["Game"](np.eye(2)).payoff([1, 0])), original["Game"](np.eye(2)).payoff([1, 0]))

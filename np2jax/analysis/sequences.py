@@ -29,6 +29,7 @@ are surely of the parameter.
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Callable
 
@@ -109,7 +110,40 @@ def documented_array_like(name: str, function: cst.CSTNode) -> bool:
                                                                *re.findall(r"^\s*\(([^)]*)\)", found.group("rest") or ""))))
         if re.search(r"\b(array[_ -]?like|sequence|list|tuple|iterable)\b", text, re.IGNORECASE):
             return True
-    return False
+    return ">>>" in docstring and name in _doctest_sequences(function, docstring)
+
+
+def _doctest_sequences(function: cst.FunctionDef, docstring: str) -> frozenset[str]:
+    """Parameters the docstring's own examples pass as list or tuple displays (``>>> rms([3, 4])``)."""
+    lines, found = [], set()
+    for line in docstring.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(">>>"):
+            lines.append(stripped[3:].strip())
+        elif stripped.startswith("...") and lines:
+            lines[-1] += "\n" + stripped[3:].strip()
+    params = function.params
+    positional = [p.name.value for p in (*params.posonly_params, *params.params)]
+    named = set(positional) | {p.name.value for p in params.kwonly_params}
+    for text in lines:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            func = node.func if isinstance(node, ast.Call) else None
+            if not (isinstance(func, ast.Name) and func.id == function.name.value
+                    or isinstance(func, ast.Attribute) and func.attr == function.name.value):
+                continue
+            bound = isinstance(func, ast.Attribute) and positional[:1] in (["self"], ["cls"])  # `obj.method([1, 2])`
+            for index, arg in enumerate(node.args, start=1 if bound else 0):
+                if isinstance(arg, ast.Starred):
+                    break
+                if index < len(positional) and isinstance(arg, (ast.List, ast.Tuple, ast.ListComp)):
+                    found.add(positional[index])
+            found.update(k.arg for k in node.keywords
+                         if k.arg in named and isinstance(k.value, (ast.List, ast.Tuple, ast.ListComp)))
+    return frozenset(found)
 
 
 def checked_for_list(name: str, function: cst.CSTNode, resolver: Resolver, scope: Scope) -> bool:
