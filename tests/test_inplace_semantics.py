@@ -479,3 +479,64 @@ def test_in_place_numpy_calls_on_local_arrays_become_their_functional_results():
         got = migrated[name](*(jnp.asarray(x) if isinstance(x, np.ndarray) else x for x in args))
         for w, g in zip(want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,)):
             np.testing.assert_allclose(np.asarray(g), w, rtol=1e-6, err_msg=name)
+
+
+SORTED_ARITHMETIC = """\
+import numpy as np
+
+
+def rolling_median(x, w):
+    n_out = len(x) - w + 1
+    out = np.zeros(n_out)
+    for i in range(n_out):
+        seg = x[i:i + w] - 0.0
+        seg.sort()
+        out[i] = seg[w // 2]
+    return out
+
+
+def losses_var(returns):
+    losses = -returns
+    losses.sort()
+    return losses[-2]
+
+
+def ranked(a, b):
+    d = a - b
+    d.sort(kind="stable")
+    return np.cumsum(d)
+
+
+def sort_rows(X):
+    Y = X + 0.0
+    Y.sort(axis=1)
+    return Y[:, 0]
+
+
+def user_of(x):
+    return losses_var(x) + 1.0
+
+
+def as_list(xs):
+    v = xs + []
+    v.sort()
+    return v
+"""
+
+
+def test_sort_of_an_arithmetic_result_is_an_arrays_sort():
+    """hunt15 S1: `v = -x` (`y - yhat`, `x[i:i + w] - base`, `x * 1.0`) can only be an array (a list refuses the
+    arithmetic, a number has no `.sort()`): `v.sort()` becomes `v = jnp.sort(v)` (a JAX array's `.sort()` returns
+    a copy), also with `kind=`; the function is array code, jitted, and so is its caller. `xs + []` may be a list."""
+    from tests.runtime_helpers import assert_matches_numpy, migrate_and_exec
+
+    result, original, new = migrate_and_exec(SORTED_ARITHMETIC)
+    output = result.output.decode()
+    assert output.count("= jnp.sort(") == 4 and "jnp.sort(Y, axis=1)" in output and "    v.sort()" in output
+    assert {"rolling_median", "losses_var", "ranked", "sort_rows", "user_of"} <= {r.qualname for r in result.functions if r.jit}
+    x = np.array([5.0, 1.0, 9.0, 3.0, 7.0, 2.0, 8.0], dtype=np.float32)
+    assert_matches_numpy(original, new, "rolling_median", (x, 3))
+    for name, args in (("losses_var", (x,)), ("user_of", (x,)), ("ranked", (x, x[::-1].copy())),
+                       ("sort_rows", (x[:6].reshape(2, 3),))):
+        assert_matches_numpy(original, new, name, args)
+    assert new["as_list"]([3, 1, 2]) == [1, 2, 3]

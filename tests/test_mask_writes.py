@@ -268,3 +268,57 @@ def test_numpy_constants_are_plain_numbers_for_mask_writes():
     assert function_record(result, "inverse_or_zero").jit
     assert "jnp.where(denom == 0, jnp.asarray(np.inf, denom.dtype), denom)" in result.output.decode()
     assert_matches_numpy(original, new, "inverse_or_zero", (np.array([0.0, 0.25, 0.5, 1.0], dtype=np.float32),))
+
+
+ELEMENTWISE = """\
+import numpy as np
+
+
+def compressor_gain(env, knee_db=6.0, ratio=4.0):
+    over = 20.0 * np.log10(env + 1e-9)
+    gain_db = np.zeros_like(over)
+    hard = over > knee_db / 2
+    gain_db[hard] = (1.0 / ratio - 1.0) * over[hard]
+    return gain_db
+
+
+def inv_sqrt(d):
+    inv = np.zeros_like(d)
+    nz = d > 0
+    inv[nz] = 1.0 / np.sqrt(d[nz])
+    return inv
+
+
+def reduced(d):
+    inv = np.zeros_like(d)
+    nz = d > 0
+    inv[nz] = d[nz] / np.sum(d[nz])
+    return inv
+
+
+def other_array(d, w):
+    inv = np.zeros_like(d)
+    nz = d > 0
+    inv[nz] = np.sqrt(d[nz]) * w
+    return inv
+"""
+
+
+def test_elementwise_values_of_masked_arrays_become_where():
+    """hunt15: `x[m] = f(y[m])` with `f` elementwise over arrays of the mask's shape (and numbers) writes, where `m`
+    holds, what `f(y)` computes there: `jnp.where(m, f(y), x)`, jitted (the values `where` drops may be inf or
+    NaN: never seen). A reduction over `y[m]`, or another array beside it, keeps the write refused."""
+    from tests.runtime_helpers import assert_matches_numpy, migrate_and_exec
+
+    result, original, new = migrate_and_exec(ELEMENTWISE)
+    output = result.output.decode()
+    assert "gain_db = jnp.where(hard, jnp.asarray((1.0 / ratio - 1.0) * over, gain_db.dtype), gain_db)" in output
+    assert "inv = jnp.where(nz, jnp.asarray(1.0 / jnp.sqrt(d), inv.dtype), inv)" in output
+    jitted = {r.qualname for r in result.functions if r.jit}
+    assert {"compressor_gain", "inv_sqrt"} <= jitted and not {"reduced", "other_array"} & jitted
+    for name in ("reduced", "other_array"):
+        record = next(r for r in result.functions if r.qualname == name)
+        assert any(d.code == "NPJ201" and record.line <= d.line <= record.end_line for d in result.diagnostics), name
+    env = np.array([0.001, 0.5, 2.0, 10.0, 0.0], dtype=np.float32)
+    assert_matches_numpy(original, new, "compressor_gain", (env,), rtol=1e-5)
+    assert_matches_numpy(original, new, "inv_sqrt", (np.array([0.0, 4.0, -1.0, 9.0], dtype=np.float32),))

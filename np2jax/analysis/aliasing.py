@@ -311,6 +311,15 @@ class FunctionAliasing:
         evidence = array_evidence(self.function, self.resolver, self.scope)
         return name in evidence.annotated or (not strict and name in evidence.used)
 
+    def arithmetic_array(self, name: str) -> bool:
+        """Every binding of ``name`` is arithmetic whose result only an array (or a number, which has no methods
+        to call) can be: ``-x``, ``y - yhat``, ``x[i:i + w] - base``, ``x * 1.0``, ``X + 0.0`` (not a list's ``+``
+        or ``*`` by an int: ``a + b``, ``[0] * n``); so ``name.sort()`` is an array's (analysis/inplace_calls.py)."""
+        bindings = self.scope.bindings.get(name, ())
+        values = [b.value for b in bindings if isinstance(b, ValueBinding) and not b.augmented]
+        return bool(values) and len(values) == sum(isinstance(b, ValueBinding) for b in bindings) and all(
+            array_arithmetic(value) for value in values)
+
     def _numpy_valued(self, expr: cst.BaseExpression) -> bool:
         """``np.zeros(n)``, ``np.arange(n)[::-1] * 2``, ``np.ones(n).astype(int)``: computed by NumPy."""
         if isinstance(expr, cst.Call):
@@ -652,3 +661,19 @@ class _AliasChecker(FastVisitor):
         if isinstance(func, cst.Attribute) and func.attr.value in STORING_METHODS:
             if any(may_alias(arg.value, self.name, self.resolver, self.scope) for arg in node.args):
                 self._flag(f"`{self.name}` is stored in a container")
+
+
+_NOT_LIST_OPERATORS = (cst.Subtract, cst.Divide, cst.FloorDivide, cst.Power, cst.MatrixMultiply)
+
+
+def array_arithmetic(expr: cst.BaseExpression) -> bool:
+    """Arithmetic no list (nor string) gives: see ``FunctionAliasing.arithmetic_array``."""
+    while isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Multiply)):
+        sides = (expr.left, expr.right)
+        if any(isinstance(side, cst.Float) or (isinstance(side, cst.Integer) and isinstance(expr.operator, cst.Add))
+               for side in sides):
+            return True  # `x + 0.0`, `x * 2.0`, `x + 1`: a list raises
+        return any(array_arithmetic(side) for side in sides)  # `(y - m) * w`
+    if isinstance(expr, cst.BinaryOperation):
+        return isinstance(expr.operator, _NOT_LIST_OPERATORS)
+    return isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus, cst.BitInvert))

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.aliasing import array_arithmetic
 from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver, is_numpy
 from np2jax.analysis.param_hints import hint_names
-from np2jax.analysis.scope import Scope
+from np2jax.analysis.scope import Scope, ValueBinding
 from np2jax.analysis.tracing_tables import ARRAY_HINTS
 from np2jax.analysis.values import python_container
 from np2jax.tables import lookup_numpy
@@ -117,6 +118,11 @@ class _Evidence(FastVisitor):
                 for e in node.slice):
             self.found = True
 
+    def _arithmetic(self, name: str) -> bool:
+        bindings = self.scope.bindings.get(name, ())
+        return bool(bindings) and all(isinstance(b, ValueBinding) and (b.augmented or array_arithmetic(b.value)) for b in bindings) \
+            and any(not b.augmented for b in bindings)
+
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._written(node.target)
 
@@ -146,6 +152,8 @@ class _Evidence(FastVisitor):
         if isinstance(func, cst.Attribute):
             if func.attr.value in _ARRAY_ONLY_METHODS and self._is_value(func.value):
                 self.found = True
+            elif func.attr.value in ("sort", "fill") and isinstance(func.value, cst.Name) and self._arithmetic(func.value.value):
+                self.found = True  # `v = -x; v.sort()`: an array's sort (analysis/aliasing.py arithmetic_array)
         elif isinstance(func, cst.Name):
             found, _ = self.scope.lookup(func.value)
             if found is self.owner.module_scope and self.owner(func.value):

@@ -46,6 +46,7 @@ from np2jax.analysis.tracing_tables import (
     WHILE_INSTEAD,
 )
 from np2jax.analysis.while_loops import WhileLoops
+from np2jax.analysis.mask_writes import masked_reads
 from np2jax.analysis.writes import becomes_where
 
 PYTHON_SEQUENCE_BUILTINS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted"})
@@ -410,6 +411,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         ``cst.Set, cst.SetComp``; ``builtin``: ``"set"``) or a dict (also another module's table: ``consts.WHITE``)."""
         if builtin == "dict" and (self.resolver.table_kind(node, self.scope) or "").startswith("mapping"):
             return True
+        if isinstance(node, kinds):  # `{0.95: 1.645, 0.99: 2.326}[level]`
+            return True
         if not isinstance(node, cst.Name):
             return False
         found, bindings = self.scope.lookup(node.value)
@@ -532,8 +535,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         if not isinstance(index, cst.Index) or not self._is_mask(index.value):
             return
         if becomes_where(target, value, IndexClassifier(self.resolver, self.scope), augmented):
-            if isinstance(value, cst.Subscript):  # `x[m] = y[m]` reads `y` whole: `jnp.where(m, y, x)`
-                self.store_targets.add(value)
+            # `x[m] = y[m]` reads `y` whole: `jnp.where(m, y, x)` (also `x[m] = 1 / np.sqrt(y[m])`)
+            self.store_targets.update(masked_reads(value, index.value))
         else:
             self._block(target, "traced-value", "a write through a boolean mask index: jit needs the mask's shape-fixed form",
                         "x = jnp.where(mask, value, x) with a mask of x's shape")

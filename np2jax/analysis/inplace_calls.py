@@ -71,7 +71,8 @@ def plan_inplace_call(statement: cst.BaseSmallStatement, aliasing: FunctionAlias
         return None
     if found.attribute is None and not _rebinding_is_enough(found.name, statement, aliasing):
         return None
-    if found.kind in ("fill", "sort") and not aliasing.holds_numpy_array(found.name, strict=True):
+    if found.kind in ("fill", "sort") and not (aliasing.holds_numpy_array(found.name, strict=True)
+                                             or aliasing.arithmetic_array(found.name)):
         return None
     return found
 
@@ -118,8 +119,9 @@ def _recognise(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | None
             return None
         if func.attr.value == "fill" and len(positional) == 1 and not keywords:
             return InplaceCall(func.value.value, "fill")
-        if func.attr.value == "sort" and len(positional) + len(keywords) <= 1 and set(keywords) <= {"axis"}:
-            return InplaceCall(func.value.value, "sort")
+        if func.attr.value == "sort" and len(positional) + len(keywords) <= 2 and set(keywords) <= {"axis", "kind"} and (
+                len(positional) < 2 or not keywords):
+            return InplaceCall(func.value.value, "sort")  # (sorted values are the same whatever `kind` sorts them)
         return None
     qualname = aliasing.resolver.qualname(func, aliasing.scope) or ""
     if isinstance(out, cst.Name) and is_numpy(qualname) and not qualname.endswith(".at"):

@@ -53,10 +53,10 @@ SAME_SHAPE_METHODS = frozenset({"copy", "astype", "conj", "conjugate"})
 
 @dataclass(frozen=True)
 class WhereWrite:
-    """``x[m] = v`` / ``x[m] op= v`` as ``jnp.where``: ``masked`` is ``y`` when ``v`` is ``y[m]`` (else None:
-    ``v`` is one number)."""
+    """``x[m] = v`` / ``x[m] op= v`` as ``jnp.where``: ``masked`` holds the arrays ``y`` when ``v`` is ``y[m]`` or
+    elementwise arithmetic of such ``y[m]`` and numbers (``masked_leaves``), else None: ``v`` is one number."""
 
-    masked: cst.BaseExpression | None
+    masked: tuple[cst.Name, ...] | None
 
 
 @dataclass(frozen=True)
@@ -77,10 +77,10 @@ def where_write(target: cst.Subscript, value: cst.BaseExpression | None, augment
     name = target.value.value
     mask_expr = index.value
     steady = {name}  # names that must keep their binding between the mask and the write
-    masked = _masked_array(value, mask_expr, classifier)
-    if masked is not None and isinstance(masked, cst.Name):
-        steady.add(masked.value)
-    elif masked is not None or not _one_number(value, classifier):
+    leaves = masked_leaves(value, mask_expr, classifier)
+    if leaves:
+        steady.update(leaf.value for leaf in leaves)
+    elif leaves is None or not _one_number(value, classifier):
         return None
     # Statements before the write, read in order only where no call can rebind a local: in a function that
     # declares nothing `global` or `nonlocal` (nor do functions nested in it)
@@ -105,13 +105,72 @@ def where_write(target: cst.Subscript, value: cst.BaseExpression | None, augment
     mask = _mask(definition if isinstance(mask_expr, cst.Name) and mask_expr.value != name else mask_expr, classifier, alike)
     if mask is None or not mask.array:
         return None  # perhaps a Python bool: `~` of it is an integer index
-    if masked is not None and masked.value not in mask.covers | alike:
+    if leaves and any(leaf.value not in mask.covers | alike for leaf in leaves):
         return None
-    return WhereWrite(masked)
+    return WhereWrite(tuple(leaves) or None)
 
 
 def _one_number(value: cst.BaseExpression, classifier: IndexClassifier) -> bool:
     return classifier.is_scalar(value) or classifier.is_int(value)
+
+
+def masked_leaves(value: cst.BaseExpression, mask: cst.BaseExpression, classifier: IndexClassifier,
+                  depth: int = 0) -> list[cst.Name] | None:
+    """The arrays ``y`` whose ``y[mask]`` make up ``value`` elementwise (``y[m]``, ``(1 / r - 1) * over[m]``,
+    ``1.0 / np.sqrt(d[m])``, beside numbers): computed on the whole arrays, where ``m`` holds it gives the same
+    elements.  ``[]``: no ``y[mask]`` in it; None: something else (a reduction, an array without the mask)."""
+    if depth > 12:
+        return None
+    leaf = _masked_array(value, mask, classifier)
+    if leaf is not None:
+        return [leaf]
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, BROADCAST_OPERATORS):
+        parts = [value.left, value.right]
+    elif isinstance(value, cst.UnaryOperation) and isinstance(value.operator, (cst.Minus, cst.Plus)):
+        parts = [value.expression]
+    elif isinstance(value, cst.Call) and value.args and all(a.keyword is None and not a.star for a in value.args):
+        qualname = classifier.resolver.qualname(value.func, classifier.scope) or ""
+        if not (is_numpy(qualname) and qualname.count(".") == 1 and qualname[len("numpy."):] in BROADCAST_FUNCTIONS):
+            return None
+        parts = [a.value for a in value.args]
+    else:
+        return [] if _one_number(value, classifier) else None
+    found: list[cst.Name] = []
+    for part in parts:
+        inner = masked_leaves(part, mask, classifier, depth + 1)
+        if inner is None:
+            return None
+        found.extend(inner)
+    return found
+
+
+def _reads_through(node: cst.CSTNode, mask: cst.BaseExpression) -> bool:
+    return (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1
+            and isinstance(node.slice[0].slice, cst.Index) and node.slice[0].slice.value.deep_equals(mask))
+
+
+def masked_reads(value: cst.BaseExpression, mask: cst.BaseExpression) -> list[cst.Subscript]:
+    """The ``y[mask]`` in ``value``."""
+    found, stack = [], [value]
+    while stack:
+        node = stack.pop()
+        if _reads_through(node, mask):
+            found.append(node)
+        else:
+            stack.extend(node.children)
+    return found
+
+
+def unmask(value: cst.BaseExpression, mask: cst.BaseExpression) -> cst.BaseExpression:
+    """``value`` with each ``y[mask]`` replaced by ``y`` (the whole array: see ``masked_leaves``)."""
+
+    class _Unmask(cst.CSTTransformer):
+        def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+            if _reads_through(updated, mask):
+                return updated.value.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+            return updated
+
+    return value.visit(_Unmask())
 
 
 def _masked_array(value: cst.BaseExpression, mask: cst.BaseExpression, classifier: IndexClassifier) -> cst.Name | None:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.mask_writes import unmask
 from np2jax.analysis.narrow_dtypes import is_narrow_array
 from np2jax.analysis.sequences import builds_list
 from np2jax.analysis.value_kinds import ValueClassifier
@@ -61,7 +62,9 @@ class FunctionalUpdate(LineRewrites, Rule):
             "out)`, cast), and masks of an array made with `x`'s shape (`np.zeros(n)` twice, `np.full(lv.shape, -1)`, "
             "`np.zeros_like(a)`); the mask must be a NumPy boolean broadcast from `x` (or such an array), so that it has "
             "`x`'s shape whenever NumPy does not raise, and a value `y[m]` must read `y` with the same mask and `y` "
-            "must be one of its operands (analysis/mask_writes.py). In methods, writes to array attributes "
+            "must be one of its operands, as must each `y` of a value computed elementwise from such `y[m]` and numbers "
+            "(`inv[nz] = 1.0 / np.sqrt(d[nz])` -> `inv = jnp.where(nz, jnp.asarray(1.0 / jnp.sqrt(d), inv.dtype), inv)`: "
+            "what `where` drops is never seen) (analysis/mask_writes.py). In methods, writes to array attributes "
             "of `self` become rebindings: `self.x[i] = v` -> `self.x = self.x.at[i].set(v)`, `self.x *= v` -> "
             "`self.x = self.x * v`; an int attribute as the index (every value the class's methods give `self.head` "
             "is an int, and nothing else in the module sets an attribute so named: a ring buffer's position) names one "
@@ -69,7 +72,8 @@ class FunctionalUpdate(LineRewrites, Rule):
             "(`np.zeros(n, dtype=np.int8)`, `.astype(np.uint8)`) becomes `acc = (acc + v).astype(acc.dtype)`. NumPy calls that change a "
             "local array in place become the functional result assigned to it: `np.add.at(x, i, v)` -> "
             "`x = x.at[i].add(v)` (and `subtract`/`multiply`/`minimum`/`maximum.at`), `x.fill(v)` -> `x = jnp.full_like(x, v)`, "
-            "`x.sort()` -> `x = jnp.sort(x)`, `np.fill_diagonal`, `np.copyto`, `np.putmask` with a number, `np.f(..., out=y)` -> "
+            "`x.sort()` -> `x = jnp.sort(x)` (also `x.sort(kind=...)`: sorted values do not depend on the kind; and for `x` "
+            "bound only to arithmetic no list gives, `v = -x`, `r = y - yhat`, `s = x * 1.0`), `np.fill_diagonal`, `np.copyto`, `np.putmask` with a number, `np.f(..., out=y)` -> "
             "`y = jnp.f(...).astype(y.dtype)` (with `where=m`: `y = jnp.where(m, jnp.f(...), y).astype(y.dtype)`), "
             "`np.f(..., out=np.zeros_like(a), where=m)` (a new constant array: `zeros`, `ones`, `full` and their `_like`) "
             "-> `jnp.where(m, jnp.f(...), jnp.zeros_like(a)).astype(a.dtype)` wherever it is (cast to the constant array's "
@@ -451,8 +455,8 @@ class FunctionalUpdate(LineRewrites, Rule):
             self._rebound_attribute(name, ctx)
         if plan.how == "where":
             mask = target.slice[0].slice.value
-            if plan.masked:  # `x[m] = y[m]`: `y` where `m` holds (analysis/mask_writes.py)
-                value = value.value
+            if plan.masked:  # `x[m] = y[m]`: `y` where `m` holds; `1 / np.sqrt(d[m])`: `1 / jnp.sqrt(d)` (analysis/mask_writes.py)
+                value = unmask(value, mask)
             if operator is not None:  # `x[m] op= v`: `x op v` where `m` holds
                 value = cst.BinaryOperation(left=name.deep_clone(), operator=BINARY_OPERATOR_FOR[type(operator)](),
                                             right=parenthesized(value))
@@ -504,7 +508,8 @@ class FunctionalUpdate(LineRewrites, Rule):
         elif plan.kind == "fill":
             value = call(_jnp(ctx, "full_like"), name, args[0])
         elif plan.kind == "sort":
-            axis = [arg.value for arg in updated.value.args]
+            args = updated.value.args  # `x.sort(axis, kind)`, `x.sort(kind="stable")`: `kind` (or `stable`) is dropped
+            axis = [a.value for i, a in enumerate(args) if (a.keyword is None and i == 0) or (a.keyword is not None and a.keyword.value == "axis")]
             value = call(_jnp(ctx, "sort"), name, *([cst.Arg(axis[0], keyword=cst.Name("axis"))] if axis else []))
         elif plan.kind == "fill_diagonal":
             value = call(_jnp(ctx, "fill_diagonal"), name, args[1], cst.Arg(cst.Name("False"), keyword=cst.Name("inplace")))

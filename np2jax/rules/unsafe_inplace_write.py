@@ -354,6 +354,7 @@ class UnsafeInplaceWrite(Rule):
             # `p = f(z); p.sort()`: f's result may be an array (a JAX one once f migrates) as well as a list;
             # `def f(y): y.sort()`: the caller's array, a JAX one where a migrated or jitted caller passes it
             if not (aliasing.holds_numpy_array(name, strict=func.attr.value == "sort") or aliasing.bound_to_call(name)
+                    or aliasing.arithmetic_array(name)
                     or _array_parameter(name, aliasing) or _element_or_view(name, aliasing)):
                 return
         elif isinstance(receiver, cst.Subscript):
