@@ -533,3 +533,56 @@ def test_module_level_tables_are_constants_their_keys_static_and_their_rows_sequ
     for illum in ("d65", "c"):
         np.testing.assert_allclose(np.asarray(new["adapt"](m, illum)), original["adapt"](m, illum), rtol=1e-6)
     assert_matches_numpy(original, new, "poly", (np.array([0.5, 2.0], dtype=np.float32),))
+
+
+def test_keys_into_inline_dicts_and_dict_get_are_static():
+    """hunt15 L1: `{0.95: 1.645, 0.99: 2.326}[level]` and `Z_TABLE.get(level, 3.0)` hash `level`: static under jit
+    (a tracer is unhashable), as a key into a module-level dict is."""
+    source = textwrap.dedent("""
+        import numpy as np
+
+        Z_TABLE = {0.95: 1.6448536, 0.99: 2.3263479}
+
+        def parametric_var(returns, level=0.99):
+            z = {0.95: 1.6448536, 0.99: 2.3263479, 0.975: 1.959964}[level]
+            return -(returns.mean() - z * returns.std(ddof=1))
+
+        def z_scale_get(x, level=0.99):
+            return x.std() * Z_TABLE.get(level, 3.0)
+        """)
+    result, original, new = migrate_and_exec(source)
+    assert outcome(result) == {"parametric_var": jit(1), "z_scale_get": jit(1)}
+    r = np.array([0.01, -0.03, 0.02, -0.05, 0.004], dtype=np.float32)
+    assert_matches_numpy(original, new, "parametric_var", (r, 0.95), rtol=1e-5)
+    assert_matches_numpy(original, new, "z_scale_get", (r, 0.5), rtol=1e-5)
+
+
+def test_parameters_handed_to_range_and_unpacked_shapes_index_one_element():
+    """hunt15 FP: `nxt[r * w + c, a] = ...` with `w` handed to `range` (an int) or unpacked from `grid.shape`
+    writes one element: no repeats, so the write is made functional and the loops become fori_loops."""
+    source = textwrap.dedent("""
+        import numpy as np
+
+        def table_a(h, w):
+            nxt = np.zeros((h * w, 4), dtype=int)
+            for r in range(h):
+                for c in range(w):
+                    s = r * w + c
+                    for a in range(4):
+                        nxt[s, a] = s + a
+            return nxt
+
+        def table_b(grid):
+            h, w = grid.shape
+            nxt = np.zeros((h * w, 2), dtype=int)
+            for r in range(h):
+                for c in range(w):
+                    nxt[r * w + c, 0] = grid[r, c]
+            return nxt
+        """)
+    result, original, new = migrate_and_exec(source)
+    assert outcome(result) == {"table_a": jit(0, 1), "table_b": jit()}
+    assert not [d for d in result.diagnostics if d.code == "NPJ201"]
+    np.testing.assert_array_equal(np.asarray(new["table_a"](3, 4)), original["table_a"](3, 4))
+    grid = np.arange(12).reshape(3, 4)
+    np.testing.assert_array_equal(np.asarray(new["table_b"](grid)), original["table_b"](grid))

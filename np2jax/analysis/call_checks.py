@@ -49,6 +49,9 @@ class CallChecks:
         if isinstance(func, cst.Attribute) and func.attr.value in ("format", "join") and isinstance(func.value, STRING_LITERALS):
             for arg in node.args:  # `"{}".format(n)`, `",".join(names)`: Python values
                 self._require(arg.value, f"`str.{func.attr.value}` argument", VALUE_INSTEAD)
+        if (isinstance(func, cst.Attribute) and func.attr.value in ("get", "pop", "setdefault") and node.args
+                and node.args[0].keyword is None and self._is_python_container(func.value, (cst.Dict, cst.DictComp), "dict")):
+            self._require_python(node.args[0].value, "dict key")  # `Z_TABLE.get(level, 3.0)`: hashed
         for arg in node.args:
             if self._numpy_function(arg.value, self.scope):
                 self._block(arg.value, "side-effect", f"passes the NumPy function `{self.module.module.code_for_node(arg.value)}` "

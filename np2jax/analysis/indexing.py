@@ -9,6 +9,7 @@ import libcst as cst
 from np2jax.analysis.aliasing import has_number_hint
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
+from np2jax.analysis.values import function_nodes
 from np2jax.visitors import FastVisitor, visit
 from np2jax.tables import lookup_numpy
 
@@ -99,16 +100,39 @@ class IndexClassifier:
         try:
             for binding in bindings:
                 if isinstance(binding, ValueBinding):
-                    if not self.is_int(binding.value):
+                    if not (self.is_int(binding.value) or self._unpacked_shape(name, binding.value, found)):
                         return False
                 elif isinstance(binding, LoopBinding):
                     if not self._loop_yields_ints(binding.iterable, binding.position):
                         return False
-                elif not (isinstance(binding, ParamBinding) and _int_hint(binding.param)):
+                elif not (isinstance(binding, ParamBinding) and (_int_hint(binding.param) or self._range_argument(name, found))):
                     return False
             return True
         finally:
             self._visiting.discard(name)
+
+    def _unpacked_shape(self, name: str, value: cst.BaseExpression, scope: Scope) -> bool:
+        """``h, w = grid.shape``: each name is one int (``w = grid.shape`` alone is a tuple)."""
+        if not (isinstance(value, cst.Attribute) and value.attr.value == "shape") or scope.kind != "function":
+            return False
+        return any(
+            isinstance(node, cst.Assign) and node.value is value and any(
+                isinstance(t.target, (cst.Tuple, cst.List)) and any(
+                    isinstance(e, cst.Element) and isinstance(e.value, cst.Name) and e.value.value == name
+                    for e in t.target.elements) for t in node.targets)
+            for node, _ in function_nodes(scope.node, self.resolver))
+
+    def _range_argument(self, name: str, scope: Scope) -> bool:
+        """The function hands the parameter to ``range`` (``for c in range(w)``), which takes nothing but an int (or
+        a 0-d integer array): ``r * w + c`` indexes one element."""
+        memo = self.resolver.memo.setdefault("range_arguments", {})
+        found = memo.get(scope.node)
+        if found is None:
+            found = memo[scope.node] = frozenset(
+                arg.value.value for node, inner in function_nodes(scope.node, self.resolver)
+                if isinstance(node, cst.Call) and self.resolver.qualname(node.func, inner) == "builtins.range"
+                for arg in node.args if isinstance(arg.value, cst.Name) and inner.lookup(arg.value.value)[0] is scope)
+        return name in found
 
     def _self_attribute_is_int(self, expr: cst.Attribute) -> bool:
         """``self.head`` in a method, where every value the class's methods give ``self.head`` is an int

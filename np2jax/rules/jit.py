@@ -27,7 +27,7 @@ class Jit(Rule):
             "Decorates every migrated module-level function that can be traced with `@jax.jit`, or with "
             "`@functools.partial(jax.jit, static_argnums=(...))` when some parameters must be Python values at trace "
             "time: flags tested by `if`, sizes passed to `range`/`zeros`/`reshape`, `axis`/`ord`/`mode` arguments, "
-            "indices into Python lists, callables, `dtype` arguments. A parameter is made static only if it looks like a "
+            "indices into Python lists, keys into dicts (`{0.95: 1.645, 0.99: 2.326}[level]`, `TABLE.get(level, 3.0)`), callables, `dtype` arguments. A parameter is made static only if it looks like a "
             "Python value (hinted `int`/`float`/`bool`/`str`/`tuple`, a literal default, a shape-like name, or never "
             "used as array data), and never when it holds an array or a container, which is unhashable: an outer hint "
             "`np.ndarray`/`list`/`dict`/`Dict[...]`, a docstring entry `x : array-like` (`x (np.ndarray): ...`), or the "
