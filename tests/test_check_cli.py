@@ -410,3 +410,33 @@ def test_an_infinite_output_that_nudges_leave_infinite_is_still_compared():
         warnings.simplefilter("error")
         assert compare(to_portable(expected), to_portable(expected.copy()), nudged, x64=True).ok
         assert not compare(to_portable(expected), to_portable(np.array([1.0, 3.4e38, -np.inf])), nudged, x64=True).ok
+
+
+def test_an_unchanged_function_a_rewritten_one_calls_also_runs_on_jax_arrays(tmp_path):
+    """hunt15 C1: a function the migration leaves as it is still gets the JAX arrays its rewritten callers compute;
+    run on NumPy inputs only, its difference on them went unseen. Not called by rewritten code, NumPy inputs only."""
+    source = """\
+import numpy as np
+
+
+def scale_of(x):
+    return x * (2.0 if type(x).__module__ == "numpy" else 3.0)
+
+
+def user_of(x):
+    return np.abs(scale_of(x)) + 1.0
+
+
+def alone(x):
+    return x * (2.0 if type(x).__module__ == "numpy" else 3.0)
+"""
+    (tmp_path / "orig").mkdir()
+    (tmp_path / "orig" / "m.py").write_text(source)
+    (tmp_path / "mig").mkdir()
+    (tmp_path / "mig" / "m.py").write_text(source.replace("np.abs", "jnp.abs").replace("import numpy as np", "import numpy as np\nimport jax.numpy as jnp"))
+    run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
+    assert run.returncode == 1, run
+    functions = run.functions
+    assert functions["m.scale_of"]["status"] == "mismatch" and functions["m.scale_of"]["jax_callers"], run
+    assert functions["m.alone"]["status"] == "equivalent" and not functions["m.alone"]["jax_callers"], run
+    assert "run on NumPy inputs" in functions["m.alone"]["message"]

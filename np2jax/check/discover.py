@@ -6,7 +6,7 @@ Nothing here runs user code: functions and methods are listed from the syntax tr
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from np2jax.files import NOTEBOOK_SUFFIX, UsageError, discover
@@ -38,6 +38,7 @@ class Target:
     line: int | None  # in a notebook: the line within cell ``cell``
     unchanged: bool = False  # the migrated definition is the original's, unchanged (still NumPy code)
     cell: int | None = None  # a notebook's cell number (1-based, among all its cells)
+    jax_callers: bool = False  # unchanged, but a rewritten function of its module calls it (with JAX arrays)
 
 
 @dataclass
@@ -105,6 +106,8 @@ def _fill(pair: FilePair, root: Path | None, examples: Path | None) -> None:
             continue
         unchanged = ast.dump(node) == ast.dump(twin[1])
         pair.targets.append(_target(pair, qualname, kind, node.lineno, unchanged))
+    called = _called_by_rewritten(migrated_tree, {t.qualname for t in pair.targets if not t.unchanged})
+    pair.targets = [replace(t, jax_callers=True) if t.unchanged and t.qualname in called else t for t in pair.targets]
     keys = example_keys(original_tree, "__np2jax_examples__")
     if pair.examples is not None:
         try:
@@ -127,6 +130,17 @@ def _fill(pair: FilePair, root: Path | None, examples: Path | None) -> None:
         rest = spec.name.split(".", 1)[1] if "." in spec.name else ""
         spec = ModuleSpec(spec.path, f"{top}.{rest}" if rest else top, spec.sys_path, (top, str(migrated_top)), True)
     pair.migrated_spec = spec
+
+
+def _called_by_rewritten(tree: ast.Module, rewritten: set[str]) -> set[str]:
+    """Module-level functions that the rewritten module-level functions (``rewritten``) call by name: unchanged
+    themselves, they get the JAX arrays those callers compute (``med_neg(x) + 1.0`` in a jitted caller)."""
+    found: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in rewritten:
+            found.update(inner.func.id for inner in ast.walk(node)
+                         if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name))
+    return found
 
 
 def example_keys(tree: ast.Module, variable: str) -> list[str]:

@@ -33,6 +33,7 @@ class FunctionCheck:
     input_sources: list[str] = field(default_factory=list)
     original_ran: bool = False
     unchanged: bool = False
+    jax_callers: bool = False  # unchanged, and rewritten functions of its module call it: also run on JAX arrays
     line: int | None = None  # in a notebook: the line within cell ``cell``
     seconds: float = 0.0
     cell: int | None = None  # a notebook's cell number (1-based, among all its cells)

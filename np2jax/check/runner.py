@@ -145,7 +145,7 @@ class Checker:
 
     def _finish(self, lane: Lane, pair: FilePair, target: Target, original: dict | WorkerFailure) -> FunctionCheck:
         record = FunctionCheck(pair.display, target.qualname, "error", line=target.line, unchanged=target.unchanged,
-                               cell=target.cell)
+                               cell=target.cell, jax_callers=target.jax_callers)
         if isinstance(original, WorkerFailure):
             record.message = f"the original {original}"  # crashed (SIGSEGV) / timed out ... / exited ...
             return record
@@ -159,7 +159,7 @@ class Checker:
         record.input_sources = [entry["source"] for entry in inputs]
         message = {"op": "migrated", "spec": pair.migrated_spec, "target": target, "calls": original["calls"],
                    "rules": [(entry["rule"], entry["positions"]) for entry in inputs],
-                   "numpy_inputs": target.unchanged, "budget": self.timeout,
+                   "numpy_inputs": target.unchanged and not target.jax_callers, "budget": self.timeout,
                    "examples": None if pair.examples is None else str(pair.examples.resolve())}
         try:
             migrated = lane.migrated.request(message, self.timeout)
@@ -213,7 +213,8 @@ class Checker:
         if any(entry["rule"] == "state" for entry in inputs):
             text += "; compared the instance's state"
         if record.unchanged:
-            text += "; unchanged by the migration, run on NumPy inputs"
+            text += ("; unchanged by the migration, run on NumPy inputs and (as its rewritten callers pass) JAX arrays"
+                     if record.jax_callers else "; unchanged by the migration, run on NumPy inputs")
         return text
 
 
