@@ -3,6 +3,8 @@ once came out jitted but failing or different: each migrated module runs under r
 
 from __future__ import annotations
 
+import json
+
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -1162,3 +1164,35 @@ def test_a_deque_keeps_the_function_unjitted_and_its_numpy_conversion():
     assert any(d.code == "NPJ302" and "collections.deque" in d.message for d in result.diagnostics)
     for name, args in (("cshift", (np.arange(5.0), 2)), ("twosided", (np.arange(5.0), -1))):
         np.testing.assert_allclose(np.asarray(getattr(migrated, name)(*args)), getattr(original, name)(*args))
+
+
+def test_a_full_array_of_a_python_number_keeps_numpys_64_bit_dtype_under_x64():
+    """hunt15 S3: `np.full(n, INF)` (`INF = np.inf`) is float64 in NumPy; `jnp.full(n, INF)` is weakly typed, so
+    `np.minimum` with a float32 row gave float32 under x64. `dtype=float` keeps NumPy's dtype, with x64 on and off;
+    a fill that may be an array keeps its own dtype."""
+    import os
+    import subprocess
+    import sys
+
+    source = (
+        "import numpy as np\n\nINF = np.inf\n\n\n"
+        "def dist0(W):\n    d = np.full(W.shape[0], INF)\n    d[0] = 0.0\n    return np.minimum(d, W[0])\n\n\n"
+        "def filled(W, v):\n    return np.full(W.shape[0], v)\n"
+    )
+    script = (
+        "import json, sys\nimport numpy as np, jax.numpy as jnp\nfrom np2jax.engine import migrate_source\n"
+        "source = sys.stdin.read()\nresult = migrate_source(source.encode(), 'm.py')\noriginal, new = {}, {}\n"
+        "exec(compile(source, 'o.py', 'exec'), original)\nexec(compile(result.output, 'n.py', 'exec'), new)\n"
+        "W = np.array([[1.0, 0.5, 9.0]] * 3, dtype=np.float32)\nfound = []\n"
+        "for name, args in (('dist0', (W,)), ('filled', (W, np.float32(2.0)))):\n"
+        "    want = original[name](*args)\n    got = np.asarray(new[name](*[jnp.asarray(a) for a in args]))\n"
+        "    found.append([name, str(want.dtype), str(got.dtype), bool(np.array_equal(want, got))])\n"
+        "print(result.output.decode().count('dtype=float') + 10 * result.output.decode().count('dtype=int'))\n"
+        "print(json.dumps(found))\n"
+    )
+    env = {**os.environ, "JAX_ENABLE_X64": "1", "JAX_PLATFORMS": "cpu"}
+    completed = subprocess.run([sys.executable, "-c", script], input=source, text=True, capture_output=True, env=env, timeout=300)
+    assert completed.returncode == 0, completed.stderr
+    added, found = completed.stdout.strip().splitlines()[-2:]
+    assert added == "1"
+    assert json.loads(found) == [["dist0", "float64", "float64", True], ["filled", "float32", "float32", True]]

@@ -100,6 +100,39 @@ def literal_value(node: cst.BaseExpression) -> Value | None:
     return None
 
 
+_PYTHON_FLOAT_CONSTANTS = frozenset({"numpy.inf", "numpy.nan", "numpy.pi", "numpy.e", "math.inf", "math.nan", "math.pi",
+                                     "math.e", "math.tau"})
+
+
+def python_number_kind(node: cst.BaseExpression, scope, resolver, depth: int = 0) -> str | None:
+    """"float", "int", "bool" or "complex" when ``node`` is certainly a Python number: a literal, ``np.inf`` /
+    ``math.pi`` ..., ``float("inf")``, or a name bound only to those (``INF = np.inf`` at module level)."""
+    if depth > 4:
+        return None
+    literal = literal_value(node)
+    if literal is not None:
+        return literal.kind
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        inner = python_number_kind(node.expression, scope, resolver, depth + 1)
+        return inner if inner in ("int", "float", "complex") else None
+    if isinstance(node, cst.Call):
+        called = resolver.qualname(node.func, scope)
+        if called in ("builtins.float", "builtins.int") and len(node.args) == 1 and isinstance(
+                node.args[0].value, (cst.SimpleString, cst.Integer, cst.Float)):
+            return called[len("builtins."):]  # `float("inf")`
+        return None
+    qualname = resolver.qualname(node, scope)
+    if qualname in _PYTHON_FLOAT_CONSTANTS:
+        return "float"
+    if isinstance(node, cst.Name) and qualname is None:
+        found, bindings = scope.lookup(node.value)
+        if found is None or not bindings or not all(isinstance(b, ValueBinding) and not b.augmented for b in bindings):
+            return None
+        kinds = {python_number_kind(b.value, found, resolver, depth + 1) for b in bindings}
+        return kinds.pop() if len(kinds) == 1 and None not in kinds else None
+    return None
+
+
 class ValueClassifier:
     """Kinds and 0-d-ness of expressions in one function (see the module docstring)."""
 

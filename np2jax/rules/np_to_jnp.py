@@ -9,6 +9,7 @@ from np2jax.analysis.cumulative_dtype import CUMULATIVE, CUMULATIVE_METHODS, wid
 from np2jax.analysis.resolve import is_numpy, is_shape_name
 from np2jax.analysis.scope import ImportBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.sequences import SequenceArguments, builds_list
+from np2jax.analysis.value_kinds import python_number_kind
 from np2jax.analysis.values import grown_at_run_time
 from np2jax.context import FileContext, NumpyRef, runs_on_jax_arrays
 from np2jax.cstutil import call
@@ -61,6 +62,19 @@ def _is_boolean(node: cst.BaseExpression, ref: NumpyRef | None, ctx: FileContext
     if isinstance(node, cst.Call):
         return ctx.resolver.qualname(node.func, ref.scope if ref is not None else ctx.scope) in BOOLEAN_FUNCTIONS
     return False
+
+
+def _python_fill(ref: NumpyRef, ctx: FileContext) -> str | None:
+    """``np.full(shape, v)`` without a dtype and ``v`` certainly a Python number: its kind (NumPy makes the array
+    of that kind's 64-bit dtype; jax.numpy a weakly typed one, which an operand of 32 bits narrows under x64)."""
+    args = ref.call.args
+    if any(a.star or (a.keyword is not None and a.keyword.value == "dtype") for a in args):
+        return None
+    positional = [a.value for a in args if a.keyword is None]
+    fill = positional[1] if len(positional) == 2 else next(
+        (a.value for a in args if a.keyword is not None and a.keyword.value == "fill_value"), None) if len(positional) == 1 else None
+    kind = python_number_kind(fill, ref.scope, ctx.resolver) if fill is not None else None
+    return kind if kind in ("float", "complex") else None  # (int: JAX makes int64 * float32 a float32 anyway)
 
 
 def _default_int(scope: Scope, ctx: FileContext) -> cst.BaseExpression:
@@ -273,7 +287,7 @@ class NumpyToJaxNumpy(Rule):
             "`searchsorted`, `digitize` and `argpartition` (and the `searchsorted`/`argpartition` methods in jitted "
             "functions) get `.astype(int)`: jax.numpy gives int32 even with `jax_enable_x64`, where NumPy gives "
             "int64, so `np.searchsorted(xs, v) / n` was float32; `int` is JAX's default integer, so nothing changes "
-            "without x64. `np.r_[...]`/`np.c_[...]` of traced values become `jnp.r_`/`jnp.c_`, which concatenate "
+            "without x64. `np.full(n, v)` with `v` a Python float (`np.inf`, `INF = np.inf`, `float("nan")`) gets `dtype=float`: NumPy's array is float64, jax.numpy's weakly typed, which a float32 operand narrows under x64. `np.r_[...]`/`np.c_[...]` of traced values become `jnp.r_`/`jnp.c_`, which concatenate "
             "arrays, numbers and lists to the same dtype (a slice or a string directive among them: NPJ103); "
             "with every part known at trace time they stay NumPy."
         ),
@@ -571,6 +585,10 @@ class NumpyToJaxNumpy(Rule):
             self._rename_keywords(ref)
             if row.numpy in INT32_INDEX_RESULTS:
                 ref.result_cast = _default_int(ref.scope, ctx)
+            if row.numpy == "numpy.full":
+                kind = _python_fill(ref, ctx)
+                if kind is not None:  # NumPy's `np.full(n, np.inf)` is float64; jax.numpy's a weak float (x64: float32
+                    ref.keyword_changes["+dtype"] = ("dtype", cst.Name(kind))  # beside a float32 array)
             if row.numpy in BOOLEAN_AVERAGES and _averages_booleans(ref, ctx):
                 ref.keyword_changes["+dtype"] = ("dtype", cst.Name("float"))
             if row.numpy in CUMULATIVE:
