@@ -58,7 +58,7 @@ class Float32Range(HazardRule):
             import jax.numpy as jnp
 
             def log_probs(p, floor=1e-300):
-                return jnp.log(p + floor), jnp.full(p.shape, 1e300)
+                return jnp.log(p + floor), jnp.full(p.shape, 1e300, dtype=float)
             """,
             diagnostics=("NPJ121", "NPJ121"),
         ),

@@ -265,7 +265,7 @@ class FunctionalUpdate(LineRewrites, Rule):
             import jax.numpy as jnp
 
             def safe_log(x):
-                out = jnp.full(x.shape, -1.0)
+                out = jnp.full(x.shape, -1.0, dtype=float)
                 out = jnp.where(x > 0, jnp.log(x), out).astype(out.dtype)
                 return out
 

@@ -287,7 +287,7 @@ class NumpyToJaxNumpy(Rule):
             "`searchsorted`, `digitize` and `argpartition` (and the `searchsorted`/`argpartition` methods in jitted "
             "functions) get `.astype(int)`: jax.numpy gives int32 even with `jax_enable_x64`, where NumPy gives "
             "int64, so `np.searchsorted(xs, v) / n` was float32; `int` is JAX's default integer, so nothing changes "
-            "without x64. `np.full(n, v)` with `v` a Python float (`np.inf`, `INF = np.inf`, `float("nan")`) gets `dtype=float`: NumPy's array is float64, jax.numpy's weakly typed, which a float32 operand narrows under x64. `np.r_[...]`/`np.c_[...]` of traced values become `jnp.r_`/`jnp.c_`, which concatenate "
+            "without x64. `np.full(n, v)` with `v` a Python float (`np.inf`, `INF = np.inf`, `float('nan')`) gets `dtype=float`: NumPy's array is float64, jax.numpy's weakly typed, which a float32 operand narrows under x64. `np.r_[...]`/`np.c_[...]` of traced values become `jnp.r_`/`jnp.c_`, which concatenate "
             "arrays, numbers and lists to the same dtype (a slice or a string directive among them: NPJ103); "
             "with every part known at trace time they stay NumPy."
         ),
