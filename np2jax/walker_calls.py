@@ -43,6 +43,9 @@ class CallRewrites:
             if original in tracing.int_casts:
                 self.statement_rewrites += 1
                 return updated.args[0].value.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+        if (tracing is not None and self.traced and original in tracing.masked_reductions
+                and runs_on_jax_arrays(self.ctx.function, self.ctx)):
+            return self._masked_reduction(original, updated, *tracing.masked_reductions[original])
         if tracing is not None and isinstance(original.func, cst.Name):
             updated = self._static_tuples(original, updated)
         changes = self.keyword_changes.get(original)
@@ -64,6 +67,15 @@ class CallRewrites:
             cast = self.ctx.call_casts[original]
             self.statement_rewrites += 1
         return updated if cast is None else call(cst.Attribute(value=updated, attr=cst.Name("astype")), cast)
+
+    def _masked_reduction(self, original: cst.Call, updated: cst.Call, name: str, read: cst.Subscript) -> cst.Call:
+        """``x[m].sum()`` / ``np.sum(x[m])`` -> ``jnp.sum(x, where=m)`` (analysis/call_checks.py)."""
+        method = isinstance(original.func, cst.Attribute) and original.func.value is read
+        read = updated.func.value if method else updated.args[0].value  # (its mask as rewritten: `jnp.isnan(x)`)
+        rest = list(updated.args if method else updated.args[1:])
+        self.statement_rewrites += 1
+        args = [cst.Arg(read.value), *rest, cst.Arg(read.slice[0].slice.value, keyword=cst.Name("where"))]
+        return call(f"{self.ctx.use_jnp()}.{name}", *args).with_changes(lpar=updated.lpar, rpar=updated.rpar)
 
     def _static_tuples(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         """``pad_to(x, [4])`` -> ``pad_to(x, (4,))``: a list display given for a parameter a function of the

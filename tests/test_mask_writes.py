@@ -322,3 +322,53 @@ def test_elementwise_values_of_masked_arrays_become_where():
     env = np.array([0.001, 0.5, 2.0, 10.0, 0.0], dtype=np.float32)
     assert_matches_numpy(original, new, "compressor_gain", (env,), rtol=1e-5)
     assert_matches_numpy(original, new, "inv_sqrt", (np.array([0.0, 4.0, -1.0, 9.0], dtype=np.float32),))
+
+
+REDUCTIONS = """\
+import numpy as np
+
+
+def pos_sum(x, t):
+    return x[x > t].sum()
+
+
+def named(x):
+    m = np.isfinite(x)
+    return np.mean(x[m]), x[m].std(ddof=1), np.nansum(x[m])
+
+
+def rebound(x, y):
+    m = x > 0
+    x = y
+    return x[m].sum()
+
+
+def rows(x):
+    m = x[:, 0] > 0
+    return x[m].sum()
+
+
+def largest(x):
+    return x[x > 0].max()
+"""
+
+
+def test_whole_reductions_of_a_boolean_selection_reduce_where_the_mask_holds():
+    """The issue's `x[mask].sum()` -> a reduction `where=mask`: jitted, the same elements reduced (NaN and inf
+    left out, an empty selection's sum 0 and mean NaN). A mask of another shape (rows), one made before `x` was
+    rebound, and `max` (NumPy raises on an empty selection) keep the mask index and stay un-jitted."""
+    from tests.runtime_helpers import migrate_and_exec
+
+    result, original, new = migrate_and_exec(REDUCTIONS)
+    output = result.output.decode()
+    assert "return jnp.sum(x, where=x > t)" in output
+    assert "return jnp.mean(x, where=m), jnp.std(x, ddof=1, where=m), jnp.nansum(x, where=m)" in output
+    assert {r.qualname for r in result.functions if r.jit} == {"pos_sum", "named"}
+    x = np.array([1.5, -2.0, np.nan, 4.0, 0.25, np.inf, 3.0], dtype=np.float32)
+    for want, got in zip(original["named"](x), new["named"](x)):
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+    y = x[np.isfinite(x)]
+    for t in (0.5, 10.0):
+        assert float(new["pos_sum"](y, t)) == pytest.approx(float(original["pos_sum"](y, t)))
+    m = np.array([[1.0, 2.0], [-1.0, 5.0]], dtype=np.float32)
+    assert float(new["rows"](m)) == original["rows"](m) == 3.0

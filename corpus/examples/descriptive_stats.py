@@ -32,5 +32,7 @@ EXAMPLES = {
     "coefficient_of_variation": [(X_50x3,), (np.concatenate([X_20x4[:, :2], np.zeros((20, 1), np.float32)], axis=1),)],
     "dispersion_index": [(rng.poisson(3.0, size=40).astype(np.float32),), (np.zeros(8, np.float32),), (np.array([0, 2, 5, 1]),)],
     "weighted_center": [(X_20x4, np.linspace(0.0, 1.0, 20).astype(np.float32)), (X_20x4, np.zeros(20, np.float32))],
+    "finite_summary": [(np.where(SAMPLE > 1.5, np.nan, SAMPLE).astype(np.float32),),
+                       (np.concatenate([SAMPLE[:30], np.array([np.inf, -np.inf, np.nan], np.float32)]),)],
     "pairwise_corr_matrix": [([SAMPLE[:50], SAMPLE[50:100], SAMPLE[100:150]],), ([f32(10), f32(10)],)],
 }

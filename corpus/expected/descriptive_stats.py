@@ -131,3 +131,10 @@ def weighted_center(x, w):
     total = w.sum()
     share = w / total
     return jax.lax.cond(total == 0, lambda: x.mean(axis=0), lambda: share @ x)
+
+
+@jax.jit
+def finite_summary(x):
+    """Mean and sample deviation of the finite values, and the sum of the positive ones (NaN and inf dropped)."""
+    ok = jnp.isfinite(x)
+    return jnp.mean(x, where=ok), jnp.std(x, ddof=1, where=ok), jnp.sum(x, where=x > 0)

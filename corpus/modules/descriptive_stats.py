@@ -117,3 +117,9 @@ def weighted_center(x, w):
         return x.mean(axis=0)
     share = w / total
     return share @ x
+
+
+def finite_summary(x):
+    """Mean and sample deviation of the finite values, and the sum of the positive ones (NaN and inf dropped)."""
+    ok = np.isfinite(x)
+    return np.mean(x[ok]), x[ok].std(ddof=1), x[x > 0].sum()

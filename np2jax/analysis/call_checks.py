@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.loops import MUTATING_METHODS
+from np2jax.analysis.mask_writes import masked_reduction
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import DefBinding, ImportBinding
 from np2jax.analysis.slice_windows import _value_names
@@ -39,6 +41,10 @@ TYPE_BUILTINS = frozenset({"isinstance", "hasattr", "type", "callable"})  # they
 PYTHON_RESULTS = frozenset({"round", "hash"})  # on a JAX scalar: an array (not a Python number), or a TypeError
 
 
+# Reductions jax.numpy computes over the elements where a mask holds (`where=`), as NumPy does over `x[m]`
+MASKED_REDUCTIONS = frozenset({"sum", "mean", "std", "var", "prod", "any", "all", "nansum", "nanmean"})
+
+
 class CallChecks:
     """The call visitor of ``FunctionTracing`` (analysis/function_tracing.py)."""
 
@@ -57,6 +63,7 @@ class CallChecks:
                 self._block(arg.value, "side-effect", f"passes the NumPy function `{self.module.module.code_for_node(arg.value)}` "
                             "as a value; called on traced arrays it raises", "pass the jax.numpy function instead")
         qualname = self.resolver.qualname(func, self.scope)
+        self._masked_reduction(node, qualname)
         if qualname == "collections.deque":
             self._block(node, "side-effect", "`collections.deque` holds Python objects: jax.jit would run its methods "
                         "(`rotate`, `append`) at trace time on tracers, and jax.numpy takes no deque",
@@ -77,6 +84,26 @@ class CallChecks:
                             "jit the function by hand once its callees are traceable")
             else:
                 self._method_call(node, func)
+
+    def _masked_reduction(self, node: cst.Call, qualname: str | None) -> None:
+        """``x[m].sum()``, ``np.mean(x[m])``, ``x[m].std(ddof=1)`` with ``m`` a boolean mask of ``x``'s shape: the same
+        reduction of ``x`` ``where=m`` keeps every shape fixed (jax.jit refuses the mask index itself)."""
+        func = node.func
+        if isinstance(func, cst.Attribute) and qualname is None:
+            name, read, rest = func.attr.value, func.value, list(node.args)
+        elif qualname is not None and is_numpy(qualname) and qualname.count(".") == 1 and node.args and node.args[0].keyword is None:
+            name, read, rest = qualname[len("numpy."):], node.args[0].value, list(node.args[1:])
+        else:
+            return
+        if name not in MASKED_REDUCTIONS or any(
+                arg.star or arg.keyword is None or arg.keyword.value != "ddof" or name not in ("std", "var") for arg in rest):
+            return
+        if not (isinstance(read, cst.Subscript) and isinstance(read.value, cst.Name) and len(read.slice) == 1
+                and isinstance(read.slice[0].slice, cst.Index) and self._is_mask(read.slice[0].slice.value)):
+            return
+        if masked_reduction(read, IndexClassifier(self.resolver, self.scope)):
+            self.module.masked_reductions[node] = (name, read)
+            self.module.masked_reads.add(read)
 
     def _builtin_call(self, node: cst.Call, name: str) -> None:
         if name in SIDE_EFFECT_BUILTINS:

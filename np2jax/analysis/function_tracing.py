@@ -324,7 +324,7 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             self._require_python(value, "operand of an identity test with `True`/`False`")
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
-        if node not in self.store_targets:
+        if node not in self.store_targets and node not in self.module.masked_reads:
             for element in node.slice:
                 index = element.slice
                 if isinstance(index, cst.Index) and self._is_mask(index.value):

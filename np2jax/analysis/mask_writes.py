@@ -65,8 +65,15 @@ class _Mask:
     covers: frozenset[str]  # names the mask's shape is a broadcast of (at least their axes)
 
 
+def masked_reduction(read: cst.Subscript, classifier: IndexClassifier) -> bool:
+    """``x[m]`` reduced whole (``x[m].sum()``, ``np.mean(x[m])``) with ``m`` a boolean mask of ``x``'s shape, as
+    ``where_write`` proves it for ``x[m] = 0``: ``jnp.sum(x, where=m)`` reduces the same elements, with a shape
+    that does not depend on the data."""
+    return where_write(read, cst.Integer("0"), False, classifier, reading=True) is not None
+
+
 def where_write(target: cst.Subscript, value: cst.BaseExpression | None, augmented: bool,
-                classifier: IndexClassifier) -> WhereWrite | None:
+                classifier: IndexClassifier, reading: bool = False) -> WhereWrite | None:
     """The ``jnp.where`` form of the write ``target = value`` (``target op= value``), or None when it has no
     form proved exact (see the module docstring)."""
     if value is None or not isinstance(target.value, cst.Name) or len(target.slice) != 1:
@@ -86,7 +93,7 @@ def where_write(target: cst.Subscript, value: cst.BaseExpression | None, augment
     # declares nothing `global` or `nonlocal` (nor do functions nested in it)
     scope = classifier.scope
     ordered = scope.kind == "function" and not scope.globals and not scope.nonlocals and not _declares_nonlocal(scope.node)
-    units = (_units_before(scope.node, target) or []) if ordered else []
+    units = (_units_before(scope.node, target, reading) or []) if ordered else []
     if isinstance(mask_expr, cst.Name) and mask_expr.value != name:
         found = _definition(units, mask_expr.value)
         if found is None:
@@ -369,18 +376,30 @@ def _names(node: cst.BaseExpression) -> set[str] | None:
     return None
 
 
-def _units_before(root: cst.CSTNode, target: cst.Subscript) -> list[cst.CSTNode] | None:
+def _units_before(root: cst.CSTNode, target: cst.Subscript, reading: bool = False) -> list[cst.CSTNode] | None:
     """The statements of the write's block before it (a simple statement line counts as its small
-    statements), or None if the write is not found as a statement of a block of ``root``'s own scope."""
+    statements), or None if the write is not found as a statement of a block of ``root``'s own scope.
+    ``reading``: ``target`` is read in a simple statement (``return x[m].sum()``), not written."""
     for block in _blocks(root):
         units: list[cst.CSTNode] = []
         for statement in block:
             small = statement.body if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else [statement]
             for unit in small:
-                if _writes_into(unit, target):
+                if _writes_into(unit, target) if not reading else (
+                        isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and _holds(unit, target)):
                     return units
                 units.append(unit)
     return None
+
+
+def _holds(node: cst.CSTNode, target: cst.CSTNode) -> bool:
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if node is target:
+            return True
+        stack.extend(node.children)
+    return False
 
 
 def _writes_into(unit: cst.CSTNode, target: cst.Subscript) -> bool:

@@ -74,6 +74,10 @@ class ModuleTracing:
         self.rebinds: dict[cst.Expr, tuple[str, ...]] = {}  # `f(a)` statements that become `a = f(a)`
         self.selections: set[cst.Call] = set()  # `min(a, b)` / `max(a, b)` of traced values: become jnp.where
         self.int_casts: set[cst.Call] = set()  # `int(np.argmax(x))`: the cast goes, the index stays an array
+        # `x[m].sum()`, `np.mean(x[m])` with `m` a mask of x's shape -> `jnp.sum(x, where=m)`: the call -> (reduction,
+        # the read `x[m]`), and the reads, which jit then takes (analysis/call_checks.py, walker_calls.py)
+        self.masked_reductions: dict[cst.Call, tuple[str, cst.Subscript]] = {}
+        self.masked_reads: set[cst.Subscript] = set()
         self._plans: dict[str, JitPlan] = {}
         self._users: dict[str, list[tuple[str, cst.Call, object]]] | None = None  # see _result_users
         self._callees: dict[str, set[str]] | None = None  # function name -> the names it calls (see _reaches)

@@ -29,7 +29,10 @@ class DataDependentShape(Rule):
             "values and raises for negative ones, where JAX drops the larger ones and counts negative ones in bin 0. "
             "`np.linalg.lstsq` is reported when its residuals are read (`x, res, rank, sv = ...`, `[1]`): NumPy's "
             "are empty for square, under-determined or rank-deficient systems (their size depends on the rank), "
-            "jax.numpy's always hold a value; taking only the solution (`[0]`, or `_` for the residuals) migrates."
+            "jax.numpy's always hold a value; taking only the solution (`[0]`, or `_` for the residuals) migrates. "
+            "(A boolean mask index is not reported here: it keeps the function un-jitted, NPJ301/NPJ304, except in a "
+            "whole reduction, `x[m].sum()` or `np.mean(x[m])` with `m` a mask of `x`'s shape, which becomes "
+            "`jnp.sum(x, where=m)`.)"
         ),
         why="`jax.jit` needs every shape at trace time; these functions only know theirs after looking at the data.",
         use_instead="the jax.numpy version with a static `size=` (and `fill_value=`), or `jnp.where(mask, x, neutral)`.",
