@@ -73,6 +73,8 @@ class CallRewrites:
         method = isinstance(original.func, cst.Attribute) and original.func.value is read
         read = updated.func.value if method else updated.args[0].value  # (its mask as rewritten: `jnp.isnan(x)`)
         rest = list(updated.args if method else updated.args[1:])
+        if not (isinstance(read, cst.Subscript) and len(read.slice) == 1 and isinstance(read.slice[0].slice, cst.Index)):
+            return updated  # (another rewrite changed the read: leave the call as it is)
         self.statement_rewrites += 1
         args = [cst.Arg(read.value), *rest, cst.Arg(read.slice[0].slice.value, keyword=cst.Name("where"))]
         return call(f"{self.ctx.use_jnp()}.{name}", *args).with_changes(lpar=updated.lpar, rpar=updated.rpar)
