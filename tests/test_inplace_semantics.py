@@ -540,3 +540,50 @@ def test_sort_of_an_arithmetic_result_is_an_arrays_sort():
                        ("sort_rows", (x[:6].reshape(2, 3),))):
         assert_matches_numpy(original, new, name, args)
     assert new["as_list"]([3, 1, 2]) == [1, 2, 3]
+
+
+def test_a_sort_of_what_may_be_a_list_in_jitted_code_is_refused():
+    """hunt16 S1/S2: `v = x * 2` (`a + b`) may be a list in NumPy code, but jitted it is a tracer whose `.sort()`
+    returns a copy: NPJ201, the function (and a caller of such a helper) stays NumPy and computes what it did. A
+    list built in the function (`list(a) + list(b)`) is sorted as before."""
+    source = """\
+import numpy as np
+
+
+def sort_kind(x):
+    v = x * 2
+    v.sort(kind="stable")
+    return v
+
+
+def spread(a, b):
+    v = a + b
+    v.sort()
+    return v - np.min(a)
+
+
+def helper(x):
+    v = x * 2
+    v.sort()
+    return v
+
+
+def caller(x):
+    return np.cumsum(helper(x))
+
+
+def merged(a, b):
+    v = list(a) + list(b)
+    v.sort()
+    return v
+"""
+    from tests.runtime_helpers import migrate_and_exec
+
+    result, original, new = migrate_and_exec(source)
+    errors = {(d.line, d.code) for d in result.diagnostics if d.severity.value == "error"}
+    assert {(6, "NPJ201"), (12, "NPJ201"), (18, "NPJ201"), (23, "NPJ202")} <= errors, errors
+    assert not any(line >= 26 for line, _ in errors)
+    x = np.array([3.0, -1.0, 2.0], dtype=np.float32)
+    for name, args in (("sort_kind", (x,)), ("spread", (x, x * 0 + 0.5)), ("caller", (x,))):
+        np.testing.assert_allclose(new[name](*[a.copy() for a in args]), original[name](*[a.copy() for a in args]))
+    assert new["merged"]([3, 1], [2]) == [1, 2, 3]

@@ -1169,16 +1169,23 @@ def test_functions_whose_defaults_the_module_reads_are_not_jitted():
 
         def default_of(name):
             return eval(NAMES[name]).__defaults__[0]
+
+        def scale(x, s=6.0):
+            return np.sqrt(x) * s
+
+        def default_scale():
+            return getattr(scale, "__defaults__")[0]
         """)
     result = migrate(source)
     found = outcome(result)
     assert found["window_kaiser"] == found["window_tukey"] == found["window_hann"] == ("NPJ304",)
-    assert found["arity"] == jit()
+    assert found["arity"] == jit() and found["scale"] == ("NPJ304",)
     assert "window_hann.__code__` (line 15) reads an attribute" in "".join(d.message for d in result.diagnostics)
     original, migrated = {}, {}
     exec(compile(source, "original.py", "exec"), original)
     exec(compile(result.output, "migrated.py", "exec"), migrated)
     assert migrated["default_beta"]() == original["default_beta"]() == 8.6
     assert migrated["default_of"]("tukey") == original["default_of"]("tukey") == 0.5
+    assert migrated["default_scale"]() == original["default_scale"]() == 6.0
     assert float(migrated["arity"](np.ones(3))) == float(original["arity"](np.ones(3))) == 3.0
     np.testing.assert_allclose(np.asarray(migrated["window_kaiser"](5)), original["window_kaiser"](5), rtol=1e-6)

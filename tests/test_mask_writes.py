@@ -283,10 +283,31 @@ def compressor_gain(env, knee_db=6.0, ratio=4.0):
 
 
 def inv_sqrt(d):
+    inv = np.zeros(d.shape)
+    nz = d > 0
+    inv[nz] = 1.0 / np.sqrt(d[nz])
+    return inv
+
+
+def zscore_valid(x):
+    z = np.zeros(x.shape)
+    m = np.isfinite(x)
+    z[m] = (x[m] - x[m].mean()) / x[m].std()
+    return z
+
+
+def like_input(d):
     inv = np.zeros_like(d)
     nz = d > 0
     inv[nz] = 1.0 / np.sqrt(d[nz])
     return inv
+
+
+def bright(img):
+    out = img.copy()
+    m = img > 100
+    out[m] = img[m] * 1.8
+    return out
 
 
 def reduced(d):
@@ -307,16 +328,23 @@ def other_array(d, w):
 def test_elementwise_values_of_masked_arrays_become_where():
     """hunt15: `x[m] = f(y[m])` with `f` elementwise over arrays of the mask's shape (and numbers) writes, where `m`
     holds, what `f(y)` computes there: `jnp.where(m, f(y), x)`, jitted (the values `where` drops may be inf or
-    NaN: never seen). A reduction over `y[m]`, or another array beside it, keeps the write refused."""
+    NaN: never seen). A reduction of the selection inside the value is one number (hunt16 S3: it keeps its mask,
+    `jnp.mean(x, where=m)`). A reduction over `y[m]` as the value, another array beside it, or a float value into an
+    array that may hold integers (hunt16 S4: uint8 360.0 wraps to 104 in NumPy, saturates in JAX) keep the write
+    refused."""
     from tests.runtime_helpers import assert_matches_numpy, migrate_and_exec
 
     result, original, new = migrate_and_exec(ELEMENTWISE)
     output = result.output.decode()
     assert "gain_db = jnp.where(hard, jnp.asarray((1.0 / ratio - 1.0) * over, gain_db.dtype), gain_db)" in output
     assert "inv = jnp.where(nz, jnp.asarray(1.0 / jnp.sqrt(d), inv.dtype), inv)" in output
+    assert "z = jnp.where(m, jnp.asarray((x - jnp.mean(x, where=m)) / jnp.std(x, where=m), z.dtype), z)" in output
     jitted = {r.qualname for r in result.functions if r.jit}
-    assert {"compressor_gain", "inv_sqrt"} <= jitted and not {"reduced", "other_array"} & jitted
-    for name in ("reduced", "other_array"):
+    assert {"compressor_gain", "inv_sqrt", "zscore_valid"} <= jitted
+    assert not {"reduced", "other_array", "like_input", "bright"} & jitted
+    x = np.array([1.0, np.nan, 3.0, 6.0], dtype=np.float32)
+    np.testing.assert_allclose(np.asarray(new["zscore_valid"](x)), original["zscore_valid"](x), rtol=1e-5)
+    for name in ("reduced", "other_array", "like_input", "bright"):
         record = next(r for r in result.functions if r.qualname == name)
         assert any(d.code == "NPJ201" and record.line <= d.line <= record.end_line for d in result.diagnostics), name
     env = np.array([0.001, 0.5, 2.0, 10.0, 0.0], dtype=np.float32)

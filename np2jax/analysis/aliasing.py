@@ -162,7 +162,7 @@ def is_python_container(expr: cst.BaseExpression, resolver: Resolver | None = No
                          cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
         return True
     if isinstance(expr, cst.BinaryOperation):
-        return is_python_container(expr.left) or is_python_container(expr.right)
+        return is_python_container(expr.left, resolver, scope) or is_python_container(expr.right, resolver, scope)
     if isinstance(expr, cst.Call) and resolver is not None and scope is not None:
         return resolver.qualname(expr.func, scope) in ("builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray", "collections.defaultdict", "collections.OrderedDict", "collections.deque")
     return False

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.aliasing import array_arithmetic
+from np2jax.analysis.aliasing import is_python_container
 from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver, is_numpy
 from np2jax.analysis.param_hints import hint_names
 from np2jax.analysis.scope import Scope, ValueBinding
@@ -119,9 +119,13 @@ class _Evidence(FastVisitor):
             self.found = True
 
     def _arithmetic(self, name: str) -> bool:
+        """Bound only to arithmetic without a list display in it (``-x``, ``x * 2``, ``a + b``): handed arrays (by a
+        jitted caller: tracers), its ``.sort()`` is an array's, which the migration must see."""
         bindings = self.scope.bindings.get(name, ())
-        return bool(bindings) and all(isinstance(b, ValueBinding) and (b.augmented or array_arithmetic(b.value)) for b in bindings) \
-            and any(not b.augmented for b in bindings)
+        return bool(bindings) and all(isinstance(b, ValueBinding) and (b.augmented or (
+            isinstance(b.value, (cst.BinaryOperation, cst.UnaryOperation))
+            and not is_python_container(b.value, self.resolver, self.scope)))
+            for b in bindings) and any(not b.augmented for b in bindings)
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._written(node.target)

@@ -21,10 +21,10 @@ _DEFAULTS = frozenset({"__defaults__", "__kwdefaults__"})
 
 @dataclass
 class FunctionAttributeReads:
-    named: dict[str, cst.Attribute] = field(default_factory=dict)  # function name -> the first read
-    dynamic: cst.Attribute | None = None  # `eval(...).__defaults__`: of a function named at run time
+    named: dict[str, cst.CSTNode] = field(default_factory=dict)  # function name -> the first read
+    dynamic: cst.CSTNode | None = None  # `eval(...).__defaults__`: of a function named at run time
 
-    def read_of(self, node: cst.FunctionDef) -> cst.Attribute | None:
+    def read_of(self, node: cst.FunctionDef) -> cst.CSTNode | None:
         """The read that keeps ``node`` (a module-level function) from being jitted, if any."""
         found = self.named.get(node.name.value)
         if found is None and self.dynamic is not None and _has_defaults(node.params):
@@ -40,13 +40,23 @@ class _Reads(FastVisitor):
     def __init__(self) -> None:
         self.found = FunctionAttributeReads()
 
+    def visit_Call(self, node: cst.Call) -> None:
+        """``getattr(scale, "__defaults__")``."""
+        if (isinstance(node.func, cst.Name) and node.func.value in ("getattr", "hasattr") and len(node.args) >= 2
+                and isinstance(node.args[1].value, cst.SimpleString) and node.args[1].value.evaluated_value in FUNCTION_ONLY):
+            self._read(node.args[0].value, node.args[1].value.evaluated_value, node)
+
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if node.attr.value not in FUNCTION_ONLY:
+        self._read(node.value, node.attr.value, node)
+
+    def _read(self, owner: cst.BaseExpression, attribute: str, node: cst.CSTNode) -> None:
+        if attribute not in FUNCTION_ONLY:
             return
-        if isinstance(node.value, cst.Name):
-            self.found.named.setdefault(node.value.value, node)
-        elif isinstance(node.value, (cst.Call, cst.Subscript)) and node.attr.value in _DEFAULTS and self.found.dynamic is None:
+        if isinstance(owner, cst.Name):
+            self.found.named.setdefault(owner.value, node)
+        elif isinstance(owner, (cst.Call, cst.Subscript)) and attribute in _DEFAULTS and self.found.dynamic is None:
             self.found.dynamic = node
+
 
 
 def function_attribute_reads(module: cst.Module, source: str) -> FunctionAttributeReads:

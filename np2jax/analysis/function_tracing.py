@@ -46,7 +46,7 @@ from np2jax.analysis.tracing_tables import (
     WHILE_INSTEAD,
 )
 from np2jax.analysis.while_loops import WhileLoops
-from np2jax.analysis.mask_writes import masked_reads
+from np2jax.analysis.mask_writes import masked_leaves
 from np2jax.analysis.writes import becomes_where
 
 PYTHON_SEQUENCE_BUILTINS = frozenset({"builtins.list", "builtins.tuple", "builtins.sorted"})
@@ -536,7 +536,7 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             return
         if becomes_where(target, value, IndexClassifier(self.resolver, self.scope), augmented):
             # `x[m] = y[m]` reads `y` whole: `jnp.where(m, y, x)` (also `x[m] = 1 / np.sqrt(y[m])`)
-            self.store_targets.update(masked_reads(value, index.value))
+            self.store_targets.update(masked_leaves(value, index.value, IndexClassifier(self.resolver, self.scope)) or ())
         else:
             self._block(target, "traced-value", "a write through a boolean mask index: jit needs the mask's shape-fixed form",
                         "x = jnp.where(mask, value, x) with a mask of x's shape")

@@ -35,7 +35,7 @@ import libcst as cst
 
 from np2jax.analysis.indexing import COMPARISON_OPERATORS, ELEMENTWISE_PREDICATES, ELEMENTWISE_VALUES, IndexClassifier
 from np2jax.analysis.resolve import is_numpy
-from np2jax.analysis.scope import ValueBinding
+from np2jax.analysis.scope import ValueBinding, dotted_name
 from np2jax.visitors import FastVisitor, visit
 
 BROADCAST_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power,
@@ -84,11 +84,11 @@ def where_write(target: cst.Subscript, value: cst.BaseExpression | None, augment
     name = target.value.value
     mask_expr = index.value
     steady = {name}  # names that must keep their binding between the mask and the write
-    leaves = masked_leaves(value, mask_expr, classifier)
-    if leaves:
-        steady.update(leaf.value for leaf in leaves)
-    elif leaves is None or not _one_number(value, classifier):
+    reads = masked_leaves(value, mask_expr, classifier)
+    if reads is None:
         return None
+    leaves = [read.value for read in reads]  # the arrays `y` read through the mask
+    steady.update(leaf.value for leaf in leaves)
     # Statements before the write, read in order only where no call can rebind a local: in a function that
     # declares nothing `global` or `nonlocal` (nor do functions nested in it)
     scope = classifier.scope
@@ -114,7 +114,27 @@ def where_write(target: cst.Subscript, value: cst.BaseExpression | None, augment
         return None  # perhaps a Python bool: `~` of it is an integer index
     if leaves and any(leaf.value not in mask.covers | alike for leaf in leaves):
         return None
+    if leaves and not (len(reads) == 1 and reads[0] is value) and _may_narrow(target.value, value, classifier):
+        return None
     return WhereWrite(tuple(leaves) or None)
+
+
+def _may_narrow(target: cst.Name, value: cst.BaseExpression, classifier: IndexClassifier) -> bool:
+    """Computed values (``img[m] * 1.8``) that may be of another kind than the array written: a float into an
+    array that may hold integers is cast, and where the values leave the integer type's range NumPy wraps and
+    JAX saturates (uint8: 360.0 is 104 in NumPy, 255 in JAX).  Only kinds known to agree pass."""
+    from np2jax.analysis.dtype_sources import dtype_source
+    from np2jax.analysis.value_kinds import ValueClassifier
+
+    values = ValueClassifier(classifier.resolver)
+    written = dtype_source(target, classifier.scope, classifier.resolver, values)
+    computed = dtype_source(value, classifier.scope, classifier.resolver, values)
+    if computed is None or written is None:
+        return True
+    if written == computed:
+        return False
+    return not (written[0] == "fixed" and written[1] in ("float", "float64", "complex") and computed[0] == "fixed"
+                and computed[1] in ("float", "float64", "int", "bool"))
 
 
 def _one_number(value: cst.BaseExpression, classifier: IndexClassifier) -> bool:
@@ -122,27 +142,19 @@ def _one_number(value: cst.BaseExpression, classifier: IndexClassifier) -> bool:
 
 
 def masked_leaves(value: cst.BaseExpression, mask: cst.BaseExpression, classifier: IndexClassifier,
-                  depth: int = 0) -> list[cst.Name] | None:
-    """The arrays ``y`` whose ``y[mask]`` make up ``value`` elementwise (``y[m]``, ``(1 / r - 1) * over[m]``,
+                  depth: int = 0) -> list[cst.Subscript] | None:
+    """The reads ``y[mask]`` that make up ``value`` elementwise (``y[m]``, ``(1 / r - 1) * over[m]``,
     ``1.0 / np.sqrt(d[m])``, beside numbers): computed on the whole arrays, where ``m`` holds it gives the same
-    elements.  ``[]``: no ``y[mask]`` in it; None: something else (a reduction, an array without the mask)."""
+    elements.  ``[]``: none (one number, which may reduce a read: ``x[m].mean()`` stays as it is); None: something
+    else (an array without the mask, ``np.cumsum(y[m])``)."""
     if depth > 12:
         return None
-    leaf = _masked_array(value, mask, classifier)
-    if leaf is not None:
-        return [leaf]
-    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, BROADCAST_OPERATORS):
-        parts = [value.left, value.right]
-    elif isinstance(value, cst.UnaryOperation) and isinstance(value.operator, (cst.Minus, cst.Plus)):
-        parts = [value.expression]
-    elif isinstance(value, cst.Call) and value.args and all(a.keyword is None and not a.star for a in value.args):
-        qualname = classifier.resolver.qualname(value.func, classifier.scope) or ""
-        if not (is_numpy(qualname) and qualname.count(".") == 1 and qualname[len("numpy."):] in BROADCAST_FUNCTIONS):
-            return None
-        parts = [a.value for a in value.args]
-    else:
+    if _masked_array(value, mask, classifier) is not None:
+        return [value]
+    parts = _elementwise_parts(value, lambda call: classifier.resolver.qualname(call.func, classifier.scope) or "")
+    if parts is None:
         return [] if _one_number(value, classifier) else None
-    found: list[cst.Name] = []
+    found: list[cst.Subscript] = []
     for part in parts:
         inner = masked_leaves(part, mask, classifier, depth + 1)
         if inner is None:
@@ -151,33 +163,43 @@ def masked_leaves(value: cst.BaseExpression, mask: cst.BaseExpression, classifie
     return found
 
 
+def _elementwise_parts(value: cst.BaseExpression, qualname) -> list[cst.BaseExpression] | None:
+    """The operands of an elementwise operation (arithmetic, ``np.sqrt(...)``); None for anything else."""
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, BROADCAST_OPERATORS):
+        return [value.left, value.right]
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, (cst.Minus, cst.Plus)):
+        return [value.expression]
+    if isinstance(value, cst.Call) and value.args and all(a.keyword is None and not a.star for a in value.args):
+        module, _, short = qualname(value).rpartition(".")
+        if module in ("numpy", "jax.numpy") and short in BROADCAST_FUNCTIONS:
+            return [a.value for a in value.args]
+    return None
+
+
 def _reads_through(node: cst.CSTNode, mask: cst.BaseExpression) -> bool:
     return (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1
             and isinstance(node.slice[0].slice, cst.Index) and node.slice[0].slice.value.deep_equals(mask))
 
 
-def masked_reads(value: cst.BaseExpression, mask: cst.BaseExpression) -> list[cst.Subscript]:
-    """The ``y[mask]`` in ``value``."""
-    found, stack = [], [value]
-    while stack:
-        node = stack.pop()
-        if _reads_through(node, mask):
-            found.append(node)
-        else:
-            stack.extend(node.children)
-    return found
+def unmask(value: cst.BaseExpression, mask: cst.BaseExpression, jnp_alias: str) -> cst.BaseExpression:
+    """``value`` (as rewritten: ``jnp.sqrt``) with each elementwise read ``y[mask]`` replaced by ``y``, the whole
+    array (see ``masked_leaves``); reads inside anything else (``x[m].mean()``) are left as they are."""
+    if _reads_through(value, mask):
+        return value.value.with_changes(lpar=value.lpar, rpar=value.rpar)
 
+    def spelled(call: cst.Call) -> str:
+        name = dotted_name(call.func) or ""
+        return "jax.numpy" + name[len(jnp_alias):] if name.startswith(jnp_alias + ".") else name
 
-def unmask(value: cst.BaseExpression, mask: cst.BaseExpression) -> cst.BaseExpression:
-    """``value`` with each ``y[mask]`` replaced by ``y`` (the whole array: see ``masked_leaves``)."""
-
-    class _Unmask(cst.CSTTransformer):
-        def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
-            if _reads_through(updated, mask):
-                return updated.value.with_changes(lpar=updated.lpar, rpar=updated.rpar)
-            return updated
-
-    return value.visit(_Unmask())
+    parts = _elementwise_parts(value, spelled)
+    if parts is None:
+        return value
+    new = [unmask(part, mask, jnp_alias) for part in parts]
+    if isinstance(value, cst.BinaryOperation):
+        return value.with_changes(left=new[0], right=new[1])
+    if isinstance(value, cst.UnaryOperation):
+        return value.with_changes(expression=new[0])
+    return value.with_changes(args=[arg.with_changes(value=part) for arg, part in zip(value.args, new)])
 
 
 def _masked_array(value: cst.BaseExpression, mask: cst.BaseExpression, classifier: IndexClassifier) -> cst.Name | None:

@@ -456,7 +456,7 @@ class FunctionalUpdate(LineRewrites, Rule):
         if plan.how == "where":
             mask = target.slice[0].slice.value
             if plan.masked:  # `x[m] = y[m]`: `y` where `m` holds; `1 / np.sqrt(d[m])`: `1 / jnp.sqrt(d)` (analysis/mask_writes.py)
-                value = unmask(value, mask)
+                value = unmask(value, mask, ctx.jnp_alias)
             if operator is not None:  # `x[m] op= v`: `x op v` where `m` holds
                 value = cst.BinaryOperation(left=name.deep_clone(), operator=BINARY_OPERATOR_FOR[type(operator)](),
                                             right=parenthesized(value))

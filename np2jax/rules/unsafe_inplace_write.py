@@ -5,7 +5,8 @@ import libcst as cst
 from np2jax.analysis.result_writes import INPLACE_METHODS
 from np2jax.analysis.scope import LoopBinding, ParamBinding, ValueBinding
 from np2jax.analysis.sequences import sequence_annotation
-from np2jax.context import FileContext
+from np2jax.analysis.aliasing import is_python_container
+from np2jax.context import FileContext, loop_plan, runs_on_jax_arrays
 from np2jax.cstutil import string_valued
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -349,11 +350,15 @@ class UnsafeInplaceWrite(Rule):
         receiver = func.value
         if isinstance(receiver, cst.Name):
             name = receiver.value
-            if aliasing.is_container(name):
+            # Jitted, the function sees tracers wherever it does not build a Python value itself: `v = a + b`,
+            # `v = x * 2` are arrays there, and `v.sort()` would return a sorted copy and change nothing
+            traced = (bool(aliasing.scope.bindings.get(name)) and ctx.qualname(func) is None and _jitted_array_code(ctx)
+                      and not _python_values(name, aliasing, ctx))
+            if aliasing.is_container(name) and not traced:
                 return
             # `p = f(z); p.sort()`: f's result may be an array (a JAX one once f migrates) as well as a list;
             # `def f(y): y.sort()`: the caller's array, a JAX one where a migrated or jitted caller passes it
-            if not (aliasing.holds_numpy_array(name, strict=func.attr.value == "sort") or aliasing.bound_to_call(name)
+            if not (traced or aliasing.holds_numpy_array(name, strict=func.attr.value == "sort") or aliasing.bound_to_call(name)
                     or aliasing.arithmetic_array(name)
                     or _array_parameter(name, aliasing) or _element_or_view(name, aliasing)):
                 return
@@ -437,3 +442,22 @@ def _element_or_view(name: str, aliasing) -> bool:
     bindings = aliasing.scope.bindings.get(name, ())
     return any(isinstance(b, LoopBinding) or (isinstance(b, ValueBinding) and isinstance(b.value, (cst.Subscript, cst.Attribute)))
                for b in bindings)
+
+
+def _jitted_array_code(ctx: FileContext) -> bool:
+    """The function (or the one it is in) will be jitted: it has a jit plan and computes with arrays."""
+    outer = ctx.function.outer or ctx.function if ctx.function is not None else None
+    if outer is None or not runs_on_jax_arrays(outer, ctx) or not outer.is_module_level:
+        return False
+    return ctx.tracing.array_code(outer.node.name.value)
+
+
+def _python_values(name: str, aliasing, ctx: FileContext) -> bool:
+    """Every binding of ``name`` is a Python container built here (``list(x)``, ``[...]``) or a static parameter of
+    the jitted function: a Python object under jit too."""
+    plan = loop_plan(ctx.function.outer or ctx.function, ctx)
+    static = set(plan.static) if plan is not None and ctx.function.outer is None else set()
+    bindings = aliasing.scope.bindings.get(name, ())
+    return bool(bindings) and all(
+        (isinstance(b, ValueBinding) and (b.augmented or is_python_container(b.value, aliasing.resolver, aliasing.scope)))
+        or (isinstance(b, ParamBinding) and b.param.name.value in static) for b in bindings)
