@@ -20,8 +20,8 @@ from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import (
     SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, ValueBinding, attribute_chain, instance_class,
 )
-from np2jax.context import BLOCKED_AS_IS, FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan
-from np2jax.cstutil import dotted, trailing_comment_lines
+from np2jax.context import BLOCKED_AS_IS, FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan, runs_on_jax_arrays
+from np2jax.cstutil import call, dotted, trailing_comment_lines
 from np2jax.analysis.function_tracing import MASK_INDEX
 from np2jax.analysis.eager_shapes import varying_shape
 from np2jax.analysis.loops import contains
@@ -542,6 +542,11 @@ class Walker(CallRewrites, FastTransformer):
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
         if not self.traced:
             return updated
+        tracing = self.ctx.tracing
+        if tracing is not None and original in tracing.constant_reads and runs_on_jax_arrays(self.ctx.function, self.ctx):
+            # a NumPy array refuses a traced index (TracerArrayConversionError); a JAX one takes it
+            self.statement_rewrites += 1
+            return updated.with_changes(value=call(f"{self.ctx.use_jnp()}.asarray", updated.value))
         for rule in self.hooks["rewrite_subscript"]:
             replacement = rule.rewrite_subscript(original, updated, self.ctx)
             if replacement is not None:

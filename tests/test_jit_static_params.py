@@ -586,3 +586,36 @@ def test_parameters_handed_to_range_and_unpacked_shapes_index_one_element():
     np.testing.assert_array_equal(np.asarray(new["table_a"](3, 4)), original["table_a"](3, 4))
     grid = np.arange(12).reshape(3, 4)
     np.testing.assert_array_equal(np.asarray(new["table_b"](grid)), original["table_b"](grid))
+
+
+def test_module_numpy_arrays_indexed_by_traced_values_are_read_as_jax_arrays():
+    """hunt16 L5/L6: `COMPLEMENT[seq[::-1]]` (a module-level NumPy array) and `surv[i]` (`surv=SURVIVAL`, which jax.jit
+    leaves a NumPy array where the default is used) with a traced index raised TracerArrayConversionError: read
+    through `jnp.asarray(...)`; indexing such a table is array code, so the helper is jitted too."""
+    source = textwrap.dedent("""
+        import numpy as np
+
+        COMPLEMENT = np.array([3, 2, 1, 0])
+        SURVIVAL = np.array([0.6, 0.7, 0.5])
+
+        def reverse_complement(seq):
+            return COMPLEMENT[seq[::-1]]
+
+        def canonical(seq):
+            return np.minimum(seq, reverse_complement(seq))
+
+        def leslie(surv=SURVIVAL):
+            n = surv.shape[0] + 1
+            L = np.zeros((n, n))
+            for i in range(n - 1):
+                L[i + 1, i] = surv[i]
+            return L
+        """)
+    result, original, new = migrate_and_exec(source)
+    output = result.output.decode()
+    assert "return jnp.asarray(COMPLEMENT)[seq[::-1]]" in output and "jnp.asarray(surv)[i]" in output
+    assert all(record.jit for record in result.functions)
+    seq = np.array([0, 1, 3, 2])
+    assert_matches_numpy(original, new, "canonical", (seq,))
+    np.testing.assert_allclose(np.asarray(new["leslie"]()), original["leslie"](), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(new["leslie"](np.array([0.5, 0.25]))), original["leslie"](np.array([0.5, 0.25])))

@@ -43,10 +43,11 @@ _NOT_ARRAY_KINDS = ("dtype", "static", "type", "constant")
 class ArrayCode:
     """Which module-level functions of one module compute with arrays; each judged once."""
 
-    def __init__(self, resolver: Resolver, module_scope: Scope, function_node) -> None:
+    def __init__(self, resolver: Resolver, module_scope: Scope, function_node, numpy_constant=lambda name: False) -> None:
         self.resolver = resolver
         self.module_scope = module_scope
         self._function_node = function_node  # name -> cst.FunctionDef | None (a single module-level def)
+        self.numpy_constant = numpy_constant  # name -> a module-level NumPy array (`COMPLEMENT = np.array([...])`)?
         self._known: dict[str, bool] = {}
         self.keeps_numpy: set[str] = set()  # functions that still call NumPy array functions (rules chose to keep them)
 
@@ -106,6 +107,12 @@ class _Evidence(FastVisitor):
         self._operands.add(id(node.expression))
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
+        if isinstance(node.value, cst.Name) and self.scope.lookup(node.value.value)[0] is self.owner.module_scope and (
+                self.owner.numpy_constant(node.value.value)):
+            self.found = True  # `COMPLEMENT[seq[::-1]]`: indexing a module-level NumPy array
+        self._view_in_arithmetic(node)
+
+    def _view_in_arithmetic(self, node: cst.Subscript) -> None:
         """``pts[:, :-1] / pts[:, -1:]``, ``x[..., 0] * 2``: a slice, ``...`` or ``None`` among several indices only
         an array takes (a list refuses tuples; a dict key holding a slice is no real code), in arithmetic: a
         function that only hands back such a view (``return mat[0:3, 0:3]``) stays as it is, so that its callers'

@@ -324,6 +324,9 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             self._require_python(value, "operand of an identity test with `True`/`False`")
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
+        if node not in self.store_targets and self.module.numpy_constant(node.value, self.scope) and any(
+                self.tokens(element.slice.value) for element in node.slice if isinstance(element.slice, cst.Index)):
+            self.module.constant_reads.add(node)  # `COMPLEMENT[seq]`: `jnp.asarray(COMPLEMENT)[seq]` (walker.py)
         if node not in self.store_targets and node not in self.module.masked_reads:
             for element in node.slice:
                 index = element.slice

@@ -40,7 +40,8 @@ from np2jax.analysis.function_tracing import FunctionTracing
 from np2jax.analysis.jit_plan import Blocker, JitPlan, LoopConversion, jit_decorator
 from np2jax.analysis.loops import MUTATING_METHODS
 from np2jax.analysis.resolve import Resolver, is_numpy
-from np2jax.analysis.scope import DefBinding, ValueBinding
+from np2jax.analysis.list_operands import ARRAY_CONSTRUCTORS
+from np2jax.analysis.scope import DefBinding, ParamBinding, ValueBinding
 from np2jax.analysis.tracing_tables import DEFAULT_UNROLL_THRESHOLD, IMMUTABLE_BUILTINS
 from np2jax.cstutil import argument_for, bool_identity_operands
 from np2jax.visitors import FastVisitor, visit
@@ -78,11 +79,15 @@ class ModuleTracing:
         # the read `x[m]`), and the reads, which jit then takes (analysis/call_checks.py, walker_calls.py)
         self.masked_reductions: dict[cst.Call, tuple[str, cst.Subscript]] = {}
         self.masked_reads: set[cst.Subscript] = set()
+        # `COMPLEMENT[seq]`, `surv[i]` (`surv=SURVIVAL`): a module-level NumPy array (or a parameter defaulting to one)
+        # indexed by a traced value, which a NumPy array refuses: read through `jnp.asarray(...)` (walker.py)
+        self.constant_reads: set[cst.Subscript] = set()
         self._plans: dict[str, JitPlan] = {}
         self._users: dict[str, list[tuple[str, cst.Call, object]]] | None = None  # see _result_users
         self._callees: dict[str, set[str]] | None = None  # function name -> the names it calls (see _reaches)
         self._in_progress: set[str] = set()
-        self.array_code = ArrayCode(resolver, self.module_scope, self.function_node)  # name -> computes with arrays?
+        self.array_code = ArrayCode(resolver, self.module_scope, self.function_node,  # name -> computes with arrays?
+                                    lambda name: self.numpy_constant(cst.Name(name), self.module_scope))
         # `from helpers import *` (also relative): a name bound nowhere may be another module's function
         self.star_imports = "import *" in source and any(
             isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar)
@@ -238,6 +243,22 @@ class ModuleTracing:
             return True
         func = call.func
         return isinstance(func, cst.Attribute) and func.attr.value != "tolist" and self._module_array(func.value, seen)
+
+    def numpy_constant(self, node: cst.BaseExpression, scope) -> bool:
+        """``node`` names a module-level NumPy array (``COMPLEMENT = np.array([3, 2, 1, 0])``) nothing writes, or is a
+        parameter whose default is one (``surv=SURVIVAL``: a NumPy array under jit wherever the default is used)."""
+        if not isinstance(node, cst.Name):
+            return False
+        found, bindings = scope.lookup(node.value)
+        if found is self.module_scope:
+            return bool(bindings) and node.value not in self.mutated_globals and all(
+                isinstance(b, ValueBinding) and isinstance(b.value, cst.Call)
+                and (self.resolver.qualname(b.value.func, found) or "").removeprefix("numpy.") in ARRAY_CONSTRUCTORS
+                for b in bindings)
+        if found is None or found.kind != "function" or len(bindings) != 1 or not isinstance(bindings[0], ParamBinding):
+            return False
+        default = bindings[0].param.default
+        return isinstance(default, cst.Name) and self.numpy_constant(default, self.module_scope)
 
     def _module_array(self, node: cst.BaseExpression, seen: frozenset[str]) -> bool:
         """Is ``node`` (at module level) an array: a module-level array name, its element, view or method result?"""

@@ -35,8 +35,11 @@ class Jit(Rule):
             "NPJ301). `str`-hinted parameters and ones with a string default are static (a string cannot be traced); "
             "the report lists the indices in `static_argnums`. A function with nothing to rewrite is jitted as "
             "it is when it is array code (it calls jax.numpy or array methods such as `.mean()`, uses `.shape`/`.T`, "
-            "or calls a function of the module that is) and returns an array; functions defined inside a jitted "
-            "function are traced with it and reported as jitted."
+            "indexes a module-level NumPy array, or calls a function of the module that is) and returns an array; functions "
+            "defined inside a jitted function are traced with it and reported as jitted. A module-level NumPy array "
+            "(`COMPLEMENT = np.array([3, 2, 1, 0])`, nothing writes it), or a parameter defaulting to one (`surv=SURVIVAL`: "
+            "jax.jit leaves a default as it is), indexed by a traced value is read as `jnp.asarray(COMPLEMENT)[seq]`: a "
+            "NumPy array refuses a tracer as its index."
         ),
         why=(
             "Under `jax.jit` a function is compiled once per combination of static arguments and runs as one XLA "
