@@ -674,3 +674,61 @@ def test_a_sort_kind_given_to_a_jax_arrays_method_is_dropped_or_made_stable():
     x = [[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]
     for got, want in zip(migrated.ranks(x), original.ranks(x)):
         np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_real16_tuples_returned_ndim_fallback_imports_nonzero_methods_and_none_defaults():
+    """real16 (mplstereonet, pyorbital, acoustics): a helper's returned tuple handed to `np.cross` is wrapped (F1);
+    `np.ndim(m)` makes nothing static (F3); `rfft` imported from pyfftw with NumPy's as the fallback is NPJ113
+    (F4); `.nonzero()` of traced values keeps the function un-jitted, as `np.nonzero` does (F5); `np.asarray(p)` of
+    a parameter defaulting to None, never tested, stays NumPy's object array (F8)."""
+    source = textwrap.dedent("""
+        import numpy as np
+        try:
+            from pyfftw.interfaces.numpy_fft import rfft
+        except ImportError:
+            from numpy.fft import rfft
+
+        def _vec(azi):
+            azi = np.radians(azi)
+            return np.cos(azi), np.sin(azi)
+
+        def rot_dir(first, second):
+            return np.cross(_vec(first), _vec(second))
+
+        def mnorm(m, axis=None):
+            if axis is None:
+                axis = np.ndim(m) - 1
+            return np.sqrt((m**2).sum(axis))
+
+        def spec(x):
+            return np.abs(rfft(x, n=x.shape[-1])) / x.shape[-1]
+
+        def zc(data):
+            pos = data > 0
+            return (pos[:-1] != pos[1:]).nonzero()[0]
+
+        def as_arr(interval=None):
+            return np.asarray(interval)
+
+        def checked(interval=None):
+            if interval is None:
+                interval = [1.0]
+            return np.asarray(interval) * 2
+        """)
+    result = migrate_source(source.encode(), "m.py")
+    output = result.output.decode()
+    jitted = {r.qualname: r.static_argnums for r in result.functions if r.jit}
+    assert jitted.get("mnorm") == (1,) and "rot_dir" in jitted and "checked" in jitted
+    assert not {"spec", "zc", "as_arr"} & jitted.keys()
+    assert "jnp.cross(jnp.asarray(_vec(first)), jnp.asarray(_vec(second)))" in output
+    assert "return np.asarray(interval)" in output
+    assert any(d.code == "NPJ113" and "pyfftw" in d.message for d in result.diagnostics)
+    original, migrated = {}, {}
+    exec(compile(source, "o.py", "exec"), original)
+    exec(compile(result.output, "n.py", "exec"), migrated)
+    assert float(migrated["rot_dir"](0.0, 90.0)) == pytest.approx(original["rot_dir"](0.0, 90.0))
+    m = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_allclose(np.asarray(migrated["mnorm"](m, 0)), original["mnorm"](m, 0), rtol=1e-6)
+    data = np.array([1.0, -1.0, 2.0, 3.0, -4.0])
+    np.testing.assert_array_equal(np.asarray(migrated["zc"](data)), original["zc"](data))
+    assert migrated["as_arr"]().dtype == object

@@ -265,6 +265,10 @@ class CallChecks:
         if method in ("item", "tolist", "tobytes", "tofile", "dump", "dumps"):  # Python values of the data
             self._require(base, f"`.{method}()`", VALUE_INSTEAD)
             return
+        if method == "nonzero" and not node.args and self.tokens(base):  # as `np.nonzero(x)` is (NPJ102)
+            self._block(node, "traced-value", "`.nonzero()` of traced values: the result's shape depends on the data",
+                        "jnp.nonzero(x, size=n, fill_value=...) with a static size; jnp.where(mask, x, neutral)")
+            return
         if method in ("add", "discard") and node.args and self._is_python_container(base, (cst.Set, cst.SetComp), "set"):
             self._require_python(node.args[0].value, "set member")  # hashed: a JAX array is not hashable
         if method in ARRAY_METHODS:

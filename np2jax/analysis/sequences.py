@@ -37,7 +37,7 @@ import libcst as cst
 
 from np2jax.analysis.list_operands import broadcast_display
 from np2jax.analysis.resolve import Resolver, is_numpy
-from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
+from np2jax.analysis.scope import DefBinding, LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.values import GROWING_METHODS, function_nodes
 from np2jax.cstutil import argument_for
 from np2jax.visitors import FastVisitor, visit
@@ -220,6 +220,8 @@ class SequenceArguments:
         ``rhs = [0] * n``), or (with ``parameters``) a parameter its callers may give as one."""
         if builds_sequence(value, self.resolver, scope) or self._splits(value, scope) or _table_row(value, scope, self.resolver):
             return True
+        if isinstance(value, cst.Call) and self._returns_displays(value, scope):
+            return True  # `np.cross(_vec(a), _vec(b))` with `def _vec(azi): ... return np.cos(azi), np.sin(azi)`
         if isinstance(value, cst.Call) and self.resolver.qualname(value.func, scope) == "builtins.range":
             return True  # `np.interp(t, range(n), y)`: jax.numpy takes no range object either
         if _is_slice(value):  # rs[4:] of a list is a list
@@ -239,6 +241,17 @@ class SequenceArguments:
         if found.kind == "function" and any(isinstance(b, ValueBinding) and _table_row(b.value, found, self.resolver) for b in bindings):
             return True  # `wp = consts.WHITE[illum]` in one branch, `wp = illum` in the other: a tuple at times
         return parameters and self._caller_sequence(value.value, found, bindings, call, normalising)
+
+    def _returns_displays(self, call: cst.Call, scope: Scope) -> bool:
+        """A function of this module every ``return`` of which gives a tuple or list display: a Python sequence."""
+        if not isinstance(call.func, cst.Name):
+            return False
+        found, bindings = scope.lookup(call.func.value)
+        if (found is None or found.kind != "module" or len(bindings) != 1 or not isinstance(bindings[0], DefBinding)
+                or not isinstance(bindings[0].node, cst.FunctionDef)):
+            return False
+        returns = [node.value for node, _ in function_nodes(bindings[0].node, self.resolver) if isinstance(node, cst.Return)]
+        return bool(returns) and all(isinstance(value, (cst.Tuple, cst.List)) and value.elements for value in returns)
 
     def holds_sequences(self, value: cst.BaseExpression, scope: Scope, call: cst.Call) -> bool:
         """``mappings``, a local list (``mappings = []``) that may hold Python lists or tuples among its elements

@@ -25,6 +25,10 @@ from np2jax.tables import lookup_numpy
 _IN_PROGRESS = frozenset({"<in progress>"})  # a distinct object: tokens() is computing this value
 
 
+# Functions that read only an array's shape: their result is static whatever the array is
+SHAPE_READERS = frozenset(f"{module}.{name}" for module in ("numpy", "jax.numpy") for name in ("ndim", "shape", "size"))
+
+
 class TracedTokens:
     """The token computation of ``FunctionTracing`` (analysis/function_tracing.py), memoised per (node, scope).
 
@@ -178,6 +182,8 @@ class TracedTokens:
         qualname = self.resolver.qualname(func, scope)
         if qualname is not None:
             if qualname in ("builtins.len", "builtins.isinstance", "builtins.type", "builtins.hasattr", "builtins.callable"):
+                return set()
+            if qualname in SHAPE_READERS:  # `np.ndim(m)`: known at trace time, as `m.ndim` is
                 return set()
             if is_numpy(qualname) or qualname.startswith("jax."):
                 if self.resolver.is_static(node, scope):

@@ -30,7 +30,8 @@ class DataDependentShape(Rule):
             "`np.linalg.lstsq` is reported when its residuals are read (`x, res, rank, sv = ...`, `[1]`): NumPy's "
             "are empty for square, under-determined or rank-deficient systems (their size depends on the rank), "
             "jax.numpy's always hold a value; taking only the solution (`[0]`, or `_` for the residuals) migrates. "
-            "(A boolean mask index is not reported here: it keeps the function un-jitted, NPJ301/NPJ304, except in a "
+            "(The method `x.nonzero()` is not reported either: it keeps the function un-jitted (NPJ304), and eager "
+            "jax.numpy computes it. A boolean mask index is not reported here: it keeps the function un-jitted, NPJ301/NPJ304, except in a "
             "whole reduction, `x[m].sum()` or `np.mean(x[m])` with `m` a mask of `x`'s shape, which becomes "
             "`jnp.sum(x, where=m)`.)"
         ),

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.links import is_foreign
+from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import ImportBinding
 
 from np2jax.context import FileContext, FunctionInfo
@@ -20,7 +22,9 @@ class ForeignArrayLibrary(Rule):
         what=(
             "Reports calls into SciPy, scikit-learn, pandas, numba, OpenCV and similar libraries on values that may "
             "be traced, and functions compiled by numba (`@nb.njit`, `@numba.jit(...)`, also through a module-level "
-            "alias): their bodies stay NumPy, which is what numba compiles."
+            "alias): their bodies stay NumPy, which is what numba compiles. Also a name imported from another "
+            "library with NumPy's as the fallback (`try: from pyfftw.interfaces.numpy_fft import rfft` / `except "
+            "ImportError: from numpy.fft import rfft`): which one runs depends on the machine."
         ),
         why=(
             "These libraries convert their inputs to NumPy: under `jax.jit` that fails, and outside it the "
@@ -93,6 +97,8 @@ class ForeignArrayLibrary(Rule):
             return
         library = qualname.split(".")[0]
         hint = FOREIGN_LIBRARIES.get(library)
+        if hint is None and ctx.qualname(node.func) is None:  # `rfft` from pyfftw, or NumPy's where pyfftw is missing
+            hint = "jax.numpy's twin of the NumPy fallback; or call it outside the migrated function"
         if hint is None or ctx.resolver.args_static(node, ctx.scope):
             return
         twin = f".{qualname[len('scipy.'):]}" if qualname in JAX_SCIPY else " where it exists"
@@ -107,10 +113,12 @@ def _imported_somewhere(func: cst.BaseExpression, ctx: FileContext) -> str | Non
     found, bindings = ctx.scope.lookup(func.value)
     if found is None or found.kind != "module":
         return None
-    for binding in bindings:
-        qualname = getattr(binding, "qualname", None)
-        if isinstance(binding, ImportBinding) and qualname and qualname.split(".")[0] in FOREIGN_LIBRARIES:
+    imported = [b.qualname for b in bindings if isinstance(b, ImportBinding) and b.qualname]
+    for qualname in imported:
+        if qualname.split(".")[0] in FOREIGN_LIBRARIES:
             return qualname
+    if any(is_numpy(q) for q in imported):  # `try: from pyfftw.interfaces.numpy_fft import rfft` / `except: numpy.fft`
+        return next((q for q in imported if not is_numpy(q) and not q.startswith("jax.") and not is_foreign(q)), None)
     return None
 
 

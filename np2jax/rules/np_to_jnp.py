@@ -10,7 +10,7 @@ from np2jax.analysis.resolve import is_numpy, is_shape_name
 from np2jax.analysis.scope import ImportBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.sequences import SequenceArguments, builds_list
 from np2jax.analysis.value_kinds import python_number_kind
-from np2jax.analysis.values import grown_at_run_time
+from np2jax.analysis.values import function_nodes, grown_at_run_time
 from np2jax.context import FileContext, NumpyRef, runs_on_jax_arrays
 from np2jax.cstutil import call
 from np2jax.diagnostics import FixSafety, Severity
@@ -236,6 +236,23 @@ def _hands_back(ref: NumpyRef, ctx: FileContext) -> bool:
             and computed_by_jax(args[0].value, ctx.resolver, ref.scope) and not runs_on_jax_arrays(ctx.function, ctx))
 
 
+def _unchecked_none(ref: NumpyRef, ctx: FileContext) -> bool:
+    """``np.asarray(p)`` (``array``, ``asanyarray``) of a parameter defaulting to None that the function never tests
+    against None: NumPy makes ``array(None, dtype=object)`` of the default, ``jnp.asarray(None)`` raises."""
+    args = ref.call.args
+    if ref.qualname not in HOST_CONVERSIONS or not args or args[0].keyword is not None or not isinstance(args[0].value, cst.Name):
+        return False
+    name = args[0].value.value
+    found, bindings = ref.scope.lookup(name)
+    if found is None or found.kind != "function" or not any(
+            isinstance(b, ParamBinding) and isinstance(b.param.default, cst.Name) and b.param.default.value == "None"
+            for b in bindings):
+        return False
+    return not any(isinstance(node, cst.Comparison) and any(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in node.comparisons)
+                   and any(isinstance(part, cst.Name) and part.value == name for part in (node.left, *(c.comparator for c in node.comparisons)))
+                   for node, _ in function_nodes(found.node, ctx.resolver))
+
+
 def _grown_list_argument(ref: NumpyRef, ctx: FileContext) -> bool:
     """An argument that is a list filled with run-time values (``acc.append(np.mean(p))``): not static."""
     return any(
@@ -266,7 +283,7 @@ class NumpyToJaxNumpy(Rule):
             "of `first, *rest = rows`, and the list `np.split`/`np.array_split` return), and so are parameters "
             "the code says callers may pass as lists (`f([1.0, 2.0])` works in NumPy): annotated `ArrayLike` "
             "or `Sequence` (also through a type alias of this module, or one imported from another module of the "
-            "project), `*args`, documented `x : array_like` (also `x : float or array-like`, Sphinx `:param array x: (list or numpy.array)` or `:type x: list`, or a docstring example passing a list, `>>> f([3, 4])`), checked by the function "
+            "project), `*args`, documented `x : array_like` (also `x : float or array-like`, Sphinx `:param array x: (list or numpy.array)` or `:type x: list`, or a docstring example passing a list, `>>> f([3, 4])`), or the tuple a function of the module returns (`return np.cos(a), np.sin(a)`), checked by the function "
             "(`isinstance(x, (list, np.ndarray))`), or normalised by it "
             "(`np.atleast_1d(x)`, `np.ravel(x)`, `np.broadcast_arrays(x, y, z)`; also `x = np.atleast_2d(x)` as the first use of `x`, whatever "
             "array uses follow), or given a tuple or list default (`qs=(0.25, 0.75)`, static under jit or not). "
@@ -287,7 +304,7 @@ class NumpyToJaxNumpy(Rule):
             "`searchsorted`, `digitize` and `argpartition` (and the `searchsorted`/`argpartition` methods in jitted "
             "functions) get `.astype(int)`: jax.numpy gives int32 even with `jax_enable_x64`, where NumPy gives "
             "int64, so `np.searchsorted(xs, v) / n` was float32; `int` is JAX's default integer, so nothing changes "
-            "without x64. `np.full(n, v)` with `v` a Python float (`np.inf`, `INF = np.inf`, `float('nan')`) gets `dtype=float`: NumPy's array is float64, jax.numpy's weakly typed, which a float32 operand narrows under x64. `np.r_[...]`/`np.c_[...]` of traced values become `jnp.r_`/`jnp.c_`, which concatenate "
+            "without x64. `np.asarray(p)` (`array`, `asanyarray`) of a parameter defaulting to None that the function never tests against None stays NumPy: NumPy makes an object array of None, jax.numpy raises. `np.full(n, v)` with `v` a Python float (`np.inf`, `INF = np.inf`, `float('nan')`) gets `dtype=float`: NumPy's array is float64, jax.numpy's weakly typed, which a float32 operand narrows under x64. `np.r_[...]`/`np.c_[...]` of traced values become `jnp.r_`/`jnp.c_`, which concatenate "
             "arrays, numbers and lists to the same dtype (a slice or a string directive among them: NPJ103); "
             "with every part known at trace time they stay NumPy."
         ),
@@ -576,6 +593,8 @@ class NumpyToJaxNumpy(Rule):
             return  # (`np.array_equal` outside jit: NumPy's Python bool, which `is True` and `isinstance(v, bool)` see)
         if ref.call is not None and any(_made_by(arg.value, ctx, "collections.deque") for arg in ref.call.args):
             return  # `np.array(d)` of a `collections.deque`: jax.numpy takes no deque (the function is not jitted)
+        if ref.call is not None and _unchecked_none(ref, ctx):
+            return  # `np.asarray(interval)` with `interval=None`: NumPy's object array of None; jax.numpy raises
         ref.rewrite = target
         if ref.call is not None and not ref.member:
             ref.wrap_args |= self._list_arguments(ref.call, target, ctx, ref)
