@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.scope import ParamBinding
+from np2jax.analysis.scope import ParamBinding, ValueBinding
 from np2jax.analysis.tracing import jit_decorator
 from np2jax.analysis.values import function_nodes
 from np2jax.context import FileContext, FunctionInfo
@@ -19,6 +19,11 @@ class Jit(Rule):
         "with jax.numpy (a NumPy or SciPy function raises TracerArrayConversionError) and be hashable"
     )
     CALLABLE_INSTEAD = "pass functions written with jax.numpy (`jnp.sin`, not `np.sin`); or call the function un-jitted"
+    GLOBALS_MESSAGE = (
+        "reads module-level {names}: jax.jit keeps the value{s} it traced with, so assigning {them} later "
+        "(`module.{first} = ...`, as a test patching the module does) does not reach this function"
+    )
+    GLOBALS_INSTEAD = "pass values that may change as arguments; or call `jax.clear_caches()` after changing one"
     SEVERITY = Severity.INFO
     FIX_SAFETY = FixSafety.SAFE
     EXAMPLES_JIT = True
@@ -39,7 +44,9 @@ class Jit(Rule):
             "defined inside a jitted function are traced with it and reported as jitted. A module-level NumPy array "
             "(`COMPLEMENT = np.array([3, 2, 1, 0])`, nothing writes it), or a parameter defaulting to one (`surv=SURVIVAL`: "
             "jax.jit leaves a default as it is), indexed by a traced value is read as `jnp.asarray(COMPLEMENT)[seq]`: a "
-            "NumPy array refuses a tracer as its index."
+            "NumPy array refuses a tracer as its index. A jitted function that reads module-level variables gets an info "
+            "naming them: jax.jit keeps the values it traced with, so a later `module.RADIUS = ...` (a test patching the "
+            "module, a configuration step) does not reach it (another module of the project writing one: NPJ302)."
         ),
         why=(
             "Under `jax.jit` a function is compiled once per combination of static arguments and runs as one XLA "
@@ -76,6 +83,28 @@ class Jit(Rule):
             def normalize(x):
                 return (x - jnp.mean(x)) / jnp.std(x)
             """,
+        ),
+        Example(
+            title="a module-level value is read as it was when the function was traced",
+            before="""
+            import numpy as np
+
+            RADIUS = 6378.137
+
+            def to_km(x):
+                return np.asarray(x) * RADIUS
+            """,
+            after="""
+            import jax
+            import jax.numpy as jnp
+
+            RADIUS = 6378.137
+
+            @jax.jit
+            def to_km(x):
+                return jnp.asarray(x) * RADIUS
+            """,
+            diagnostics=("NPJ300",),
         ),
         Example(
             title="a flag and a size are static",
@@ -188,6 +217,13 @@ class Jit(Rule):
         ctx.jit_uses.add("jax")
         if info.decorator.startswith("functools."):
             ctx.jit_uses.add("functools")
+        read = _module_variables_read(info, ctx)
+        if read:
+            line, col, end_line, end_col = ctx.def_name_span(info)
+            message = self.GLOBALS_MESSAGE.format(names=", ".join(f"`{name}`" for name in read), s="s" if len(read) > 1 else "",
+                                                  them="them" if len(read) > 1 else "it", first=read[0])
+            ctx.diagnostics.append(Diagnostic(self.CODE, self.SEVERITY, message, ctx.path, line, col, end_line, end_col,
+                                              self.GLOBALS_INSTEAD))
         called = _called_parameters(info, set(plan.static), ctx)
         if called:
             line, col, end_line, end_col = ctx.def_name_span(info)
@@ -196,6 +232,22 @@ class Jit(Rule):
                 self.CODE, self.SEVERITY, self.CALLABLE_MESSAGE.format(names=names), ctx.path, line, col, end_line, end_col,
                 self.CALLABLE_INSTEAD,
             ))
+
+
+def _module_variables_read(info: FunctionInfo, ctx: FileContext) -> list[str]:
+    """Module-level variables (assigned at module level, not imports, functions or classes) the function reads."""
+    found: dict[str, None] = {}
+    names_of_other_things: set[int] = set()  # `x.A`'s `A`, `f(A=1)`'s `A`
+    for node, scope in function_nodes(info.node, ctx.resolver):
+        if isinstance(node, cst.Attribute):
+            names_of_other_things.add(id(node.attr))
+        elif isinstance(node, cst.Arg) and node.keyword is not None:
+            names_of_other_things.add(id(node.keyword))
+        elif isinstance(node, cst.Name) and node.value not in found and id(node) not in names_of_other_things:
+            owner, bindings = scope.lookup(node.value)
+            if owner is not None and owner.kind == "module" and bindings and all(isinstance(b, ValueBinding) for b in bindings):
+                found[node.value] = None
+    return list(found)
 
 
 def _called_parameters(info: FunctionInfo, static: set[str], ctx: FileContext) -> list[str]:
