@@ -400,3 +400,15 @@ def test_whole_reductions_of_a_boolean_selection_reduce_where_the_mask_holds():
         assert float(new["pos_sum"](y, t)) == pytest.approx(float(original["pos_sum"](y, t)))
     m = np.array([[1.0, 2.0], [-1.0, 5.0]], dtype=np.float32)
     assert float(new["rows"](m)) == original["rows"](m) == 3.0
+
+
+def test_a_mask_summed_from_masks_is_a_mask():
+    """hunt16 L2: `(x > 0) + (x < -1)` is a boolean array (`+` of booleans is `or`): its write is not jitted (jit
+    refused `.at[m]` with NonConcreteBooleanIndexError) and runs eagerly as NumPy's does."""
+    from tests.runtime_helpers import migrate_and_exec
+
+    source = "import numpy as np\n\n\ndef clip_both(x):\n    x = x.copy()\n    m = (x > 0) + (x < -1)\n    x[m] = 9.0\n    return x\n"
+    result, original, new = migrate_and_exec(source)
+    assert not result.functions[0].jit
+    x = np.array([1.0, -2.0, 3.0, -0.5])
+    np.testing.assert_array_equal(np.asarray(new["clip_both"](x.copy())), original["clip_both"](x.copy()))

@@ -368,6 +368,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                                                       and not IndexClassifier(self.resolver, self.scope).is_int(node.expression))
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
             return self._is_mask(node.left, seen) or self._is_mask(node.right, seen)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Multiply)):
+            return self._is_mask(node.left, seen) and self._is_mask(node.right, seen)  # bool + bool: `or`; * : `and`
         if isinstance(node, cst.Call):
             if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("all", "any") and self.tokens(node.func.value):
                 return True  # `(d < r).all(axis=1)`
