@@ -33,9 +33,12 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from np2jax.analysis.dtype_sources import dtype_source
 from np2jax.analysis.indexing import COMPARISON_OPERATORS, ELEMENTWISE_PREDICATES, ELEMENTWISE_VALUES, IndexClassifier
+from np2jax.analysis.loops import contains
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import ValueBinding, dotted_name
+from np2jax.analysis.value_kinds import ValueClassifier
 from np2jax.visitors import FastVisitor, visit
 
 BROADCAST_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power,
@@ -123,9 +126,6 @@ def _may_narrow(target: cst.Name, value: cst.BaseExpression, classifier: IndexCl
     """Computed values (``img[m] * 1.8``) that may be of another kind than the array written: a float into an
     array that may hold integers is cast, and where the values leave the integer type's range NumPy wraps and
     JAX saturates (uint8: 360.0 is 104 in NumPy, 255 in JAX).  Only kinds known to agree pass."""
-    from np2jax.analysis.dtype_sources import dtype_source
-    from np2jax.analysis.value_kinds import ValueClassifier
-
     values = ValueClassifier(classifier.resolver)
     written = dtype_source(target, classifier.scope, classifier.resolver, values)
     computed = dtype_source(value, classifier.scope, classifier.resolver, values)
@@ -408,20 +408,10 @@ def _units_before(root: cst.CSTNode, target: cst.Subscript, reading: bool = Fals
             small = statement.body if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else [statement]
             for unit in small:
                 if _writes_into(unit, target) if not reading else (
-                        isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and _holds(unit, target)):
+                        isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and contains(unit, target)):
                     return units
                 units.append(unit)
     return None
-
-
-def _holds(node: cst.CSTNode, target: cst.CSTNode) -> bool:
-    stack = [node]
-    while stack:
-        node = stack.pop()
-        if node is target:
-            return True
-        stack.extend(node.children)
-    return False
 
 
 def _writes_into(unit: cst.CSTNode, target: cst.Subscript) -> bool:

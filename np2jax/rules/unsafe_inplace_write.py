@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.aliasing import is_python_container
 from np2jax.analysis.result_writes import INPLACE_METHODS
 from np2jax.analysis.scope import LoopBinding, ParamBinding, ValueBinding
 from np2jax.analysis.sequences import sequence_annotation
-from np2jax.analysis.aliasing import is_python_container
 from np2jax.context import FileContext, loop_plan, runs_on_jax_arrays
 from np2jax.cstutil import string_valued
 from np2jax.diagnostics import Severity
