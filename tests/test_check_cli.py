@@ -440,3 +440,35 @@ def alone(x):
     assert functions["m.scale_of"]["status"] == "mismatch" and functions["m.scale_of"]["jax_callers"], run
     assert functions["m.alone"]["status"] == "equivalent" and not functions["m.alone"]["jax_callers"], run
     assert "run on NumPy inputs" in functions["m.alone"]["message"]
+
+
+def test_an_output_with_nan_padding_is_still_compared(tmp_path):
+    """hunt18 C3: a rolling mean pads its first w-1 places with NaN; any NaN in a probe's output used to reject the
+    input, so every input was rejected and a wrong migration (``+ 1e-3`` on the finite part) came out skipped. Now
+    outputs with a finite value are compared place by place (NaN where NumPy has NaN, the rest within tolerance)."""
+    source = """\
+import numpy as np
+
+
+def rolling_mean(x, w=3):
+    out = np.full(x.shape, np.nan)
+    for i in range(w - 1, x.shape[0]):
+        out[i] = x[i - w + 1:i + 1].mean()
+    return out
+
+
+def all_nan(x):
+    return x * np.nan
+"""
+    (tmp_path / "orig").mkdir()
+    (tmp_path / "orig" / "m.py").write_text(source)
+    (tmp_path / "mig").mkdir()
+    (tmp_path / "mig" / "m.py").write_text(source.replace(".mean()", ".mean() + 1e-3"))
+    run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
+    assert run.returncode == 1, run
+    functions = run.functions
+    assert functions["m.rolling_mean"]["status"] == "mismatch", run
+    assert functions["m.all_nan"]["status"] == "skipped" and "no finite output" in functions["m.all_nan"]["message"], run
+    (tmp_path / "mig" / "m.py").write_text(source)
+    run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
+    assert run.functions["m.rolling_mean"]["status"] == "equivalent", run
