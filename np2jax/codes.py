@@ -6,6 +6,7 @@ from np2jax.rule import Rule
 from np2jax.rules.astype_narrowing import AstypeNarrowing
 from np2jax.rules.calls_unmigrated import CallsUnmigratedFunction
 from np2jax.rules.data_dependent_index import DataDependentIndex
+from np2jax.rules.decomposition_signs import DecompositionSigns
 from np2jax.rules.data_dependent_shape import DataDependentShape
 from np2jax.rules.float32_cancellation import Float32Cancellation
 from np2jax.rules.float32_range import Float32Range
@@ -49,6 +50,7 @@ RULES: tuple[type[Rule], ...] = (
     IsinstanceNdarray,
     X64Precision,
     SortTies,
+    DecompositionSigns,
     ResultDtype,
     NumpyRandom,
     InplaceFunction,

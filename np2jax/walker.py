@@ -305,6 +305,8 @@ class Walker(CallRewrites, FastTransformer):
                     if self._frames:
                         self._frames[-1][2].add(base)
             self.ctx.use_jnp()
+            if ref.call is not None:
+                self.ctx.jax_calls.add(ref.call)
             if ref.call is not None and ref.wrap_args:
                 self.wraps[ref.call] = set(ref.wrap_args)
             if ref.call is not None and ref.keyword_changes:
@@ -543,7 +545,8 @@ class Walker(CallRewrites, FastTransformer):
         if not self.traced:
             return updated
         tracing = self.ctx.tracing
-        if tracing is not None and original in tracing.constant_reads and runs_on_jax_arrays(self.ctx.function, self.ctx):
+        # (the function's jit plan, which finds the constant reads, may not be computed before this asks for it)
+        if tracing is not None and runs_on_jax_arrays(self.ctx.function, self.ctx) and original in tracing.constant_reads:
             # a NumPy array refuses a traced index (TracerArrayConversionError); a JAX one takes it
             self.statement_rewrites += 1
             return updated.with_changes(value=call(f"{self.ctx.use_jnp()}.asarray", updated.value))

@@ -46,6 +46,11 @@ class CallRewrites:
         if (tracing is not None and self.traced and original in tracing.masked_reductions
                 and runs_on_jax_arrays(self.ctx.function, self.ctx)):
             return self._masked_reduction(original, updated, *tracing.masked_reductions[original])
+        if (tracing is not None and self.traced and isinstance(updated.func, cst.Attribute)
+                and runs_on_jax_arrays(self.ctx.function, self.ctx) and original in tracing.constant_methods):
+            self.statement_rewrites += 1  # a NumPy array's method refuses tracers; a JAX array's takes them
+            updated = updated.with_changes(func=updated.func.with_changes(
+                value=call(f"{self.ctx.use_jnp()}.asarray", updated.func.value)))
         if tracing is not None and isinstance(original.func, cst.Name):
             updated = self._static_tuples(original, updated)
         changes = self.keyword_changes.get(original)
@@ -68,15 +73,24 @@ class CallRewrites:
             self.statement_rewrites += 1
         return updated if cast is None else call(cst.Attribute(value=updated, attr=cst.Name("astype")), cast)
 
-    def _masked_reduction(self, original: cst.Call, updated: cst.Call, name: str, read: cst.Subscript) -> cst.Call:
-        """``x[m].sum()`` / ``np.sum(x[m])`` -> ``jnp.sum(x, where=m)`` (analysis/call_checks.py)."""
+    def _masked_reduction(self, original: cst.Call, updated: cst.Call, name: str, read: cst.Subscript,
+                          rows: bool) -> cst.Call:
+        """``x[m].sum()`` / ``np.sum(x[m])`` -> ``jnp.sum(x, where=m)``; ``X[m].mean(axis=0)`` (rows) ->
+        ``jnp.mean(X, axis=0, where=jnp.expand_dims(m, tuple(range(1, X.ndim))))``: the rows a 1-D mask picks
+        (analysis/call_checks.py). A mask of more dimensions does not broadcast there: jax.numpy raises."""
         method = isinstance(original.func, cst.Attribute) and original.func.value is read
         read = updated.func.value if method else updated.args[0].value  # (its mask as rewritten: `jnp.isnan(x)`)
         rest = list(updated.args if method else updated.args[1:])
         if not (isinstance(read, cst.Subscript) and len(read.slice) == 1 and isinstance(read.slice[0].slice, cst.Index)):
             return updated  # (another rewrite changed the read: leave the call as it is)
         self.statement_rewrites += 1
-        args = [cst.Arg(read.value), *rest, cst.Arg(read.slice[0].slice.value, keyword=cst.Name("where"))]
+        mask = read.slice[0].slice.value
+        if rows:
+            rest = [arg.with_changes(keyword=cst.Name("axis")) if arg.keyword is None else arg for arg in rest]
+            trailing = cst.Attribute(value=read.value, attr=cst.Name("ndim"))
+            axes = call("tuple", call("range", cst.Integer("1"), trailing))
+            mask = call(f"{self.ctx.use_jnp()}.expand_dims", mask, axes)
+        args = [cst.Arg(read.value), *rest, cst.Arg(mask, keyword=cst.Name("where"))]
         return call(f"{self.ctx.use_jnp()}.{name}", *args).with_changes(lpar=updated.lpar, rpar=updated.rpar)
 
     def _static_tuples(self, original: cst.Call, updated: cst.Call) -> cst.Call:

@@ -843,3 +843,30 @@ def test_not_around_a_static_left_operand_keeps_python_short_circuit():
     for name in ("scaled", "weighted_mean"):
         for args in [(x,), (x, np.full(4, 0.5, np.float32)), (x, -np.ones(4, np.float32))]:
             np.testing.assert_allclose(np.asarray(new[name](*args)), original[name](*args), rtol=1e-6)
+
+
+def test_branches_of_a_parameter_and_its_promotion_with_another_are_not_converted():
+    """real17 L1 (hankel): `np.ones_like(x) if c else np.array(x ** p)` became jax.lax.cond, which raised TypeError
+    for an int `x` and a float `p` (int32 beside float32 branches), where NumPy returns either. Not converted
+    (NPJ301); branches of one parameter's dtype still are."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def power(x, p):
+            return np.ones_like(x) if np.all(x == 0) else np.array(x ** p)
+
+
+        def doubled(x):
+            return np.zeros_like(x) if np.all(x == 0) else x * 2
+        """)
+    result = migrate_source(source.encode(), "p.py", Options())
+    records = {r.qualname: r for r in result.functions}
+    assert not records["power"].jit and records["doubled"].jit, result.output.decode()
+    reasons = [d.message for d in result.diagnostics if d.code == "NPJ301"]
+    assert any("promotes `p` and `x`" in reason for reason in reasons), reasons
+    namespace: dict = {}
+    exec(compile(result.output, "m.py", "exec"), namespace)
+    x = np.arange(4)
+    np.testing.assert_allclose(np.asarray(namespace["power"](x, 0.5)), np.array(x ** 0.5), rtol=1e-6)
+    np.testing.assert_array_equal(np.asarray(namespace["doubled"](x)), x * 2)

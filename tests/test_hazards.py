@@ -11,6 +11,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -541,3 +542,94 @@ def test_poly_of_conjugate_roots_is_reported_and_really_complex_in_jax():
     exec(compile(result.output, "p.py", "exec"), namespace)
     roots = np.array([0.5 + 0.5j, 0.5 - 0.5j])
     assert np.poly(roots).dtype.kind == "f" and np.asarray(namespace["coefficients"](roots)).dtype.kind == "c"
+
+
+def test_a_product_of_an_argument_of_unknown_dtype_is_flagged_and_real():
+    """hunt17 S2: `np.prod(x)` of a parameter nothing types: handed integers, NumPy multiplies in int64 and JAX
+    (without x64) in int32, which wraps. A product of visibly float values stays unreported."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def total(x):
+            return np.prod(x)
+
+
+        def scaled(x):
+            return np.prod(x / 2)
+        """)
+    result = migrate_source(source.encode(), "prod.py", Options())
+    assert "NPJ115" in _codes_in(result, "total") and "NPJ115" not in _codes_in(result, "scaled")
+    namespace: dict = {}
+    exec(compile(result.output, "migrated.py", "exec"), namespace)
+    x = np.arange(1, 40)
+    wraps = not jax.config.jax_enable_x64  # int32 wraps (to 0 here) without x64
+    assert (int(np.prod(x)) != int(namespace["total"](x))) == wraps
+
+
+def test_eigenvectors_and_singular_vectors_in_use_are_flagged_and_agree_only_up_to_sign():
+    """hunt17 S3: `w, V = np.linalg.eigh(C)` then `X @ V[:, ::-1]`: jax.numpy's eigenvectors may come out negated
+    (NPJ123). Eigenvalues alone (`w, _ = ...`, `[0]`, `compute_uv=False`) are not reported."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def axes(C):
+            w, V = np.linalg.eigh(C)
+            return V
+
+
+        def directions(X):
+            U, s, Vt = np.linalg.svd(X, full_matrices=False)
+            return Vt
+
+
+        def values_only(C, X):
+            w, _ = np.linalg.eigh(C)
+            return w, np.linalg.eigh(C)[0], np.linalg.svd(X, compute_uv=False)
+
+
+        def sign_free(C, X):
+            w, V = np.linalg.eigh(C)
+            U, s, Vt = np.linalg.svd(X, full_matrices=False)
+            return (V * w) @ V.T, U[:, :2] @ np.diag(s[:2]) @ Vt[:2]
+
+
+        def leading(X):
+            U, s, Vt = np.linalg.svd(X, full_matrices=False)
+            return U @ np.diag(s) @ Vt, Vt[0]
+        """)
+    result = migrate_source(source.encode(), "decomp.py", Options())
+    assert "NPJ123" in _codes_in(result, "axes") and "NPJ123" in _codes_in(result, "directions")
+    assert "NPJ123" not in _codes_in(result, "values_only") | _codes_in(result, "sign_free")
+    assert "NPJ123" in _codes_in(result, "leading")
+    namespace: dict = {}
+    exec(compile(result.output, "migrated.py", "exec"), namespace)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        X = rng.normal(size=(20, 4))
+        C = np.cov(X.T)
+        for name, arg, expected in (("axes", C, np.linalg.eigh(C)[1]),
+                                    ("directions", X, np.linalg.svd(X, full_matrices=False)[2].T)):
+            got = np.asarray(namespace[name](arg))
+            got = got if name == "axes" else got.T
+            signs = np.sign(np.sum(got * expected, axis=0))  # each vector equals NumPy's or its negation
+            np.testing.assert_allclose(got * signs, expected, atol=1e-4)
+
+
+def test_argsort_of_integers_is_a_warning_of_ties():
+    """hunt17 S4: ties in an integer operand are common; NPJ108 is a warning there, a note for other data."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def by_count(x):
+            return np.argsort((x * 10).astype(int))
+
+
+        def by_value(x):
+            return np.argsort(x)
+        """)
+    result = migrate_source(source.encode(), "ties.py", Options())
+    severities = {d.line: d.severity.value for d in result.diagnostics if d.code == "NPJ108"}
+    assert severities == {5: "warning", 9: "info"}, severities

@@ -856,8 +856,8 @@ FORI_CASES = [
                 newC[k] = X[labels == k].mean(0)
             return newC
         """,
-        {"f": ("NPJ301", "NPJ304")},  # left as NumPy: a mask read in a loop (a new shape at every step)
-        id="boolean-mask-read",
+        {"f": ("jit", ()), "converted": False},  # the rows a mask picks, reduced where it holds: one shape (3 steps, unrolled)
+        id="boolean-mask-row-reduction",
     ),
     pytest.param(
         """

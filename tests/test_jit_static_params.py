@@ -619,3 +619,166 @@ def test_module_numpy_arrays_indexed_by_traced_values_are_read_as_jax_arrays():
     assert_matches_numpy(original, new, "canonical", (seq,))
     np.testing.assert_allclose(np.asarray(new["leslie"]()), original["leslie"](), rtol=1e-6)
     np.testing.assert_allclose(np.asarray(new["leslie"](np.array([0.5, 0.25]))), original["leslie"](np.array([0.5, 0.25])))
+
+
+def test_numpy_arrays_of_static_arguments_indexed_or_written_with_traced_values():
+    """hunt17 L1-L3: `TABLE[labels]` (a module-level NumPy array indexed by a parameter, in a function whose jit plan
+    was computed only after its walk), `f[np.argmax(p)]` with `f = np.fft.rfftfreq(n)` (a NumPy call of static
+    arguments, which stays NumPy) raised TracerArrayConversionError; `w = np.hanning(n); w[0] = x[0]` became
+    `w.at[0]` on a NumPy array (AttributeError). Reads go through `jnp.asarray`; a written result moves to jax.numpy."""
+    source = textwrap.dedent("""
+        import numpy as np
+
+        TABLE = np.array([1.0, 2.0, 3.0, 4.0])
+
+        def lookup(labels):
+            return TABLE[labels % 4]
+
+        def spectrum_peak(x):
+            f = np.fft.rfftfreq(x.shape[0])
+            p = np.abs(np.fft.rfft(x))
+            return f[np.argmax(p)]
+
+        def taper(x, k):
+            w = np.hanning(x.shape[0])
+            w[0] = x[0]
+            w[k] = 1.0
+            return w * x
+        """)
+    result, original, new = migrate_and_exec(source)
+    output = result.output.decode()
+    assert "jnp.asarray(TABLE)[labels % 4]" in output and "jnp.asarray(f)[jnp.argmax(p)]" in output
+    assert "w = jnp.hanning(x.shape[0])" in output
+    assert all(record.jit for record in result.functions), output
+    x = np.sin(np.arange(16.0) * 0.7) + np.cos(np.arange(16.0) * 2.1)
+    assert_matches_numpy(original, new, "lookup", (np.array([1, 6, 3, 7]),))
+    assert_matches_numpy(original, new, "spectrum_peak", (x,))
+    np.testing.assert_allclose(np.asarray(new["taper"](x, 3)), original["taper"](x, 3), rtol=1e-5, atol=1e-6)
+
+
+def test_a_module_arrays_method_taking_traced_values_and_masks_joined_with_literals():
+    """real18 L4 (skyfield): `K.dot(fa)` of a module-level NumPy array raised TracerArrayConversionError under jit:
+    the method is called on `jnp.asarray(K)`. real18 L3 (mir_eval): `mask = np.append(np.diff(a) != 0, [True])`
+    was not seen as a mask, so `a[mask]` was jitted (NonConcreteBooleanIndexError): not jitted (NPJ301)."""
+    source = textwrap.dedent("""
+        import numpy as np
+
+        K = np.array([[1.0, 2.0], [3.0, 4.0]])
+
+        def rotate(t):
+            fa = np.array([np.sin(t), np.cos(t)])
+            return K.dot(fa)
+
+        def dedup(a):
+            mask = np.diff(a) != 0
+            mask = np.append(mask, [True])
+            return a[mask]
+        """)
+    result, original, new = migrate_and_exec(source)
+    output = result.output.decode()
+    assert "return jnp.asarray(K).dot(fa)" in output
+    jitted = {record.qualname: record.jit for record in result.functions}
+    assert jitted == {"rotate": True, "dedup": False}, output
+    assert "NPJ301" in {d.code for d in result.diagnostics}
+    np.testing.assert_allclose(np.asarray(new["rotate"](0.3)), original["rotate"](0.3), rtol=1e-6)
+    a = np.array([1, 1, 2, 3, 3, 3, 4])
+    np.testing.assert_array_equal(np.asarray(new["dedup"](a)), original["dedup"](a))
+
+
+def test_shape_read_through_getattr_and_a_float_needed_as_an_int_are_not_static():
+    """real18 L5 (skyfield, mir_eval): `getattr(x, 'shape', ())` made `x` static (an array argument then raised
+    "Non-hashable static arguments"): it reads the shape, known at trace time. `int(power * 3600 * value + 0.5)`
+    made the float `value` static: jax.jit compiled again for every value (50 calls: 1.7 s) and refused arrays;
+    the function is left un-jitted (NPJ301). A count needed as a size stays static."""
+    source = textwrap.dedent("""
+        import numpy as np
+
+        def stacked(x):
+            shape = getattr(x, 'shape', ())
+            out = np.zeros((2,) if shape == () else (2, shape[0]))
+            out[0] = x
+            out[1] = 2 * x
+            return out
+
+        def to_minutes(value, places=0):
+            power = 10 ** places
+            n = int((power * 3600 * value + 0.5) // 1.0)
+            return np.divmod(n, 60)
+
+        def hann(n):
+            return 0.5 - 0.5 * np.cos(2.0 * np.pi * np.arange(n) / (n - 1))
+        """)
+    result, original, new = migrate_and_exec(source)
+    records = {record.qualname: record for record in result.functions}
+    assert records["stacked"].jit and records["hann"].jit and not records["to_minutes"].jit, result.output.decode()
+    messages = [d.message for d in result.diagnostics if d.code == "NPJ301"]
+    assert any("`value`, which meets float arithmetic" in m for m in messages), messages
+    for x in (np.array([1.0, 2.0]), 3.0):
+        np.testing.assert_allclose(np.asarray(new["stacked"](x)), original["stacked"](x))
+    assert [int(v) for v in new["to_minutes"](1.25)] == [int(v) for v in original["to_minutes"](1.25)]
+    np.testing.assert_allclose(np.asarray(new["hann"](8)), original["hann"](8), atol=1e-6)
+
+
+def test_functions_handed_to_vectorize_and_apply_along_axis():
+    """hunt18 L4/L5: `np.vectorize(_piecewise)` of a module function with a Python `if` (left as it is: nothing in it
+    is array code) became `jnp.vectorize`, which calls it with tracers (TracerBoolConversionError): NPJ103, the
+    call stays NumPy. `np.apply_along_axis(np.linalg.norm, 1, X)` became `jnp.apply_along_axis(np.linalg.norm, ...)`,
+    which raised even un-jitted: the NumPy function handed in moves to its jax.numpy twin, and the caller is jitted."""
+    source = textwrap.dedent("""
+        import numpy as np
+
+        def _piecewise(v):
+            if v < 0:
+                return 0.0
+            return v * v
+
+        def ramp_sq(x):
+            return np.vectorize(_piecewise)(x)
+
+        def _square(v):
+            return v * v
+
+        def squares(x):
+            return np.vectorize(_square)(x)
+
+        def row_norms(X):
+            return np.apply_along_axis(np.linalg.norm, 1, X)
+        """)
+    result, original, new = migrate_and_exec(source)
+    output = result.output.decode()
+    assert "np.vectorize(_piecewise)(x)" in output and "NPJ103" in {d.code for d in result.diagnostics}
+    assert "jnp.apply_along_axis(jnp.linalg.norm, 1, X)" in output and "jnp.vectorize(_square)(x)" in output
+    jitted = {record.qualname: record.jit for record in result.functions}
+    assert jitted["row_norms"] and jitted["squares"] and not jitted["ramp_sq"], output
+    x = np.array([-1.0, 0.5, 2.0])
+    X = np.arange(6.0).reshape(2, 3)
+    for name, arg in (("ramp_sq", x), ("squares", x), ("row_norms", X)):
+        np.testing.assert_allclose(np.asarray(new[name](arg)), original[name](arg), rtol=1e-6)
+
+
+def test_static_arguments_used_as_shapes_or_axes_say_callers_must_pass_tuples():
+    """hunt18 L3: `np.zeros(shape)`, `np.transpose(X, perm)` make `shape`/`perm` static; a caller passing a list
+    gets "Non-hashable static arguments" from jax.jit. An NPJ300 info says so; counts (`n_bins`, `k`) are not named."""
+    source = textwrap.dedent("""
+        import numpy as np
+
+        def pad_to(x, shape):
+            out = np.zeros(shape)
+            out[: x.shape[0], : x.shape[1]] = x
+            return out
+
+        def transpose_axes(X, perm):
+            return np.transpose(X, perm) + 0.0
+
+        def counts(idx, n_bins):
+            c = np.zeros(n_bins)
+            c[idx] = 1.0
+            return c
+        """)
+    result, original, new = migrate_and_exec(source)
+    infos = {d.line: d.message for d in result.diagnostics if d.code == "NPJ300" and "static argument used as" in d.message}
+    assert [m.split(":")[0] for m in infos.values()] == ["`shape`", "`perm`"], infos
+    x = np.ones((2, 3))
+    np.testing.assert_array_equal(np.asarray(new["pad_to"](x, (3, 4))), original["pad_to"](x, (3, 4)))
+    with pytest.raises(ValueError, match="Non-hashable static arguments"):
+        new["pad_to"](x, [3, 4])  # what the info warns about

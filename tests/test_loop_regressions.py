@@ -576,3 +576,101 @@ def test_a_loop_of_an_unjitted_function_that_slices_with_a_changing_length_stays
     x = np.random.default_rng(1).normal(size=12)
     np.testing.assert_array_equal(migrated.sens_estimator(x), original.sens_estimator(x))
     np.testing.assert_allclose(np.asarray(migrated.windows(x, 0)), original.windows(x, 0), rtol=1e-6)
+
+
+def test_loops_over_a_parameters_elements_used_as_indices_or_compared_are_not_unrolled():
+    """hunt18 L7: `for l in labels: if l >= 0: sizes[l] += 1` was jitted with the loop left for jax.jit to unroll
+    (one cond and scatter per element: 33 s to compile for 1,000 labels). Elements compared or used as an index
+    make the parameter an array: the loop becomes a fori_loop, a `zip` loop too (session 14 kept that one un-jitted
+    with NPJ303 until fori_loop could read zipped sequences), in one pass (no NPJ202)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def cluster_sizes(labels, k):
+            sizes = np.zeros(k, dtype=int)
+            for l in labels:
+                if l >= 0:
+                    sizes[l] += 1
+            return sizes
+
+        def accumulate(idx, vals, n):
+            out = np.zeros(n)
+            for i, v in zip(idx, vals):
+                out[i] += v
+            return out
+        """)
+    output = result.output.decode()
+    assert record(result, "cluster_sizes").jit and "jax.lax.fori_loop" in output, output
+    assert record(result, "accumulate").jit and "min(len(_seq), len(_seq_2))" in output, output
+    assert "NPJ202" not in {d.code for d in result.diagnostics}
+    labels = np.array([0, 2, -1, 2, 1, 2, -1, 0])
+    np.testing.assert_array_equal(np.asarray(migrated.cluster_sizes(labels, 3)), original.cluster_sizes(labels, 3))
+    idx, vals = np.array([0, 2, 2, 1]), np.array([0.5, 1.0, 2.0, 4.0])
+    np.testing.assert_allclose(np.asarray(migrated.accumulate(idx, vals, 3)), original.accumulate(idx, vals, 3))
+
+
+def test_a_carry_copied_from_an_int_argument_and_divided_in_the_loop_runs_its_first_step_before():
+    """hunt18 L1: `w = weights.copy()`, then `w = w * (1 + returns[t]); w /= w.sum()` in the loop: with int
+    weights the fori_loop carry went int32 -> float32 (TypeError when tracing). The first step now runs before
+    the fori_loop, so the carry starts with the dtype the later steps keep."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def rebalance(weights, returns):
+            w = weights.copy()
+            hist = np.zeros((returns.shape[0], w.shape[0]))
+            for t in range(returns.shape[0]):
+                w = w * (1 + returns[t])
+                w /= w.sum()
+                hist[t] = w
+            return hist
+        """)
+    assert record(result, "rebalance").jit and "jax.lax.fori_loop(1," in result.output.decode()
+    returns = np.array([[0.1, -0.1], [0.0, 0.2], [0.05, 0.05]])
+    for weights in (np.array([1, 1]), np.array([0.3, 0.7])):
+        np.testing.assert_allclose(np.asarray(migrated.rebalance(weights, returns)), original.rebalance(weights, returns),
+                                   rtol=1e-5)
+
+
+def test_zip_loops_over_arrays_become_fori_loops_and_scans_that_stop_at_the_shortest():
+    """`for x, w in zip(xs, ws)`: each step reads `x = xs[i]`, `w = ws[i]` for min(len(xs), len(ws)) steps, as
+    zip stops at the shortest; a zip loop that appends per step becomes jax.lax.scan. A zip of names whose
+    elements are only stored in a dict stays Python."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def weighted(xs, ws):
+            total = np.zeros(xs.shape[1])
+            for x, w in zip(xs, ws):
+                total += w * x
+            return total
+
+        def running(a, b):
+            out = []
+            s = np.zeros(a.shape[1])
+            for u, v in zip(a, b):
+                s = s + u * v
+                out.append(s)
+            return np.stack(out)
+
+        def table(keys, vals):
+            d = {}
+            for k, v in zip(keys, vals):
+                d[k] = v
+            return d
+        """)
+    output = result.output.decode()
+    assert record(result, "weighted").jit and record(result, "running").jit, output
+    assert "NPJ305" in _codes(result, "weighted") and "NPJ307" in _codes(result, "running")
+    assert not record(result, "table").jit and "for k, v in zip(keys, vals):" in output
+    rng = np.random.default_rng(3)
+    xs, ys = rng.normal(size=(12, 3)), rng.normal(size=(9, 3))
+    ws = rng.normal(size=12)
+    np.testing.assert_allclose(np.asarray(migrated.weighted(xs, ws)), original.weighted(xs, ws), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(migrated.weighted(xs, ws[:5])), original.weighted(xs, ws[:5]), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(migrated.weighted(xs, list(ws))), original.weighted(xs, list(ws)), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(migrated.running(xs, ys)), original.running(xs, ys), rtol=1e-5)
+    assert migrated.table(["a", "b"], [1, 2]) == {"a": 1, "b": 2}

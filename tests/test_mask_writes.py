@@ -412,3 +412,48 @@ def test_a_mask_summed_from_masks_is_a_mask():
     assert not result.functions[0].jit
     x = np.array([1.0, -2.0, 3.0, -0.5])
     np.testing.assert_array_equal(np.asarray(new["clip_both"](x.copy())), original["clip_both"](x.copy()))
+
+
+ROW_REDUCTIONS = """\
+import numpy as np
+
+
+def centroids(X, labels, k):
+    centers = np.zeros((k, X.shape[1]))
+    for j in range(k):
+        centers[j] = X[labels == j].mean(axis=0)
+    return centers
+
+
+def class_totals(X, y, k):
+    out = np.zeros((k, X.shape[1]))
+    for c in range(k):
+        out[c] = np.sum(X[y == c], 0)
+    return out
+
+
+def spread(x, labels):
+    return np.std(x[labels > 0], axis=0, ddof=1)
+"""
+
+
+def test_reductions_over_the_rows_a_mask_picks_reduce_where_it_holds():
+    """`X[labels == j].mean(axis=0)` (k-means' centroid update; also `np.sum(X[y == c], 0)`) -> the reduction of `X`
+    over axis 0 `where` the mask, spread over the other axes: jitted (the loop a fori_loop), the same values,
+    an empty cluster's mean NaN as in NumPy."""
+    import warnings
+
+    from tests.runtime_helpers import migrate_and_exec
+
+    result, original, new = migrate_and_exec(ROW_REDUCTIONS)
+    output = result.output.decode()
+    assert "jnp.mean(X, axis=0, where=jnp.expand_dims(labels == j, tuple(range(1, X.ndim))))" in output
+    assert all(r.jit for r in result.functions), output
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(40, 3)).astype(np.float32)
+    labels = rng.integers(0, 4, 40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's mean of the empty cluster 4
+        for name, args in (("centroids", (X, labels, 5)), ("class_totals", (X, labels, 5)),
+                           ("spread", (X, labels - 2)), ("spread", (X[:, 0], labels - 2))):
+            np.testing.assert_allclose(np.asarray(new[name](*args)), original[name](*args), rtol=1e-5, atol=1e-5)

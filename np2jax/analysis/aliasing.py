@@ -31,7 +31,7 @@ VIEW_FUNCTIONS = frozenset(
     "asarray asanyarray ascontiguousarray asfortranarray reshape ravel transpose squeeze expand_dims "
     "swapaxes moveaxis rollaxis atleast_1d atleast_2d atleast_3d broadcast_to broadcast_arrays diagonal "
     "real imag flip fliplr flipud rot90 split array_split hsplit vsplit dsplit matrix_transpose "
-    "permute_dims unstack trim_zeros astype".split()
+    "permute_dims unstack trim_zeros astype as_strided sliding_window_view".split()
 )
 VIEW_METHODS = frozenset("reshape ravel view transpose swapaxes squeeze diagonal __array__".split())
 VIEW_ATTRIBUTES = frozenset("T mT real imag flat base".split())
@@ -100,7 +100,7 @@ def may_alias_node(expr: cst.BaseExpression, is_array: Callable[[cst.BaseExpress
             qualname = resolver.qualname(func, scope)
             if is_numpy(qualname) or (qualname or "").startswith("jax.numpy."):
                 short = qualname.rsplit(".", 1)[1]
-                if short in VIEW_FUNCTIONS or (short == "array" and copy_false):
+                if short in VIEW_FUNCTIONS or (short == "array" and copy_false) or _single_operand_einsum(short, expr):
                     return any(alias(arg.value) for arg in expr.args)
                 return False
             if qualname is not None and qualname.startswith(("builtins.", "math.")):
@@ -110,6 +110,13 @@ def may_alias_node(expr: cst.BaseExpression, is_array: Callable[[cst.BaseExpress
         return False
 
     return alias(expr)
+
+
+def _single_operand_einsum(short: str, call: cst.Call) -> bool:
+    """``np.einsum("ii->i", a)``, ``np.einsum("ij->ji", a)``: with one operand and nothing summed, einsum returns
+    a writeable view of it."""
+    operands = [arg for arg in call.args if arg.keyword is None]
+    return short == "einsum" and len(operands) == 2 and not any(arg.star for arg in operands)
 
 
 # ndarray methods whose result is a new array (never a view of the array or of an argument)
@@ -129,7 +136,7 @@ def is_fresh_array(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -
             if row is None or row.kind not in ("constructor", "function"):
                 return False
             short = qualname.rsplit(".", 1)[1]
-            if short in VIEW_FUNCTIONS:
+            if short in VIEW_FUNCTIONS or _single_operand_einsum(short, expr):
                 return False
             if short == "array":
                 return not any(a.keyword is not None and a.keyword.value == "copy" for a in expr.args)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.callbacks import callback_arguments, numpy_twin
 from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.loops import MUTATING_METHODS
 from np2jax.analysis.mask_writes import masked_reduction
@@ -45,6 +46,21 @@ PYTHON_RESULTS = frozenset({"round", "hash"})  # on a JAX scalar: an array (not 
 MASKED_REDUCTIONS = frozenset({"sum", "mean", "std", "var", "prod", "any", "all", "nansum", "nanmean"})
 
 
+# ndarray methods that take arrays, which a NumPy array refuses when they are tracers (`K.dot(x)`)
+CONSTANT_METHODS = frozenset("dot take choose compress searchsorted clip".split())
+
+
+def _is_axis(arg: cst.Arg, first: bool) -> bool:
+    """``axis=0`` (or a positional ``0``, the argument after the array of ``np.mean(x, 0)``)."""
+    if arg.star or not (isinstance(arg.value, cst.Integer) and arg.value.evaluated_value == 0):
+        return False
+    return (arg.keyword is not None and arg.keyword.value == "axis") or (arg.keyword is None and first)
+
+
+def _first_axis(rest: list[cst.Arg]) -> bool:
+    return any(_is_axis(arg, first=arg is rest[0]) for arg in rest)
+
+
 class CallChecks:
     """The call visitor of ``FunctionTracing`` (analysis/function_tracing.py)."""
 
@@ -58,7 +74,10 @@ class CallChecks:
         if (isinstance(func, cst.Attribute) and func.attr.value in ("get", "pop", "setdefault") and node.args
                 and node.args[0].keyword is None and self._is_python_container(func.value, (cst.Dict, cst.DictComp), "dict")):
             self._require_python(node.args[0].value, "dict key")  # `Z_TABLE.get(level, 3.0)`: hashed
+        called = callback_arguments(node, self.resolver, self.scope)
         for arg in node.args:
+            if any(arg.value is c for c in called) and numpy_twin(arg.value, self.resolver, self.scope):
+                continue  # `np.apply_along_axis(np.linalg.norm, 1, X)`: its jax.numpy twin goes in (rules/np_to_jnp.py)
             if self._numpy_function(arg.value, self.scope):
                 self._block(arg.value, "side-effect", f"passes the NumPy function `{self.module.module.code_for_node(arg.value)}` "
                             "as a value; called on traced arrays it raises", "pass the jax.numpy function instead")
@@ -95,14 +114,20 @@ class CallChecks:
             name, read, rest = qualname[len("numpy."):], node.args[0].value, list(node.args[1:])
         else:
             return
+        rows = _first_axis(rest)
+        if rows:  # `X[labels == k].mean(axis=0)`: the rows a 1-D mask picks, reduced over
+            rest = [arg for arg in rest if not _is_axis(arg, first=rest and arg is rest[0])]
         if name not in MASKED_REDUCTIONS or any(
                 arg.star or arg.keyword is None or arg.keyword.value != "ddof" or name not in ("std", "var") for arg in rest):
             return
         if not (isinstance(read, cst.Subscript) and isinstance(read.value, cst.Name) and len(read.slice) == 1
                 and isinstance(read.slice[0].slice, cst.Index) and self._is_mask(read.slice[0].slice.value)):
             return
-        if masked_reduction(read, IndexClassifier(self.resolver, self.scope)):
-            self.module.masked_reductions[node] = (name, read)
+        same_shape = masked_reduction(read, IndexClassifier(self.resolver, self.scope))
+        if rows and same_shape:
+            return  # `x[x > 0].mean(axis=0)`: a 1-D selection, reduced whole (left as it is)
+        if rows or same_shape:
+            self.module.masked_reductions[node] = (name, read, rows)
             self.module.masked_reads.add(read)
 
     def _builtin_call(self, node: cst.Call, name: str) -> None:
@@ -262,6 +287,9 @@ class CallChecks:
     def _method_call(self, node: cst.Call, func: cst.Attribute) -> None:
         method = func.attr.value
         base = func.value
+        if (method in CONSTANT_METHODS and self.module.numpy_constant(base, self.scope)
+                and any(self.tokens(arg.value) for arg in node.args)):
+            self.module.constant_methods.add(node)  # `K.dot(x)` of a module NumPy array: `jnp.asarray(K).dot(x)`
         if method in ("item", "tolist", "tobytes", "tofile", "dump", "dumps"):  # Python values of the data
             self._require(base, f"`.{method}()`", VALUE_INSTEAD)
             return

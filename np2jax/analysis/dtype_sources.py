@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.aliasing import has_array_evidence
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.value_kinds import (
@@ -112,7 +113,13 @@ def _binary(node: cst.BinaryOperation, scope: Scope, resolver: Resolver, values:
         return None
     if FLOAT in sides and all(side is not None for side in sides):
         return FLOAT if all(side in (FLOAT, ("fixed", "int"), ("fixed", "bool")) or side[0] == "like" for side in sides) else None
-    return sides[0] if all(side == sides[0] for side in sides) else None
+    if all(side == sides[0] for side in sides):
+        return sides[0]
+    if all(side is not None and side[0] in ("like", PROMOTED) for side in sides):
+        # `x ** p`, `x * scale` of two parameters: their promotion, an int only when both are ints
+        names = sorted({name for side in sides for name in side[1].split(", ")})
+        return (PROMOTED, ", ".join(names))
+    return None
 
 
 def _call(node: cst.Call, scope: Scope, resolver: Resolver, values: ValueClassifier, depth: int) -> Source | None:
@@ -164,6 +171,9 @@ def _real_part(source: Source | None) -> Source | None:
     return ("real", source[1]) if source is not None and source[0] == "like" else source
 
 
+PROMOTED = "promoted"  # ("promoted", "p, x"): the dtype the parameters named promote to (arithmetic of them)
+
+
 def mixed_kinds(column: list[cst.BaseExpression], scope: Scope, resolver: Resolver, values: ValueClassifier) -> str | None:
     """Why the arrays ``column`` (one per branch) may have different dtype kinds, or None."""
     sources = [dtype_source(node, scope, resolver, values) for node in column]
@@ -179,6 +189,11 @@ def mixed_kinds(column: list[cst.BaseExpression], scope: Scope, resolver: Resolv
             return (f"`{_code(node)}` has the dtype of `{source[1]}` and another branch its absolute value or real part, "
                     f"which is real where `{source[1]}` is complex")
     likes = [(node, source[1]) for node, source in zip(column, sources) if source is not None and source[0] == "like"]
+    for node, source in zip(column, sources):
+        if source is not None and source[0] == PROMOTED and likes and _scalar_parameter(source[1], likes[0][1], scope, resolver):
+            like_node, name = likes[0]
+            return (f"`{_code(node)}` promotes {_names(source[1])} where `{_code(like_node)}` has the dtype of `{name}`: "
+                    f"with an int `{name}` and a float other, NumPy's result kind would depend on the branch taken")
     if fixed and likes:
         kind = next(iter(fixed))
         node, name = likes[0]
@@ -187,6 +202,21 @@ def mixed_kinds(column: list[cst.BaseExpression], scope: Scope, resolver: Resolv
                 f"would depend on the branch taken (an int `{name}` gives an int)" if kind == "float" else
                 f"one branch is a {kind} array and `{_code(node)}` has the dtype of `{name}`, which may differ")
     return None
+
+
+def _scalar_parameter(joined: str, like: str, scope: Scope, resolver: Resolver) -> bool:
+    """Is one of the parameters ``joined`` names, other than ``like``, used as no array in the function (``p`` of
+    ``x ** p``: a number the caller may give as an int or a float), rather than data of ``like``'s kind (the
+    weights ``w`` of ``x * w``, summed with ``np.sum(w)``)?"""
+    function = scope.node
+    if not isinstance(function, cst.FunctionDef):
+        return False
+    return any(name != like and not has_array_evidence(function, name, resolver, scope) for name in joined.split(", "))
+
+
+def _names(joined: str) -> str:
+    names = [f"`{name}`" for name in joined.split(", ")]
+    return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _code(node: cst.CSTNode) -> str:

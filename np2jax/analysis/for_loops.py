@@ -14,7 +14,7 @@ import libcst as cst
 from np2jax.analysis.aliasing import has_array_evidence
 from np2jax.analysis.carry_shapes import shape_changing_carry
 from np2jax.analysis.collect import CollectedLists, Collection
-from np2jax.analysis.dtype_sources import FLOAT, FLOAT64, dtype_source
+from np2jax.analysis.dtype_sources import FLOAT, FLOAT64, PROMOTED, dtype_source
 from np2jax.analysis.jit_plan import LoopConversion
 from np2jax.analysis.list_params import counts_elements, list_indexed_at
 from np2jax.analysis.loops import (
@@ -35,6 +35,9 @@ from np2jax.analysis.sequences import documented_array_like, sequence_annotation
 from np2jax.analysis.tracing_tables import ARRAY, ARRAY_HINTS, SCALAR_HINTS, STATIC_INSTEAD
 from np2jax.analysis.values import ZIPPERS
 from np2jax.visitors import visit
+
+
+ORDERING = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 
 
 class ForLoops:
@@ -108,6 +111,7 @@ class ForLoops:
             return None, "it has an `else` clause"
         iterable, target = node.iter, node.target
         kind = "iter"
+        zipped: tuple[str, ...] = ()
         if isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) == "builtins.range":
             args = iterable.args
             if not 1 <= len(args) <= 3 or any(a.keyword is not None or a.star for a in args):
@@ -122,6 +126,10 @@ class ForLoops:
             if len(iterable.args) != 1 or iterable.args[0].keyword is not None or iterable.args[0].star:
                 return None, "an unusual `enumerate`"
             kind = "enumerate"
+        elif isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) == "builtins.zip":
+            if not iterable.args or any(a.keyword is not None or a.star for a in iterable.args):
+                return None, "an unusual `zip`"
+            kind = "zip"
         elif isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) is not None and (
             self.resolver.qualname(iterable.func, self.scope) or "").startswith("builtins."):
             return None, "it iterates over a builtin's result"
@@ -130,6 +138,16 @@ class ForLoops:
                     and all(isinstance(e.value, cst.Name) for e in target.elements)):
                 return None, "an unusual loop target"
             index, value = (e.value.value for e in target.elements)
+        elif kind == "zip":
+            if not (isinstance(target, cst.Tuple) and len(target.elements) == len(iterable.args)
+                    and all(isinstance(e, cst.Element) and isinstance(e.value, cst.Name) for e in target.elements)):
+                return None, "an unusual loop target"
+            zipped = tuple(e.value.value for e in target.elements)
+            if len(set(zipped)) != len(zipped):
+                return None, "an unusual loop target"
+            if len(zipped) > 1 and self.scope.lookup("min")[0] is not None:
+                return None, "`min` is rebound here"  # the fori_loop's trip count is min(len(xs), len(ys))
+            index, value = "_i", None
         elif isinstance(target, cst.Name):
             index, value = target.value, None
         else:
@@ -145,7 +163,7 @@ class ForLoops:
         visit(node.body, body)
         if body.obstacle:
             return None, body.obstacle
-        loop_names = {name for name in (index, value) if name}
+        loop_names = {name for name in (index, value, *zipped) if name and name != "_i"}
         if loop_names & body.assigned:
             return None, "it assigns its own loop variable"
         kept = numpy_call_on_python_values(node.body, loop_names | body.assigned, self.resolver, self.scope)
@@ -186,19 +204,20 @@ class ForLoops:
         if changing is not None:
             shown = self.module.module.code_for_node(changing[1])
             return None, f"`{changing[0]}` may change shape from one step to the next (`{shown}`): a JAX loop carries one shape"
-        if kind in ("iter", "enumerate"):
-            source = iterable.args[0].value if kind == "enumerate" else iterable
-            if any(isinstance(n, cst.Name) and n.value in carried for n in all_names(source)):
+        sources = [a.value for a in iterable.args] if kind == "zip" else [iterable.args[0].value] if kind == "enumerate" else [iterable]
+        if kind in ("iter", "enumerate", "zip"):
+            if any(isinstance(n, cst.Name) and n.value in carried for source in sources for n in all_names(source)):
                 return None, "the loop changes what it iterates over"
-            if not self._iterates_array(source) and not self._numbers_of_parameter(node):
+            if not all(map(self._iterates_array, sources)) and not self._numbers_of_parameter(node):
                 return None, "it iterates over a Python container"
         if index is None:
             index = "_i"
         # `for c in coeffs` of a parameter only its use as numbers says is a vector: a caller's list works too
-        as_array = kind == "iter" and not self._iterates_array(iterable) and self._numbers_of_parameter(node)
+        as_array = kind in ("iter", "zip") and not all(map(self._iterates_array, sources)) and self._numbers_of_parameter(node)
         if collection is None:
-            return LoopConversion(kind, index, value, tuple(carried), peel=peel, as_array=as_array), ""
-        return LoopConversion(kind, index, value, tuple(carried), collection.names, collection.starts, as_array=as_array), ""
+            return LoopConversion(kind, index, value, tuple(carried), peel=peel, as_array=as_array, zipped=zipped), ""
+        return LoopConversion(kind, index, value, tuple(carried), collection.names, collection.starts, as_array=as_array,
+                              zipped=zipped), ""
 
     def _listed_parameter(self, node: cst.For, loop_names: set[str]) -> str | None:
         """A parameter the body indexes at the loop index whose hint or docstring admits a list (``Fs : list``
@@ -310,7 +329,11 @@ class ForLoops:
         scope, values = self.function_scope, self.decisions.values
         _, bindings = scope.lookup(name)
         inside = [b.value for b in bindings if isinstance(b, ValueBinding) and not b.augmented and contains(loop.body, b.value)]
-        if not any(dtype_source(value, scope, self.resolver, values) in (FLOAT, FLOAT64) for value in inside):
+        divided = any(isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.DivideAssign)
+                      and isinstance(node.target, cst.Name) and node.target.value == name for node in descendants(loop.body))
+        if not divided and not any(  # `w /= w.sum()`; `w = w * (1 + r[t])`: a float when `r` is one
+                (source := dtype_source(value, scope, self.resolver, values)) in (FLOAT, FLOAT64)
+                or (source is not None and source[0] == PROMOTED) for value in inside):
             return False
         if name in self.params:
             return dtype_source(cst.Name(name), scope, self.resolver, values) not in (FLOAT, FLOAT64)
@@ -352,18 +375,53 @@ class ForLoops:
                 return None
         return None
 
+    def _parameter_elements(self, node: cst.For) -> list[tuple[str, str]]:
+        """(parameter, the name its element gets) of ``for v in x``, ``for i, v in zip(idx, vals)`` (parameters
+        only), ``for k, v in enumerate(x)``."""
+        iterable, target = node.iter, node.target
+        if isinstance(iterable, cst.Name):
+            return [(iterable.value, target.value)] if iterable.value in self.params and isinstance(target, cst.Name) else []
+        if not (isinstance(iterable, cst.Call) and isinstance(target, cst.Tuple)):
+            return []
+        names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+        args = [a.value for a in iterable.args]
+        qualname = self.resolver.qualname(iterable.func, self.scope)
+        if qualname == "builtins.enumerate" and len(args) == 1 and len(names) == 2:
+            args, names = args, names[1:]
+        elif qualname != "builtins.zip" or any(a.keyword is not None or a.star for a in iterable.args) or len(args) != len(names):
+            return []
+        pairs = [(arg.value, name) for arg, name in zip(args, names)
+                 if isinstance(arg, cst.Name) and arg.value in self.params and name is not None]
+        return pairs if len(pairs) == len(args) else []
+
     def _numbers_of_parameter(self, node: cst.For) -> bool:
         """``for sample in x`` of a parameter whose elements the body computes with as numbers (``sample + c *
         s_prev``): the samples of a vector, as long as the caller's signal, which jit would unroll step by step
         (``hist[i] @ g`` of a list of arrays is list_params.py's case)."""
-        if not (isinstance(node.iter, cst.Name) and node.iter.value in self.params and isinstance(node.target, cst.Name)):
+        pairs = self._parameter_elements(node)
+        if not pairs:
             return False
-        param = self.params[node.iter.value]
-        if isinstance(param.default, (cst.Tuple, cst.List)) or sequence_annotation(param.annotation):
-            return False  # `weights=(0.25, 0.5, 0.25)`, `ws: list[float]`: a Python container, unrolled as meant
-        element = node.target.value
-        return any(isinstance(n, cst.BinaryOperation) and not isinstance(n.operator, cst.MatrixMultiply) and any(
-            isinstance(side, cst.Name) and side.value == element for side in (n.left, n.right)) for n in descendants(node.body))
+        for source, _ in pairs:
+            param = self.params[source]
+            if isinstance(param.default, (cst.Tuple, cst.List)) or sequence_annotation(param.annotation):
+                return False  # `weights=(0.25, 0.5, 0.25)`, `ws: list[float]`: a Python container, unrolled as meant
+        elements = {element for _, element in pairs}
+
+        def named(side: cst.BaseExpression) -> bool:
+            return isinstance(side, cst.Name) and side.value in elements
+
+        def as_number(n: cst.CSTNode) -> bool:
+            if isinstance(n, cst.BinaryOperation):
+                return not isinstance(n.operator, cst.MatrixMultiply) and (named(n.left) or named(n.right))
+            if isinstance(n, cst.Comparison) and len(n.comparisons) == 1:  # `l >= 0` (not `key == "a"`, `v is None`)
+                sides = (n.left, n.comparisons[0].comparator)
+                return isinstance(n.comparisons[0].operator, ORDERING) and any(map(named, sides)) and not any(
+                    isinstance(side, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) for side in sides)
+            if isinstance(n, cst.Subscript):  # `counts[l] += 1` (`counts.at[jnp.reshape(l, ())]`): an index into an array
+                return any(isinstance(e.slice, cst.Index) and any(map(named, descendants(e.slice.value))) for e in n.slice)
+            return False
+
+        return any(as_number(n) for n in descendants(node.body))
 
     def _iterates_array(self, iterable: cst.BaseExpression) -> bool:
         if isinstance(iterable, cst.Call):

@@ -21,7 +21,7 @@ from np2jax.analysis.for_loops import ForLoops
 from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.jit_plan import Blocker, JitPlan, LoopConversion, WhileConversion
 from np2jax.analysis.list_operands import array_list_operands
-from np2jax.analysis.loops import assigned_before
+from np2jax.analysis.loops import assigned_before, descendants
 from np2jax.analysis.param_hints import hint_names, int_like, literal_default
 from np2jax.analysis.list_params import used_like_string
 from np2jax.analysis.param_kinds import UNHASHABLE_HINTS, top_hints, unhashable_params
@@ -38,6 +38,7 @@ from np2jax.analysis.tracing_tables import (
     ARRAY_MEMBERS,
     BRANCH_INSTEAD,
     MASK_FUNCTIONS,
+    MASK_JOINERS,
     PYTHON_VALUE_MEMBERS,
     SCALAR_HINTS,
     STATIC_INSTEAD,
@@ -56,6 +57,10 @@ from np2jax.visitors import FastVisitor, visit
 
 if TYPE_CHECKING:
     from np2jax.analysis.tracing import ModuleTracing
+
+
+# Requirements that only convert a value (`int(value * 3600 + 0.5)`), unlike sizes, slice bounds and tests
+CONVERSIONS = ("argument of `int()`", "argument of `float()`", "argument of `round()`")
 
 
 class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMasks, CallChecks, SideEffectChecks, FastVisitor):
@@ -119,6 +124,7 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         visit(self.node.body, self)
         plan = JitPlan()
         static: set[str] = set()
+        sized = {name for _, what, tokens, _, _ in self.requirements if not what.startswith(CONVERSIONS) for name in tokens}
         for node, what, tokens, use_instead, note in self.requirements:
             indices = sorted(t for t in tokens if t.startswith("<index:"))
             if indices:
@@ -133,6 +139,10 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             for name in sorted(tokens):
                 if name in self.variadic:
                     self._block(node, "traced-value", f"{what} depends on `*{name}`", "pass it as a separate argument")
+                elif what.startswith(CONVERSIONS) and name not in sized and self._declared(name) is None and self._float_datum(name):
+                    self._block(node, "traced-value", f"{what} depends on `{name}`, which meets float arithmetic: as a "
+                                "static argument, jax.jit would compile the function again for every value (and refuse an array)",
+                                use_instead)
                 elif self._may_be_static(name):
                     static.add(name)
                 else:
@@ -181,6 +191,23 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         plan.static_argnames = tuple(name for name in plan.static if name in self.kwonly)
         plan.returns_array = any(self.tokens(value) - static for value in self.returns)
         return plan
+
+    def _float_datum(self, name: str) -> bool:
+        """``value`` in ``power * 3600 * value + 0.5`` or ``value / 20``: a float measurement rather than a count or
+        a switch, whichever way it reaches a Python value (``int(...)``)."""
+        def operand(side: cst.BaseExpression) -> bool:
+            return isinstance(side, cst.Name) and side.value == name
+
+        def floats(node: cst.BinaryOperation) -> bool:
+            return isinstance(node.operator, cst.Divide) or any(
+                isinstance(side, cst.Float) or (isinstance(side, cst.BinaryOperation) and floats(side))
+                for side in (node.left, node.right))
+
+        def chain(node: cst.CSTNode) -> bool:  # the operand is somewhere in a chain of arithmetic with a float
+            return operand(node) or (isinstance(node, cst.BinaryOperation) and (chain(node.left) or chain(node.right)))
+
+        return any(isinstance(node, cst.BinaryOperation) and floats(node) and chain(node)
+                   for node in descendants(self.node.body))
 
     def _may_be_static(self, name: str) -> bool:
         declared = self._declared(name)
@@ -375,6 +402,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                 return True  # `(d < r).all(axis=1)`
             qualname = self.resolver.qualname(node.func, self.scope) or ""
             short = qualname.rsplit(".", 1)[-1]
+            if (is_numpy(qualname) or qualname.startswith("jax.numpy")) and short in MASK_JOINERS:
+                return self._joins_masks(node, short, seen)
             return (is_numpy(qualname) or qualname.startswith("jax.numpy")) and short in MASK_FUNCTIONS and bool(self.tokens(node))
         if isinstance(node, cst.Name):
             if node.value in seen:
@@ -386,6 +415,29 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                 isinstance(b, ValueBinding) and not b.augmented and self._is_mask(b.value, seen | {node.value}) for b in bindings
             )
         return False
+
+    def _joins_masks(self, node: cst.Call, short: str, seen: frozenset[str]) -> bool:
+        """``np.append(mask, [True])``, ``np.concatenate([[False], m])``: masks joined with masks or bool literals
+        (a name being looked through counts: ``mask = np.append(mask, [True])``)."""
+        args = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        if short == "append":
+            parts = args[:2]
+        elif args and isinstance(args[0], (cst.List, cst.Tuple)):
+            parts = [element.value for element in args[0].elements]
+        else:
+            return False
+
+        def literal(part: cst.BaseExpression) -> bool:
+            if isinstance(part, cst.Call) and len(part.args) == 1 and (self.resolver.qualname(part.func, self.scope) or "").endswith(
+                    (".asarray", ".array")):
+                part = part.args[0].value  # `jnp.asarray([True])`, as the migration wraps the list
+            values = part.elements if isinstance(part, (cst.List, cst.Tuple)) else ()
+            return bool(values) and all(isinstance(e.value, cst.Name) and e.value.value in ("True", "False") for e in values)
+
+        def mask(part: cst.BaseExpression) -> bool:
+            return (isinstance(part, cst.Name) and part.value in seen) or self._is_mask(part, seen)
+
+        return bool(parts) and any(mask(part) for part in parts) and all(mask(part) or literal(part) for part in parts)
 
     def _is_python_sequence(self, node: cst.BaseExpression) -> bool:
         if isinstance(node, (cst.List, cst.Tuple, cst.ListComp)):

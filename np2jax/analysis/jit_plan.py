@@ -30,7 +30,8 @@ class LoopConversion:
 
     ``kind`` is ``"range"`` (``for i in range(a, b)``), ``"reversed"`` (``range(a, b, -1)``: a fori_loop
     from ``-a`` to ``-b`` whose body starts with ``i = -k``), ``"iter"`` (``for v in xs``: ``v = xs[i]``)
-    or ``"enumerate"`` (``for i, v in enumerate(xs)``).  ``carried`` are the names the body
+    or ``"enumerate"`` (``for i, v in enumerate(xs)``) or ``"zip"`` (``for a, b in zip(xs, ys)``: ``a = xs[i]``,
+    ``b = ys[i]``, the names in ``zipped``, for ``min(len(xs), len(ys))`` steps).  ``carried`` are the names the body
     assigns that exist before the loop, in order of first assignment.  ``collected`` are the
     lists it appends one value to per step: then it becomes ``jax.lax.scan`` (analysis/collect.py);
     ``starts`` their ``ys = []`` statements, which go away.
@@ -46,6 +47,7 @@ class LoopConversion:
     guard: bool = False  # it slices at its index (SliceWindow): it runs only if it has a step, under `if lower < upper:`
     masked: bool = False  # a sum over a prefix at its index reads full-length masked operands (PrefixMask)
     as_array: bool = False  # `for c in coeffs` of a parameter that may be a Python list: iterates jnp.asarray(coeffs)
+    zipped: tuple[str, ...] = ()  # kind "zip": the names the elements get, one per zipped sequence
 
 
 @dataclass(frozen=True)

@@ -185,6 +185,9 @@ class TracedTokens:
                 return set()
             if qualname in SHAPE_READERS:  # `np.ndim(m)`: known at trace time, as `m.ndim` is
                 return set()
+            if qualname == "builtins.getattr" and len(node.args) >= 2 and isinstance(node.args[1].value, cst.SimpleString) \
+                    and node.args[1].value.evaluated_value in SHAPE_ATTRIBUTES:
+                return self._union((a.value for a in node.args[2:]), scope)  # `getattr(x, "shape", ())`: as `x.shape`
             if is_numpy(qualname) or qualname.startswith("jax."):
                 if self.resolver.is_static(node, scope):
                     return args  # static only if the parameters it reads are (shape-named ones are assumed so)

@@ -44,6 +44,7 @@ from np2jax.analysis.list_operands import ARRAY_CONSTRUCTORS
 from np2jax.analysis.scope import DefBinding, ParamBinding, ValueBinding
 from np2jax.analysis.tracing_tables import DEFAULT_UNROLL_THRESHOLD, IMMUTABLE_BUILTINS
 from np2jax.cstutil import argument_for, bool_identity_operands
+from np2jax.tables import lookup_numpy
 from np2jax.visitors import FastVisitor, visit
 
 __all__ = ["Blocker", "JitPlan", "LoopConversion", "ModuleTracing", "jit_decorator"]
@@ -76,12 +77,14 @@ class ModuleTracing:
         self.selections: set[cst.Call] = set()  # `min(a, b)` / `max(a, b)` of traced values: become jnp.where
         self.int_casts: set[cst.Call] = set()  # `int(np.argmax(x))`: the cast goes, the index stays an array
         # `x[m].sum()`, `np.mean(x[m])` with `m` a mask of x's shape -> `jnp.sum(x, where=m)`: the call -> (reduction,
-        # the read `x[m]`), and the reads, which jit then takes (analysis/call_checks.py, walker_calls.py)
-        self.masked_reductions: dict[cst.Call, tuple[str, cst.Subscript]] = {}
+        # the read `x[m]`, rows: `X[m].mean(axis=0)` of a 1-D mask -> `jnp.mean(X, axis=0, where=<m over rows>)`), and
+        # the reads, which jit then takes (analysis/call_checks.py, walker_calls.py)
+        self.masked_reductions: dict[cst.Call, tuple[str, cst.Subscript, bool]] = {}
         self.masked_reads: set[cst.Subscript] = set()
         # `COMPLEMENT[seq]`, `surv[i]` (`surv=SURVIVAL`): a module-level NumPy array (or a parameter defaulting to one)
         # indexed by a traced value, which a NumPy array refuses: read through `jnp.asarray(...)` (walker.py)
         self.constant_reads: set[cst.Subscript] = set()
+        self.constant_methods: set[cst.Call] = set()  # `K.dot(x)` of such an array: `jnp.asarray(K).dot(x)`
         self._plans: dict[str, JitPlan] = {}
         self._users: dict[str, list[tuple[str, cst.Call, object]]] | None = None  # see _result_users
         self._callees: dict[str, set[str]] | None = None  # function name -> the names it calls (see _reaches)
@@ -255,10 +258,22 @@ class ModuleTracing:
                 isinstance(b, ValueBinding) and isinstance(b.value, cst.Call)
                 and (self.resolver.qualname(b.value.func, found) or "").removeprefix("numpy.") in ARRAY_CONSTRUCTORS
                 for b in bindings)
+        if found is not None and found.kind == "function" and bindings and all(
+                isinstance(b, ValueBinding) and not b.augmented and self._kept_numpy_call(b.value, found) for b in bindings):
+            return True  # `w = np.hanning(n)`: a NumPy function of static arguments stays NumPy under jit
         if found is None or found.kind != "function" or len(bindings) != 1 or not isinstance(bindings[0], ParamBinding):
             return False
         default = bindings[0].param.default
         return isinstance(default, cst.Name) and self.numpy_constant(default, self.module_scope)
+
+    def _kept_numpy_call(self, value: cst.BaseExpression, scope) -> bool:
+        """``np.hanning(n)``, ``np.fft.rfftfreq(n)``: a NumPy function (not a constructor, which is always rewritten)
+        whose arguments are all static, which the migration leaves a NumPy call (rules/np_to_jnp.py)."""
+        if not isinstance(value, cst.Call):
+            return False
+        qualname = self.resolver.qualname(value.func, scope)
+        row = lookup_numpy(qualname) if is_numpy(qualname) else None
+        return row is not None and row.kind == "function" and self.resolver.args_static(value, scope)
 
     def _module_array(self, node: cst.BaseExpression, seen: frozenset[str]) -> bool:
         """Is ``node`` (at module level) an array: a module-level array name, its element, view or method result?"""

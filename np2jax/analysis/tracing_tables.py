@@ -79,6 +79,8 @@ BUILTIN_CONSTANTS = frozenset({"True", "False", "None"})
 MASK_FUNCTIONS = frozenset(
     "isnan isfinite isinf isposinf isneginf logical_and logical_or logical_not logical_xor signbit isclose all any isin "
     "greater greater_equal less less_equal equal not_equal".split())
+# NumPy functions that join arrays: of masks (and bool literals) they make a mask (`np.append(m, [True])`).
+MASK_JOINERS = frozenset("append concatenate hstack vstack stack".split())
 # Modules whose functions may be called from traced code.
 TRACEABLE_MODULES = ("numpy", "jax", "builtins", "functools", "operator", "itertools", "typing", "collections")
 NAMEDTUPLE_BASES = frozenset({"typing.NamedTuple", "collections.namedtuple", "NamedTuple"})

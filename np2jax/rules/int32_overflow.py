@@ -4,8 +4,9 @@ import libcst as cst
 
 from np2jax.analysis.dtype_sources import dtype_argument, runtime_dtype
 from np2jax.analysis.loops import all_names, contains, descendants
+from np2jax.analysis.value_kinds import NUMBER, ValueClassifier
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
-from np2jax.context import FileContext
+from np2jax.context import FileContext, runs_on_jax_arrays
 from np2jax.cstutil import number_literal
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
@@ -47,8 +48,8 @@ class Int32Overflow(HazardRule):
         use_instead='jax.config.update("jax_enable_x64", True), or compute in float (x.astype(jnp.float32)) when exact integers are not needed',
         known_problems=(
             "Only expressions with evidence of being integers are checked (`dtype=int`, `.astype(int)`, `np.arange` "
-            "with integer bounds, `np.argmax`, `//` ...): an integer array passed in as an argument is not known to "
-            "be one. Explicit `np.int64` dtypes are NPJ107's. Arithmetic of Python ints only (`int(...)`, `len(...)`, "
+            "with integer bounds, `np.argmax`, `//` ...); an argument of unknown dtype is reported only in a product "
+            "(`np.prod(x)`, `np.cumprod(x)`: worded as conditional on integers), where int32 wraps soonest. Explicit `np.int64` dtypes are NPJ107's. Arithmetic of Python ints only (`int(...)`, `len(...)`, "
             "the index of a `range` loop that stays a Python loop, `fact *= k` with `fact = 1`) is not reported: "
             "it stays Python ints in the migrated code."
         ),
@@ -112,6 +113,10 @@ class Int32Overflow(HazardRule):
         ),
     )
 
+    UNKNOWN_MESSAGE = (
+        "`{what}` of `{data}`, whose dtype is not known here: if it holds integers, they multiply in int64 in NumPy "
+        "and in int32 under JAX, where the product wraps past 2**31 - 1"
+    )
     NODE_TYPES = frozenset({cst.Call, cst.BinaryOperation, cst.AugAssign, cst.Comparison, cst.Attribute})
     COMPARISON_MESSAGE = (
         "`{array}` has a narrow or run-time integer dtype and is compared with the Python int `{number}`: jax.numpy first "
@@ -134,7 +139,11 @@ class Int32Overflow(HazardRule):
                 self.report(ctx, node, self.CAST_MESSAGE.format(data=data, factor=f"{scaled[1]:g}"), exact=True)
                 return
             data = self._reduced(node, scope, ctx)
-            if data is None or not values.is_integer(data[0], scope) or _static(ctx, data[0], scope):
+            if data is None or _static(ctx, data[0], scope):
+                return
+            if not values.is_integer(data[0], scope):
+                if data[1] in PRODUCT_FUNCTIONS and self._on_jax(node, ctx) and self._unknown_kind(data[0], scope, ctx):
+                    self.report(ctx, node, self.UNKNOWN_MESSAGE.format(what=data[1], data=ctx.code(data[0]).strip()), exact=True)
                 return
             name, argument = data[1], data[0]
             if name in PRODUCT_FUNCTIONS:
@@ -167,6 +176,19 @@ class Int32Overflow(HazardRule):
                             use_instead="compare in a wide type: x.astype(jnp.int64) == n (with x64), or check the range with jnp.iinfo(dtype)",
                             exact=True)
                 return
+
+    @staticmethod
+    def _on_jax(node: cst.Call, ctx: FileContext) -> bool:
+        """``jnp.prod(x)`` after the rewrite, or ``x.prod()`` in a function that runs on JAX arrays."""
+        return node in ctx.jax_calls or (isinstance(node.func, cst.Attribute) and runs_on_jax_arrays(ctx.function, ctx))
+
+    def _unknown_kind(self, data: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
+        """``np.prod(x)`` of a parameter (or what is computed from one) whose dtype kind nothing tells: an integer
+        array passed in multiplies in int32 under JAX."""
+        classifier = ctx.resolver.memo.get("int32_overflow_kinds")
+        if classifier is None:
+            classifier = ctx.resolver.memo["int32_overflow_kinds"] = ValueClassifier(ctx.resolver)
+        return classifier.value(data, scope).kind in (None, NUMBER, "int") and not ctx.values.is_float(data, scope)
 
     @staticmethod
     def _reduced(node: cst.Call, scope: Scope, ctx: FileContext) -> tuple[cst.BaseExpression, str] | None:

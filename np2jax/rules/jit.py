@@ -19,6 +19,11 @@ class Jit(Rule):
         "with jax.numpy (a NumPy or SciPy function raises TracerArrayConversionError) and be hashable"
     )
     CALLABLE_INSTEAD = "pass functions written with jax.numpy (`jnp.sin`, not `np.sin`); or call the function un-jitted"
+    SEQUENCE_MESSAGE = (
+        "{names}: a static argument used as a shape, axes or repetitions: jax.jit hashes it, so a caller passing a "
+        "list (`[5, 6]`) or an array gets ValueError (\"Non-hashable static arguments\") where NumPy took it"
+    )
+    SEQUENCE_INSTEAD = "pass a tuple (`(5, 6)`) or an int"
     GLOBALS_MESSAGE = (
         "reads module-level {names}: jax.jit keeps the value{s} it traced with, so assigning {them} later "
         "(`module.{first} = ...`, as a test patching the module does) does not reach this function"
@@ -43,10 +48,14 @@ class Jit(Rule):
             "indexes a module-level NumPy array, or calls a function of the module that is) and returns an array; functions "
             "defined inside a jitted function are traced with it and reported as jitted. A module-level NumPy array "
             "(`COMPLEMENT = np.array([3, 2, 1, 0])`, nothing writes it), or a parameter defaulting to one (`surv=SURVIVAL`: "
-            "jax.jit leaves a default as it is), indexed by a traced value is read as `jnp.asarray(COMPLEMENT)[seq]`: a "
-            "NumPy array refuses a tracer as its index. A jitted function that reads module-level variables gets an info "
+            "jax.jit leaves a default as it is), or a local name bound to a NumPy call of static arguments, which stays "
+            "NumPy (`f = np.fft.rfftfreq(n)`), indexed by a traced value is read as `jnp.asarray(COMPLEMENT)[seq]`: a "
+            "NumPy array refuses a tracer as its index; so are its methods given traced values (`K.dot(x)` becomes "
+            "`jnp.asarray(K).dot(x)`; also `take`, `choose`, `compress`, `searchsorted`, `clip`). A jitted function that reads module-level variables gets an info "
             "naming them: jax.jit keeps the values it traced with, so a later `module.RADIUS = ...` (a test patching the "
-            "module, a configuration step) does not reach it (another module of the project writing one: NPJ302)."
+            "module, a configuration step) does not reach it (another module of the project writing one: NPJ302). A static "
+            "argument used as a shape, axes or repetitions (`np.zeros(shape)`, `np.transpose(X, perm)`; not a count such "
+            "as `n_bins`) gets an info too: jax.jit hashes static arguments, so a caller passing a list raises there."
         ),
         why=(
             "Under `jax.jit` a function is compiled once per combination of static arguments and runs as one XLA "
@@ -224,6 +233,13 @@ class Jit(Rule):
                                                   them="them" if len(read) > 1 else "it", first=read[0])
             ctx.diagnostics.append(Diagnostic(self.CODE, self.SEVERITY, message, ctx.path, line, col, end_line, end_col,
                                               self.GLOBALS_INSTEAD))
+        sequences = _sequence_parameters(info, set(plan.static), ctx)
+        if sequences:
+            line, col, end_line, end_col = ctx.def_name_span(info)
+            ctx.diagnostics.append(Diagnostic(
+                self.CODE, self.SEVERITY, self.SEQUENCE_MESSAGE.format(names=", ".join(f"`{name}`" for name in sequences)),
+                ctx.path, line, col, end_line, end_col, self.SEQUENCE_INSTEAD,
+            ))
         called = _called_parameters(info, set(plan.static), ctx)
         if called:
             line, col, end_line, end_col = ctx.def_name_span(info)
@@ -248,6 +264,57 @@ def _module_variables_read(info: FunctionInfo, ctx: FileContext) -> list[str]:
             if owner is not None and owner.kind == "module" and bindings and all(isinstance(b, ValueBinding) for b in bindings):
                 found[node.value] = None
     return list(found)
+
+
+# NumPy functions (and methods) whose argument at this position is a shape, axes or repetitions: a tuple or a list
+SEQUENCE_ARGUMENTS = {"zeros": 0, "ones": 0, "empty": 0, "full": 0, "reshape": 1, "transpose": 1, "tile": 1,
+                      "broadcast_to": 1, "resize": 1}
+SEQUENCE_METHODS = {"reshape": 0, "transpose": 0}
+
+
+def _sequence_parameters(info: FunctionInfo, static: set[str], ctx: FileContext) -> list[str]:
+    """Static parameters handed where NumPy takes a shape or axes as a tuple or a list (``np.zeros(shape)``,
+    ``np.transpose(X, perm)``), unless a hint or default says int or tuple."""
+    candidates = {name for name in static if not _int_or_tuple(info.node, name) and not _count_name(name)} - _counts(info, ctx)
+    found: set[str] = set()
+    for node, scope in function_nodes(info.node, ctx.resolver) if candidates else ():
+        if not isinstance(node, cst.Call):
+            continue
+        qualname = ctx.resolver.qualname(node.func, scope) or ""
+        position = SEQUENCE_ARGUMENTS.get(qualname[len("numpy."):]) if qualname.startswith("numpy.") else None
+        if position is None and not qualname and isinstance(node.func, cst.Attribute):
+            position = SEQUENCE_METHODS.get(node.func.attr.value)
+        positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        if position is not None and len(positional) > position and isinstance(positional[position], cst.Name) \
+                and positional[position].value in candidates and (len(positional) == position + 1 or qualname):
+            found.add(positional[position].value)  # (a method given several ints, `x.reshape(n, m)`, takes no list)
+    return [name for name in _parameter_names(info.node) if name in found]
+
+
+def _count_name(name: str) -> bool:
+    """``n``, ``k``, ``n_bins``, ``num_steps``, ``count``: a number of things, not a shape."""
+    return len(name) == 1 or name.startswith(("n_", "num_", "count")) or name.endswith(("count", "_len", "length"))
+
+
+def _counts(info: FunctionInfo, ctx: FileContext) -> set[str]:
+    """Names used as numbers (an operand of arithmetic or a comparison, a `range` bound): counts, not shapes."""
+    names: set[str] = set()
+    for node, scope in function_nodes(info.node, ctx.resolver):
+        if isinstance(node, cst.BinaryOperation):
+            names.update(side.value for side in (node.left, node.right) if isinstance(side, cst.Name))
+        elif isinstance(node, cst.Comparison):
+            names.update(side.value for side in (node.left, *(c.comparator for c in node.comparisons)) if isinstance(side, cst.Name))
+        elif isinstance(node, cst.Call) and ctx.resolver.qualname(node.func, scope) == "builtins.range":
+            names.update(arg.value.value for arg in node.args if isinstance(arg.value, cst.Name))
+    return names
+
+
+def _int_or_tuple(function: cst.FunctionDef, name: str) -> bool:
+    params = function.params
+    param = next(p for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.name.value == name)
+    default = param.default
+    annotation = cst.Module([]).code_for_node(param.annotation.annotation) if param.annotation is not None else ""
+    return isinstance(default, (cst.Integer, cst.Tuple)) or annotation.startswith(("int", "tuple", "Tuple", "typing.Tuple"))
 
 
 def _called_parameters(info: FunctionInfo, static: set[str], ctx: FileContext) -> list[str]:

@@ -21,7 +21,8 @@ class LoopToFori(Rule):
     DOC = RuleDoc(
         what=(
             "In a function that gets `jax.jit`, turns a `for` loop over `range(a, b)`, over the rows of an array, or "
-            "over `enumerate(array)` into `jax.lax.fori_loop`, when it is longer than the unroll threshold (8) or its "
+            "over `enumerate(array)` or `zip(xs, ys)` (for `min(len(xs), len(ys))` steps, as `zip` stops at the shortest) "
+            "into `jax.lax.fori_loop`, when it is longer than the unroll threshold (8) or its "
             "length is known only at run time. The body becomes a nested function of the loop index and the "
             "*carried* values: the names the body assigns that exist before the loop."
         ),
@@ -41,7 +42,7 @@ class LoopToFori(Rule):
             "starts (a zero-step loop still runs no step). A name that takes what another such name held one step earlier "
             "(`s2 = s1` before `s1 = s`, a filter's delay line) needs one first step more than that name: up to three "
             "steps run so, each under its own `if` (the loop may have fewer). So does the first step of a `range` loop whose body makes a float of an array "
-            "that starts with a parameter's dtype (`u = 0.5 * (np.roll(u, 1) + np.roll(u, -1))` of an int `u`: a fori_loop "
+            "that starts with a parameter's dtype (`u = 0.5 * (np.roll(u, 1) + np.roll(u, -1))` of an int `u`, `w /= w.sum()`, `w = w * (1 + r[t])` of two parameters' dtypes: a fori_loop "
             "needs one carry dtype, NumPy's `u` is a float from the first step on); a `jax.lax.scan` (NPJ307) has no such first "
             "step, and raises when tracing for an int `u`. One that stays a Python number (`total += i * i`, exact "
             "Python ints) keeps the loop as it is (fori_loop would make it an int32 that can overflow). "
@@ -410,9 +411,9 @@ class LoopToFori(Rule):
             prologue.append(cst.parse_statement(f"{index} = -{step}\n"))
             index = step
         else:
-            source_code = sequence_source(conversion, updated, taken, before, ctx.use_jnp() if conversion.as_array else "jnp")
-            prologue.append(cst.parse_statement(f"{conversion.value} = {source_code}[{index}]\n"))
-            lower, upper = "0", f"len({source_code})"
+            reads, upper, source_code = element_reads(conversion, updated, taken, before, index, ctx.use_jnp() if conversion.as_array else "jnp")
+            prologue.extend(reads)
+            lower = "0"
         start = lower
         carried = conversion.carried
         if len(carried) == 1:
@@ -553,10 +554,23 @@ def negated(code: str) -> str:
     return f"-{code}" if simple else f"-({code})"
 
 
-def sequence_source(conversion: LoopConversion, loop: cst.For, taken: set[str], before: list[cst.BaseStatement],
-                    jnp: str = "jnp") -> str:
-    """The array a loop over rows (or ``enumerate``) iterates: its name, or a fresh one bound to it in ``before``."""
+def element_reads(conversion: LoopConversion, loop: cst.For, taken: set[str], before: list[cst.BaseStatement],
+                  index: str, jnp: str = "jnp") -> tuple[list[cst.BaseStatement], str, str]:
+    """How a loop over rows (``for v in xs``, ``enumerate(xs)``, ``zip(xs, ys)``) reads its elements at ``index``:
+    the statements, its trip count and (but for ``zip``) the sequence it reads."""
+    if conversion.kind == "zip":  # zip stops at the shortest sequence
+        codes = [sequence_source(conversion, arg.value, taken, before, jnp) for arg in loop.iter.args]
+        reads = [cst.parse_statement(f"{name} = {code}[{index}]\n") for name, code in zip(conversion.zipped, codes)]
+        lengths = [f"len({code})" for code in codes]
+        return reads, lengths[0] if len(lengths) == 1 else f"min({', '.join(lengths)})", ""
     source = loop.iter.args[0].value if conversion.kind == "enumerate" else loop.iter
+    code = sequence_source(conversion, source, taken, before, jnp)
+    return [cst.parse_statement(f"{conversion.value} = {code}[{index}]\n")], f"len({code})", code
+
+
+def sequence_source(conversion: LoopConversion, source: cst.BaseExpression, taken: set[str],
+                    before: list[cst.BaseStatement], jnp: str = "jnp") -> str:
+    """The array ``source`` a loop over rows iterates: its name, or a fresh one bound to it in ``before``."""
     source_code = cst.Module([]).code_for_node(source)
     if conversion.as_array:  # a parameter that may be a Python list: what NumPy's arithmetic makes of it
         source_code = f"{jnp}.asarray({source_code})"

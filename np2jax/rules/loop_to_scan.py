@@ -13,7 +13,7 @@ from np2jax.rules.loop_to_fori import (
     names_in,
     range_bounds,
     report_conversion,
-    sequence_source,
+    element_reads,
 )
 
 
@@ -199,9 +199,8 @@ class LoopToScan(Rule):
                 start = lower
             length = f"len(range({upper}))" if len(updated.iter.args) == 1 else f"len(range({start}, {upper}))"
         else:
-            source = sequence_source(conversion, updated, taken, before, ctx.use_jnp() if conversion.as_array else "jnp")
-            prologue.append(cst.parse_statement(f"{conversion.value} = {source}[{index}]\n"))
-            length = f"len({source})"
+            reads, length, _ = element_reads(conversion, updated, taken, before, index, ctx.use_jnp() if conversion.as_array else "jnp")
+            prologue.extend(reads)
         step = "_" if "_" not in taken else fresh("_step", taken)  # the scanned values: none
         counter = [index] if counted else []
         carried = [*counter, *conversion.carried]

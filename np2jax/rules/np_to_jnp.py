@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.callbacks import callback_arguments, numpy_twin
+from np2jax.analysis.loops import descendants
 from np2jax.analysis.index_tricks import CONCATENATORS, STATIC, concatenation_problem, subscript_of
 from np2jax.analysis.eager_values import EagerValues
 from np2jax.analysis.jax_values import HOST_CONVERSIONS, computed_by_jax, makes_jax_array, name_holds_jax_array
@@ -253,12 +255,43 @@ def _unchecked_none(ref: NumpyRef, ctx: FileContext) -> bool:
                    for node, _ in function_nodes(found.node, ctx.resolver))
 
 
+def _called_back(ref: NumpyRef, ctx: FileContext) -> bool:
+    """``np.linalg.norm`` handed to ``np.apply_along_axis`` (``vectorize``, ``apply_over_axes``, ``piecewise``)
+    that becomes jax.numpy's: that one calls it with JAX arrays (traced ones: vmap)."""
+    statement = ctx.statement[0] if ctx.statement is not None else None
+    if statement is None or numpy_twin(ref.node, ctx.resolver, ref.scope) is None:
+        return False
+    return any(isinstance(node, cst.Call) and node in ctx.jax_calls
+               and any(c is ref.node for c in callback_arguments(node, ctx.resolver, ref.scope))
+               for node in descendants(statement))
+
+
 def _grown_list_argument(ref: NumpyRef, ctx: FileContext) -> bool:
     """An argument that is a list filled with run-time values (``acc.append(np.mean(p))``): not static."""
     return any(
         isinstance(arg.value, cst.Name) and grown_at_run_time(arg.value.value, ref.scope, ctx.resolver)
         for arg in ref.call.args
     )
+
+
+def _written_in_place(ref: NumpyRef, ctx: FileContext) -> bool:
+    """``w = np.hanning(n)`` then ``w[0] = x[0]`` (or ``w[i] += v``): the write becomes ``w.at[...]``, which a
+    NumPy array lacks, so the call moves to jax.numpy even with static arguments."""
+    statement = ctx.statement[0] if ctx.statement is not None else None
+    info = ctx.function
+    if info is None or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    assign = statement.body[0]
+    if not (isinstance(assign, cst.Assign) and assign.value is ref.call and len(assign.targets) == 1
+            and isinstance(assign.targets[0].target, cst.Name)):
+        return False
+    name = assign.targets[0].target.value
+    for node, _ in function_nodes(info.node, ctx.resolver):
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else \
+            [node.target] if isinstance(node, cst.AugAssign) else []
+        if any(isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and t.value.value == name for t in targets):
+            return True
+    return False
 
 
 class NumpyToJaxNumpy(Rule):
@@ -271,14 +304,18 @@ class NumpyToJaxNumpy(Rule):
         what="Rewrites NumPy functions used on (possibly) traced values inside functions to `jax.numpy`. Reads through `.flat` (unpacking, iteration, `x.flat[i]`) become `.ravel()`, which gives the same elements in the same order: a `jax.Array` has no `.flat`. A sort kind given to a JAX array's `.argsort`/`.sort` method (in a jitted function, or on a name only ever bound to a JAX array), which jax.Array refuses as a keyword, is dropped (`stable=True` for `\"stable\"`/`\"mergesort\"`), as for `np.argsort(x, kind=...)`.",
         why=(
             "`jax.jit` traces functions with abstract values; NumPy cannot compute on them. "
-            "Calls whose arguments are all known at trace time (shapes, `len()`, literals) stay NumPy: "
+            "Calls whose arguments are all known at trace time (shapes, `len()`, literals) stay NumPy (unless the name "
+            "their result is bound to is then written in place, `w = np.hanning(n); w[0] = 0.0`, whose `w.at[0]` update "
+            "needs a JAX array): "
             "JAX's own idiom is NumPy for static values, jax.numpy for traced ones. In a function that is not jitted, so "
             "do calls whose results Python uses as Python values (an `if` or `while` test, `float()`'s argument, a "
             "repetition count, a dict key, `round()`'s argument: see NPJ301), and `np.asarray`/`np.array` of what a JAX "
             "call returns (`np.asarray(jfn(x))` with `jfn = jax.jit(f)`, `np.array(jnp.sum(x))`): a hand-back to NumPy "
             "code, on purpose; and `np.array_equal`, `np.array_equiv`, `np.allclose`, whose Python bool (a jax.numpy "
             "bool array in JAX) `x is True` and `isinstance(x, bool)` see. Other array constructors "
-            "move, because later code computes with and updates their result. Python lists "
+            "move, because later code computes with and updates their result. A NumPy function handed to a call that "
+            "becomes `jnp.vectorize`/`apply_along_axis`/`apply_over_axes`/`piecewise` moves to its jax.numpy twin "
+            "(`jnp.apply_along_axis(jnp.linalg.norm, 1, X)`): that call hands it JAX arrays. Python lists "
             "passed where jax.numpy needs an array are wrapped in `jnp.asarray` (also a starred target, `rest` "
             "of `first, *rest = rows`, and the list `np.split`/`np.array_split` return), and so are parameters "
             "the code says callers may pass as lists (`f([1.0, 2.0])` works in NumPy): annotated `ArrayLike` "
@@ -578,13 +615,15 @@ class NumpyToJaxNumpy(Rule):
         if ref.call is None:
             if ref.qualname in CONCATENATORS and concatenation_at(ref, ctx)[1] is None:
                 ref.rewrite = target  # `np.r_[False, row[:-1]]` -> `jnp.r_[...]` (analysis/index_tricks.py)
+            elif _called_back(ref, ctx):
+                ref.rewrite = target  # `jnp.apply_along_axis(jnp.linalg.norm, 1, X)`: called with JAX arrays
             return  # a function passed around as a value may be called on lists or static values: keep it
         if row.kind == "dtype":
             if ctx.resolver.args_static(ref.call, ref.scope):
                 return
         elif row.kind == "function":
             if (not ref.member and ctx.resolver.args_static(ref.call, ref.scope) and not _grown_list_argument(ref, ctx)
-                    and not _traced_shape_named(ref, ctx)):
+                    and not _traced_shape_named(ref, ctx) and not _written_in_place(ref, ctx)):
                 return
         elif row.kind != "constructor" and ref.twin is None:
             return

@@ -14,12 +14,15 @@ class SortTies(Rule):
     NAME = "sort-ties"
     MESSAGE = "`np.{name}` may order equal elements differently in jax.numpy"
     METHOD_MESSAGE = "`.{name}()` of a JAX array may order equal elements differently than NumPy's"
+    TIES = ": its operand holds integers or booleans, where ties are common"
     SEVERITY = Severity.INFO
     DOC = RuleDoc(
         what=(
             "Notes `argsort` without a stable kind, and `partition`/`argpartition`, when rewritten; also the "
             "methods `x.argsort()`/`x.partition(k)`/`x.argpartition(k)` where `x` is a JAX array after migration "
-            "(in a jitted function, or a name only ever bound to a JAX array)."
+            "(in a jitted function, or a name only ever bound to a JAX array). A warning rather than a note when the "
+            "operand is known to hold integers or booleans (`np.argsort(counts.astype(int))`, `np.argsort(x > 0)`), "
+            "where ties are the rule."
         ),
         why=(
             "NumPy's default quicksort does not keep ties in input order and its partitions are in no "
@@ -84,7 +87,10 @@ class SortTies(Rule):
             return
         if ref.name == "argsort" and _stable(ref.call):
             return
-        self.report(ctx, ref.call, self.MESSAGE.format(name=ref.name))
+        data = ref.call.args[0].value if ref.call.args and ref.call.args[0].keyword is None else None
+        tied = data is not None and (ctx.values.is_integer(data, ref.scope) or isinstance(data, cst.Comparison))
+        self.report(ctx, ref.call, self.MESSAGE.format(name=ref.name) + (self.TIES if tied else ""),
+                    severity=Severity.WARNING if tied else None)
 
     def on_call(self, node: cst.Call, ctx: FileContext) -> None:
         func = node.func

@@ -54,7 +54,7 @@ class TracedConditional(Rule):
             "that are not known to be booleans or numbers (a parameter, a list), `in`/`is` tests, and a Python "
             "number beside an array that may not be 0-d or may be an integer array (NumPy returns either one; "
             "`jax.lax.cond` needs one type), and branches whose dtype kinds can differ with the data (`1` beside "
-            "`-1.5`, `x / s` beside an array parameter `x`, `m * 0.5` beside the `m = x.max()` a branch leaves alone, `0.5` beside `x.sum()`: NumPy returns an int for one, a float for the other). When one "
+            "`-1.5`, `x / s` beside an array parameter `x`, `m * 0.5` beside the `m = x.max()` a branch leaves alone, `0.5` beside `x.sum()`, `np.ones_like(x)` beside `x ** p` with `p` a parameter used as no array, which an int `x` and a float `p` promote to float: NumPy returns an int for one, a float for the other). When one "
             "branch is a Python float and the other a float32 array that may not be 0-d, the result is weakly typed, so "
             "combined later with float16 data it stays float16 where NumPy would give float32; under x64 such a "
             "`jax.lax.cond` raises when tracing (a float64 number beside a float32 array). Comments inside the branches of an "

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.callbacks import CALLERS
+from np2jax.analysis.loops import descendants
 from np2jax.analysis.index_tricks import CONCATENATORS, STATIC
 from np2jax.analysis.inplace_calls import masked_into_fresh
 from np2jax.analysis.object_arrays import DATA_FUNCTIONS, is_object_dtype, object_element
@@ -17,10 +19,7 @@ from np2jax.visitors import FastVisitor, visit
 
 ALWAYS_UNSUPPORTED = frozenset({"out", "casting", "subok", "like", "order"})
 # jax.numpy functions that call a Python function argument with traced arrays (vmap or tracing): position, keyword
-CALLBACKS = {
-    "jax.numpy.vectorize": (0, "pyfunc"), "jax.numpy.apply_along_axis": (0, "func1d"),
-    "jax.numpy.apply_over_axes": (0, "func"), "jax.numpy.piecewise": (2, "funclist"),
-}
+CALLBACKS = {f"jax.{numpy_name}": where for numpy_name, where in CALLERS.items()}
 TRACEABLE_BUILTINS = frozenset({"builtins.abs", "builtins.pow"})
 ORDER_OK = frozenset({"jax.numpy.reshape", "jax.numpy.ravel"})
 
@@ -64,7 +63,9 @@ class UnsupportedArgument(Rule):
             "A function handed to `np.vectorize`, `np.apply_along_axis`, `np.apply_over_axes` or `np.piecewise` is "
             "reported when it is a function of another library or a builtin such as `float` (`math.erf`: jax.numpy "
             "calls it with traced arrays, which it cannot take), or a lambda that calls one or branches on values "
-            "(`a if x > 0 else b`, `and`/`or`); a function of the module is not checked. "
+            "(`a if x > 0 else b`, `and`/`or`), or a function of the module that jax.jit cannot trace or that keeps Python "
+            "`if`s or loops on its arguments (it has nothing array-specific to migrate: `def ramp(v): return 0.0 if v < 0 "
+            "else v`). "
             "`order=` is accepted for `reshape` and `ravel`, where it changes the element order and JAX supports it. "
             "Keywords jax.numpy only spells differently are renamed instead (`clip(a_min=, a_max=)` -> `min=`, `max=`), "
             "and `sort`/`argsort` `kind=` becomes `stable=True` for stable kinds. Ufunc methods "
@@ -274,6 +275,24 @@ def _why_untraceable(function: cst.BaseExpression, ctx: FileContext) -> str | No
     qualname = ctx.resolver.qualname(function, ctx.scope)
     if _foreign(qualname):
         return f"a function of `{qualname.rsplit('.', 1)[0]}`"
+    if isinstance(function, cst.Name):
+        return _module_function_untraceable(function.value, ctx)
+    return None
+
+
+def _module_function_untraceable(name: str, ctx: FileContext) -> str | None:
+    """A function of the module jax.numpy would call with tracers: one whose jit plan fails, or one left as it is
+    (nothing in it is array code) that branches or loops on its arguments in Python (`if v < 0: return 0.0`)."""
+    found, _ = ctx.scope.lookup(name)
+    node = ctx.tracing.function_node(name) if ctx.tracing is not None and found is not None and found.kind == "module" else None
+    if node is None:
+        return None
+    plan = ctx.tracing.plan(name)
+    if plan is not None and not plan.ok:
+        return f"a function of this module that jax.jit cannot trace ({plan.blockers[0].message})"
+    if not ctx.tracing.array_code(name) and any(
+            isinstance(n, (cst.If, cst.While, cst.For, cst.IfExp, cst.BooleanOperation)) for n in descendants(node.body)):
+        return "a function of this module with Python control flow that stays as it is (nothing in it is array code)"
     return None
 
 
