@@ -472,3 +472,29 @@ def all_nan(x):
     (tmp_path / "mig" / "m.py").write_text(source)
     run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
     assert run.functions["m.rolling_mean"]["status"] == "equivalent", run
+
+
+def test_a_file_name_parameter_is_not_made_up(tmp_path):
+    """real18 C2: `fname` got the int 3, and `open(3)` read file descriptor 3, a pipe, which blocked the check for
+    good. Parameters named for files and paths get no made-up value: the function is skipped, saying why."""
+    source = """\
+import numpy as np
+
+
+def load_scaled(fname, scale=2.0):
+    with open(fname) as handle:
+        return np.array([float(v) for v in handle.read().split()]) * scale
+
+
+def scaled(x, scale=2.0):
+    return np.asarray(x) * scale
+"""
+    for side in ("orig", "mig"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "m.py").write_text(source)
+    run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
+    functions = run.functions
+    assert functions["m.load_scaled"]["status"] == "skipped", run
+    assert "takes a file or path (`fname`)" in functions["m.load_scaled"]["message"], run
+    assert functions["m.scaled"]["status"] == "equivalent", run
+    assert "probes" in functions["m.scaled"]["message"] and "probes inputs" not in functions["m.scaled"]["message"]

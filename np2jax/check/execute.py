@@ -304,6 +304,10 @@ class Prober:
         split, params = self.probe_parameters(function)
         if params is None:
             return
+        unfilled = next((p.name for p in params if not p.kinds), None)
+        if unfilled is not None:  # a file name or handle: check it through EXAMPLES
+            self.failures[f"takes a file or path (`{unfilled}`): give it inputs in EXAMPLES"] += 1
+            return
         self.params = params if split is None else params[split:]
         float_dtype = np.float64 if self.x64 else np.float32
         seed = inputs_module.stable_seed(self.qualname)

@@ -56,6 +56,10 @@ POSITIVE_NAMES = frozenset("prices price variance var std stds sigmas weights pr
 BOOL_PREFIXES = ("is_", "use_", "has_", "with_", "return_", "do_", "allow_", "normalize", "center")
 BOOL_NAMES = frozenset({"keepdims", "reverse", "inplace", "periodic", "closed", "normalized", "cumulative"})
 SHAPE_NAMES = frozenset({"shape", "size_tuple", "dims", "axes"})
+# files and paths: no value to make up (an int is a file descriptor to `open`: reading one can block for ever)
+FILE_NAMES = frozenset("filename filenames fname fnames file files path paths filepath file_path fp fh fobj "
+                       "infile outfile stream url uri dirname directory folder".split())
+FILE_SUFFIXES = ("_file", "_path", "_filename", "_fname", "_dir", "_url")
 
 FLOAT_VALUES = {"prob": (0.3, 0.7, 0.1), "percent": (25.0, 50.0, 90.0), "step": (0.1, 0.01, 0.05),
                 "float": (1.5, 0.5, 2.0)}
@@ -71,8 +75,15 @@ class Param:
     keyword_only: bool = False
 
 
+def is_file_name(name: str) -> bool:
+    lower = name.lower()
+    return lower in FILE_NAMES or lower.endswith(FILE_SUFFIXES)
+
+
 def _name_kinds(name: str) -> list[Kind]:
     lower = name.lower()
+    if is_file_name(lower):
+        return []
     if lower in AXIS_NAMES:
         return [("int", INT_VALUES["axis"])]
     if lower in SEED_NAMES:

@@ -206,7 +206,7 @@ class Checker:
         sources: dict[str, int] = {}
         for entry in inputs:
             sources[entry["source"]] = sources.get(entry["source"], 0) + 1
-        text = ", ".join(f"{count} {source}{'s' if count > 1 else ''}" for source, count in sources.items())
+        text = ", ".join(f"{count} {_plural(source, count)}" for source, count in sources.items())
         mutated = sorted({entry["mutated"] for entry in inputs if entry["mutated"]})
         if mutated:
             text += f"; compared the in-place update of {', '.join(mutated)}"
@@ -255,3 +255,10 @@ def run_check(original: Path, migrated: Path, *, x64: bool = False, examples: Pa
 
 def _largest_first(pairs: list[FilePair]) -> list[FilePair]:
     return sorted(pairs, key=lambda p: -len(p.targets))
+
+
+def _plural(source: str, count: int) -> str:
+    """'1 example', '2 examples', '2 hypothesis inputs' (not 'hypothesiss')."""
+    if count == 1:
+        return source
+    return f"{source} inputs" if source.endswith("s") else f"{source}s"
