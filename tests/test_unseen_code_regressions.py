@@ -73,7 +73,7 @@ def test_numpy_code_writing_into_a_copy_of_a_result_keeps_the_callee_numpy(deriv
         def backward(W, xs, targets, step=1.0):
             probs = forward(W, xs)
             dy = {derive}
-            dy[np.arange(len(targets)), targets] -= step  # perhaps an array at a repeating index: NPJ201 keeps this function NumPy
+            dy[targets] -= step  # perhaps an array at a repeating index: NPJ201 keeps this function NumPy
             return xs.T @ dy.reshape(probs.shape)
         """
     )
