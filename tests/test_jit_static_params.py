@@ -204,6 +204,38 @@ CASES = [
         {"step": jit(), "label": jit(1)},
         id="namedtuple-fields-and-python-value-methods-do-not-block",
     ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def select(data, keys):
+            total = np.zeros(data.shape[1])
+            for key in keys:
+                if key == "a":
+                    total += data[0]
+                else:
+                    total -= data[1]
+            return total
+
+        def pick(data, names, wanted):
+            out = np.zeros(data.shape[1])
+            for row, name in zip(data, names):
+                if name in ("x", "y"):
+                    out += row
+            return out
+
+        def select_default(data, keys=("a", "b")):
+            total = np.zeros(data.shape[1])
+            for key in keys:
+                if key == "a":
+                    total += data[0]
+            return total
+        """,
+        # real18 L7: `key == "a"` became jax.lax.cond on a list of str (jax.jit cannot take one); a tuple default
+        # is a static argument, unrolled
+        {"select": ("NPJ301",), "pick": ("NPJ301",), "select_default": jit(1)},
+        id="elements-compared-with-strings-are-strings",
+    ),
 ]
 
 

@@ -50,6 +50,7 @@ class ForLoops:
     def visit_For(self, node: cst.For) -> None:
         iterable = node.iter
         self._mark_iterated(iterable)
+        self._string_elements(node)
         if self.breaking_loop(node):
             return  # it breaks on a traced test: jax.lax.while_loop (analysis/while_loops.py)
         steps = self._trip_count(iterable)
@@ -82,6 +83,20 @@ class ForLoops:
         count = f"{steps} steps" if steps is not None else "a trip count known only at run time"
         self._block(node, "loop", f"Python `for` loop with {count} ({obstacle}): jax.jit would unroll it, one copy per step",
                     "jax.lax.fori_loop(lower, upper, body, init), or jax.lax.scan to collect per-step values")
+
+    def _string_elements(self, node: cst.For) -> None:
+        """``for key in keys: if key == "a"``: ``keys`` holds strings, which jax.jit cannot take (a list of them
+        is no static argument either: unhashable). A tuple default or hint is left to the static analysis."""
+        for source, element in self._parameter_elements(node):
+            param = self.params[source]
+            if isinstance(param.default, (cst.Tuple, cst.List)) or sequence_annotation(param.annotation):
+                continue
+            text = _compared_string(node.body, element)
+            if text is not None:
+                self._block(node, "traced-value", f"`{source}` holds strings (its element `{element}` is compared with "
+                            f"{text}), and jax.jit cannot take strings",
+                            "keep the strings in un-jitted code: pass what they select as an array, or a tuple as a static argument")
+                return
 
     def _mark_iterated(self, iterable: cst.BaseExpression) -> None:
         """``for v in x`` (or ``enumerate(x)``, ``zip(x, y)``) of a parameter: an array or a list, both
@@ -464,3 +479,23 @@ def _assigned_names(statement: cst.CSTNode) -> set[str]:
         if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             stack.extend(node.children)
     return found
+
+
+STRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+
+
+def _compared_string(body: cst.CSTNode, element: str) -> str | None:
+    """The string literal ``element`` is compared with in ``body`` (``key == "a"``, ``name in ("x", "y")``)."""
+    for node in descendants(body):
+        if not isinstance(node, cst.Comparison):
+            continue
+        sides = [node.left, *(c.comparator for c in node.comparisons)]
+        if not any(isinstance(side, cst.Name) and side.value == element for side in sides):
+            continue
+        for side in sides:
+            if isinstance(side, STRINGS):
+                return cst.Module([]).code_for_node(side)
+            if isinstance(side, (cst.Tuple, cst.List, cst.Set)) and side.elements and all(
+                    isinstance(e.value, STRINGS) for e in side.elements):
+                return cst.Module([]).code_for_node(side)
+    return None
