@@ -498,3 +498,39 @@ def scaled(x, scale=2.0):
     assert "takes a file or path (`fname`)" in functions["m.load_scaled"]["message"], run
     assert functions["m.scaled"]["status"] == "equivalent", run
     assert "probes" in functions["m.scaled"]["message"] and "probes inputs" not in functions["m.scaled"]["message"]
+
+
+def test_elements_np_empty_leaves_unwritten_are_not_compared_as_garbage(tmp_path):
+    """real18 C3: `out = np.empty(n + 1)` with its last element never written returned whatever memory held, and
+    jnp.empty's zeros were a mismatch. Both sides run with np.empty/np.empty_like filled with zeros."""
+    source = """\
+import numpy as np
+
+
+def padded_cumsum(x):
+    scratch = np.full(x.shape[0] + 1, 7.5)  # freed: np.empty below tends to get its memory back
+    del scratch
+    out = np.empty(x.shape[0] + 1)
+    out[:-1] = np.cumsum(x)
+    return out
+
+
+def like_doubled(x):
+    out = np.empty_like(x)
+    out[::2] = 2 * x[::2]
+    return out
+"""
+    (tmp_path / "orig").mkdir()
+    (tmp_path / "orig" / "m.py").write_text(source)
+    (tmp_path / "mig").mkdir()
+    migrated = (source.replace("import numpy as np", "import numpy as np\nimport jax.numpy as jnp")
+                .replace("out = np.empty(x.shape[0] + 1)\n    out[:-1] = np.cumsum(x)",
+                         "out = jnp.empty(x.shape[0] + 1)\n    out = out.at[:-1].set(jnp.cumsum(x))")
+                .replace("out = np.empty_like(x)\n    out[::2] = 2 * x[::2]",
+                         "out = jnp.empty_like(x)\n    out = out.at[::2].set(2 * x[::2])"))
+    assert migrated.count("jnp.") == 3
+    (tmp_path / "mig" / "m.py").write_text(migrated)
+    run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
+    assert run.returncode == 0, run
+    assert {f["status"] for f in run.report["functions"]} == {"equivalent"}, run
+    assert np.empty.__module__ == "numpy"  # (this process's NumPy is untouched)
