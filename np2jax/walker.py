@@ -546,6 +546,8 @@ class Walker(CallRewrites, FastTransformer):
             return updated
         tracing = self.ctx.tracing
         # (the function's jit plan, which finds the constant reads, may not be computed before this asks for it)
+        if tracing is not None and original in tracing.mask_counts and runs_on_jax_arrays(self.ctx.function, self.ctx):
+            return self._mask_count(updated.value.value, updated)  # `X[m].shape[0]`
         if tracing is not None and runs_on_jax_arrays(self.ctx.function, self.ctx) and original in tracing.constant_reads:
             # a NumPy array refuses a traced index (TracerArrayConversionError); a JAX one takes it
             self.statement_rewrites += 1

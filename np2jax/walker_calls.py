@@ -43,6 +43,9 @@ class CallRewrites:
             if original in tracing.int_casts:
                 self.statement_rewrites += 1
                 return updated.args[0].value.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+        if (tracing is not None and self.traced and original in tracing.mask_counts
+                and runs_on_jax_arrays(self.ctx.function, self.ctx)):
+            return self._mask_count(updated.args[0].value, updated)
         if (tracing is not None and self.traced and original in tracing.masked_reductions
                 and runs_on_jax_arrays(self.ctx.function, self.ctx)):
             return self._masked_reduction(original, updated, *tracing.masked_reductions[original])
@@ -72,6 +75,15 @@ class CallRewrites:
             cast = self.ctx.call_casts[original]
             self.statement_rewrites += 1
         return updated if cast is None else call(cst.Attribute(value=updated, attr=cst.Name("astype")), cast)
+
+    def _mask_count(self, selection: cst.BaseExpression, updated: cst.BaseExpression) -> cst.BaseExpression:
+        """``len(X[m])`` / ``X[m].shape[0]`` -> ``jnp.count_nonzero(m)``: the same number, with no array of a
+        data-dependent shape (analysis/function_tracing.counted_mask)."""
+        if not (isinstance(selection, cst.Subscript) and len(selection.slice) == 1 and isinstance(selection.slice[0].slice, cst.Index)):
+            return updated  # (another rewrite changed the selection: leave it)
+        self.statement_rewrites += 1
+        count = call(f"{self.ctx.use_jnp()}.count_nonzero", selection.slice[0].slice.value)
+        return count.with_changes(lpar=updated.lpar, rpar=updated.rpar)
 
     def _masked_reduction(self, original: cst.Call, updated: cst.Call, name: str, read: cst.Subscript,
                           rows: bool) -> cst.Call:

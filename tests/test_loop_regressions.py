@@ -674,3 +674,40 @@ def test_zip_loops_over_arrays_become_fori_loops_and_scans_that_stop_at_the_shor
     np.testing.assert_allclose(np.asarray(migrated.weighted(xs, list(ws))), original.weighted(xs, list(ws)), rtol=1e-5)
     np.testing.assert_allclose(np.asarray(migrated.running(xs, ys)), original.running(xs, ys), rtol=1e-5)
     assert migrated.table(["a", "b"], [1, 2]) == {"a": 1, "b": 2}
+
+
+def test_a_boolean_array_made_to_be_filled_is_a_mask_and_a_slice_of_a_parameter_is_iterated_as_it():
+    """hunt20 L1: `seen = np.zeros(n, dtype=bool)`, `frontier = seen.copy()`, `seen |= nxt`: a mask, so
+    `adj[frontier].sum(axis=0)` in the while_loop body becomes a where= reduction (it was left a boolean index:
+    NonConcreteBooleanIndexError on every call). hunt20 L3: `for x in r[1:]` of a parameter whose elements the
+    body computes with was unrolled by jax.jit (6 s to compile for 2,000 elements): now a fori_loop."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def reachable(adj, src):
+            seen = np.zeros(adj.shape[0], dtype=bool)
+            seen[src] = True
+            frontier = seen.copy()
+            while frontier.any():
+                nxt = (adj[frontier].sum(axis=0) > 0) & ~seen
+                seen |= nxt
+                frontier = nxt
+            return seen
+
+        def ewma_vol(r, lam=0.94):
+            var = r[0] ** 2
+            for x in r[1:]:
+                var = lam * var + (1 - lam) * x * x
+            return np.sqrt(var)
+        """)
+    output = result.output.decode()
+    assert record(result, "reachable").jit and "where=jnp.expand_dims(frontier" in output, output
+    assert record(result, "ewma_vol").jit and "jax.lax.fori_loop" in output, output
+    rng = np.random.default_rng(4)
+    for src in range(4):
+        adj = (rng.random((7, 7)) < 0.25).astype(float)
+        np.testing.assert_array_equal(np.asarray(migrated.reachable(adj, src)), original.reachable(adj, src))
+    r = rng.normal(size=40) * 0.01
+    np.testing.assert_allclose(np.asarray(migrated.ewma_vol(r)), original.ewma_vol(r), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(migrated.ewma_vol(list(r))), original.ewma_vol(list(r)), rtol=1e-5)

@@ -25,7 +25,6 @@ def cumulative_moving_average(signal):
     return jnp.cumsum(signal, dtype=jnp.sum(signal).dtype) / counts
 
 
-@jax.jit
 def exponential_smoothing(signal, alpha):
     """Simple exponential smoothing, ``s[t] = alpha * x[t] + (1 - alpha) * s[t-1]``."""
     smoothed = [signal[0]]

@@ -83,6 +83,10 @@ class CallChecks:
                             "as a value; called on traced arrays it raises", "pass the jax.numpy function instead")
         qualname = self.resolver.qualname(func, self.scope)
         self._masked_reduction(node, qualname)
+        counted = self.counted_mask(node) if qualname == "builtins.len" else None
+        if counted is not None:  # `len(X[m])`: the count of `m` (walker.py)
+            self.module.mask_counts[node] = counted[1]
+            self.module.masked_reads.add(counted[0])
         if qualname == "collections.deque":
             self._block(node, "side-effect", "`collections.deque` holds Python objects: jax.jit would run its methods "
                         "(`rotate`, `append`) at trace time on tracers, and jax.numpy takes no deque",

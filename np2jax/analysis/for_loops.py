@@ -394,6 +394,8 @@ class ForLoops:
         """(parameter, the name its element gets) of ``for v in x``, ``for i, v in zip(idx, vals)`` (parameters
         only), ``for k, v in enumerate(x)``."""
         iterable, target = node.iter, node.target
+        if isinstance(iterable, cst.Subscript) and all(isinstance(e.slice, cst.Slice) for e in iterable.slice):
+            iterable = iterable.value  # `for x in r[1:]`: elements of `r` too
         if isinstance(iterable, cst.Name):
             return [(iterable.value, target.value)] if iterable.value in self.params and isinstance(target, cst.Name) else []
         if not (isinstance(iterable, cst.Call) and isinstance(target, cst.Tuple)):

@@ -354,6 +354,10 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         if node not in self.store_targets and self.module.numpy_constant(node.value, self.scope) and any(
                 self.tokens(element.slice.value) for element in node.slice if isinstance(element.slice, cst.Index)):
             self.module.constant_reads.add(node)  # `COMPLEMENT[seq]`: `jnp.asarray(COMPLEMENT)[seq]` (walker.py)
+        counted = self.counted_mask(node)
+        if counted is not None:  # `X[m].shape[0]`: the count of `m` (walker.py)
+            self.module.mask_counts[node] = counted[1]
+            self.module.masked_reads.add(counted[0])
         if node not in self.store_targets and node not in self.module.masked_reads:
             for element in node.slice:
                 index = element.slice
@@ -412,8 +416,74 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             if found is self.function_scope and node.value in self.params and _mask_like(node.value, self.params[node.value]):
                 return True  # `def masked_error(P, R, mask): return ((P - R)[mask] ** 2).sum()`
             return found is not None and found.kind == "function" and bool(bindings) and all(
-                isinstance(b, ValueBinding) and not b.augmented and self._is_mask(b.value, seen | {node.value}) for b in bindings
-            )
+                isinstance(b, ValueBinding) and (not b.augmented or b.operator in MASK_UPDATES)
+                and (self._is_mask(b.value, seen | {node.value}) or (not b.augmented and self._made_boolean(b.value, seen | {node.value})))
+                for b in bindings)
+        return False
+
+    def _made_boolean(self, node: cst.BaseExpression, seen: frozenset[str]) -> bool:
+        """``np.zeros(n, dtype=bool)``, ``np.full(n, False)``, ``m.copy()`` / ``np.zeros_like(m)`` of a mask: a
+        boolean array made to be filled (``seen = np.zeros(n, dtype=bool); seen[src] = True``)."""
+        if not isinstance(node, cst.Call):
+            return False
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "copy" and not node.args:
+            return self._is_mask(func.value, seen)
+        qualname = self.resolver.qualname(func, self.scope) or ""
+        if not is_numpy(qualname) or qualname.count(".") != 1:
+            return False
+        short = qualname[len("numpy."):]
+        keywords = {arg.keyword.value: arg.value for arg in node.args if arg.keyword is not None}
+        positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        dtype = keywords.get("dtype")
+        if dtype is None and short in ("zeros", "ones", "empty") and len(positional) >= 2:
+            dtype = positional[1]
+        if dtype is not None:
+            return (isinstance(dtype, cst.Name) and dtype.value == "bool"
+                    or self.resolver.qualname(dtype, self.scope) in ("numpy.bool_", "numpy.bool", "builtins.bool"))
+        if short == "full" and len(positional) >= 2:
+            return isinstance(positional[1], cst.Name) and positional[1].value in ("True", "False")
+        if short in ("copy", "array", "asarray", "zeros_like", "ones_like", "empty_like") and positional:
+            return self._is_mask(positional[0], seen)
+        return False
+
+    def counted_mask(self, node: cst.BaseExpression) -> tuple[cst.Subscript, cst.BaseExpression] | None:
+        """``len(X[m])`` or ``X[m].shape[0]`` with ``m`` certainly a boolean array (a comparison, ``np.isnan(x)``,
+        ``&``/``|``/``~`` of those, a name bound only to one): (the selection, ``m``). It is the number of
+        ``True`` in ``m``, as ``jnp.count_nonzero(m)`` counts it, whether ``m`` picks rows or elements."""
+        if isinstance(node, cst.Call):
+            if self.resolver.qualname(node.func, self.scope) != "builtins.len" or len(node.args) != 1 or node.args[0].keyword or node.args[0].star:
+                return None
+            selection = node.args[0].value
+        elif (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape"
+              and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
+              and isinstance(node.slice[0].slice.value, cst.Integer) and node.slice[0].slice.value.value == "0"):
+            selection = node.value.value
+        else:
+            return None
+        if not (isinstance(selection, cst.Subscript) and isinstance(selection.value, cst.Name) and len(selection.slice) == 1
+                and isinstance(selection.slice[0].slice, cst.Index)):
+            return None
+        mask = selection.slice[0].slice.value
+        return (selection, mask) if self._certain_mask(mask) else None
+
+    def _certain_mask(self, node: cst.BaseExpression, seen: frozenset[str] = frozenset()) -> bool:
+        """A traced boolean array beyond doubt (``_is_mask`` also takes ``~flag`` of an unknown value and
+        parameters named like masks, which might hold integer positions)."""
+        if isinstance(node, cst.Comparison):
+            return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons) and bool(self.tokens(node))
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+            return self._certain_mask(node.expression, seen)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+            return self._certain_mask(node.left, seen) and self._certain_mask(node.right, seen)
+        if isinstance(node, cst.Call):
+            qualname = self.resolver.qualname(node.func, self.scope) or ""
+            return ((is_numpy(qualname) or qualname.startswith("jax.numpy")) and qualname.count(".") == qualname.startswith("jax.numpy") + 1
+                    and qualname.rsplit(".", 1)[-1] in MASK_FUNCTIONS - {"all", "any"} and bool(self.tokens(node)))
+        if isinstance(node, cst.Name) and node.value not in seen:
+            found, bindings = self.scope.lookup(node.value)
+            return found is self.function_scope and node.value not in self.params and bool(bindings) and all(
+                isinstance(b, ValueBinding) and not b.augmented and self._certain_mask(b.value, seen | {node.value}) for b in bindings)
         return False
 
     def _joins_masks(self, node: cst.Call, short: str, seen: frozenset[str]) -> bool:
@@ -637,5 +707,6 @@ def _mask_like(name: str, param: cst.Param) -> bool:
     return bool(_MASK_WORDS & set(words)) or words[0] in ("is", "has")
 
 
+MASK_UPDATES = (cst.BitOrAssign, cst.BitAndAssign, cst.BitXorAssign)  # `m |= other_mask`: still a mask
 MASK_INDEX = "a boolean mask index: the result's shape depends on the data"  # (a blocker's message; see walker)
 

@@ -32,6 +32,7 @@ class ImportBinding:
 class ValueBinding:
     value: cst.BaseExpression  # the name is this value or derived from it
     augmented: bool = False  # `name op= value`: derived from value and the previous binding
+    operator: type | None = None  # an augmented assignment's operator (`cst.BitOrAssign` for `name |= value`)
 
 
 @dataclass(frozen=True)
@@ -280,7 +281,7 @@ class ScopeCollector(FastVisitor):
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.target, cst.Name):
-            self.scope.bind(node.target.value, ValueBinding(node.value, augmented=True))
+            self.scope.bind(node.target.value, ValueBinding(node.value, augmented=True, operator=type(node.operator)))
 
     def visit_For(self, node: cst.For) -> None:
         for name, position in target_positions(node.target):

@@ -86,6 +86,9 @@ class TracedTokens:
                 return set()  # an attribute of an imported module
             return set(self.tokens(node.value, scope))
         if isinstance(node, cst.Subscript):
+            counted = self.counted_mask(node)
+            if counted is not None:  # `X[m].shape[0]`: how many `m` holds, traced
+                return self.tokens(counted[1], scope) | {ARRAY}
             result = set(self.tokens(node.value, scope))
             for element in node.slice:
                 index = element.slice
@@ -181,6 +184,8 @@ class TracedTokens:
         func = node.func
         qualname = self.resolver.qualname(func, scope)
         if qualname is not None:
+            if qualname == "builtins.len" and self.counted_mask(node) is not None:
+                return self.tokens(node.args[0].value.slice[0].slice.value, scope) | {ARRAY}  # `len(X[m])`: a count of `m`
             if qualname in ("builtins.len", "builtins.isinstance", "builtins.type", "builtins.hasattr", "builtins.callable"):
                 return set()
             if qualname in SHAPE_READERS:  # `np.ndim(m)`: known at trace time, as `m.ndim` is

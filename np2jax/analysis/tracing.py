@@ -81,6 +81,7 @@ class ModuleTracing:
         # the reads, which jit then takes (analysis/call_checks.py, walker_calls.py)
         self.masked_reductions: dict[cst.Call, tuple[str, cst.Subscript, bool]] = {}
         self.masked_reads: set[cst.Subscript] = set()
+        self.mask_counts: dict[cst.BaseExpression, cst.BaseExpression] = {}  # `len(X[m])` -> `m` (jnp.count_nonzero)
         # `COMPLEMENT[seq]`, `surv[i]` (`surv=SURVIVAL`): a module-level NumPy array (or a parameter defaulting to one)
         # indexed by a traced value, which a NumPy array refuses: read through `jnp.asarray(...)` (walker.py)
         self.constant_reads: set[cst.Subscript] = set()
