@@ -493,6 +493,14 @@ class Walker(CallRewrites, FastTransformer):
         self._pop_statement()
         if not self.traced or len(original.body) != 1:
             return updated
+        tracing = self.ctx.tracing
+        if (tracing is not None and original.body[0] in tracing.selection_aliases and isinstance(updated.body[0], cst.Assign)
+                and runs_on_jax_arrays(self.ctx.function, self.ctx)):
+            # `members = X[m]` goes; each use reads `X[m]` in a shape-fixed form (analysis/named_selections.py)
+            for use in tracing.selection_aliases[original.body[0]]:
+                self.replacements[use] = updated.body[0].value.deep_clone()
+            self.statement_rewrites += 1
+            return cst.RemovalSentinel.REMOVE
         for rule in self.hooks["rewrite_line"]:
             lines = rule.rewrite_line(original, updated, self.ctx)
             if lines is not None:

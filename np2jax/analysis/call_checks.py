@@ -110,29 +110,41 @@ class CallChecks:
 
     def _masked_reduction(self, node: cst.Call, qualname: str | None) -> None:
         """``x[m].sum()``, ``np.mean(x[m])``, ``x[m].std(ddof=1)`` with ``m`` a boolean mask of ``x``'s shape: the same
-        reduction of ``x`` ``where=m`` keeps every shape fixed (jax.jit refuses the mask index itself)."""
+        reduction of ``x`` ``where=m`` keeps every shape fixed (jax.jit refuses the mask index itself). Also of a
+        name bound to such a selection (analysis/named_selections.py)."""
+        found = self.masked_reduction_form(node, qualname)
+        if found is not None:
+            name, read, rows = found
+            self.module.masked_reductions[node] = (name, read, rows)
+            self.module.masked_reads.add(read)
+
+    def masked_reduction_form(self, node: cst.Call, qualname: str | None,
+                              selection: cst.Subscript | None = None) -> tuple[str, cst.BaseExpression, bool] | None:
+        """(reduction, what it reads, over rows?) of a reduction ``_masked_reduction`` converts; ``selection``: the
+        selection a name it reads stands for (None: look it up)."""
         func = node.func
         if isinstance(func, cst.Attribute) and qualname is None:
             name, read, rest = func.attr.value, func.value, list(node.args)
         elif qualname is not None and is_numpy(qualname) and qualname.count(".") == 1 and node.args and node.args[0].keyword is None:
             name, read, rest = qualname[len("numpy."):], node.args[0].value, list(node.args[1:])
         else:
-            return
+            return None
         rows = _first_axis(rest)
         if rows:  # `X[labels == k].mean(axis=0)`: the rows a 1-D mask picks, reduced over
             rest = [arg for arg in rest if not _is_axis(arg, first=rest and arg is rest[0])]
         if name not in MASKED_REDUCTIONS or any(
                 arg.star or arg.keyword is None or arg.keyword.value != "ddof" or name not in ("std", "var") for arg in rest):
-            return
-        if not (isinstance(read, cst.Subscript) and isinstance(read.value, cst.Name) and len(read.slice) == 1
-                and isinstance(read.slice[0].slice, cst.Index) and self._is_mask(read.slice[0].slice.value)):
-            return
-        same_shape = masked_reduction(read, IndexClassifier(self.resolver, self.scope))
+            return None
+        picked = read
+        if isinstance(read, cst.Name):
+            picked = selection if selection is not None else self.selection_alias(read)
+        if not (isinstance(picked, cst.Subscript) and isinstance(picked.value, cst.Name) and len(picked.slice) == 1
+                and isinstance(picked.slice[0].slice, cst.Index) and self._is_mask(picked.slice[0].slice.value)):
+            return None
+        same_shape = masked_reduction(picked, IndexClassifier(self.resolver, self.scope))
         if rows and same_shape:
-            return  # `x[x > 0].mean(axis=0)`: a 1-D selection, reduced whole (left as it is)
-        if rows or same_shape:
-            self.module.masked_reductions[node] = (name, read, rows)
-            self.module.masked_reads.add(read)
+            return None  # `x[x > 0].mean(axis=0)`: a 1-D selection, reduced whole (left as it is)
+        return (name, read, rows) if rows or same_shape else None
 
     def _builtin_call(self, node: cst.Call, name: str) -> None:
         if name in SIDE_EFFECT_BUILTINS:

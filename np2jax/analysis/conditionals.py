@@ -530,8 +530,8 @@ class ConditionalDecisions:
         value = self.value(test)
         if value.kind == "bool":
             return Truth("as-is")
-        if value.numeric:
-            return Truth("nonzero")
+        if value.numeric or (isinstance(test, cst.Call) and self.resolver.qualname(test.func, self.scope) == "builtins.len"):
+            return Truth("nonzero")  # (a traced `len(members)` is a count: jnp.count_nonzero, analysis/named_selections.py)
         return "np2jax cannot tell that the test is an array (a list's truth value is not `!= 0`)"
 
     def _static_bool(self, node: cst.BaseExpression) -> bool:

@@ -24,6 +24,7 @@ from np2jax.analysis.list_operands import array_list_operands
 from np2jax.analysis.loops import assigned_before, descendants
 from np2jax.analysis.param_hints import hint_names, int_like, literal_default
 from np2jax.analysis.list_params import used_like_string
+from np2jax.analysis.named_selections import NamedSelections
 from np2jax.analysis.param_kinds import UNHASHABLE_HINTS, top_hints, unhashable_params
 from np2jax.analysis.prefix_masks import PrefixMasks
 from np2jax.analysis.resolve import is_numpy, is_shape_name
@@ -63,7 +64,8 @@ if TYPE_CHECKING:
 CONVERSIONS = ("argument of `int()`", "argument of `float()`", "argument of `round()`")
 
 
-class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMasks, CallChecks, SideEffectChecks, FastVisitor):
+class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMasks, CallChecks, SideEffectChecks, NamedSelections,
+                      FastVisitor):
     """One pass over a function body, collecting static requirements, array evidence and blockers."""
 
     def __init__(self, module: ModuleTracing, node: cst.FunctionDef) -> None:
@@ -461,6 +463,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             selection = node.value.value
         else:
             return None
+        if isinstance(selection, cst.Name):  # `len(members)` of `members = X[m]` (analysis/named_selections.py)
+            selection = self.selection_alias(selection)
         if not (isinstance(selection, cst.Subscript) and isinstance(selection.value, cst.Name) and len(selection.slice) == 1
                 and isinstance(selection.slice[0].slice, cst.Index)):
             return None
@@ -634,6 +638,7 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                 self._require(part.expression, "f-string field")
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        self.check_named_selection(node)
         for target in node.targets:
             self._check_store(target.target)
             self._check_mask_store(target.target, node.value, augmented=False)

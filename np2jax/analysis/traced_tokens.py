@@ -184,8 +184,9 @@ class TracedTokens:
         func = node.func
         qualname = self.resolver.qualname(func, scope)
         if qualname is not None:
-            if qualname == "builtins.len" and self.counted_mask(node) is not None:
-                return self.tokens(node.args[0].value.slice[0].slice.value, scope) | {ARRAY}  # `len(X[m])`: a count of `m`
+            counted = self.counted_mask(node) if qualname == "builtins.len" else None
+            if counted is not None:
+                return self.tokens(counted[1], scope) | {ARRAY}  # `len(X[m])`: a count of `m`
             if qualname in ("builtins.len", "builtins.isinstance", "builtins.type", "builtins.hasattr", "builtins.callable"):
                 return set()
             if qualname in SHAPE_READERS:  # `np.ndim(m)`: known at trace time, as `m.ndim` is

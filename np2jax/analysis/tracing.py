@@ -82,6 +82,7 @@ class ModuleTracing:
         self.masked_reductions: dict[cst.Call, tuple[str, cst.Subscript, bool]] = {}
         self.masked_reads: set[cst.Subscript] = set()
         self.mask_counts: dict[cst.BaseExpression, cst.BaseExpression] = {}  # `len(X[m])` -> `m` (jnp.count_nonzero)
+        self.selection_aliases: dict[cst.Assign, list[cst.Name]] = {}  # `members = X[m]` -> its uses, which read `X[m]`
         # `COMPLEMENT[seq]`, `surv[i]` (`surv=SURVIVAL`): a module-level NumPy array (or a parameter defaulting to one)
         # indexed by a traced value, which a NumPy array refuses: read through `jnp.asarray(...)` (walker.py)
         self.constant_reads: set[cst.Subscript] = set()
