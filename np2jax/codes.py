@@ -29,6 +29,7 @@ from np2jax.rules.no_jax_equivalent import NoJaxEquivalent
 from np2jax.rules.not_jitted import NotJitted
 from np2jax.rules.np_to_jnp import NumpyToJaxNumpy
 from np2jax.rules.numpy_random import NumpyRandom
+from np2jax.rules.process_pools import ProcessPools
 from np2jax.rules.result_dtype import ResultDtype
 from np2jax.rules.returned_argument import ReturnedArgument
 from np2jax.rules.round_decimals import RoundDecimals
@@ -55,6 +56,7 @@ RULES: tuple[type[Rule], ...] = (
     NumpyRandom,
     InplaceFunction,
     IoAndGlobalState,
+    ProcessPools,
     ForeignArrayLibrary,
     UnsafeInplaceWrite,
     CallsUnmigratedFunction,

@@ -384,3 +384,35 @@ def test_a_function_handed_a_numpy_callback_stays_numpy():
     samples = np.array([[1e-13, 2.0], [3.0, 4.0]])
     assert migrated.estimate(samples).tolist() == original.estimate(samples).tolist()
     assert migrated.smooth(-samples).tolist() == original.smooth(-samples).tolist()
+
+
+def test_a_result_viewed_as_an_ndarray_subclass_keeps_its_function_numpy():
+    """real20 (pyrr): `obj = create() if value is None else np.array(value); return obj.view(cls)` in an ndarray
+    subclass's `__new__`: `create` was migrated, and a JAX array cannot be viewed as a subclass (TypeError on every
+    construction). A result viewed with a class (`cls`, a CapWords name, `type=`) counts as written, through an
+    `if`-expression too, so `create` stays NumPy; `.view(np.int32)`, a dtype, does not."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def create(dtype=None):
+            return np.array([0., 0., 0., 1.], dtype=dtype)
+
+        class Quaternion(np.ndarray):
+            def __new__(cls, value=None):
+                obj = create() if value is None else np.array(value)
+                return obj.view(cls)
+
+        def as_bits(x):
+            return scaled(x).view(np.int32)
+
+        def scaled(x):
+            return np.asarray(x, dtype=np.float32) * 2
+        """
+    )
+    assert "return np.array([0., 0., 0., 1.], dtype=dtype)" in result.output.decode()
+    assert any(d.code == "NPJ202" and "`Quaternion.__new__` stays NumPy" in d.message for d in result.diagnostics)
+    assert record(result, "scaled").jit and record(result, "as_bits").jit
+    q = migrated.Quaternion()
+    assert type(q) is migrated.Quaternion and q.tolist() == original.Quaternion().tolist()
+    np.testing.assert_array_equal(np.asarray(migrated.as_bits([1.0, 2.0])), original.as_bits([1.0, 2.0]))

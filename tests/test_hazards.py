@@ -633,3 +633,44 @@ def test_argsort_of_integers_is_a_warning_of_ties():
     result = migrate_source(source.encode(), "ties.py", Options())
     severities = {d.line: d.severity.value for d in result.diagnostics if d.code == "NPJ108"}
     assert severities == {5: "warning", 9: "info"}, severities
+
+
+def test_process_pools_warn_and_the_functions_they_are_handed_stay_unjitted():
+    """real20 (PyEMD): a multiprocessing.Pool forked after migrated code ran deadlocked, and a jitted module function
+    handed to `pool.map` cannot be pickled by name. NPJ124 warns at pools and processes made without a spawn or
+    forkserver context; the functions handed to them (map, submit, target=) are not jitted (NPJ302)."""
+    source = textwrap.dedent('''
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        import numpy as np
+
+        def trial(seed):
+            return np.sum(np.linspace(0.0, 1.0, 50) * seed)
+
+        def job(x):
+            return np.mean(x * 2.0)
+
+        def work(x):
+            return np.std(x)
+
+        def alone(x):
+            return np.std(x) + 1.0
+
+        def run(seeds, xs):
+            with multiprocessing.Pool(2) as pool:
+                a = pool.map(trial, seeds)
+            with ProcessPoolExecutor(2) as executor:
+                b = executor.submit(job, xs).result()
+            with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as executor:
+                c = executor.submit(job, xs).result()
+            p = multiprocessing.Process(target=work, args=(xs,))
+            return a, b, c, p
+        ''').lstrip()
+    result = migrate_source(source.encode(), "m.py")
+    lines = source.splitlines()
+    warned = {lines[d.line - 1].strip() for d in result.diagnostics if d.code == "NPJ124"}
+    assert warned == {"with multiprocessing.Pool(2) as pool:", "with ProcessPoolExecutor(2) as executor:",
+                      "p = multiprocessing.Process(target=work, args=(xs,))"}, warned
+    jitted = {f.qualname for f in result.functions if f.jit}
+    assert "alone" in jitted and not {"trial", "job", "work"} & jitted, jitted
+    assert all("pickles it by name" in d.message for d in result.diagnostics if d.code == "NPJ302")

@@ -123,6 +123,12 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
 
     # --- driver --------------------------------------------------------------------
     def run(self) -> JitPlan:
+        pooled = self.module.pooled_call(self.node.name.value) if self.function_scope.parent is self.module.module_scope else None
+        if pooled is not None:
+            shown = self.module.module.code_for_node(pooled.func)
+            self._block(self.node.name, "side-effect", f"handed to `{shown}` of a process pool or process, which pickles "
+                        "it by name: under that name the module would hold the jax.jit wrapper (PicklingError)",
+                        "jit a helper the worker calls, and keep the worker itself a plain function")
         visit(self.node.body, self)
         plan = JitPlan()
         static: set[str] = set()

@@ -392,8 +392,8 @@ class _ResultWrites(FastVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in INPLACE_METHODS:
-            self._write(func.value, node)
+        if isinstance(func, cst.Attribute) and (func.attr.value in INPLACE_METHODS or _subclass_view(node)):
+            self._write(func.value, node)  # (`.view(cls)`: a JAX array has no ndarray subclass view either)
         if isinstance(func, cst.Attribute) and func.attr.value in STORING_METHODS:
             for arg in node.args:
                 self._store(arg.value)
@@ -466,6 +466,8 @@ class _ResultWrites(FastVisitor):
             return tuple(dict.fromkeys((*self._source(expr.left), *self._source(expr.right))))
         if isinstance(expr, cst.UnaryOperation):
             return self._source(expr.expression)
+        if isinstance(expr, cst.IfExp):  # `obj = create() if value is None else np.array(value)`: either one
+            return tuple(dict.fromkeys((*self._source(expr.body), *self._source(expr.orelse))))
         if isinstance(expr, (cst.Attribute, cst.Subscript)):  # `probs.copy().T`, `(p - 1)[0]`
             return self._derived(expr.value)
         return ()
@@ -535,6 +537,19 @@ def _mask_like(expr: cst.BaseExpression, masks: set[str]) -> bool:
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Name):
         return expr.func.attr.value in MASK_FUNCTIONS
     return False
+
+
+def _subclass_view(call: cst.Call) -> bool:
+    """``a.view(cls)``, ``a.view(Quaternion)``, ``a.view(type=Vec)``: an ndarray subclass's view of ``a`` (pyrr's
+    ``create().view(cls)``), which a JAX array cannot give (its ``.view`` takes a dtype)."""
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "view" and call.args):
+        return False
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "type":
+            return True
+    first = call.args[0]
+    return (first.keyword is None and isinstance(first.value, cst.Name)
+            and (first.value.value == "cls" or first.value.value[:1].isupper()))
 
 
 def _is_range(iterable: cst.BaseExpression) -> bool:

@@ -38,7 +38,7 @@ import libcst as cst
 from np2jax.analysis.array_code import ArrayCode
 from np2jax.analysis.function_tracing import FunctionTracing
 from np2jax.analysis.jit_plan import Blocker, JitPlan, LoopConversion, jit_decorator
-from np2jax.analysis.loops import MUTATING_METHODS
+from np2jax.analysis.loops import MUTATING_METHODS, descendants
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.list_operands import ARRAY_CONSTRUCTORS
 from np2jax.analysis.scope import DefBinding, ParamBinding, ValueBinding
@@ -46,6 +46,9 @@ from np2jax.analysis.tracing_tables import DEFAULT_UNROLL_THRESHOLD, IMMUTABLE_B
 from np2jax.cstutil import argument_for, bool_identity_operands
 from np2jax.tables import lookup_numpy
 from np2jax.visitors import FastVisitor, visit
+
+# Methods of multiprocessing pools and process executors that send a function to the workers (pickled by name).
+POOL_METHODS = frozenset("map imap imap_unordered starmap map_async starmap_async apply apply_async submit".split())
 
 __all__ = ["Blocker", "JitPlan", "LoopConversion", "ModuleTracing", "jit_decorator"]
 
@@ -91,6 +94,7 @@ class ModuleTracing:
         self._users: dict[str, list[tuple[str, cst.Call, object]]] | None = None  # see _result_users
         self._callees: dict[str, set[str]] | None = None  # function name -> the names it calls (see _reaches)
         self._in_progress: set[str] = set()
+        self._pooled: dict[str, cst.Call] | None = None  # see pooled_call
         self.array_code = ArrayCode(resolver, self.module_scope, self.function_node,  # name -> computes with arrays?
                                     lambda name: self.numpy_constant(cst.Name(name), self.module_scope))
         # `from helpers import *` (also relative): a name bound nowhere may be another module's function
@@ -98,6 +102,27 @@ class ModuleTracing:
             isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar)
             for statement in module.body if isinstance(statement, cst.SimpleStatementLine) for small in statement.body
         )
+
+    def pooled_call(self, name: str) -> cst.Call | None:
+        """A call handing module function ``name`` to a process pool or a process (``pool.map(trial, xs)``,
+        ``executor.submit(trial, x)``, ``Process(target=trial)``) in a module that imports ``multiprocessing`` or
+        ``concurrent.futures``: the pool pickles it by name, which a jax.jit wrapper under that name breaks."""
+        if self._pooled is None:
+            self._pooled = {}
+            imports = {qualname for b in self.module_scope.bindings.values() for binding in b
+                       for qualname in [getattr(binding, "qualname", None)] if isinstance(qualname, str)}
+            if any(q.split(".")[0] in ("multiprocessing", "concurrent") for q in imports):
+                for node in descendants(self.module):
+                    if not isinstance(node, cst.Call):
+                        continue
+                    handed = [arg.value for arg in node.args if arg.keyword is not None and arg.keyword.value == "target"]
+                    if isinstance(node.func, cst.Attribute) and node.func.attr.value in POOL_METHODS and node.args \
+                            and node.args[0].keyword is None:
+                        handed.append(node.args[0].value)
+                    for value in handed:
+                        if isinstance(value, cst.Name) and self.function_node(value.value) is not None:
+                            self._pooled.setdefault(value.value, node)
+        return self._pooled.get(name)
 
     def function_node(self, name: str) -> cst.FunctionDef | None:
         bindings = self.module_scope.bindings.get(name, [])

@@ -21,7 +21,8 @@ class CallsUnmigratedFunction(Rule):
     HOLDER_MESSAGE = "uses `{holder}`, which holds `{callee}`, a function that stays NumPy code: this function stays NumPy too"
     CREATE_MESSAGE = "creates a `{created}`, whose base class `{callee}` stays NumPy code: this function stays NumPy too"
     RESULT_MESSAGE = ("`{callee}` stays NumPy code and writes in place into what this function returns (or reads it "
-                      "with a boolean mask, makes masks of it in a loop, or adds it into another array): this function "
+                      "with a boolean mask, makes masks of it in a loop, adds it into another array, or views it as an ndarray "
+                      "subclass, `.view(cls)`): this function "
                       "stays NumPy too")
     MODULE_MESSAGE = "calls `{callee}`, which stays NumPy code in {where}: this function stays NumPy too"
     MODULE_CLASS_MESSAGE = "{callee} in another module, stays NumPy code and shares `self` with this method: the class stays NumPy"
