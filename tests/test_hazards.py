@@ -674,3 +674,33 @@ def test_process_pools_warn_and_the_functions_they_are_handed_stay_unjitted():
     jitted = {f.qualname for f in result.functions if f.jit}
     assert "alone" in jitted and not {"trial", "job", "work"} & jitted, jitted
     assert all("pickles it by name" in d.message for d in result.diagnostics if d.code == "NPJ302")
+
+
+def test_repeat_counts_from_int_parameters_are_static_and_jitted():
+    """hunt20 FP: `np.repeat(x[:1], k // 2)` with `k=3` was NPJ102 (an error: the function stayed NumPy), though the
+    jit plan makes `k` static. A count of literals and int parameters (a default or an `int` hint) is static;
+    `np.repeat(x, counts)` of an unknown parameter keeps NPJ102."""
+    source = textwrap.dedent('''
+        import numpy as np
+
+        def edge_pad(x, k=3):
+            r = k // 2
+            return np.concatenate([np.repeat(x[:1], r), x, np.repeat(x[-1:], r)])
+
+        def hinted(x, times: int):
+            return np.repeat(x, times + 1)
+
+        def by_counts(x, counts):
+            return np.repeat(x, counts)
+        ''').lstrip()
+    result = migrate_source(source.encode(), "m.py")
+    jitted = {f.qualname: f.static_argnums for f in result.functions if f.jit}
+    assert jitted == {"edge_pad": (1,), "hinted": (1,)}, jitted
+    assert [d.line for d in result.diagnostics if d.code == "NPJ102"] == [11]
+    original, migrated = {}, {}
+    exec(compile(source, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    x = np.arange(5.0)
+    for k in (3, 4, 5):
+        np.testing.assert_array_equal(np.asarray(migrated["edge_pad"](x, k)), original["edge_pad"](x, k))
+    np.testing.assert_array_equal(np.asarray(migrated["hinted"](x, 2)), original["hinted"](x, 2))

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.scope import ParamBinding
-from np2jax.context import FileContext, NumpyRef
+from np2jax.analysis.param_hints import int_like
+from np2jax.analysis.scope import ParamBinding, ValueBinding
+from np2jax.context import FileContext, NumpyRef, runs_on_jax_arrays
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
 
@@ -129,7 +130,30 @@ class DataDependentShape(Rule):
         positional = [arg for arg in call.args if arg.keyword is None]
         keyword = {arg.keyword.value: arg for arg in call.args if arg.keyword is not None}
         repeats = positional[1] if len(positional) > 1 else keyword.get("repeats")
-        return repeats is None or ctx.resolver.is_static(repeats.value, ref.scope)
+        if repeats is None or ctx.resolver.is_static(repeats.value, ref.scope):
+            return True
+        # `k // 2` of an int parameter (`k=3`, `k: int`) in a jitted function: its plan makes `k` static
+        return _of_int_parameters(repeats.value, ref.scope) and runs_on_jax_arrays(ctx.function, ctx)
+
+
+def _of_int_parameters(node: cst.BaseExpression, scope, seen: frozenset[str] = frozenset()) -> bool:
+    """Integer arithmetic on literals and int parameters (hinted `int` or defaulting to an int), also through names
+    bound only to such values (`r = k // 2`)."""
+    if isinstance(node, cst.Integer):
+        return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)):
+        return _of_int_parameters(node.left, scope, seen) and _of_int_parameters(node.right, scope, seen)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return _of_int_parameters(node.expression, scope, seen)
+    if not isinstance(node, cst.Name) or node.value in seen:
+        return False
+    found, bindings = scope.lookup(node.value)
+    if found is None or found.kind != "function" or not bindings:
+        return False
+    return all(
+        (isinstance(b, ParamBinding) and int_like(b.param))
+        or (isinstance(b, ValueBinding) and not b.augmented and _of_int_parameters(b.value, found, seen | {node.value}))
+        for b in bindings)
 
 
 def _residuals_used(call: cst.Call, ctx: FileContext) -> bool:
