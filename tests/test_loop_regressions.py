@@ -711,3 +711,30 @@ def test_a_boolean_array_made_to_be_filled_is_a_mask_and_a_slice_of_a_parameter_
     r = rng.normal(size=40) * 0.01
     np.testing.assert_allclose(np.asarray(migrated.ewma_vol(r)), original.ewma_vol(r), rtol=1e-5)
     np.testing.assert_allclose(np.asarray(migrated.ewma_vol(list(r))), original.ewma_vol(list(r)), rtol=1e-5)
+
+
+def test_a_loop_over_elements_reduced_as_arrays_is_not_stacked_into_one_array():
+    """hunt21-style regression of the parameter-element loops: `for g in grads: total += np.sum(g * g)` of a list of
+    a network's gradients (arrays of different shapes) became `jnp.asarray(grads)` and a fori_loop, which cannot
+    stack a ragged list (TypeError). Elements reduced, indexed, given attributes or matrix-multiplied are arrays:
+    the loop stays as written (jax.jit unrolls it over the list)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def grad_norm(grads):
+            total = 0.0
+            for g in grads:
+                total += np.sum(g * g)
+            return np.sqrt(total)
+
+        def weighted(ws, gs):
+            total = 0.0
+            for w, g in zip(ws, gs):
+                total = total + np.sum(w * g)
+            return total
+        """)
+    assert "jnp.asarray(grads)" not in result.output.decode() and "jnp.asarray(ws)" not in result.output.decode()
+    grads = [np.ones((3, 2)), np.arange(4.0)]
+    np.testing.assert_allclose(np.asarray(migrated.grad_norm(grads)), original.grad_norm(grads), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(migrated.weighted(grads, grads)), original.weighted(grads, grads), rtol=1e-6)

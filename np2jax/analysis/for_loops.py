@@ -37,6 +37,9 @@ from np2jax.analysis.values import ZIPPERS
 from np2jax.visitors import visit
 
 
+# Reductions of a loop element (`np.sum(g * g)`): the element is an array, perhaps one of a list of arrays of
+# different shapes (a network's gradients), which `jnp.asarray` cannot stack
+ELEMENT_REDUCTIONS = frozenset("sum mean max min prod std var dot vdot inner outer norm average median any all".split())
 ORDERING = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 
 
@@ -438,7 +441,19 @@ class ForLoops:
                 return any(isinstance(e.slice, cst.Index) and any(map(named, descendants(e.slice.value))) for e in n.slice)
             return False
 
-        return any(as_number(n) for n in descendants(node.body))
+        def as_array(n: cst.CSTNode) -> bool:  # `g.shape`, `g[0]`, `W @ x`, `np.sum(g * g)`: an array, perhaps of a ragged list
+            if isinstance(n, (cst.Attribute, cst.Subscript)):
+                return named(n.value)
+            if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.MatrixMultiply):
+                return named(n.left) or named(n.right)
+            if isinstance(n, cst.Call):
+                qualname = self.resolver.qualname(n.func, self.scope) or ""
+                return (qualname.startswith(("numpy.", "jax.numpy.")) and qualname.rsplit(".", 1)[-1] in ELEMENT_REDUCTIONS
+                        and any(named(d) for arg in n.args for d in descendants(arg.value)))
+            return False
+
+        found = list(descendants(node.body))
+        return any(as_number(n) for n in found) and not any(as_array(n) for n in found)
 
     def _iterates_array(self, iterable: cst.BaseExpression) -> bool:
         if isinstance(iterable, cst.Call):
