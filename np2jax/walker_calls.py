@@ -88,8 +88,9 @@ class CallRewrites:
     def _masked_reduction(self, original: cst.Call, updated: cst.Call, name: str, read: cst.Subscript,
                           rows: bool) -> cst.Call:
         """``x[m].sum()`` / ``np.sum(x[m])`` -> ``jnp.sum(x, where=m)``; ``X[m].mean(axis=0)`` (rows) ->
-        ``jnp.mean(X, axis=0, where=jnp.expand_dims(m, tuple(range(1, X.ndim))))``: the rows a 1-D mask picks
-        (analysis/call_checks.py). A mask of more dimensions does not broadcast there: jax.numpy raises."""
+        ``jnp.mean(X, axis=0, where=jnp.reshape(m, (X.shape[0],) + (1,) * (X.ndim - 1)))``: the rows a 1-D mask
+        picks (analysis/call_checks.py). A mask of more dimensions has more elements than ``X`` has rows, and the
+        reshape raises at trace time (``expand_dims`` let a mask of ``X``'s shape broadcast: a sum over everything)."""
         method = isinstance(original.func, cst.Attribute) and original.func.value is read
         read = updated.func.value if method else updated.args[0].value  # (its mask as rewritten: `jnp.isnan(x)`)
         rest = list(updated.args if method else updated.args[1:])
@@ -99,9 +100,8 @@ class CallRewrites:
         mask = read.slice[0].slice.value
         if rows:
             rest = [arg.with_changes(keyword=cst.Name("axis")) if arg.keyword is None else arg for arg in rest]
-            trailing = cst.Attribute(value=read.value, attr=cst.Name("ndim"))
-            axes = call("tuple", call("range", cst.Integer("1"), trailing))
-            mask = call(f"{self.ctx.use_jnp()}.expand_dims", mask, axes)
+            shape = cst.parse_expression(f"({self.ctx.code(read.value)}.shape[0],) + (1,) * ({self.ctx.code(read.value)}.ndim - 1)")
+            mask = call(f"{self.ctx.use_jnp()}.reshape", mask, shape)
         args = [cst.Arg(read.value), *rest, cst.Arg(mask, keyword=cst.Name("where"))]
         return call(f"{self.ctx.use_jnp()}.{name}", *args).with_changes(lpar=updated.lpar, rpar=updated.rpar)
 

@@ -702,7 +702,7 @@ def test_a_boolean_array_made_to_be_filled_is_a_mask_and_a_slice_of_a_parameter_
             return np.sqrt(var)
         """)
     output = result.output.decode()
-    assert record(result, "reachable").jit and "where=jnp.expand_dims(frontier" in output, output
+    assert record(result, "reachable").jit and "where=jnp.reshape(frontier" in output, output
     assert record(result, "ewma_vol").jit and "jax.lax.fori_loop" in output, output
     rng = np.random.default_rng(4)
     for src in range(4):
@@ -738,3 +738,22 @@ def test_a_loop_over_elements_reduced_as_arrays_is_not_stacked_into_one_array():
     grads = [np.ones((3, 2)), np.arange(4.0)]
     np.testing.assert_allclose(np.asarray(migrated.grad_norm(grads)), original.grad_norm(grads), rtol=1e-6)
     np.testing.assert_allclose(np.asarray(migrated.weighted(grads, grads)), original.weighted(grads, grads), rtol=1e-6)
+
+
+def test_a_zip_loop_in_a_module_with_a_star_import_keeps_its_python_loop():
+    """hunt21 L8: `from numpy import *` binds `min` to np.min, so the fori_loop's trip count
+    `min(len(xs), len(ys))` raised (AxisError). With a star import a zip of several sequences is not converted."""
+    result, original, migrated = migrated_pair(
+        """
+        from numpy import *
+        import numpy as np
+
+        def zipped(xs, ws):
+            total = np.zeros(xs.shape[1])
+            for x, w in zip(xs, ws):
+                total += w * x
+            return total
+        """)
+    assert "min(len(" not in result.output.decode()
+    xs, ws = np.arange(24.0).reshape(12, 2), np.linspace(0.0, 1.0, 12)
+    np.testing.assert_allclose(np.asarray(migrated.zipped(xs, ws)), original.zipped(xs, ws), rtol=1e-5)

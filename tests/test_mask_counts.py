@@ -6,6 +6,7 @@ migrated function (jitted) on the same inputs."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.test_real_code_regressions import migrated_pair, record
 
@@ -99,3 +100,48 @@ def test_a_named_selection_only_counted_and_reduced_over_rows_is_read_in_place()
     for got, want in zip(migrated.class_stats(X, labels, 4), original.class_stats(X, labels, 4)):
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5)
     np.testing.assert_allclose(np.asarray(migrated.relabelled(X, labels)), original.relabelled(X, labels), rtol=1e-5)
+
+
+def test_hunt21_selections_read_late_or_under_shadowing_names_and_masks_of_the_array_shape_are_not_silent():
+    """hunt21 S1: `X[Y > 0].sum(axis=0)` with `Y` of `X`'s shape was rewritten for a mask over rows, and
+    `expand_dims` let the 2-D mask broadcast: a sum over everything, silently. The mask is now reshaped to one
+    value per row, which raises for it. S2/S3: a named selection read in a lambda or nested function (which may run
+    after `X` is rebound, or name `X`/`j` as its own parameters) stays as written. L10/L11: `m = mask.copy()` of a
+    parameter (perhaps positions) is no mask; `m = np.zeros(n, dtype=bool); m[idx] = True` reaches a fixed point."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def rows_of_2d_mask(X, Y):
+            return X[Y > 0].sum(axis=0)
+
+        def late_lambda(X, t):
+            sel = X[X[:, 0] > t]
+            g = lambda: sel.sum(axis=0)
+            X = X * 2.0
+            return g()
+
+        def shadowed(X, labels, k):
+            members = X[labels == 0]
+            weigh = lambda labels: len(members) * labels
+            return weigh(k)
+
+        def or_copy(X, mask):
+            m = mask.copy()
+            m |= X[:, 0] > 100
+            return X[m].sum(axis=0)
+
+        def filled(X, idx):
+            m = np.zeros(X.shape[0], dtype=bool)
+            m[idx] = True
+            return X[m].sum(axis=0) + len(X[m])
+        """)
+    assert not any(d.code == "NPJ202" for d in result.diagnostics), [d.message for d in result.diagnostics]
+    X = np.array([[1.0, 5.0], [3.0, -1.0], [7.0, 2.0], [2.0, 2.0]])
+    with pytest.raises(TypeError, match="reshape"):
+        migrated.rows_of_2d_mask(X, X - 2.0)  # loud, where it was 34.0 against NumPy's [12., 3.]
+    np.testing.assert_allclose(np.asarray(migrated.late_lambda(X, 2.0)), original.late_lambda(X, 2.0))
+    labels = np.array([0, 1, 0, 2])
+    np.testing.assert_allclose(np.asarray(migrated.shadowed(X, labels, 3)), original.shadowed(X, labels, 3))
+    np.testing.assert_allclose(np.asarray(migrated.or_copy(X, np.array([1, 0, 1, 1]))), original.or_copy(X, np.array([1, 0, 1, 1])))
+    np.testing.assert_allclose(np.asarray(migrated.filled(X, np.array([0, 2, 2]))), original.filled(X, np.array([0, 2, 2])))

@@ -152,10 +152,10 @@ def modules():
 def test_writes_through_repeating_indices_reread_the_array_and_are_jitted(modules):
     result, jitted, _, _ = modules
     output = result.output.decode()
-    # (np.arange(n), y) names each position once: its first coordinate differs (analysis/indexing._unique_rows)
-    assert "probs = probs.at[jnp.arange(n), y].subtract(1)" in output
-    assert "g = g.at[jnp.arange(n), y].subtract(margin * 2)" in output
-    assert "p = p.at[jnp.arange(len(y)), y].subtract(1.0)" in output
+    # (`y` may be a column, which pairs every row with every label: positions may repeat, so the array is reread)
+    assert "probs = probs.at[jnp.arange(n), y].set(probs[jnp.arange(n), y] - 1)" in output
+    assert "g = g.at[jnp.arange(n), y].set(g[jnp.arange(n), y] - (margin * 2))" in output
+    assert "p = p.at[jnp.arange(len(y)), y].set(p[jnp.arange(len(y)), y] - 1.0)" in output  # len() is evaluated twice
     assert "counts = counts.at[labels].set(counts[labels] + 1)" in output
     assert "out = out.at[r].set(out[r] % (-4))" in output
     assert MIGRATED <= jitted
@@ -204,15 +204,22 @@ def test_uint8_wraps_below_zero_as_numpy_does(modules):
     assert isinstance(result, jax.Array) and np.asarray(result).tolist() == [255, 0, 2]
 
 
-def test_rows_paired_with_labels_are_unique_positions_and_labels_given_a_new_axis_are_not():
-    """hunt18 FP2: `t[np.arange(n), y] = v` was refused (NPJ201) as if it could repeat a position: each position
-    has its own row. `y[:, None]` or a label array reshaped to a column pairs every row with every label, which can
-    repeat positions: still NPJ201."""
+def test_rows_paired_with_raveled_labels_are_unique_positions_and_parameters_or_columns_are_not():
+    """hunt18 FP2: `t[np.arange(n), y.ravel()] = v` names each position once (its own row): `.at[...].set(v)`.
+    A parameter `y` may be a column of shape (n, 1) (hunt21 S4: it pairs every row with every label, naming
+    positions twice, and NumPy's buffered update differs from JAX's), as may `y[:, None]` or a reshaped column:
+    NPJ201."""
     source = """\
 import numpy as np
 
 
 def pick_set(t, y, v):
+    t = t.copy()
+    t[np.arange(t.shape[0]), y.ravel()] = v
+    return t
+
+
+def pick_param(t, y, v):
     t = t.copy()
     t[np.arange(t.shape[0]), y] = v
     return t
@@ -232,9 +239,9 @@ def pairs_local(t, y, v):
 """
     result = migrate_source(source.encode(), "m.py")
     output = result.output.decode()
-    assert "t = t.at[jnp.arange(t.shape[0]), y].set(v)" in output
+    assert "t = t.at[jnp.arange(t.shape[0]), y.ravel()].set(v)" in output
     assert {r.qualname for r in result.functions if r.jit} == {"pick_set"}
-    assert {d.line for d in result.diagnostics if d.code == "NPJ201"} == {12, 19}
+    assert {d.line for d in result.diagnostics if d.code == "NPJ201"} == {12, 18, 25}
     original, migrated = {}, {}
     exec(compile(source, "original.py", "exec"), original)
     exec(compile(result.output, "migrated.py", "exec"), migrated)

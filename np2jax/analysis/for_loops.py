@@ -39,7 +39,11 @@ from np2jax.visitors import visit
 
 # Reductions of a loop element (`np.sum(g * g)`): the element is an array, perhaps one of a list of arrays of
 # different shapes (a network's gradients), which `jnp.asarray` cannot stack
-ELEMENT_REDUCTIONS = frozenset("sum mean max min prod std var dot vdot inner outer norm average median any all".split())
+ELEMENT_REDUCTIONS = frozenset(
+    "sum mean max min prod std var dot vdot inner outer norm average median any all nansum nanmean nanmax nanmin "
+    "nanstd nanvar nanmedian ptp amax amin cumsum cumprod sort argsort argmax argmin diff ravel flatten count_nonzero "
+    "percentile quantile trapezoid trapz concatenate stack size shape ndim".split())
+SEQUENCE_BUILTINS = frozenset(f"builtins.{name}" for name in "len max min sum sorted list tuple set".split())
 ORDERING = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 
 
@@ -163,7 +167,7 @@ class ForLoops:
             zipped = tuple(e.value.value for e in target.elements)
             if len(set(zipped)) != len(zipped):
                 return None, "an unusual loop target"
-            if len(zipped) > 1 and self.scope.lookup("min")[0] is not None:
+            if len(zipped) > 1 and (self.scope.lookup("min")[0] is not None or self.module.star_imports):
                 return None, "`min` is rebound here"  # the fori_loop's trip count is min(len(xs), len(ys))
             index, value = "_i", None
         elif isinstance(target, cst.Name):
@@ -448,6 +452,8 @@ class ForLoops:
                 return named(n.left) or named(n.right)
             if isinstance(n, cst.Call):
                 qualname = self.resolver.qualname(n.func, self.scope) or ""
+                if qualname in SEQUENCE_BUILTINS and len(n.args) == 1 and named(n.args[0].value):
+                    return True  # `len(seg)`, `max(seg)`: a sequence
                 return (qualname.startswith(("numpy.", "jax.numpy.")) and qualname.rsplit(".", 1)[-1] in ELEMENT_REDUCTIONS
                         and any(named(d) for arg in n.args for d in descendants(arg.value)))
             return False

@@ -436,11 +436,17 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             return False
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value == "copy" and not node.args:
-            return self._is_mask(func.value, seen)
+            return not self._parameter(func.value) and self._is_mask(func.value, seen)  # (`mask` may hold positions)
+        if (isinstance(func, cst.Attribute) and func.attr.value == "set" and len(node.args) == 1
+                and isinstance(func.value, cst.Subscript) and isinstance(func.value.value, cst.Attribute)
+                and func.value.value.attr.value == "at" and isinstance(func.value.value.value, cst.Name)
+                and func.value.value.value.value in seen):  # `m = m.at[idx].set(True)`: what `m[idx] = True` became
+            value = node.args[0].value
+            return (isinstance(value, cst.Name) and value.value in ("True", "False")) or self._is_mask(value, seen)
         qualname = self.resolver.qualname(func, self.scope) or ""
-        if not is_numpy(qualname) or qualname.count(".") != 1:
+        module, _, short = qualname.rpartition(".")
+        if module not in ("numpy", "jax.numpy"):  # (jnp too: a second pass over the output must decide the same)
             return False
-        short = qualname[len("numpy."):]
         keywords = {arg.keyword.value: arg.value for arg in node.args if arg.keyword is not None}
         positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
         dtype = keywords.get("dtype")
@@ -452,7 +458,7 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         if short == "full" and len(positional) >= 2:
             return isinstance(positional[1], cst.Name) and positional[1].value in ("True", "False")
         if short in ("copy", "array", "asarray", "zeros_like", "ones_like", "empty_like") and positional:
-            return self._is_mask(positional[0], seen)
+            return not self._parameter(positional[0]) and self._is_mask(positional[0], seen)
         return False
 
     def counted_mask(self, node: cst.BaseExpression) -> tuple[cst.Subscript, cst.BaseExpression] | None:

@@ -7,7 +7,6 @@ from typing import Sequence
 import libcst as cst
 
 from np2jax.analysis.aliasing import has_number_hint
-from np2jax.analysis.loops import descendants
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.values import function_nodes
@@ -251,35 +250,34 @@ class IndexClassifier:
         return self._unique(elements[0].slice.value)
 
     def _unique_rows(self, elements: Sequence[cst.SubscriptElement]) -> bool:
-        """``p[np.arange(n), y]`` (cross-entropy's gradient): the positions differ in their first coordinate, as
-        long as the other indices are flat (a name, a number, a slice; not ``y[:, None]``, which pairs every row
-        with every label and may name a position twice)."""
+        """``p[np.arange(n), y.ravel()]``: the positions differ in their first coordinate, as long as the other
+        indices are certainly flat (a number, a slice, a raveled array; not a parameter or ``y[:, None]``, which
+        may be a column that pairs every row with every label and names a position twice)."""
         values = [e.slice.value for e in elements if isinstance(e.slice, cst.Index)]
         if not any(self._unique(v) and not self._tuple_of_arrays(v) and not isinstance(v, cst.Subscript) for v in values):
             return False
         return all(self._unique(v) and not isinstance(v, cst.Subscript) or self._flat_index(v) for v in values)
 
     def _flat_index(self, expr: cst.BaseExpression) -> bool:
-        """A number, a parameter, ``self.attr`` or a local name bound only to plain names, numbers, calls without a
-        ``None``, ``np.newaxis``, ``reshape`` or the like in them: no new axis that would broadcast rows against labels."""
-        if isinstance(expr, (cst.Integer, cst.Attribute)) or (isinstance(expr, cst.UnaryOperation) and isinstance(expr.expression, cst.Integer)):
-            return not (isinstance(expr, cst.Attribute) and expr.attr.value in ("newaxis", "T"))
-        if not isinstance(expr, cst.Name) or expr.value in ("None", "Ellipsis"):
+        """Certainly a number or a 1-D array: a literal, ``y.ravel()``, ``y.flatten()``, ``np.ravel(y)``,
+        ``y.reshape(-1)`` (also ``.astype(...)`` of one), or a name bound only to such values. A parameter may be a
+        column (``y`` of shape (n, 1) pairs every row with every label, naming positions twice): not flat."""
+        if isinstance(expr, cst.Integer) or (isinstance(expr, cst.UnaryOperation) and isinstance(expr.expression, cst.Integer)):
+            return True
+        if isinstance(expr, cst.Name):
+            return self.every_binding(expr.value, lambda b: isinstance(b, ValueBinding) and not b.augmented and self._flat_index(b.value))
+        if not isinstance(expr, cst.Call):
             return False
-
-        def flat(binding) -> bool:
-            if isinstance(binding, ParamBinding):
-                return True
-            if not isinstance(binding, ValueBinding) or binding.augmented:
-                return False
-            return not any(
-                (isinstance(n, cst.Name) and n.value in ("None", "newaxis", "reshape", "expand_dims", "outer", "meshgrid",
-                                                         "indices", "ix_", "T", "atleast_2d", "tile", "repeat", "stack",
-                                                         "column_stack", "vstack"))
-                or (isinstance(n, cst.Attribute) and n.attr.value in ("newaxis", "reshape", "T", "expand_dims", "outer"))
-                for n in descendants(binding.value))
-
-        return self.every_binding(expr.value, flat)
+        func = expr.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "astype":
+            return self._flat_index(func.value)
+        if isinstance(func, cst.Attribute) and func.attr.value in ("ravel", "flatten") and not expr.args:
+            return True
+        if isinstance(func, cst.Attribute) and func.attr.value == "reshape" and len(expr.args) == 1:
+            value = expr.args[0].value
+            return isinstance(value, cst.UnaryOperation) and isinstance(value.expression, cst.Integer) and value.expression.value == "1"
+        qualname = self.resolver.qualname(func, self.scope) or ""
+        return qualname in ("numpy.ravel", "jax.numpy.ravel") and len(expr.args) == 1
 
     def _unique(self, expr: cst.BaseExpression) -> bool:
         if isinstance(expr, cst.Subscript):  # `np.arange(n)[::-1]`, `order[:k]`: a slice of unique values

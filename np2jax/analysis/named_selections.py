@@ -19,6 +19,9 @@ from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import ValueBinding
 
 
+NESTED_SCOPES = (cst.Lambda, cst.FunctionDef, cst.ClassDef, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
 class NamedSelections:
     """A mixin of ``FunctionTracing`` (analysis/function_tracing.py)."""
 
@@ -85,6 +88,9 @@ class NamedSelections:
         inside = [u for s in statements for u in _loads(s, name)]
         if len(inside) != len(everywhere):
             return None  # used before it, or in another block
+        nested = {n for s in statements for scope in descendants(s) if isinstance(scope, NESTED_SCOPES) for n in descendants(scope)}
+        if any(u in nested for u in inside):
+            return None  # a lambda, nested function or comprehension may run later or rebind what the selection reads
         last = following.index(statements[-1])
         read = {n.value for n in all_names(value)}
         if any(_changes(s, read, self.resolver, self.scope) for s in following[:last + 1]):

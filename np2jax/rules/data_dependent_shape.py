@@ -35,7 +35,7 @@ class DataDependentShape(Rule):
             "jax.numpy computes it. A boolean mask index is not reported here: it keeps the function un-jitted, NPJ301/NPJ304, except in a "
             "whole reduction, `x[m].sum()` or `np.mean(x[m])` with `m` a mask of `x`'s shape, which becomes "
             "`jnp.sum(x, where=m)`, and a reduction over axis 0, `X[labels == k].mean(axis=0)`, which becomes "
-            "`jnp.mean(X, axis=0, where=jnp.expand_dims(labels == k, tuple(range(1, X.ndim))))`.)"
+            "`jnp.mean(X, axis=0, where=jnp.reshape(labels == k, (X.shape[0],) + (1,) * (X.ndim - 1)))`.)"
         ),
         why="`jax.jit` needs every shape at trace time; these functions only know theirs after looking at the data.",
         use_instead="the jax.numpy version with a static `size=` (and `fill_value=`), or `jnp.where(mask, x, neutral)`.",
