@@ -735,6 +735,10 @@ def test_a_loop_over_elements_reduced_as_arrays_is_not_stacked_into_one_array():
             return total
         """)
     assert "jnp.asarray(grads)" not in result.output.decode() and "jnp.asarray(ws)" not in result.output.decode()
+    # hunt22 L5: nor is it left to jax.jit to unroll (`for row in x: total += np.sum(row ** 2)`: 217 s to compile for
+    # 3,000 rows): NPJ303, the function runs eagerly on lists and arrays alike
+    assert not record(result, "grad_norm").jit and "NPJ303" in _codes(result, "grad_norm")
+    assert not record(result, "weighted").jit
     grads = [np.ones((3, 2)), np.arange(4.0)]
     np.testing.assert_allclose(np.asarray(migrated.grad_norm(grads)), original.grad_norm(grads), rtol=1e-6)
     np.testing.assert_allclose(np.asarray(migrated.weighted(grads, grads)), original.weighted(grads, grads), rtol=1e-6)

@@ -63,6 +63,13 @@ class ForLoops:
         steps = self._trip_count(iterable)
         if steps is not None and steps <= self.module.unroll_threshold:
             return
+        if steps is None and not self._iterates_array(iterable) and self._reduced_elements(node):
+            listed = self._parameter_elements(node)[0][0]
+            self._block(node, "loop", f"Python `for` loop over the elements of `{listed}`, which it reduces as arrays: "
+                        f"`{listed}` may be an array, whose rows jax.jit would unroll one copy each, or a list of arrays "
+                        "of different shapes, which no jax.lax.fori_loop can stack",
+                        "pass one array and reduce it whole (`np.sum(x ** 2, axis=1)`), or loop over it with jax.lax.fori_loop")
+            return
         if steps is None and not self._iterates_array(iterable) and not self._numbers_of_parameter(node):
             return  # a Python container (a list of layers, a tuple of names): unrolling is what is meant
         if steps is None and self._ranges_over_python_sequence(iterable):
@@ -422,13 +429,24 @@ class ForLoops:
         """``for sample in x`` of a parameter whose elements the body computes with as numbers (``sample + c *
         s_prev``): the samples of a vector, as long as the caller's signal, which jit would unroll step by step
         (``hist[i] @ g`` of a list of arrays is list_params.py's case)."""
+        numbers, arrays, _ = self._element_uses(node)
+        return numbers and not arrays
+
+    def _reduced_elements(self, node: cst.For) -> bool:
+        """``for row in x: total += np.sum(row ** 2)`` of a parameter: its elements are arrays reduced (or measured,
+        ``len(seg)``): rows of an array as long as the caller's data, which jax.jit would unroll one copy each
+        (217 s to compile for 3,000 rows), or a list of arrays of different shapes, which no fori_loop can stack."""
+        return self._element_uses(node)[2]
+
+    def _element_uses(self, node: cst.For) -> tuple[bool, bool, bool]:
+        """How the body uses the elements of the parameters ``node`` iterates: (as numbers, as arrays, reduced)."""
         pairs = self._parameter_elements(node)
         if not pairs:
-            return False
+            return False, False, False
         for source, _ in pairs:
             param = self.params[source]
             if isinstance(param.default, (cst.Tuple, cst.List)) or sequence_annotation(param.annotation):
-                return False  # `weights=(0.25, 0.5, 0.25)`, `ws: list[float]`: a Python container, unrolled as meant
+                return False, False, False  # `weights=(0.25, 0.5, 0.25)`, `ws: list[float]`: a Python container, unrolled as meant
         elements = {element for _, element in pairs}
 
         def named(side: cst.BaseExpression) -> bool:
@@ -445,21 +463,24 @@ class ForLoops:
                 return any(isinstance(e.slice, cst.Index) and any(map(named, descendants(e.slice.value))) for e in n.slice)
             return False
 
-        def as_array(n: cst.CSTNode) -> bool:  # `g.shape`, `g[0]`, `W @ x`, `np.sum(g * g)`: an array, perhaps of a ragged list
+        def as_array(n: cst.CSTNode) -> bool:  # `g.shape`, `g[0]`, `W @ x`: an array, perhaps of a ragged list
             if isinstance(n, (cst.Attribute, cst.Subscript)):
                 return named(n.value)
             if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.MatrixMultiply):
                 return named(n.left) or named(n.right)
-            if isinstance(n, cst.Call):
-                qualname = self.resolver.qualname(n.func, self.scope) or ""
-                if qualname in SEQUENCE_BUILTINS and len(n.args) == 1 and named(n.args[0].value):
-                    return True  # `len(seg)`, `max(seg)`: a sequence
-                return (qualname.startswith(("numpy.", "jax.numpy.")) and qualname.rsplit(".", 1)[-1] in ELEMENT_REDUCTIONS
-                        and any(named(d) for arg in n.args for d in descendants(arg.value)))
-            return False
+            return reduced(n)
+
+        def reduced(n: cst.CSTNode) -> bool:  # `np.sum(g * g)`, `len(seg)`
+            if not isinstance(n, cst.Call):
+                return False
+            qualname = self.resolver.qualname(n.func, self.scope) or ""
+            if qualname in SEQUENCE_BUILTINS and len(n.args) == 1 and named(n.args[0].value):
+                return True  # `len(seg)`, `max(seg)`: a sequence
+            return (qualname.startswith(("numpy.", "jax.numpy.")) and qualname.rsplit(".", 1)[-1] in ELEMENT_REDUCTIONS
+                    and any(named(d) for arg in n.args for d in descendants(arg.value)))
 
         found = list(descendants(node.body))
-        return any(as_number(n) for n in found) and not any(as_array(n) for n in found)
+        return any(as_number(n) for n in found), any(as_array(n) for n in found), any(reduced(n) for n in found)
 
     def _iterates_array(self, iterable: cst.BaseExpression) -> bool:
         if isinstance(iterable, cst.Call):
