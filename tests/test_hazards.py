@@ -132,12 +132,15 @@ def test_never_raised_error_leaves_the_function_as_numpy():
 def test_no_hazard_diagnostics_on_the_ordinary_corpus_modules():
     """Modules written without these hazards get none of their diagnostics (false alarms are costly)."""
     hazard_modules = {"hazards", "histogram_binning", "integer_stats", "iterative_solvers", "online_variance", "robust_solvers"}
+    # Real hazards in otherwise ordinary modules: window sums as differences of one float32 running sum
+    # (rms_envelope's `c = np.cumsum(sq); c = np.concatenate([[0.0], c])`, box_blur's integral image).
+    expected = {"filter_bank": ["94:NPJ116"], "image_ops": ["29:NPJ116"]}
     for path in sorted((CORPUS / "modules").glob("*.py")):
         if path.stem in hazard_modules:
             continue
         result = migrate_source(path.read_bytes(), str(path), Options(jit=True))
         found = [f"{d.line}:{d.code}" for d in result.diagnostics if d.code in HAZARD_CODES]
-        assert not found, f"{path.name}: {found}"
+        assert found == expected.get(path.stem, []), f"{path.name}: {found}"
 
 
 ROUNDED = textwrap.dedent(

@@ -1196,3 +1196,42 @@ def test_a_full_array_of_a_python_number_keeps_numpys_64_bit_dtype_under_x64():
     added, found = completed.stdout.strip().splitlines()[-2:]
     assert added == "1"
     assert json.loads(found) == [["dist0", "float64", "float64", True], ["filled", "float32", "float32", True]]
+
+
+def test_window_sums_and_integer_quotients_that_float32_or_xla_change_are_flagged():
+    """hunt23 S1-S3: `labels.size // counts` (XLA: -1 where a count is 0), a running sum rebound before its window
+    difference, and a loop keeping a sliding-window sum by `+=`/`-=` (float32 cancels) came out with no
+    diagnostic; each now carries NPJ122/NPJ116, and each difference is real."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def per_label(labels, sizes):
+            return labels.size // sizes.astype(int)
+
+        def moving_average(x, w=5):
+            c = np.cumsum(x)
+            c = np.concatenate(([0.0], c))
+            return (c[w:] - c[:-w]) / w
+
+        def rms_envelope(x, w=4):
+            n = x.shape[0]
+            env = np.zeros(n)
+            acc = 0.0
+            for i in range(n):
+                acc += x[i] * x[i]
+                if i >= w:
+                    acc -= x[i - w] * x[i - w]
+                env[i] = np.sqrt(max(acc, 0.0) / min(i + 1, w))
+            return env
+        """
+    )
+    codes = {(d.line, d.code) for d in result.diagnostics}
+    assert {(4, "NPJ122"), (9, "NPJ116"), (18, "NPJ116")} <= codes
+    sizes = np.array([2.0, 0.0, 3.0])
+    assert original.per_label(np.arange(6), sizes).tolist() == [3, 0, 2]
+    assert np.asarray(migrated.per_label(np.arange(6), sizes)).tolist() != [3, 0, 2]
+    loud_then_quiet = np.array([1000.0] * 100 + [0.01] * 20)
+    expected = original.rms_envelope(loud_then_quiet)
+    assert expected[-1] == pytest.approx(0.01)
+    assert abs(float(migrated.rms_envelope(jnp.asarray(loud_then_quiet, jnp.float32))[-1]) - 0.01) > 1e-3

@@ -29,7 +29,9 @@ class Float32Cancellation(HazardRule):
             "`np.mean(x**2) - np.mean(x)**2`, `n*sxy - sx*sy`), also through local names and over windows of running "
             "sums (`c2 = np.cumsum(x * x); s2 = c2[w:] - c2[:-w]; s2 - s1 * s1 / w`); and sums over windows taken as the "
             "difference of two parts of one running sum of float data (`c[w:] - c[:-w]` of `c = np.cumsum(x)`, an "
-            "integral image's `S[r:, r:] - S[:-r, r:]`): the partial sums grow with the data's length while the "
+            "integral image's `S[r:, r:] - S[:-r, r:]`), also when the running sum's name is rebound (`c = np.concatenate(([0.0], c))`); "
+            "and sliding-window sums a loop keeps by adding and subtracting elements of one array (`acc += x[i]` ... "
+            "`acc -= x[i - w]`): the partial sums grow with the data's length while the "
             "window's sum does not, so float32 keeps few of its digits (running counts of integers or booleans are exact)."
         ),
         why=(
@@ -37,7 +39,10 @@ class Float32Cancellation(HazardRule):
             "float64 (16 digits); JAX in float32 (7 digits) unless `jax_enable_x64` is on, so a variance of data "
             "around 1e4 comes out as noise, zero or negative, silently."
         ),
-        use_instead="jnp.var / jnp.cov, or subtract the mean first (two passes: d = x - x.mean(); (d * d).sum()), or enable x64",
+        use_instead=(
+            "jnp.var / jnp.cov, or subtract the mean first (two passes: d = x - x.mean(); (d * d).sum()); sum each "
+            "window afresh; or enable x64"
+        ),
         known_problems=(
             "Only these patterns are recognised; other differences of large nearly equal values are not, nor a running "
             "sum made in another function (`ii = integral_image(img)`)."
@@ -110,15 +115,66 @@ class Float32Cancellation(HazardRule):
             """,
             diagnostics=("NPJ116", "NPJ116", "NPJ116"),  # the two window sums, and the variance formula
         ),
+        Example(
+            title="a running sum rebound, and a sliding window kept by a loop",
+            before="""
+            import numpy as np
+
+            def moving_average(x, w):
+                c = np.cumsum(x)
+                c = np.concatenate(([0.0], c))
+                return (c[w:] - c[:-w]) / w
+
+            def last_window_rms(x, w):
+                acc = 0.0
+                for i in range(len(x)):
+                    acc += x[i] * x[i]
+                    if i >= w:
+                        acc -= x[i - w] * x[i - w]
+                return np.sqrt(acc / w)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def moving_average(x, w):
+                c = jnp.cumsum(x, dtype=jnp.sum(x).dtype)
+                c = jnp.concatenate((jnp.asarray([0.0]), c))
+                return (c[w:] - c[:-w]) / w
+
+            def last_window_rms(x, w):
+                acc = 0.0
+                for i in range(len(x)):
+                    acc += x[i] * x[i]
+                    if i >= w:
+                        acc -= x[i - w] * x[i - w]
+                return jnp.sqrt(acc / w)
+            """,
+            diagnostics=("NPJ116", "NPJ116"),
+        ),
     )
 
-    NODE_TYPES = frozenset({cst.BinaryOperation})
+    NODE_TYPES = frozenset({cst.BinaryOperation, cst.For, cst.While})
     WINDOW_MESSAGE = (
         "`{expr}` subtracts two parts of one running sum (np.cumsum): in float32 the window's sum keeps only the "
         "digits the large partial sums leave it"
     )
 
+    LOOP_MESSAGE = (
+        "`{name}` is a running sum that a loop adds float data to and subtracts it from again (a sliding window): "
+        "in float32 what is left keeps only the digits the largest partial sums leave it"
+    )
+
+    def on_leave_function(self, info, ctx: FileContext) -> None:
+        self._reported: set[int] = set()
+        super().on_leave_function(info, ctx)
+
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
+        if isinstance(node, (cst.For, cst.While)):
+            for name, subtraction in _window_sums(node, scope, ctx):
+                if id(subtraction) not in self._reported:
+                    self._reported.add(id(subtraction))
+                    self.report(ctx, subtraction, self.LOOP_MESSAGE.format(name=name), exact=True)
+            return
         if not (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Subtract)):
             return
         kinds = {_moment(node.left, scope, ctx, 0), _moment(node.right, scope, ctx, 0)}
@@ -128,6 +184,60 @@ class Float32Cancellation(HazardRule):
         base = _running_sum_part(node.left, scope, ctx, 0)
         if base is not None and base == _running_sum_part(node.right, scope, ctx, 0):
             self.report(ctx, node, self.WINDOW_MESSAGE.format(expr=_short(ctx.code(node))), exact=True)
+
+
+def _window_sums(loop: cst.For | cst.While, scope: Scope, ctx: FileContext) -> list[tuple[str, cst.CSTNode]]:
+    """Names the loop's body both adds elements of an array of float data to and subtracts elements of the same
+    array from (``acc += x[i] ** 2`` ... ``acc -= x[i - w] ** 2``, or ``acc = acc + e`` / ``acc = acc - e``),
+    with the subtracting statements."""
+    added: dict[str, set[str]] = {}
+    subtracted: list[tuple[str, cst.CSTNode, set[str]]] = []
+    stack: list[cst.CSTNode] = [loop.body]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        step = _accumulation(current)
+        if step is not None:
+            name, operator, value = step
+            if ctx.values.from_data(value, scope) and not ctx.values.is_integer(value, scope):
+                read = _subscripted(value)
+                if operator == "+":
+                    added.setdefault(name, set()).update(read)
+                else:
+                    subtracted.append((name, current, read))
+        stack.extend(current.children)
+    return [(name, node) for name, node, read in subtracted if read & added.get(name, set())]
+
+
+def _subscripted(node: cst.CSTNode) -> set[str]:
+    """The arrays whose elements ``node`` reads (``x`` of ``x[i - w] ** 2``)."""
+    found = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Subscript) and isinstance(current.value, cst.Name):
+            found.add(current.value.value)
+        stack.extend(current.children)
+    return found
+
+
+def _accumulation(node: cst.CSTNode) -> tuple[str, str, cst.BaseExpression] | None:
+    """``acc += e`` / ``acc -= e`` / ``acc = acc + e`` / ``acc = acc - e``: (name, "+" or "-", e)."""
+    if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+        if isinstance(node.operator, cst.AddAssign):
+            return node.target.value, "+", node.value
+        if isinstance(node.operator, cst.SubtractAssign):
+            return node.target.value, "-", node.value
+        return None
+    if (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
+            and isinstance(node.value, cst.BinaryOperation) and isinstance(node.value.left, cst.Name)
+            and node.value.left.value == node.targets[0].target.value):
+        if isinstance(node.value.operator, cst.Add):
+            return node.value.left.value, "+", node.value.right
+        if isinstance(node.value.operator, cst.Subtract):
+            return node.value.left.value, "-", node.value.right
+    return None
 
 
 def _short(code: str) -> str:
@@ -181,19 +291,29 @@ def _running_sum_part(node: cst.BaseExpression, scope: Scope, ctx: FileContext, 
     return _running_sum(node, scope, ctx, depth, part=True)
 
 
-def _running_sum(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int, part: bool = False) -> cst.CSTNode | None:
-    """(``part``: ``node`` must read elements of it, a subscript or a name bound to one.)"""
+def _running_sum(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int, part: bool = False,
+                 visiting: frozenset = frozenset()) -> cst.CSTNode | None:
+    """(``part``: ``node`` must read elements of it, a subscript or a name bound to one.)  A name bound more than
+    once (``c = np.cumsum(x); c = np.concatenate(([0.0], c))``) is a running sum when its bindings lead to one
+    running sum and nothing else does."""
     if depth > 8:
         return None
     if isinstance(node, cst.Subscript):
-        return _running_sum(node.value, scope, ctx, depth + 1)
+        return _running_sum(node.value, scope, ctx, depth + 1, visiting=visiting)
     if isinstance(node, cst.Name):
         found, bindings = scope.lookup(node.value)
-        if len(bindings) == 1 and isinstance(bindings[0], ValueBinding) and not bindings[0].augmented:
-            value = bindings[0].value
-            if not part or isinstance(value, (cst.Subscript, cst.Name)):
-                return _running_sum(value, found, ctx, depth + 1, part)
-        return None
+        key = (node.value, id(found))
+        if key in visiting or not bindings or not all(
+                isinstance(binding, ValueBinding) and not binding.augmented for binding in bindings):
+            return None
+        sums = set()
+        for binding in bindings:
+            value = binding.value
+            if part and not isinstance(value, (cst.Subscript, cst.Name)):
+                return None
+            sums.add(_running_sum(value, found, ctx, depth + 1, part, visiting | {key}))
+        sums.discard(None)
+        return sums.pop() if len(sums) == 1 else None
     if part:
         return None
     if not isinstance(node, cst.Call):
@@ -201,14 +321,14 @@ def _running_sum(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth
     qualname = ctx.resolver.qualname(node.func, scope) or ""
     positional = [arg.value for arg in node.args if arg.keyword is None]
     if qualname in JOINS and positional and isinstance(positional[0], (cst.List, cst.Tuple)):
-        found = {_running_sum(e.value, scope, ctx, depth + 1) for e in positional[0].elements} - {None}
+        found = {_running_sum(e.value, scope, ctx, depth + 1, visiting=visiting) for e in positional[0].elements} - {None}
         return found.pop() if len(found) == 1 else None
     method = node.func.attr.value if not qualname and isinstance(node.func, cst.Attribute) else None
     data = positional[0] if qualname in ("numpy.cumsum", "numpy.nancumsum") and positional else (
         node.func.value if method == "cumsum" else None)
     if data is None or isinstance(data, cst.Comparison) or ctx.values.is_integer(data, scope):
         return None  # (a running count of booleans is exact too)
-    return _running_sum(data, scope, ctx, depth + 1) or node
+    return _running_sum(data, scope, ctx, depth + 1, visiting=visiting) or node
 
 
 def _reduction(node: cst.Call, scope: Scope, ctx: FileContext) -> cst.BaseExpression | None:

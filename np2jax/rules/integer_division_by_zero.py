@@ -48,9 +48,10 @@ class IntegerDivisionByZero(HazardRule):
         ),
         use_instead="jnp.where(d == 0, 0, n // jnp.where(d == 0, 1, d)), which is NumPy's result without the warning",
         known_problems=(
-            "Only operands with evidence of being integers are checked (an integer array passed in as an argument "
-            "is not known to be one); divisors known at trace time (sizes, `len(x)`) are not reported. `%` is not "
-            "reported: both libraries give 0."
+            "Only divisors with evidence of being integers are checked (an integer array passed in as an argument "
+            "is not known to be one); a dividend of unknown kind (a parameter, `x.size`) counts as a possible "
+            "integer, a float one is not reported (inf/nan in both libraries). Divisors known at trace time "
+            "(sizes, `len(x)`) are not reported. `%` is not reported: both libraries give 0."
         ),
     )
     EXAMPLES = (
@@ -70,6 +71,22 @@ class IntegerDivisionByZero(HazardRule):
                 items = jnp.floor(volumes).astype(int)
                 per_box = jnp.floor(box_sizes).astype(int)
                 return items // per_box
+            """,
+            diagnostics=("NPJ122",),
+        ),
+        Example(
+            title="a dividend of unknown kind (a size, a parameter) may be an integer too",
+            before="""
+            import numpy as np
+
+            def per_label(labels, weights):
+                return np.floor_divide(labels.size, weights.astype(int))
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def per_label(labels, weights):
+                return jnp.floor_divide(labels.size, weights.astype(int))
             """,
             diagnostics=("NPJ122",),
         ),
@@ -123,7 +140,7 @@ class IntegerDivisionByZero(HazardRule):
         dividend, divisor = operands
         if id(node) in self._discarded or not self._runtime_integer(divisor, scope, ctx):
             return
-        if not self._integer(dividend, scope, ctx) or _nonzero(divisor, scope, ctx, 0):
+        if self._inexact(dividend, scope, ctx) or _nonzero(divisor, scope, ctx, 0):
             return
         self.report(ctx, node, self.MESSAGE.format(divisor=ctx.code(divisor).strip()), exact=True)
 
@@ -147,6 +164,13 @@ class IntegerDivisionByZero(HazardRule):
             return True
         value = self._classifier(ctx).value(node, scope)
         return value.kind == "int" and not value.weak
+
+    def _inexact(self, node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
+        """A float or complex dividend: float ``//`` by 0 gives inf/nan in both libraries.  A dividend of unknown
+        kind (a parameter, ``x.size``) counts as a possible integer: the divisor is already known to be one."""
+        if self._integer(node, scope, ctx):
+            return False
+        return self._classifier(ctx).value(node, scope).kind in ("float", "complex")
 
     def _classifier(self, ctx: FileContext) -> ValueClassifier:
         if getattr(self, "_classifier_of", (None, None))[0] is not ctx:
