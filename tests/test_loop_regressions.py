@@ -761,3 +761,48 @@ def test_a_zip_loop_in_a_module_with_a_star_import_keeps_its_python_loop():
     assert "min(len(" not in result.output.decode()
     xs, ws = np.arange(24.0).reshape(12, 2), np.linspace(0.0, 1.0, 12)
     np.testing.assert_allclose(np.asarray(migrated.zipped(xs, ws)), original.zipped(xs, ws), rtol=1e-5)
+
+
+def test_windows_of_an_array_padded_by_half_the_loop_length_are_dynamic_slices():
+    """hunt23 FP5: `padded = np.pad(img, k // 2)` then `padded[i:i + h]` for i in range(k): the window is inside
+    because 2 * (k // 2) >= k - 1, so the loop is a fori_loop with dynamic slices, for odd and even k; a pad on
+    one side only proves nothing and stays NPJ303."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def convolve2d(img, kernel):
+            kh, kw = kernel.shape
+            padded = np.pad(img, ((kh // 2, kh // 2), (kw // 2, kw // 2)))
+            out = np.zeros(img.shape)
+            for i in range(kh):
+                for j in range(kw):
+                    out += kernel[i, j] * padded[i:i + img.shape[0], j:j + img.shape[1]]
+            return out
+
+        def box1d(x, k):
+            p = np.pad(x, k // 2, mode="edge")
+            out = np.zeros(len(x))
+            for i in range(k):
+                out += p[i:i + len(x)]
+            return out / k
+
+        def short_pad(img, k):
+            padded = np.pad(img, (k // 2, 0))
+            out = np.zeros(img.shape)
+            for i in range(k):
+                out += padded[i:i + img.shape[0]]
+            return out
+        """
+    )
+    assert record(result, "convolve2d").jit and record(result, "box1d").jit
+    assert not record(result, "short_pad").jit
+    assert [d.line for d in result.diagnostics if d.code == "NPJ303"] == [23, 23]
+    rng = np.random.default_rng(0)
+    img = rng.random((7, 9))
+    for shape in ((3, 3), (2, 4), (1, 1), (5, 2)):
+        kernel = rng.random(shape)
+        np.testing.assert_allclose(migrated.convolve2d(img, kernel), original.convolve2d(img, kernel), rtol=1e-5)
+    x = rng.random(11)
+    for k in range(1, 6):
+        np.testing.assert_allclose(migrated.box1d(x, k), original.box1d(x, k), rtol=1e-5)

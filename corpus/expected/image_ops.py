@@ -7,16 +7,24 @@ import jax.numpy as jnp
 SOBEL_X = np.array([[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]], dtype=float)
 
 
+@jax.jit
 def correlate2d(img, kernel):
     kh, kw = kernel.shape
     padded = jnp.pad(img, ((kh // 2, kh // 2), (kw // 2, kw // 2)), mode="reflect")
     out = jnp.zeros(img.shape, dtype=float)
-    for i in range(kh):
-        for j in range(kw):
-            out += kernel[i, j] * padded[i:i + img.shape[0], j:j + img.shape[1]]
+    if 0 < kh:
+        def _loop_body_2(i, out):
+            if 0 < kw:
+                def _loop_body(j, out):
+                    out += kernel[i, j] * jax.lax.dynamic_slice_in_dim(jax.lax.dynamic_slice_in_dim(padded, i, img.shape[0]), j, img.shape[1], axis=1)
+                    return out
+                out = jax.lax.fori_loop(0, kw, _loop_body, out)
+            return out
+        out = jax.lax.fori_loop(0, kh, _loop_body_2, out)
     return out
 
 
+@jax.jit
 def sobel_magnitude(img):
     gx = correlate2d(img, SOBEL_X)
     gy = correlate2d(img, SOBEL_X.T)

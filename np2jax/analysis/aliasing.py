@@ -209,6 +209,7 @@ class FunctionAliasing:
         self._truth_names: frozenset[str] | None = None  # names tested for truth (`while k:`): _truth_tested
         self._statement_of: dict[cst.CSTNode, int] | None = None
         self._shared: SharedValues | None = None
+        self._fresh_rebinding = None  # analysis/fresh_rebinding.py, made when first needed
 
     def _reason(self, name: str) -> str | None:
         if name not in self._cache:
@@ -218,6 +219,8 @@ class FunctionAliasing:
     def blocker(self, name: str, write: cst.CSTNode | None = None) -> str | None:
         """None when the write ``write`` to ``name`` can become an ``.at[]`` update, else the reason why not."""
         reason = self._reason(name)
+        if reason is not None and reason is not _PARAMETER and write is not None and self.rebound_fresh_before(name, write):
+            return None
         if reason is _PARAMETER:
             if name in self.returned or not self.mutates_parameter(name, write):
                 return None
@@ -250,7 +253,7 @@ class FunctionAliasing:
     def augmented_blocker(self, name: str, write: cst.CSTNode) -> str | None:
         """Why ``name += v`` (an in-place update of the array in NumPy) cannot become a rebinding, if it cannot."""
         bindings = self.scope.bindings.get(name, ())
-        if not bindings or self.is_container(name):
+        if not bindings or self.is_container(name) or self.rebound_fresh_before(name, write):
             return None
         for binding in bindings:
             if isinstance(binding, ParamBinding) and name in self.relied and self.augmented_may_mutate_parameter(name, write):
@@ -450,6 +453,33 @@ class FunctionAliasing:
             return _PARAMETER
         return reason
 
+    def rebound_fresh_before(self, name: str, write: cst.CSTNode) -> bool:
+        """On every path to ``write``, ``name`` was just bound to a fresh array no other name has taken
+        (analysis/fresh_rebinding.py): the write cannot be seen elsewhere, whatever the other bindings are."""
+        if self._fresh_rebinding is None:
+            from np2jax.analysis.fresh_rebinding import FreshRebinding
+
+            self._fresh_rebinding = FreshRebinding(
+                self.function, lambda value: is_fresh_array(value, self.resolver, self.scope) or self._fresh_call(value),
+                self._referenced)
+        return self._fresh_rebinding.rebound_fresh_before(name, write)
+
+    def _referenced(self, name: str, node: cst.CSTNode) -> bool:
+        checker = _AliasChecker(name, self.resolver, self.scope, self._scalar_item)
+        visit(node, checker)
+        return checker.reason is not None or bool(checker.hand_offs)
+
+    def _scalar_item(self, value: cst.BaseExpression) -> bool:
+        """``y[i]`` with as many integer indices as ``y`` certainly has dimensions (``prev = y[i]`` of a 1-D ``y``):
+        a copy of one element, never a view."""
+        from np2jax.analysis.indexing import IndexClassifier  # (indexing imports this module)
+
+        return (isinstance(value, cst.Subscript) and all(
+            isinstance(e.slice, cst.Index) and not isinstance(e.slice.value, cst.Ellipsis)
+            and not (isinstance(e.slice.value, cst.Name) and e.slice.value.value == "None")
+            and IndexClassifier(self.resolver, self.scope).is_int(e.slice.value) for e in value.slice)
+            and self.shared_values().known_ndim(value.value) == len(value.slice))
+
     def _fresh_call(self, value: cst.BaseExpression) -> bool:
         """``ranks(x)``, a same-module function whose results are always new arrays (analysis/fresh_results.py)."""
         return self.fresh_results is not None and self.fresh_results.is_fresh_call(value, self.scope)
@@ -457,7 +487,7 @@ class FunctionAliasing:
     def _alias_reason(self, name: str, is_parameter: bool = True) -> str | None:
         """Why another name or container may hold ``name``'s array (None: none can when it is written).  ``p = name``
         alone is fine for a local array handed on after its writes (analysis/hand_off.py)."""
-        checker = _AliasChecker(name, self.resolver, self.scope)
+        checker = _AliasChecker(name, self.resolver, self.scope, self._scalar_item)
         visit(self.function.body, checker)
         if checker.reason is None and checker.hand_offs and (is_parameter or not handed_on_after_writes(
                 self.function, name, checker.hand_offs, lambda value: is_fresh_array(value, self.resolver, self.scope))):
@@ -586,10 +616,12 @@ def _binds(target: cst.BaseExpression, name: str) -> bool:
 
 
 class _AliasChecker(FastVisitor):
-    def __init__(self, name: str, resolver: Resolver, scope: Scope) -> None:
+    def __init__(self, name: str, resolver: Resolver, scope: Scope,
+                 scalar_item: Callable[[cst.BaseExpression], bool] = lambda value: False) -> None:
         self.name = name
         self.resolver = resolver
         self.scope = scope
+        self.scalar_item = scalar_item  # `y[i]` that is one element of `y`, a copy
         self.reason: str | None = None
         self.hand_offs: list[cst.Assign] = []  # `p = name` statements, judged at the end (analysis/hand_off.py)
 
@@ -611,7 +643,7 @@ class _AliasChecker(FastVisitor):
         return False
 
     def _check_value(self, targets: list[cst.BaseExpression], value: cst.BaseExpression | None, node=None) -> None:
-        if value is None or not may_alias(value, self.name, self.resolver, self.scope):
+        if value is None or not may_alias(value, self.name, self.resolver, self.scope) or self.scalar_item(value):
             return
         if all(self._copies_or_rebinds(t) for t in targets):
             return

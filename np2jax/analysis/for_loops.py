@@ -292,8 +292,15 @@ class ForLoops:
         # `x op= v` (before or after the loop) keeps an array an array
         plain = [b for b in outside if not (isinstance(b, ValueBinding) and b.augmented)]
         return bool(plain) and all(
-            isinstance(b, ValueBinding) and ARRAY in self.tokens(b.value, self.function_scope) for b in plain
+            isinstance(b, ValueBinding) and (ARRAY in self.tokens(b.value, self.function_scope)
+                                             or self._element_of_array_parameter(b.value)) for b in plain
         )
+
+    def _element_of_array_parameter(self, value: cst.BaseExpression) -> bool:
+        """``z[0]`` of a parameter used like an array (indexed, ``.shape``, array data): under jax.jit an array
+        (a 0-d one, or a row), even where the caller passed a list of numbers (jit makes its items traced)."""
+        return (isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name)
+                and self._is_array_param(value.value.value))
 
     def _may_peel(self, kind: str, collection: Collection | None) -> bool:
         """May the loop's first step run before the fori_loop? Only for a ``range`` loop (also a reversed one,

@@ -173,9 +173,31 @@ class SliceWindows:
         lower = {k: v for k, v in lower.items() if k != INDEX}
         upper = {k: v for k, v in upper.items() if k != INDEX}
         starts_inside = _plus(first, lower)  # the first step's start
-        length = {("shape", base, axis): 1}
+        length = self._length_form(base, axis, index, 4)
         stops_inside = _minus(length, _plus(_plus(end, {ONE: -1}), upper))  # len - the last step's stop
         return _at_least_zero(starts_inside) and _at_least_zero(stops_inside)
+
+    def _length_form(self, base: str, axis: int, index: str, depth: int) -> Linear:
+        """``base``'s length along ``axis``: for ``p = np.pad(x, widths)`` (x a name with one value), x's length plus
+        the widths before and after that axis; else the shape atom itself."""
+        atom = {("shape", base, axis): 1}
+        binding = self.scope.lookup(base)[1][0]
+        value = binding.value if isinstance(binding, ValueBinding) else None
+        if depth < 0 or not (isinstance(value, cst.Call) and self.resolver.qualname(value.func, self.scope) == "numpy.pad"):
+            return atom
+        positional = [a.value for a in value.args if a.keyword is None and not a.star]
+        widths = positional[1] if len(positional) > 1 else next(
+            (a.value for a in value.args if a.keyword is not None and a.keyword.value == "pad_width"), None)
+        inner = positional[0] if positional else None
+        if widths is None or not (isinstance(inner, cst.Name) and self._once_bound(inner.value)):
+            return atom
+        sides = _pad_sides(widths, axis)
+        if sides is None:
+            return atom
+        forms = [self._value_form(side, index) for side in sides]
+        if any(form is None or INDEX in form for form in forms):
+            return atom
+        return _plus(self._length_form(inner.value, axis, index, depth - 1), _plus(forms[0], forms[1]))
 
     def _value_form(self, node: cst.BaseExpression, index: str) -> Linear | None:
         return _linear(node, lambda part: self._value_atom(part, index, 4))
@@ -199,6 +221,11 @@ class SliceWindows:
         shape = self._shape_atom(node)
         if shape is not None:
             return shape
+        if (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.FloorDivide)
+                and isinstance(node.right, cst.Integer) and int(node.right.evaluated_value) > 0):
+            numerator = _linear(node.left, lambda part: self._value_atom(part, index, depth - 1))
+            if numerator is not None and INDEX not in numerator:  # `k // 2`: a key that knows its numerator
+                return ("floordiv", tuple(sorted(numerator.items(), key=repr)), int(node.right.evaluated_value))
         if isinstance(node, cst.BinaryOperation) and self._pure(node) and all(
                 self._once_bound(n.value) for n in _value_names(node)) and not any(
                 n.value == index for n in _value_names(node)):
@@ -291,6 +318,34 @@ def _linear(node: cst.BaseExpression, atom) -> Linear | None:
     return dict(key) if isinstance(key, dict) else {key: 1}
 
 
+def _pad_sides(widths: cst.BaseExpression, axis: int) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """The widths ``np.pad`` adds before and after ``axis``: ``w``, ``(a, b)``, ``(w,)``, ``((a0, b0), (a1, b1))``,
+    ``((a, b),)`` (one pair for every axis)."""
+    if not isinstance(widths, (cst.Tuple, cst.List)):
+        return widths, widths
+    elements = [e.value for e in widths.elements]
+    if any(isinstance(e, cst.StarredElement) for e in widths.elements):
+        return None
+    if not any(isinstance(e, (cst.Tuple, cst.List)) for e in elements):
+        if len(elements) == 1:
+            return elements[0], elements[0]
+        return (elements[0], elements[1]) if len(elements) == 2 else None
+    if not all(isinstance(e, (cst.Tuple, cst.List)) for e in elements):
+        return None
+    if len(elements) == 1:
+        pair = elements[0]  # one pair for every axis
+    elif axis < len(elements):
+        pair = elements[axis]
+    else:
+        return None
+    if any(isinstance(e, cst.StarredElement) for e in pair.elements):
+        return None
+    inner = [e.value for e in pair.elements]
+    if len(inner) == 1:
+        return inner[0], inner[0]
+    return (inner[0], inner[1]) if len(inner) == 2 else None
+
+
 def _scale(form: Linear, factor: int) -> Linear:
     return {k: v * factor for k, v in form.items() if v * factor}
 
@@ -307,6 +362,13 @@ def _minus(a: Linear, b: Linear) -> Linear:
 
 
 def _at_least_zero(form: Linear) -> bool:
+    """Every atom left is a shape with a positive factor and the constant is at least 0.  A floor division
+    ``a // d`` with a factor that is a multiple of ``d`` is first replaced by its lower bound: ``d * (a // d)``
+    is at least ``a - (d - 1)`` (``2 * (k // 2) >= k - 1``: a pad of k // 2 each side holds a window of k)."""
+    for key, factor in list(form.items()):
+        if isinstance(key, tuple) and key[0] == "floordiv" and factor > 0 and factor % key[2] == 0:
+            bound = _plus(dict(key[1]), {ONE: 1 - key[2]})
+            form = _plus({k: v for k, v in form.items() if k != key}, _scale(bound, factor // key[2]))
     return form.get(ONE, 0) >= 0 and all(
         key == ONE or (isinstance(key, tuple) and key[0] == "shape" and factor > 0) for key, factor in form.items())
 

@@ -18,6 +18,9 @@ INTEGER_RANGES = {"uint8": (0, 255), "ubyte": (0, 255), "int8": (-128, 127), "by
                   "uint16": (0, 65535), "ushort": (0, 65535), "int16": (-32768, 32767), "short": (-32768, 32767),
                   "uint32": (0, 2**32 - 1), "uintc": (0, 2**32 - 1)}
 CLIPPING = frozenset({"numpy.clip", "jax.numpy.clip"})
+BOOLEAN_FUNCTIONS = frozenset(f"numpy.{name}" for name in (
+    "isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit", "isclose", "logical_and", "logical_or",
+    "logical_not", "logical_xor", "greater", "greater_equal", "less", "less_equal", "equal", "not_equal"))
 ROUNDING = frozenset(f"numpy.{name}" for name in ("round", "around", "rint", "floor", "ceil", "trunc", "fix"))
 
 
@@ -29,6 +32,12 @@ def value_range(node: cst.BaseExpression, scope, ctx: FileContext, depth: int = 
     number = _literal(node)
     if number is not None:
         return number, number
+    if isinstance(node, cst.Comparison) and not any(
+            isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons):
+        return 0, 1  # a boolean (array): casts to 0 and 1
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+        left, right = value_range(node.left, scope, ctx, depth + 1), value_range(node.right, scope, ctx, depth + 1)
+        return (0, 1) if left == right == (0, 1) else None  # `(a > 0) & (b > 0)`: booleans stay booleans
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
         inner = value_range(node.expression, scope, ctx, depth + 1)
         return (-inner[1], -inner[0]) if inner is not None else None
@@ -51,6 +60,13 @@ def value_range(node: cst.BaseExpression, scope, ctx: FileContext, depth: int = 
         if qualname is None and isinstance(node.func, cst.Attribute) and node.func.attr.value == "clip" and len(positional) == 2:
             low, high = _literal(positional[0]), _literal(positional[1])
             return (low, high) if low is not None and high is not None else None
+        if qualname in BOOLEAN_FUNCTIONS:
+            return 0, 1
+        if qualname == "numpy.where" and len(positional) == 3:  # `np.where(img > t, 1, 0)`: one of two values
+            branches = [value_range(branch, scope, ctx, depth + 1) for branch in positional[1:]]
+            if None in branches:
+                return None
+            return min(b[0] for b in branches), max(b[1] for b in branches)
         if qualname in ROUNDING and len(positional) == 1:
             inner = value_range(positional[0], scope, ctx, depth + 1)
             return (math.floor(inner[0]), math.ceil(inner[1])) if inner is not None else None
@@ -91,7 +107,8 @@ class AstypeNarrowing(Rule):
             "when the dtype is chosen at run time among such types (`np.uint8 if bits == 8 else np.uint16`, directly "
             "or through a local name). Values clipped into the type's range by number literals are not reported "
             "(`np.clip(lut, 0, 255).astype(np.uint8)`, `np.round(np.clip(x, -1, 1) * 32767).astype(np.int16)`, also "
-            "through local names)."
+            "through local names), nor booleans and choices between literals (`(img > t).astype(np.uint8)`, "
+            "`np.where(img > t, 255, 0).astype(np.uint8)`)."
         ),
         why=(
             "NumPy wraps (or leaves undefined) float and wide-int values outside the target range; "
@@ -138,6 +155,24 @@ class AstypeNarrowing(Rule):
             def quantize_pcm16(x):
                 y = jnp.clip(x, -1.0, 1.0) * 32767
                 return jnp.round(y).astype(np.int16)
+            """,
+        ),
+        Example(
+            title="booleans and choices between literals that fit",
+            before="""
+            import numpy as np
+
+            def threshold(img, t):
+                mask = img > t
+                return mask.astype(np.uint8), np.where(mask, 255, 0).astype(np.uint8)
+            """,
+            after="""
+            import numpy as np
+            import jax.numpy as jnp
+
+            def threshold(img, t):
+                mask = img > t
+                return mask.astype(np.uint8), jnp.where(mask, 255, 0).astype(np.uint8)
             """,
         ),
         Example(

@@ -21,10 +21,11 @@ class UnrolledLoop(JitBlocker):
 
             def running_peak(x: np.ndarray):
                 peaks = []
-                best = x[0]
                 for value in x:
-                    best = np.maximum(best, value)
-                    peaks.append(best)
+                    if peaks:
+                        peaks.append(np.maximum(peaks[-1], value))
+                    else:
+                        peaks.append(value)
                 return np.stack(peaks)
             """,
             after="""
@@ -33,10 +34,11 @@ class UnrolledLoop(JitBlocker):
 
             def running_peak(x: np.ndarray):
                 peaks = []
-                best = x[0]
                 for value in x:
-                    best = jnp.maximum(best, value)
-                    peaks.append(best)
+                    if peaks:
+                        peaks.append(jnp.maximum(peaks[-1], value))
+                    else:
+                        peaks.append(value)
                 return jnp.stack(peaks)
             """,
             diagnostics=("NPJ303",),

@@ -1,0 +1,185 @@
+"""Is a name, at one in-place write, certainly holding a fresh array that nothing else refers to?
+
+The name-level judgement of ``analysis/aliasing.py`` looks at every binding of
+a name in the whole function: ``xk = z[0]`` (a view of a 2-D ``z``), or
+``m = out`` at the end of a loop, makes every ``xk += v`` / ``out |= v`` look
+shared.  But a write that always comes after the name was rebound to a fresh
+array (``xk = xk + vk``, ``out = np.zeros_like(m)``), with nothing between
+that could take another reference to it, updates an array no other name sees,
+whatever the other bindings do::
+
+    for _ in range(iterations):
+        out = np.zeros_like(m)          # fresh, every iteration
+        for di in range(3):
+            out |= p[di:di + h]         # only `out` sees this array
+        m = out                         # handed on after the writes
+
+``rebound_fresh_before`` walks backwards from the write through the
+statements that run before it: earlier statements of its block, then the
+block's owner (an ``if``/``with``/``try`` branch, or a loop whose whole body,
+run by earlier iterations too, neither rebinds the name nor takes a reference
+to it), up to a plain ``name = <fresh array>``.  Anything else (the function's
+start, a compound statement that binds the name, a possible reference) is
+"not proven".
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import libcst as cst
+
+from np2jax.analysis.aliasing import _binds as target_binds
+from np2jax.visitors import FastVisitor, visit
+
+LOOPS = (cst.For, cst.While)
+
+
+class _Suites(FastVisitor):
+    """For every statement, the statement list it is in, its index there and the compound statement owning it."""
+
+    def __init__(self) -> None:
+        self.place: dict[cst.CSTNode, tuple[cst.CSTNode, tuple[cst.CSTNode, ...], int]] = {}
+        self.statement_of: dict[cst.CSTNode, cst.BaseSmallStatement] = {}  # every node of a simple statement
+        self._owners: list[cst.CSTNode] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            return False  # (the visit starts at the function's body: these are nested)
+        if isinstance(node, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+            owner = self._owners[-1] if self._owners else node
+            for index, statement in enumerate(node.body):
+                self.place[statement] = (owner, node.body, index)
+            return True
+        if isinstance(node, cst.SimpleStatementLine):
+            for index, small in enumerate(node.body):
+                self.place[small] = (node, node.body, index)
+                stack: list[cst.CSTNode] = [small]
+                while stack:
+                    current = stack.pop()
+                    self.statement_of[current] = small
+                    stack.extend(current.children)
+            return False
+        if isinstance(node, cst.BaseCompoundStatement) or isinstance(node, (cst.Else, cst.ExceptHandler, cst.Finally)):
+            self._owners.append(node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if self._owners and self._owners[-1] is original_node:
+            self._owners.pop()
+
+
+class FreshRebinding:
+    """Answers ``rebound_fresh_before`` for the writes of one function."""
+
+    def __init__(self, function: cst.FunctionDef, is_fresh: Callable[[cst.BaseExpression], bool],
+                 referenced: Callable[[str, cst.CSTNode], bool]) -> None:
+        """``is_fresh(value)``: a new array nothing else refers to; ``referenced(name, node)``: may ``node``
+        (a statement, or a loop's whole body) give another name or a container a reference to ``name``'s array."""
+        self.function = function
+        self.is_fresh = is_fresh
+        self.referenced = referenced
+        self._suites: _Suites | None = None
+
+    def _place(self, node: cst.CSTNode):
+        if self._suites is None:
+            self._suites = _Suites()
+            visit(self.function.body, self._suites)
+        return self._suites.place.get(node)
+
+    def rebound_fresh_before(self, name: str, write: cst.CSTNode) -> bool:
+        """``write``: the write statement, or any node of it (its target, its call)."""
+        self._place(write)
+        node = self._suites.statement_of.get(write, write)
+        for _ in range(64):
+            place = self._place(node)
+            if place is None:
+                return False
+            owner, statements, index = place
+            for statement in reversed(statements[:index]):
+                verdict = self._before(name, statement)
+                if verdict is not None:
+                    return verdict
+            if owner is self.function.body or isinstance(owner, (cst.FunctionDef, cst.IndentedBlock)):
+                return False
+            if isinstance(owner, LOOPS):
+                if _binds(owner, name, augmented_too=False) or self.referenced(name, owner.body):
+                    return False  # an earlier iteration may have rebound it, or handed it on
+                if isinstance(owner, cst.While) and self.referenced(name, owner.test):
+                    return False
+            if isinstance(owner, cst.SimpleStatementLine):
+                node = owner
+                continue
+            while isinstance(owner, (cst.Else, cst.ExceptHandler, cst.Finally)) or (
+                    isinstance(owner, cst.If) and self._place(owner) is None):
+                owner = self._owner_of(owner)
+                if owner is None:
+                    return False
+            node = owner
+        return False
+
+    def _owner_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The compound statement an ``else``/``except``/``finally`` clause (or an ``elif``) belongs to."""
+        found: list[cst.CSTNode] = []
+
+        class Finder(FastVisitor):
+            def on_visit(self, current: cst.CSTNode) -> bool:
+                if found:
+                    return False
+                if isinstance(current, cst.BaseCompoundStatement) and current is not node and any(
+                        child is node for child in _clauses(current)):
+                    found.append(current)
+                    return False
+                return True
+
+        visit(self.function.body, Finder())
+        return found[0] if found else None
+
+    def _before(self, name: str, statement: cst.CSTNode) -> bool | None:
+        """True: ``statement`` rebinds ``name`` to a fresh array; False: it may rebind it otherwise or take a
+        reference to it; None: it leaves ``name``'s array as it is (an in-place update, a read)."""
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in reversed(statement.body):
+                verdict = self._before(name, small)
+                if verdict is not None:
+                    return verdict
+            return None
+        if isinstance(statement, cst.Assign) and len(statement.targets) == 1 and isinstance(
+                statement.targets[0].target, cst.Name) and statement.targets[0].target.value == name:
+            return self.is_fresh(statement.value)
+        if isinstance(statement, cst.AugAssign) and isinstance(statement.target, cst.Name) and statement.target.value == name:
+            return False if self.referenced(name, statement.value) else None
+        if _binds(statement, name, augmented_too=False) or self.referenced(name, statement):
+            return False
+        return None
+
+
+def _clauses(node: cst.BaseCompoundStatement) -> list[cst.CSTNode]:
+    clauses = [getattr(node, "orelse", None), getattr(node, "finalbody", None), *getattr(node, "handlers", ())]
+    return [clause for clause in clauses if clause is not None]
+
+
+def _binds(node: cst.CSTNode, name: str, augmented_too: bool) -> bool:
+    """Does ``node`` (re)bind ``name`` anywhere (assignment, loop target, ``with ... as``, ``:=``, ``del``, import)?"""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        targets: list[cst.CSTNode] = []
+        if isinstance(current, cst.Assign):
+            targets = [t.target for t in current.targets]
+        elif isinstance(current, (cst.AnnAssign, cst.For, cst.NamedExpr)):
+            targets = [current.target]
+        elif isinstance(current, cst.AugAssign) and augmented_too:
+            targets = [current.target]
+        elif isinstance(current, cst.AsName):
+            targets = [current.name]
+        elif isinstance(current, cst.Del):
+            targets = [current.target]
+        elif isinstance(current, (cst.Global, cst.Nonlocal)):
+            return True
+        if any(target_binds(target, name) for target in targets):
+            return True
+        stack.extend(current.children)
+    return False
