@@ -534,3 +534,86 @@ def like_doubled(x):
     assert run.returncode == 0, run
     assert {f["status"] for f in run.report["functions"]} == {"equivalent"}, run
     assert np.empty.__module__ == "numpy"  # (this process's NumPy is untouched)
+
+
+def test_probes_reach_small_windows_int_pads_static_numbers_and_skip_overflowing_inputs(tmp_path):
+    """hunt23 C1/C2: a default `window=20` longer than every probe made all outputs NaN; `p` (a probability by its
+    name) never got an int for np.pad; a static `window` got a 0-d array jit cannot hash; a diverging iteration's
+    float64 values beyond float32's range were a mismatch. Each is now checked, and a wrong migration still fails."""
+    source = """\
+import numpy as np
+
+
+def rolling_mean(x, window=20):
+    m = np.full(len(x), np.nan)
+    for i in range(window - 1, len(x)):
+        m[i] = x[i - window + 1:i + 1].mean()
+    return m
+
+
+def pad_image(img, p, mode="zero"):
+    if mode == "zero":
+        return np.pad(img, p, mode="constant")
+    return np.pad(img, p, mode="edge")
+
+
+def savgol_coeffs(window, order):
+    half = window // 2
+    t = np.arange(-half, half + 1, dtype=float)
+    return np.linalg.pinv(np.vander(t, order + 1, increasing=True))[0]
+
+
+def blow_up(A, x):
+    y = np.zeros(len(x))
+    for _ in range(60):
+        y = A @ (y + x) * 10.0
+    return y
+"""
+    migrated = """\
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+def rolling_mean(x, window=20):
+    m = jnp.full(len(x), jnp.nan)
+    for i in range(window - 1, len(x)):
+        m = m.at[i].set(x[i - window + 1:i + 1].mean())
+    return m
+
+
+def pad_image(img, p, mode="zero"):
+    if mode == "zero":
+        return jnp.pad(img, p, mode="constant")
+    return jnp.pad(img, p, mode="edge")
+
+
+@functools.partial(jax.jit, static_argnums=(0, 1))
+def savgol_coeffs(window, order):
+    half = window // 2
+    t = jnp.arange(-half, half + 1, dtype=float)
+    return jnp.linalg.pinv(jnp.vander(t, order + 1, increasing=True))[0]
+
+
+def blow_up(A, x):
+    y = jnp.zeros(len(x))
+    for _ in range(60):
+        y = A @ (y + x) * 10.0
+    return y
+"""
+    (tmp_path / "orig").mkdir()
+    (tmp_path / "orig" / "m.py").write_text(source)
+    (tmp_path / "mig").mkdir()
+    (tmp_path / "mig" / "m.py").write_text(migrated)
+    run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
+    functions = run.functions
+    for name in ("rolling_mean", "pad_image", "savgol_coeffs"):
+        assert functions[f"m.{name}"]["status"] == "equivalent", run
+    assert functions["m.blow_up"]["status"] in ("equivalent", "skipped"), run
+    assert functions["m.blow_up"]["status"] != "mismatch"
+    (tmp_path / "mig" / "m.py").write_text(migrated.replace(".mean())", ".mean() + 1e-3)")
+                                           .replace('jnp.pad(img, p, mode="constant")', 'jnp.pad(img, p, mode="edge")'))
+    run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
+    assert run.functions["m.rolling_mean"]["status"] == "mismatch", run
+    assert run.functions["m.pad_image"]["status"] == "mismatch", run

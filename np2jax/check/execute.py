@@ -24,7 +24,7 @@ import numpy as np
 from np2jax.check import inputs as inputs_module
 from np2jax.check.inputs import Call
 from np2jax.check.loading import load_examples, load_examples_file, load_module, quiet_numerics
-from np2jax.check.portable import Node, describe, identical, some_finite, to_portable
+from np2jax.check.portable import Node, beyond_float32, describe, identical, some_finite, to_portable
 
 PERTURBATIONS = 3
 VARIANT_TRIES = 8  # fresh-value variants of the user's own inputs
@@ -177,6 +177,7 @@ class Prober:
         self.signatures: set[str] = set()
         self.candidates = 0
         self.failures: Counter[str] = Counter()
+        self.last_error: BaseException | None = None  # what the last probe of the original raised
         self.timed_out: str | None = None
         self.nondeterministic: str | None = None
         self.params = None
@@ -203,12 +204,16 @@ class Prober:
             return False
         except BaseException as error:  # user code may raise anything, SystemExit included
             self.failures[one_line(error)] += 1
+            self.last_error = error
             return False
         if probing and expected is None:
             self.failures["returns None and updates no argument"] += 1
             return False
         if probing and not some_finite(expected):
             self.failures["no finite output"] += 1
+            return False
+        if probing and not self.x64 and beyond_float32(expected):
+            self.failures["output beyond float32's range (the migration computes in float32 without --x64)"] += 1
             return False
         if rule == "return" and callable(result) and not isinstance(result, type):
             self.failures[f"returns a function: check it through EXAMPLES['{self.qualname}.<locals>.<name>']"] += 1
@@ -313,6 +318,7 @@ class Prober:
         seed = inputs_module.stable_seed(self.qualname)
         per_structure: Counter[str] = Counter()
         per_assignment: Counter[str] = Counter()
+        wrong_kind: Counter[str] = Counter()  # assignment -> probes that raised TypeError/AttributeError
         for structure, call in inputs_module.systematic_candidates(params, seed, float_dtype, split):
             if self.enough() or self.stopped():
                 return
@@ -321,9 +327,20 @@ class Prober:
             # accepted inputs differ in shapes and in non-default arguments.
             if variant == "0" and (per_structure[assignment, plan] or per_assignment[assignment] >= 2):
                 continue
+            # An assignment whose first probes all raise TypeError or AttributeError (or test an array's truth)
+            # gives an argument the wrong kind (a float where np.pad wants an int, a number where `.shape` is
+            # read, an array where `if` wants a number): other shapes will not help, so the candidates go to
+            # the next assignment.
+            if not per_assignment[assignment] and wrong_kind[assignment] >= WRONG_KIND_PROBES:
+                continue
+            self.last_error = None
             if self.try_call(call, probing=True):
                 per_structure[assignment, plan] += 1
                 per_assignment[assignment] += 1
+            elif isinstance(self.last_error, (TypeError, AttributeError)) or (
+                    isinstance(self.last_error, ValueError) and "truth value of an array" in str(self.last_error)) or (
+                    isinstance(self.last_error, IndexError) and "must be of integer" in str(self.last_error)):
+                wrong_kind[assignment] += 1
         if not self.enough() and not self.stopped():
             inputs_module.hypothesis_candidates(params, float_dtype, split, self.accept_hypothesis, HYPOTHESIS_EXAMPLES)
 
@@ -352,6 +369,9 @@ class Prober:
             return len(ctor), ctor + own
         own = inputs_module.parameters(function, skip_first=self.kind == "classmethod")
         return None, own
+
+
+WRONG_KIND_PROBES = 4  # probes of one kind assignment that raise TypeError/AttributeError before it is given up
 
 
 def example_call(kind: str, case) -> Call:
@@ -459,6 +479,26 @@ def _original_reply(prober: Prober) -> dict:
 
 
 # --- the migrated side -----------------------------------------------------------
+def static_scalars(function, call: Call) -> Call:
+    """A 0-d array given for a parameter the migrated function's ``jax.jit`` makes static (``window`` of
+    ``static_argnums``) is passed as the Python number it holds: callers pass numbers there (jit cannot hash an
+    array), and the NumPy original computes the same with either."""
+    info = getattr(function, "_jit_info", None)  # (JAX's own record of static_argnums/argnames; absent: as given)
+    names = set(getattr(info, "static_argnames", ()) or ())
+    signature = getattr(info, "fun_signature", None)
+    if not names or signature is None:
+        return call
+    positional = [p.name for p in signature.parameters.values()
+                  if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+
+    def scalar(value):
+        return value.item() if getattr(value, "shape", None) == () and hasattr(value, "item") else value
+
+    args = tuple(scalar(v) if i < len(positional) and positional[i] in names else v for i, v in enumerate(call.args))
+    kwargs = {k: scalar(v) if k in names else v for k, v in call.kwargs.items()}
+    return Call(call.prefix, args, kwargs, call.source, call.prefix_kwargs)
+
+
 def to_jax(value):
     import jax.numpy as jnp
 
@@ -506,6 +546,8 @@ def run_migrated(message: dict) -> dict:
                 # the rest of a codebase NumPy's (which have no `.at`), so every other call gets NumPy's.
                 as_given = numpy_inputs or (not jitted and index % 2 == 0)
                 work = copy.deepcopy(call) if as_given else to_jax(copy.deepcopy(call))
+                if jitted and target.kind == "function":
+                    work = static_scalars(target_object(module, target.kind, target.qualname), work)
                 with time_limit(deadline - time.monotonic()):
                     result, instance = invoke(module, target.kind, target.qualname, work)
                     value = output_value(rule, positions, work, result, instance, jax_side=not numpy_inputs)

@@ -96,8 +96,8 @@ def _name_kinds(name: str) -> list[Kind]:
         return [("array", "mask"), ("array", "float")]
     if lower in INDEX_ARRAY_NAMES or lower.endswith(("_idx", "_ids", "_labels", "_indices")):
         return [("array", "index"), ("array", "float")]
-    if lower in PROB_NAMES:
-        return [("float", FLOAT_VALUES["prob"]), ("array", "float")]
+    if lower in PROB_NAMES:  # (`p` is also an order or a pad width)
+        return [("float", FLOAT_VALUES["prob"]), ("array", "float"), ("int", INT_VALUES["int"])]
     if lower in PERCENT_NAMES:
         return [("float", FLOAT_VALUES["percent"])]
     if lower in STEP_NAMES:
@@ -156,6 +156,8 @@ def _default_kinds(default: object, name: str) -> list[Kind]:
             alternatives = [("int", tuple(v for v in (1, -1, 0) if v != default))]
         else:
             alternatives = [("int", tuple(v for v in (default + 1, default * 2, max(default - 1, 0)) if v != default))]
+            if default > min(SIZES_1D):  # `window=20`: probes of 5 to 13 elements are all shorter; try small ones too
+                alternatives.append(("int", (3, 2, 4)))
     elif isinstance(default, float):
         alternatives = [("float", (default * 0.5 if default else 0.5, default * 2.0 if default else 1.5))]
     elif default is None:
@@ -255,7 +257,10 @@ def make_array(role: str, shape: tuple[int, ...], rng: np.random.Generator, floa
     if role == "int":
         return rng.integers(-3, 4, size=shape)
     if flavor == "positive" or role == "positive":
-        return rng.uniform(0.5, 2.0, size=shape).astype(float_dtype)
+        values = rng.uniform(0.5, 2.0, size=shape)
+        if len(shape) == 2 and shape[0] == shape[1]:  # square: symmetric positive definite as well (solvers, covariances)
+            values = values @ values.T / shape[0] + np.eye(shape[0])
+        return values.astype(float_dtype)
     return rng.standard_normal(size=shape).astype(float_dtype)
 
 
@@ -315,13 +320,22 @@ def systematic_candidates(params: list[Param], seed: int, float_dtype, split: in
     then other sizes of the same structures."""
     rng = np.random.default_rng(seed)
     order = flavors(params)
-    for variant in range(3):
-        for a_index, kinds in enumerate(assignments(params)):
-            for plan_name, shapes in plans(array_count(kinds)):
-                for flavor in order:
-                    call = build_call(params, kinds, shapes(variant, array_count(kinds)), variant, flavor, rng,
-                                      float_dtype, split)
-                    yield f"{variant}/{a_index}/{plan_name}/{flavor}", call
+    chosen = assignments(params)
+    # Degenerate structures come last: 0-d arrays, and numbers given to parameters whose likeliest kind is an
+    # array (`ranks(1.5)`). NumPy often accepts them where jax.numpy raises (`np.convolve` of a 0-d array, axis
+    # -1 of a number), which says little about a migration checked on the arrays it is written for.
+    for degenerate in (False, True):
+        for variant in range(3):
+            for a_index, kinds in enumerate(chosen):
+                scalar_for_array = any(p.kinds[0][0] == "array" and kind[0] not in ("array", "default")
+                                       for p, kind in zip(params, kinds))
+                for plan_name, shapes in plans(array_count(kinds)):
+                    if (scalar_for_array or plan_name == "0-D") != degenerate:
+                        continue
+                    for flavor in order:
+                        call = build_call(params, kinds, shapes(variant, array_count(kinds)), variant, flavor, rng,
+                                          float_dtype, split)
+                        yield f"{variant}/{a_index}/{plan_name}/{flavor}", call
 
 
 def hypothesis_candidates(params: list[Param], float_dtype, split: int | None, accept: Callable[[Call], bool],

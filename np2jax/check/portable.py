@@ -115,6 +115,19 @@ def some_finite(value: object) -> bool:
     return not floats or any(np.isfinite(array).any() for array in floats)
 
 
+def beyond_float32(value: object) -> bool:
+    """A finite float64 leaf with values float32 cannot hold (|v| > 3.4e38): a probe on which a float32
+    migration can only give inf or NaN (a diverging iteration), which says nothing about the migration."""
+    limit = float(np.finfo(np.float32).max)
+    for _, leaf in leaves(value):
+        array = leaf.array
+        if array.dtype.kind in "fc" and array.dtype.itemsize >= 8 and array.size:
+            magnitudes = np.abs(array[np.isfinite(array)])
+            if magnitudes.size and magnitudes.max() > limit:
+                return True
+    return False
+
+
 def identical(a: object, b: object) -> bool:
     """Bit-for-bit equal (NaN equals NaN): for determinism and mutation checks."""
     if isinstance(a, Leaf) and isinstance(b, Leaf):
