@@ -45,12 +45,19 @@ def track(z, alpha=0.85, beta=0.005):
         vk += beta * r
         est[k] = xk
     return est
+
+
+def ema(z, alpha=0.5):
+    xk = z[0]
+    for k in range(1, len(z)):
+        xk = alpha * xk + (1 - alpha) * np.abs(z[k])
+    return xk
 """
 
 
 def test_writes_after_a_fresh_rebinding_and_element_copies_are_jitted_and_equal():
     result, original, migrated = migrated_pair(SAFE)
-    for name in ("iir1", "dilate", "track"):
+    for name in ("iir1", "dilate", "track", "ema"):
         assert record(result, name).jit, (name, [d.message for d in result.diagnostics])
     assert not [d for d in result.diagnostics if d.code == "NPJ201"]
     x = np.linspace(-1.0, 2.0, 9)
@@ -63,6 +70,9 @@ def test_writes_after_a_fresh_rebinding_and_element_copies_are_jitted_and_equal(
     np.testing.assert_allclose(migrated.track(z), original.track(z), rtol=1e-5)
     zi = np.array([1, 3, 2, 5, 4])  # int data: the first step (xk + vk) makes xk a float
     np.testing.assert_allclose(migrated.track(zi), original.track(zi), rtol=1e-5)
+    # hunt24 L1: a carry starting as an int element runs its first step before the fori_loop
+    np.testing.assert_allclose(migrated.ema(np.array([1, 4, 2, 8])), original.ema(np.array([1, 4, 2, 8])), rtol=1e-6)
+    np.testing.assert_allclose(migrated.ema(z), original.ema(z), rtol=1e-6)
 
 
 @pytest.mark.parametrize("source, name", [
@@ -103,3 +113,95 @@ def test_writes_another_name_may_see_stay_numpy(source, name):
     result, original, migrated = migrated_pair("import numpy as np\n" + textwrap.dedent(source))
     flagged = [d for d in result.diagnostics if d.code in ("NPJ201",)]
     assert flagged and f"`{name}`" in flagged[0].message, [d.message for d in result.diagnostics]
+
+
+HUNT24 = '''
+import numpy as np
+
+
+def for_else(x):
+    z = x * 1.0
+    out = np.zeros(3)
+    for _ in range(1):
+        out = z          # `out` now IS z
+    else:
+        out[0] = 7.0     # NumPy writes into z
+    return z
+
+
+def try_except(x):
+    out = np.zeros(3)
+    try:
+        keep = out
+        raise ValueError("fallback")
+    except ValueError:
+        out += x         # NumPy: keep sees this
+    return keep
+
+
+def if_walrus(x):
+    z = x * 1.0
+    out = np.zeros(3)
+    if (out := z) is not None:
+        out += 1.0       # NumPy: z += 1
+    return z
+
+
+def for_over_list(x):
+    out = np.zeros(3)
+    for keep in [out]:
+        out += x
+    return keep
+
+
+def match_guard(x):
+    out = np.zeros(3)
+    match 1:
+        case 1 if (keep := out) is not None:
+            out += x
+    return keep
+
+
+def closure(x):
+    history = []
+    record = lambda: history.append(out)
+    for _ in range(2):
+        out = np.zeros(3)
+        record()
+        out += x          # NumPy: history[-1] sees this
+    return history[0]
+
+
+def linspace_rows(a, b):
+    y = np.linspace(a, b, 3)   # 2-D when a, b are vectors
+    prev = y[0]                # a row view, not an element copy
+    y[0] = 100.0
+    return prev * 1.0
+
+
+def shape_default(x, shape=3):
+    y = np.zeros(shape)        # shape=(2, 3) is 2-D
+    prev = y[0]
+    y[0] = x.sum()
+    return prev * 1.0
+
+
+def enumerate_views(x):
+    out = np.array(x, dtype=float)
+    for i, v in enumerate(out[:-1]):
+        out[i + 1] += v
+    return out
+'''
+
+
+def test_what_the_fresh_rebinding_proof_must_not_follow_stays_npj201():
+    """hunt24 S1-S7, S9: an alias taken in a loop's `else`, an `except`, an `if` test's walrus, a loop's iterable,
+    a `match` guard or a closure; rows of np.linspace of vectors and of np.zeros(shape) with a tuple given for a
+    number default; views a loop iterates over. Each came out functional and silently different for a while."""
+    import ast
+
+    result, original, migrated = migrated_pair(HUNT24)
+    functions = [n for n in ast.parse(HUNT24).body if isinstance(n, ast.FunctionDef)]
+    flagged = {d.line for d in result.diagnostics if d.code == "NPJ201"}
+    for function in functions:
+        assert any(function.lineno <= line <= function.end_lineno for line in flagged), function.name

@@ -707,3 +707,31 @@ def test_repeat_counts_from_int_parameters_are_static_and_jitted():
     for k in (3, 4, 5):
         np.testing.assert_array_equal(np.asarray(migrated["edge_pad"](x, k)), original["edge_pad"](x, k))
     np.testing.assert_array_equal(np.asarray(migrated["hinted"](x, 2)), original["hinted"](x, 2))
+
+
+def test_narrowing_casts_of_arrays_written_after_a_boolean_start_and_of_dtype_codes_are_flagged():
+    """hunt24 S8: `m = np.where(x > 0, 1.0, 0.0)` then `m[1:] = x[1:] * 100`: the cast to uint8 wraps in NumPy and
+    saturates in JAX; the boolean range of `m`'s binding must not hide the write. `.astype("u1")` and
+    `np.dtype(np.uint8)` are uint8 too. A boolean cast alone stays unreported."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def written(x):
+            m = np.where(x > 0, 1.0, 0.0)
+            m[1:] = x[1:] * 100
+            return m.astype(np.uint8)
+
+        def coded(x):
+            return (x * 100.0).astype("u1"), (x * 100.0).astype(np.dtype(np.uint8))
+
+        def threshold(img, t):
+            return (img > t).astype(np.uint8), np.where(img > t, True, False).astype(np.uint8)
+        """
+    )
+    result = migrate_source(source.encode(), "casts.py", Options(jit=True))
+    assert sorted(d.line for d in result.diagnostics if d.code == "NPJ105") == [7, 10, 10]
+    x = np.array([0.5, 0.5, 4.4, 1.44])
+    m = np.where(x > 0, 1.0, 0.0)
+    m[1:] = x[1:] * 100
+    assert m.astype(np.uint8).tolist() != np.asarray(jnp.asarray(m).astype(jnp.uint8)).tolist()

@@ -100,7 +100,7 @@ def may_alias_node(expr: cst.BaseExpression, is_array: Callable[[cst.BaseExpress
             qualname = resolver.qualname(func, scope)
             if is_numpy(qualname) or (qualname or "").startswith("jax.numpy."):
                 short = qualname.rsplit(".", 1)[1]
-                if short in VIEW_FUNCTIONS or (short == "array" and copy_false) or _single_operand_einsum(short, expr):
+                if short in VIEW_FUNCTIONS or copy_false or _single_operand_einsum(short, expr):
                     return any(alias(arg.value) for arg in expr.args)
                 return False
             if qualname is not None and qualname.startswith(("builtins.", "math.")):
@@ -138,6 +138,8 @@ def is_fresh_array(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -
             short = qualname.rsplit(".", 1)[1]
             if short in VIEW_FUNCTIONS or _single_operand_einsum(short, expr):
                 return False
+            if any(a.keyword is not None and a.keyword.value == "copy" and not _true(a.value) for a in expr.args):
+                return False  # `np.nan_to_num(y, copy=False)` is y itself
             if short == "array":
                 return not any(a.keyword is not None and a.keyword.value == "copy" for a in expr.args)
             return True
@@ -456,6 +458,8 @@ class FunctionAliasing:
     def rebound_fresh_before(self, name: str, write: cst.CSTNode) -> bool:
         """On every path to ``write``, ``name`` was just bound to a fresh array no other name has taken
         (analysis/fresh_rebinding.py): the write cannot be seen elsewhere, whatever the other bindings are."""
+        if name in self.scope.globals or name in self.scope.nonlocals:
+            return False
         if self._fresh_rebinding is None:
             from np2jax.analysis.fresh_rebinding import FreshRebinding
 
@@ -474,11 +478,46 @@ class FunctionAliasing:
         a copy of one element, never a view."""
         from np2jax.analysis.indexing import IndexClassifier  # (indexing imports this module)
 
-        return (isinstance(value, cst.Subscript) and all(
+        return (isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and all(
             isinstance(e.slice, cst.Index) and not isinstance(e.slice.value, cst.Ellipsis)
             and not (isinstance(e.slice.value, cst.Name) and e.slice.value.value == "None")
             and IndexClassifier(self.resolver, self.scope).is_int(e.slice.value) for e in value.slice)
-            and self.shared_values().known_ndim(value.value) == len(value.slice))
+            and self._certain_ndim(value.value.value) == len(value.slice))
+
+    def _certain_ndim(self, name: str) -> int | None:
+        """The number of dimensions of a local array made only by ``np.zeros``/``ones``/``empty``/``full`` of a
+        shape written as integers (literals, ``len(x)``, ``x.shape[k]``, ``x.size``, sums of those, or a tuple of
+        them) or by ``np.arange``; None otherwise (a parameter default may be a tuple, linspace of vectors is 2-D)."""
+        from np2jax.analysis.indexing import IndexClassifier  # (indexing imports this module)
+
+        ints = IndexClassifier(self.resolver, self.scope)
+        found: set[int] = set()
+        for binding in self.scope.bindings.get(name, ()):
+            if not isinstance(binding, ValueBinding):
+                return None
+            if binding.augmented:
+                continue  # `y += v` keeps y's shape
+            value = binding.value
+            if not isinstance(value, cst.Call) or any(a.star for a in value.args):
+                return None
+            qualname = self.resolver.qualname(value.func, self.scope) or ""
+            short = qualname.rsplit(".", 1)[-1] if is_numpy(qualname) else ""
+            positional = [a.value for a in value.args if a.keyword is None]
+            if short == "arange":
+                found.add(1)
+            elif short in ("zeros", "ones", "empty", "full") and positional:
+                shape = positional[0]
+                if isinstance(shape, (cst.Tuple, cst.List)):
+                    if not all(isinstance(e, cst.Element) and _certain_int(e.value, ints) for e in shape.elements):
+                        return None
+                    found.add(len(shape.elements))
+                elif _certain_int(shape, ints):
+                    found.add(1)
+                else:
+                    return None
+            else:
+                return None
+        return found.pop() if len(found) == 1 else None
 
     def _fresh_call(self, value: cst.BaseExpression) -> bool:
         """``ranks(x)``, a same-module function whose results are always new arrays (analysis/fresh_results.py)."""
@@ -493,6 +532,22 @@ class FunctionAliasing:
                 self.function, name, checker.hand_offs, lambda value: is_fresh_array(value, self.resolver, self.scope))):
             return f"`{name}` (or a view of it) is also reachable through another name or container"
         return checker.reason
+
+
+def _certain_int(node: cst.BaseExpression, ints) -> bool:
+    """An integer by its syntax: a literal, ``len(x)``, ``x.shape[k]``, ``x.size``, and sums and products of those
+    (a bare name is not: a parameter with a number default may be given a tuple)."""
+    if isinstance(node, cst.Integer):
+        return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
+        return _certain_int(node.left, ints) and _certain_int(node.right, ints)
+    if isinstance(node, cst.Call):
+        return (isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1)
+    if isinstance(node, cst.Attribute):
+        return node.attr.value == "size"
+    if isinstance(node, cst.Subscript):
+        return isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape" and ints.is_int(node)
+    return False
 
 
 _PARAMETER = "parameter"  # decided per write: safe only after the parameter is rebound to a fresh array
@@ -694,6 +749,10 @@ class _AliasChecker(FastVisitor):
     def visit_WithItem(self, node: cst.WithItem) -> None:
         if may_alias(node.item, self.name, self.resolver, self.scope):
             self._flag(f"`{self.name}` is bound by a with statement")
+
+    def visit_Match(self, node: cst.Match) -> None:
+        if may_alias(node.subject, self.name, self.resolver, self.scope):
+            self._flag(f"a match statement's patterns may bind `{self.name}` to other names")
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func

@@ -220,6 +220,13 @@ class ForLoops:
                         return None, (f"`{name}` may start as a Python value; fori_loop would make it a 32-bit array "
                                       "of fixed shape")
                     peel = max(peel, steps)
+                elif self._starts_as_element(name, node):
+                    # `xk = z[0]` of a parameter of unknown dtype (int data, bools): its dtype is the one later steps
+                    # keep only after one step has run
+                    if not self._may_peel(kind, collection):
+                        return None, (f"`{name}` starts as an element of a parameter whose dtype (int, bool) the loop "
+                                      "may change; fori_loop needs one carry dtype")
+                    peel = max(peel, 1)
                 elif self._may_peel(kind, collection) and self._may_become_float(name, node):
                     peel = max(peel, 1)  # an int array the first step makes a float: fori_loop needs one carry dtype
                 carried.append(name)
@@ -295,6 +302,12 @@ class ForLoops:
             isinstance(b, ValueBinding) and (ARRAY in self.tokens(b.value, self.function_scope)
                                              or self._element_of_array_parameter(b.value)) for b in plain
         )
+
+    def _starts_as_element(self, name: str, loop: cst.For) -> bool:
+        """Is some value ``name`` has before ``loop`` an element of a parameter (``xk = z[0]``)?"""
+        _, bindings = self.function_scope.lookup(name)
+        return any(isinstance(b, ValueBinding) and not b.augmented and not contains(loop, b.value)
+                   and self._element_of_array_parameter(b.value) for b in bindings)
 
     def _element_of_array_parameter(self, value: cst.BaseExpression) -> bool:
         """``z[0]`` of a parameter used like an array (indexed, ``.shape``, array data): under jax.jit an array

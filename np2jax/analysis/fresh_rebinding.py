@@ -16,11 +16,13 @@ whatever the other bindings do::
 
 ``rebound_fresh_before`` walks backwards from the write through the
 statements that run before it: earlier statements of its block, then the
-block's owner (an ``if``/``with``/``try`` branch, or a loop whose whole body,
-run by earlier iterations too, neither rebinds the name nor takes a reference
-to it), up to a plain ``name = <fresh array>``.  Anything else (the function's
-start, a compound statement that binds the name, a possible reference) is
-"not proven".
+block's owner (an ``if`` branch, a ``with`` body or a loop body, when the
+whole owning statement, header and body, which earlier iterations ran too,
+neither rebinds the name nor may take a reference to it), up to a plain
+``name = <fresh array>``.  Anything else (the function's start, an ``else``
+of a loop or ``try``, ``except``/``finally``, ``match``, a compound statement
+that binds the name, a possible reference, a nested function or lambda that
+mentions the name) is "not proven".
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ from typing import Callable
 import libcst as cst
 
 from np2jax.analysis.aliasing import _binds as target_binds
+from np2jax.analysis.aliasing import mentions
 from np2jax.visitors import FastVisitor, visit
 
-LOOPS = (cst.For, cst.While)
 
 
 class _Suites(FastVisitor):
@@ -80,6 +82,7 @@ class FreshRebinding:
         self.is_fresh = is_fresh
         self.referenced = referenced
         self._suites: _Suites | None = None
+        self._captured_names: dict[str, bool] = {}
 
     def _place(self, node: cst.CSTNode):
         if self._suites is None:
@@ -90,6 +93,8 @@ class FreshRebinding:
     def rebound_fresh_before(self, name: str, write: cst.CSTNode) -> bool:
         """``write``: the write statement, or any node of it (its target, its call)."""
         self._place(write)
+        if self._captured(name):
+            return False  # a closure may hold the array (`record = lambda: history.append(out)`)
         node = self._suites.statement_of.get(write, write)
         for _ in range(64):
             place = self._place(node)
@@ -100,23 +105,41 @@ class FreshRebinding:
                 verdict = self._before(name, statement)
                 if verdict is not None:
                     return verdict
-            if owner is self.function.body or isinstance(owner, (cst.FunctionDef, cst.IndentedBlock)):
-                return False
-            if isinstance(owner, LOOPS):
-                if _binds(owner, name, augmented_too=False) or self.referenced(name, owner.body):
-                    return False  # an earlier iteration may have rebound it, or handed it on
-                if isinstance(owner, cst.While) and self.referenced(name, owner.test):
-                    return False
             if isinstance(owner, cst.SimpleStatementLine):
                 node = owner
                 continue
-            while isinstance(owner, (cst.Else, cst.ExceptHandler, cst.Finally)) or (
-                    isinstance(owner, cst.If) and self._place(owner) is None):
+            # Leaving a block: only a branch of an `if`, a loop's body or a `with` body, and only when the statement
+            # owning it neither binds the name nor may take a reference to it anywhere (its test, iterable, items;
+            # the whole body, which earlier iterations ran). An `else` of a loop or `try`, an `except`, a `finally`
+            # and `match` cases run after other code of their statement: not followed.
+            if isinstance(owner, cst.Else):
                 owner = self._owner_of(owner)
-                if owner is None:
+                if not isinstance(owner, cst.If):
                     return False
+            while isinstance(owner, cst.If) and self._place(owner) is None:  # an `elif`
+                owner = self._owner_of(owner)
+                if not isinstance(owner, cst.If):
+                    return False
+            if not isinstance(owner, (cst.If, cst.For, cst.While, cst.With)):
+                return False
+            if _binds(owner, name, augmented_too=False) or self.referenced(name, owner):
+                return False
             node = owner
         return False
+
+    def _captured(self, name: str) -> bool:
+        """Does a nested function or lambda of the function mention ``name``?"""
+        if name not in self._captured_names:
+            found = False
+            stack: list[cst.CSTNode] = [self.function.body]
+            while stack and not found:
+                current = stack.pop()
+                if isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                    found = mentions(current, name)
+                    continue
+                stack.extend(current.children)
+            self._captured_names[name] = found
+        return self._captured_names[name]
 
     def _owner_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """The compound statement an ``else``/``except``/``finally`` clause (or an ``elif``) belongs to."""

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import libcst as cst
 
 from np2jax.analysis.scope import ValueBinding
@@ -76,6 +78,8 @@ def value_range(node: cst.BaseExpression, scope, ctx: FileContext, depth: int = 
         if found is None or found.kind != "function" or not bindings or not all(
                 isinstance(b, ValueBinding) and not b.augmented for b in bindings):
             return None
+        if _written_in_place(found.node, node.value):
+            return None  # `m[1:] = x[1:] * 100` puts other values in
         ranges = [value_range(b.value, found, ctx, depth + 1) for b in bindings]
         if any(r is None for r in ranges):
             return None
@@ -83,7 +87,41 @@ def value_range(node: cst.BaseExpression, scope, ctx: FileContext, depth: int = 
     return None
 
 
+def _written_in_place(function: cst.CSTNode, name: str) -> bool:
+    """Is ``name``'s array written into anywhere in ``function``: ``name[...] = v``, ``name[...] op= v``, ``out=name``,
+    a method call on it (``name.fill(v)``), or ``name`` passed to any call but a NumPy function of values?"""
+    stack: list[cst.CSTNode] = [function]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (cst.Assign, cst.AugAssign)):
+            targets = [t.target for t in current.targets] if isinstance(current, cst.Assign) else [current.target]
+            for target in targets:
+                for element in ([e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]):
+                    if isinstance(element, cst.Subscript) and isinstance(element.value, cst.Name) and element.value.value == name:
+                        return True
+        if isinstance(current, cst.Call):
+            if any(arg.keyword is not None and arg.keyword.value == "out" and _names(arg.value, name) for arg in current.args):
+                return True
+            func = current.func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name and (
+                    func.attr.value in ("fill", "sort", "put", "itemset", "partition", "resize", "setfield", "clip")):
+                return True
+            if isinstance(func, cst.Attribute) and func.attr.value in ("copyto", "place", "put", "putmask", "fill_diagonal") and (
+                    current.args and _names(current.args[0].value, name)):
+                return True
+        stack.extend(current.children)
+    return False
+
+
+def _names(node: cst.BaseExpression, name: str) -> bool:
+    if isinstance(node, cst.Tuple):
+        return any(_names(e.value, name) for e in node.elements)
+    return isinstance(node, cst.Name) and node.value == name
+
+
 def _literal(node: cst.BaseExpression) -> float | None:
+    if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        return float(node.value == "True")
     if isinstance(node, (cst.Integer, cst.Float)):
         return float(node.evaluated_value)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, (cst.Integer, cst.Float)):
@@ -220,7 +258,16 @@ class AstypeNarrowing(Rule):
             names = [cls._dtype_name(choice, ctx, depth + 1) for choice in choices]
             return next((name for name in names if name in NARROW_INTEGERS), None)
         if isinstance(value, cst.SimpleString):
-            return value.evaluated_value if isinstance(value.evaluated_value, str) else None
+            text = value.evaluated_value
+            if not isinstance(text, str):
+                return None
+            try:  # "u1", "B", "<i2": NumPy's codes for the same types
+                return np.dtype(text).name
+            except (TypeError, ValueError):
+                return text
+        if (isinstance(value, cst.Call) and ctx.qualname(value.func) == "numpy.dtype" and len(value.args) == 1
+                and value.args[0].keyword is None):
+            return cls._dtype_name(value.args[0].value, ctx, depth + 1)  # `np.dtype(np.uint8)`
         qualname = ctx.qualname(value)
         if qualname is not None and (qualname.startswith("numpy.") or qualname.startswith("jax.numpy.")):
             return qualname.rsplit(".", 1)[1]
