@@ -2,8 +2,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 import libcst as cst
 
 from np2jax.analysis.scope import ValueBinding
@@ -15,6 +13,9 @@ NARROW_INTEGERS = frozenset({"uint8", "uint16", "uint32", "uint64", "uint", "uby
                              "int8", "int16", "byte", "short", "bool_", "bool"})
 
 
+# NumPy's one-letter and sized codes of the narrow types (np.dtype("u1").name == "uint8"), without importing NumPy
+DTYPE_CODES = {"u1": "uint8", "B": "uint8", "i1": "int8", "b": "int8", "u2": "uint16", "H": "uint16", "i2": "int16",
+               "h": "int16", "u4": "uint32", "I": "uint32", "u8": "uint64", "Q": "uint64", "?": "bool", "b1": "bool"}
 # The values each narrow integer type holds (bool: what a cast to it keeps as given).
 INTEGER_RANGES = {"uint8": (0, 255), "ubyte": (0, 255), "int8": (-128, 127), "byte": (-128, 127),
                   "uint16": (0, 65535), "ushort": (0, 65535), "int16": (-32768, 32767), "short": (-32768, 32767),
@@ -261,10 +262,8 @@ class AstypeNarrowing(Rule):
             text = value.evaluated_value
             if not isinstance(text, str):
                 return None
-            try:  # "u1", "B", "<i2": NumPy's codes for the same types
-                return np.dtype(text).name
-            except (TypeError, ValueError):
-                return text
+            text = text.lstrip("<>=|")  # "u1", "B", "<i2": NumPy's codes for the same types
+            return DTYPE_CODES.get(text, text)
         if (isinstance(value, cst.Call) and ctx.qualname(value.func) == "numpy.dtype" and len(value.args) == 1
                 and value.args[0].keyword is None):
             return cls._dtype_name(value.args[0].value, ctx, depth + 1)  # `np.dtype(np.uint8)`

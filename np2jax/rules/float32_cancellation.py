@@ -30,8 +30,8 @@ class Float32Cancellation(HazardRule):
             "sums (`c2 = np.cumsum(x * x); s2 = c2[w:] - c2[:-w]; s2 - s1 * s1 / w`); and sums over windows taken as the "
             "difference of two parts of one running sum of float data (`c[w:] - c[:-w]` of `c = np.cumsum(x)`, an "
             "integral image's `S[r:, r:] - S[:-r, r:]`), also when the running sum's name is rebound (`c = np.concatenate(([0.0], c))`); "
-            "and sliding-window sums a loop keeps by adding and subtracting elements of one array (`acc += x[i]` ... "
-            "`acc -= x[i - w]`): the partial sums grow with the data's length while the "
+            "and sliding-window sums a loop keeps by adding elements of one array and subtracting others, read at "
+            "another index (`acc += x[i]` ... `acc -= x[i - w]`): the partial sums grow with the data's length while the "
             "window's sum does not, so float32 keeps few of its digits (running counts of integers or booleans are exact)."
         ),
         why=(
@@ -207,17 +207,23 @@ def _window_sums(loop: cst.For | cst.While, scope: Scope, ctx: FileContext) -> l
                 else:
                     subtracted.append((name, current, read))
         stack.extend(current.children)
-    return [(name, node) for name, node, read in subtracted if read & added.get(name, set())]
+    # a window: the subtraction reads an array the additions read, at another index (`x[i - w]` against `x[i]`);
+    # `if x[i] > t: acc += x[i] - t else: acc -= ...` reads the same elements and cancels nothing of the kind
+    return [(name, node) for name, node, read in subtracted
+            if {array for array, _ in read} & {array for array, _ in added.get(name, set())}
+            and read - added.get(name, set())]
 
 
-def _subscripted(node: cst.CSTNode) -> set[str]:
-    """The arrays whose elements ``node`` reads (``x`` of ``x[i - w] ** 2``)."""
+def _subscripted(node: cst.CSTNode) -> set[tuple[str, str]]:
+    """The arrays whose elements ``node`` reads, with the index as written (``("x", "i - w")`` of ``x[i - w] ** 2``)."""
     found = set()
     stack = [node]
+    module = cst.Module(body=())
     while stack:
         current = stack.pop()
         if isinstance(current, cst.Subscript) and isinstance(current.value, cst.Name):
-            found.add(current.value.value)
+            index = ", ".join(" ".join(module.code_for_node(element.slice).split()) for element in current.slice)
+            found.add((current.value.value, index))
         stack.extend(current.children)
     return found
 
