@@ -765,8 +765,8 @@ def test_a_zip_loop_in_a_module_with_a_star_import_keeps_its_python_loop():
 
 def test_windows_of_an_array_padded_by_half_the_loop_length_are_dynamic_slices():
     """hunt23 FP5: `padded = np.pad(img, k // 2)` then `padded[i:i + h]` for i in range(k): the window is inside
-    because 2 * (k // 2) >= k - 1, so the loop is a fori_loop with dynamic slices, for odd and even k; a pad on
-    one side only proves nothing and stays NPJ303."""
+    because 2 * (k // 2) >= k - 1 (and k // 2 + (k - 1) // 2 == k - 1), so the loop is a fori_loop with dynamic
+    slices, for odd and even k; a pad on one side only proves nothing and stays NPJ303."""
     result, original, migrated = migrated_pair(
         """
         import numpy as np
@@ -787,6 +787,13 @@ def test_windows_of_an_array_padded_by_half_the_loop_length_are_dynamic_slices()
                 out += p[i:i + len(x)]
             return out / k
 
+        def box_same(x, k):
+            p = np.pad(x, (k // 2, (k - 1) // 2))
+            out = np.zeros(len(x))
+            for i in range(k):
+                out += p[i:i + len(x)]
+            return out
+
         def short_pad(img, k):
             padded = np.pad(img, (k // 2, 0))
             out = np.zeros(img.shape)
@@ -795,9 +802,9 @@ def test_windows_of_an_array_padded_by_half_the_loop_length_are_dynamic_slices()
             return out
         """
     )
-    assert record(result, "convolve2d").jit and record(result, "box1d").jit
+    assert record(result, "convolve2d").jit and record(result, "box1d").jit and record(result, "box_same").jit
     assert not record(result, "short_pad").jit
-    assert [d.line for d in result.diagnostics if d.code == "NPJ303"] == [23, 23]
+    assert [d.line for d in result.diagnostics if d.code == "NPJ303"] == [30, 30]
     rng = np.random.default_rng(0)
     img = rng.random((7, 9))
     for shape in ((3, 3), (2, 4), (1, 1), (5, 2)):
@@ -806,3 +813,4 @@ def test_windows_of_an_array_padded_by_half_the_loop_length_are_dynamic_slices()
     x = rng.random(11)
     for k in range(1, 6):
         np.testing.assert_allclose(migrated.box1d(x, k), original.box1d(x, k), rtol=1e-5)
+        np.testing.assert_allclose(migrated.box_same(x, k), original.box_same(x, k), rtol=1e-5)

@@ -364,7 +364,16 @@ def _minus(a: Linear, b: Linear) -> Linear:
 def _at_least_zero(form: Linear) -> bool:
     """Every atom left is a shape with a positive factor and the constant is at least 0.  A floor division
     ``a // d`` with a factor that is a multiple of ``d`` is first replaced by its lower bound: ``d * (a // d)``
-    is at least ``a - (d - 1)`` (``2 * (k // 2) >= k - 1``: a pad of k // 2 each side holds a window of k)."""
+    is at least ``a - (d - 1)`` (``2 * (k // 2) >= k - 1``: a pad of k // 2 each side holds a window of k), and
+    ``m // 2 + (m + 1) // 2`` is ``m``."""
+    halves = [key for key, factor in form.items() if isinstance(key, tuple) and key[0] == "floordiv"
+              and key[2] == 2 and factor == 1]
+    for first in halves:
+        for second in halves:
+            low = dict(first[1])
+            if first is not second and first in form and second in form and _plus(dict(second[1]), {ONE: -1}) == low:
+                # `m // 2 + (m + 1) // 2 == m`: a pad of k // 2 and (k - 1) // 2 adds k - 1
+                form = _plus({k: v for k, v in form.items() if k not in (first, second)}, low)
     for key, factor in list(form.items()):
         if isinstance(key, tuple) and key[0] == "floordiv" and factor > 0 and factor % key[2] == 0:
             bound = _plus(dict(key[1]), {ONE: 1 - key[2]})
