@@ -735,3 +735,23 @@ def test_narrowing_casts_of_arrays_written_after_a_boolean_start_and_of_dtype_co
     m = np.where(x > 0, 1.0, 0.0)
     m[1:] = x[1:] * 100
     assert m.astype(np.uint8).tolist() != np.asarray(jnp.asarray(m).astype(jnp.uint8)).tolist()
+
+
+def test_singular_vectors_returned_side_by_side_are_flagged():
+    """real21 S (transforms3d shears.inverse_outer): `u.T[0]` and `vh[0]` are read as often as each other, but
+    returned apart, so their signs (which LAPACK and XLA choose differently) never cancel; a product of them does."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def inverse_outer(mat):
+            u, s, vh = np.linalg.svd(mat)
+            return s[0], u.T[0], vh[0]
+
+        def rebuild(mat):
+            u, s, vh = np.linalg.svd(mat)
+            return u @ np.diag(s) @ vh
+        """
+    )
+    result = migrate_source(source.encode(), "svd.py", Options(jit=True))
+    assert [d.line for d in result.diagnostics if d.code == "NPJ123"] == [5]

@@ -134,12 +134,47 @@ def _sign_invariant(call: cst.Call, name: str, ctx: FileContext) -> bool:
     for statement in statements:
         reads = _reads(statement)
         counts = [reads.get(v, (0, 0)) for v in vectors]
+        if not _in_products(statement, vectors):
+            return False  # `return s[0], u.T[0], vh[0]`: read as often, but side by side, not multiplied
         if name == "linalg.svd":  # `U` and `Vt` as often (each read of one pairs with one of the other)
             if len(counts) != 2 or counts[0][0] != counts[1][0]:
                 return False
         elif not all(count == 2 * transposed for count, transposed in counts):
             return False  # `V` untransposed as often as transposed
     return True
+
+
+PRODUCT_CALLS = frozenset({"dot", "matmul", "einsum", "outer", "multiply", "inner", "tensordot", "multi_dot"})
+
+
+def _in_products(statement: cst.CSTNode, vectors: list[str]) -> bool:
+    """Is every read of the vectors inside a product (``@``, ``*``, ``np.dot``, ``np.einsum`` ...) that reads each of
+    ``vectors`` (``U`` and ``Vt``; ``V`` twice for eigh) as often as the others: the two sign flips then meet?"""
+    wanted = set(vectors)
+    stack: list[cst.CSTNode] = [statement]
+    while stack:
+        current = stack.pop()
+        if _is_product(current):
+            reads = _reads(current)
+            if wanted & set(reads):
+                counts = [reads.get(v, (0, 0))[0] for v in vectors]
+                if len(vectors) == 1 and counts[0] < 2 or len(set(counts)) > 1 or 0 in counts:
+                    return False
+                continue  # this product holds its reads
+        if isinstance(current, cst.Name) and current.value in wanted:
+            return False  # a read outside any product
+        stack.extend(child_nodes(current))
+    return True
+
+
+def _is_product(node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.MatrixMultiply, cst.Multiply)):
+        return True
+    if isinstance(node, cst.Call):
+        func = node.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+        return name in PRODUCT_CALLS
+    return False
 
 
 def _reading_statements(function: cst.FunctionDef, names: set[str]) -> list[cst.CSTNode]:
