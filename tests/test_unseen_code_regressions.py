@@ -1235,3 +1235,30 @@ def test_window_sums_and_integer_quotients_that_float32_or_xla_change_are_flagge
     expected = original.rms_envelope(loud_then_quiet)
     assert expected[-1] == pytest.approx(0.01)
     assert abs(float(migrated.rms_envelope(jnp.asarray(loud_then_quiet, jnp.float32))[-1]) - 0.01) > 1e-3
+
+
+def test_a_local_alias_of_a_math_function_is_a_math_call():
+    """real21 L4 (transforms3d sympy_aa2mat): `sin = math.sin; sin(0.5 * theta)` was taken for a nested function
+    traced with the caller, so jit raised a ConcretizationTypeError; it now makes `theta` static, as `math.sin`
+    written out does, and a local alias of another module's function blocks jit."""
+    result, original, migrated = migrated_pair(
+        """
+        import math
+        import os.path
+
+        import numpy as np
+
+        def aa2mat(vec, theta):
+            v0, v1, v2 = vec
+            sin = math.sin
+            return np.array([v0 * sin(0.5 * theta), v1, v2])
+
+        def joined(x, name):
+            join = os.path.join
+            return np.sum(x), join("a", name)
+        """
+    )
+    assert record(result, "aa2mat").jit and record(result, "aa2mat").static_argnums == (1,)
+    assert not record(result, "joined").jit
+    np.testing.assert_allclose(np.asarray(migrated.aa2mat(np.array([1.0, 2.0, 3.0]), 0.7)),
+                               original.aa2mat(np.array([1.0, 2.0, 3.0]), 0.7), rtol=1e-6)

@@ -17,7 +17,7 @@ from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.loops import MUTATING_METHODS
 from np2jax.analysis.mask_writes import masked_reduction
 from np2jax.analysis.resolve import is_numpy
-from np2jax.analysis.scope import DefBinding, ImportBinding
+from np2jax.analysis.scope import DefBinding, ImportBinding, ValueBinding
 from np2jax.analysis.slice_windows import _value_names
 from np2jax.analysis.tracing_tables import (
     ALL_STATIC_FUNCTIONS,
@@ -82,6 +82,14 @@ class CallChecks:
                 self._block(arg.value, "side-effect", f"passes the NumPy function `{self.module.module.code_for_node(arg.value)}` "
                             "as a value; called on traced arrays it raises", "pass the jax.numpy function instead")
         qualname = self.resolver.qualname(func, self.scope)
+        if qualname is None and isinstance(func, cst.Name):
+            aliased = self._local_alias(func.value)
+            if aliased is not None and aliased.startswith("math."):
+                qualname = aliased  # `sin = math.sin; sin(theta)`: a Python function of Python numbers
+            elif aliased is not None and not aliased.startswith(TRACEABLE_MODULES):
+                self._block(node, "side-effect", f"calls `{aliased}` (through the local name `{func.value}`) from another "
+                            "module, which np2jax cannot see into", "jit the function by hand once its callees are traceable")
+                return
         self._masked_reduction(node, qualname)
         counted = self.counted_mask(node) if qualname == "builtins.len" else None
         if counted is not None:  # `len(X[m])`: the count of `m` (walker.py)
@@ -237,6 +245,16 @@ class CallChecks:
                 self._require(arg.value, f"`{param}` of `{name.rsplit('.', 1)[-1]}`", STATIC_INSTEAD)
             else:
                 self._mark_data(arg.value)
+
+    def _local_alias(self, name: str) -> str | None:
+        """The module function a local name is bound to, when every binding of it is one (``sin = math.sin``)."""
+        found, bindings = self.scope.lookup(name)
+        if found is not self.scope or not bindings or not all(
+                isinstance(b, ValueBinding) and not b.augmented and isinstance(b.value, (cst.Attribute, cst.Name))
+                for b in bindings):
+            return None
+        names = {self.resolver.qualname(b.value, self.scope) for b in bindings}
+        return names.pop() if len(names) == 1 and None not in names else None
 
     def _name_call(self, node: cst.Call, name: str, qualname: str | None) -> None:
         found, bindings = self.scope.lookup(name)
