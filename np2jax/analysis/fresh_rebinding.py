@@ -36,7 +36,6 @@ from np2jax.analysis.aliasing import mentions
 from np2jax.visitors import FastVisitor, visit
 
 
-
 class _Suites(FastVisitor):
     """For every statement, the statement list it is in, its index there and the compound statement owning it."""
 

@@ -188,10 +188,10 @@ class Float32Cancellation(HazardRule):
 
 def _window_sums(loop: cst.For | cst.While, scope: Scope, ctx: FileContext) -> list[tuple[str, cst.CSTNode]]:
     """Names the loop's body both adds elements of an array of float data to and subtracts elements of the same
-    array from (``acc += x[i] ** 2`` ... ``acc -= x[i - w] ** 2``, or ``acc = acc + e`` / ``acc = acc - e``),
-    with the subtracting statements."""
-    added: dict[str, set[str]] = {}
-    subtracted: list[tuple[str, cst.CSTNode, set[str]]] = []
+    array, read at another index, from (``acc += x[i] ** 2`` ... ``acc -= x[i - w] ** 2``, or ``acc = acc + e`` /
+    ``acc = acc - e``), with the subtracting statements."""
+    added: dict[str, set[tuple[str, str]]] = {}  # name -> (array, index) pairs its additions read
+    subtracted: list[tuple[str, cst.CSTNode, set[tuple[str, str]]]] = []
     stack: list[cst.CSTNode] = [loop.body]
     while stack:
         current = stack.pop()
