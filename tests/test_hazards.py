@@ -712,7 +712,8 @@ def test_repeat_counts_from_int_parameters_are_static_and_jitted():
 def test_narrowing_casts_of_arrays_written_after_a_boolean_start_and_of_dtype_codes_are_flagged():
     """hunt24 S8: `m = np.where(x > 0, 1.0, 0.0)` then `m[1:] = x[1:] * 100`: the cast to uint8 wraps in NumPy and
     saturates in JAX; the boolean range of `m`'s binding must not hide the write. `.astype("u1")` and
-    `np.dtype(np.uint8)` are uint8 too. A boolean cast alone stays unreported."""
+    `np.dtype(np.uint8)` are uint8 too. A boolean cast alone stays unreported, `~` of a boolean too; `~` of a 0/1
+    int array is -1/-2, which wraps."""
     source = textwrap.dedent(
         """
         import numpy as np
@@ -726,11 +727,16 @@ def test_narrowing_casts_of_arrays_written_after_a_boolean_start_and_of_dtype_co
             return (x * 100.0).astype("u1"), (x * 100.0).astype(np.dtype(np.uint8))
 
         def threshold(img, t):
-            return (img > t).astype(np.uint8), np.where(img > t, True, False).astype(np.uint8)
+            mask = img > t
+            return (img > t).astype(np.uint8), np.where(mask, True, False).astype(np.uint8), (~mask).astype(np.uint8)
+
+        def inverted_ints(x):
+            m = (x > 0).astype(int)
+            return (~m).astype(np.uint8)
         """
     )
     result = migrate_source(source.encode(), "casts.py", Options(jit=True))
-    assert sorted(d.line for d in result.diagnostics if d.code == "NPJ105") == [7, 10, 10]
+    assert sorted(d.line for d in result.diagnostics if d.code == "NPJ105") == [7, 10, 10, 18]
     x = np.array([0.5, 0.5, 4.4, 1.44])
     m = np.where(x > 0, 1.0, 0.0)
     m[1:] = x[1:] * 100

@@ -41,6 +41,9 @@ def value_range(node: cst.BaseExpression, scope, ctx: FileContext, depth: int = 
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
         left, right = value_range(node.left, scope, ctx, depth + 1), value_range(node.right, scope, ctx, depth + 1)
         return (0, 1) if left == right == (0, 1) else None  # `(a > 0) & (b > 0)`: booleans stay booleans
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.BitInvert, cst.Not)):
+        # `~mask` of a boolean is a boolean (of a 0/1 int it is -1/-2: only certain booleans count)
+        return (0, 1) if _boolean(node.expression, scope, ctx, depth + 1) else None
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
         inner = value_range(node.expression, scope, ctx, depth + 1)
         return (-inner[1], -inner[0]) if inner is not None else None
@@ -86,6 +89,28 @@ def value_range(node: cst.BaseExpression, scope, ctx: FileContext, depth: int = 
             return None
         return min(r[0] for r in ranges), max(r[1] for r in ranges)
     return None
+
+
+def _boolean(node: cst.BaseExpression, scope, ctx: FileContext, depth: int) -> bool:
+    """Certainly a boolean (array): a comparison, ``np.isnan(...)``-like calls, ``~``/``&``/``|``/``^`` of booleans,
+    or a local name bound only to such values and never written into."""
+    if depth > 6:
+        return False
+    if isinstance(node, cst.Comparison):
+        return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+        return _boolean(node.expression, scope, ctx, depth + 1)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+        return _boolean(node.left, scope, ctx, depth + 1) and _boolean(node.right, scope, ctx, depth + 1)
+    if isinstance(node, cst.Call):
+        return ctx.resolver.qualname(node.func, scope) in BOOLEAN_FUNCTIONS
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        return (found is not None and found.kind == "function" and bool(bindings)
+                and all(isinstance(b, ValueBinding) and not b.augmented for b in bindings)
+                and not _written_in_place(found.node, node.value)
+                and all(_boolean(b.value, found, ctx, depth + 1) for b in bindings))
+    return False
 
 
 def _written_in_place(function: cst.CSTNode, name: str) -> bool:
@@ -147,7 +172,8 @@ class AstypeNarrowing(Rule):
             "or through a local name). Values clipped into the type's range by number literals are not reported "
             "(`np.clip(lut, 0, 255).astype(np.uint8)`, `np.round(np.clip(x, -1, 1) * 32767).astype(np.int16)`, also "
             "through local names), nor booleans and choices between literals (`(img > t).astype(np.uint8)`, "
-            "`np.where(img > t, 255, 0).astype(np.uint8)`)."
+            "`(~mask).astype(np.uint8)`, `np.where(img > t, 255, 0).astype(np.uint8)`) unless the array is written "
+            "into (`m[1:] = x[1:] * 100`)."
         ),
         why=(
             "NumPy wraps (or leaves undefined) float and wide-int values outside the target range; "
