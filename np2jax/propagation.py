@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.loops import MUTATING_METHODS
 from np2jax.analysis.result_writes import attribute_sources, augments_shared_state, module_level_uses, result_uses
 from np2jax.context import ForcedUnsupported
 from np2jax.cstutil import target_parts
@@ -39,12 +40,14 @@ def callers_of_unsupported(infos, functions, forced, imported=None) -> dict[str,
     imported = imported or {}
     unsupported = {record.qualname for record in functions if record.status == "unsupported"}
     families = class_families(infos)
+    # methods that stay NumPy for their own code (np.random in a constructor) and write nothing in place
+    harmless = {record.qualname for record in functions if record.status == "unsupported" and record.qualname not in forced}
     unsupported |= _stateful_methods(infos, families, unsupported)
     found: dict[str, ForcedUnsupported] = {}
     changed = True
     while changed:
         changed = False
-        blocked_classes = _blocked_classes(infos, families, unsupported)
+        blocked_classes = _blocked_classes(infos, families, unsupported, harmless)
         for info in infos:
             if info.qualname in unsupported:
                 continue
@@ -106,16 +109,60 @@ def class_families(infos) -> dict[str, frozenset[str]]:
     return {name: frozenset(members[root(name)]) for name in parent}
 
 
-def _blocked_classes(infos, families, unsupported) -> dict[str, str]:
-    """Class -> a method of its family that stays NumPy code (one of its own when it has one)."""
+def _blocked_classes(infos, families, unsupported, harmless=frozenset()) -> dict[str, str]:
+    """Class -> a method of its family that stays NumPy code (one of its own when it has one); not one of
+    ``harmless`` (left NumPy for its own code) that writes nothing in place (``_writes_nothing``)."""
     blocked: dict[str, str] = {}
     for info in infos:
-        if info.class_name is not None and info.qualname in unsupported:
+        if info.class_name is not None and info.qualname in unsupported and not (
+                info.qualname in harmless and _writes_nothing(info.node)):
             blocked.setdefault(info.class_name, info.qualname)
     for name in list(blocked):
         for member in families.get(name, ()):
             blocked.setdefault(member, blocked[name])
     return blocked
+
+
+_WRITING_CALLS = MUTATING_METHODS | frozenset({"at", "copyto", "place", "putmask", "fill_diagonal", "setattr", "delattr",
+                                               "partition", "itemset", "__setitem__"})
+
+
+def _writes_nothing(function: cst.FunctionDef) -> bool:
+    """A method that stays NumPy code but changes no array or container in place: no ``op=``, no element or slice
+    writes, no ``out=``, no mutating or storing calls, no ``del``/``global``/``nonlocal`` (a constructor that stays
+    NumPy only because it draws from ``np.random``: ``self.W = rng.standard_normal(...)``). The other methods may
+    migrate: they rebind the attributes it made and it never writes into the ones they rebind."""
+    stack: list[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.AugAssign, cst.Del, cst.Global, cst.Nonlocal, cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        if isinstance(node, (cst.Assign, cst.AnnAssign)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            if any(not isinstance(part, cst.Name) and not _self_attribute(part) for t in targets for part in _target_leaves(t)):
+                return False
+        if isinstance(node, cst.Call):
+            func = node.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+            if name in _WRITING_CALLS or any(a.keyword is not None and a.keyword.value == "out" for a in node.args):
+                return False
+            if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self") or any(
+                    isinstance(a.value, cst.Name) and a.value.value == "self" for a in node.args):
+                return False  # `self.reset()`, `helper(self)`: code elsewhere may write into the object's arrays
+        stack.extend(node.children)
+    return True
+
+
+def _target_leaves(target: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [leaf for element in target.elements for leaf in _target_leaves(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _target_leaves(target.value)
+    return [target]
+
+
+def _self_attribute(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
 
 
 def _stateful_methods(infos, families, unsupported) -> set[str]:

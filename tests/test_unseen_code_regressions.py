@@ -1262,3 +1262,46 @@ def test_a_local_alias_of_a_math_function_is_a_math_call():
     assert not record(result, "joined").jit
     np.testing.assert_allclose(np.asarray(migrated.aa2mat(np.array([1.0, 2.0, 3.0]), 0.7)),
                                original.aa2mat(np.array([1.0, 2.0, 3.0]), 0.7), rtol=1e-6)
+
+
+def test_a_constructor_left_numpy_for_its_random_draws_keeps_no_method_from_migrating():
+    """hunt23 FP10: TinyMLP.__init__ draws its weights from np.random.default_rng (NPJ110, it stays NumPy) and only
+    binds attributes; every other method was kept NumPy with it ("shares self"). Methods now migrate when such a
+    method writes nothing in place; one that writes into an attribute's array still keeps the class NumPy."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        class TinyMLP:
+            def __init__(self, n_in, n_out, seed=0):
+                rng = np.random.default_rng(seed)
+                self.W = rng.standard_normal((n_in, n_out)) * 0.1
+                self.b = np.zeros(n_out)
+
+            def forward(self, X):
+                return np.tanh(X @ self.W + self.b)
+
+            def step(self, X, Y, lr=0.1):
+                g = (self.forward(X) - Y) * (1 - self.forward(X) ** 2) / X.shape[0]
+                self.W -= lr * X.T @ g
+                self.b -= lr * g.sum(axis=0)
+                return 0.5 * np.mean((self.forward(X) - Y) ** 2)
+
+        class Noisy:
+            def __init__(self, n, seed=0):
+                rng = np.random.default_rng(seed)
+                self.x = np.zeros(n)
+                self.x[0] = rng.standard_normal()
+
+            def total(self):
+                return np.sum(self.x)
+        """
+    )
+    assert record(result, "TinyMLP.forward").status == "migrated"
+    assert record(result, "TinyMLP.step").status != "unsupported"
+    assert record(result, "Noisy.total").status == "unsupported"
+    X, Y = np.linspace(0.0, 1.0, 12).reshape(4, 3), np.linspace(-1.0, 1.0, 8).reshape(4, 2)
+    a, b = original.TinyMLP(3, 2), migrated.TinyMLP(3, 2)
+    for _ in range(3):
+        np.testing.assert_allclose(float(b.step(X, Y)), a.step(X, Y), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(b.forward(X)), a.forward(X), rtol=1e-5)
