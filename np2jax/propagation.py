@@ -139,7 +139,7 @@ def _writes_nothing(function: cst.FunctionDef) -> bool:
             return False
         if isinstance(node, (cst.Assign, cst.AnnAssign)):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-            if any(not isinstance(part, cst.Name) and not _self_attribute(part) for t in targets for part in _target_leaves(t)):
+            if any(not isinstance(part, cst.Name) and not _self_attribute(part) for t in targets for part in target_parts(t)):
                 return False
         if isinstance(node, cst.Call):
             func = node.func
@@ -151,14 +151,6 @@ def _writes_nothing(function: cst.FunctionDef) -> bool:
                 return False  # `self.reset()`, `helper(self)`: code elsewhere may write into the object's arrays
         stack.extend(node.children)
     return True
-
-
-def _target_leaves(target: cst.BaseExpression) -> list[cst.BaseExpression]:
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [leaf for element in target.elements for leaf in _target_leaves(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _target_leaves(target.value)
-    return [target]
 
 
 def _self_attribute(node: cst.BaseExpression) -> bool:
