@@ -1305,3 +1305,53 @@ def test_a_constructor_left_numpy_for_its_random_draws_keeps_no_method_from_migr
     for _ in range(3):
         np.testing.assert_allclose(float(b.step(X, Y)), a.step(X, Y), rtol=1e-5)
     np.testing.assert_allclose(np.asarray(b.forward(X)), a.forward(X), rtol=1e-5)
+
+
+def test_in_place_ops_keep_narrow_dtypes_however_they_are_spelled():
+    """hunt25 S1: NumPy's `a += v` keeps a's int8/float16 dtype (wrapping, rounding); np2jax spells the cast out
+    only for dtypes it sees, and missed np.full's third argument, astype(dtype=...), type codes, a dtype held in a
+    name, .reshape()/.copy() chains, np.asarray(..., dtype=...).copy() and a parameter rebound first."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def acc_full(x):
+            a = np.full(x.shape, 100, np.int8)
+            a += x
+            return a
+
+        def acc_kw(v, g):
+            a = v.astype(dtype=np.float16)
+            a += g
+            return a
+
+        def acc_str(g):
+            a = np.ones(g.shape, dtype="f2")
+            a += g
+            return a
+
+        def acc_var(g):
+            dt = np.int8
+            a = np.full(g.shape, 100, dtype=dt)
+            a += g
+            return a
+
+        def acc_chain(g):
+            a = np.ones(g.size, dtype=np.float16).reshape(g.shape).copy()
+            a += g
+            return a
+
+        def adam_half(v, g):
+            v = v.astype(np.float16)
+            v -= 0.1 * g
+            return v
+        """
+    )
+    ints = np.array([10, 100, 27, -120], dtype=np.int8)
+    floats = np.array([0.1234, 1.777, -3.3, 1e-3], dtype=np.float32)
+    for name, args in (("acc_full", (ints,)), ("acc_var", (ints,)), ("acc_kw", (floats, floats)), ("acc_str", (floats,)),
+                       ("acc_chain", (floats,)), ("adam_half", (floats, floats))):
+        expected = getattr(original, name)(*args)
+        got = np.asarray(getattr(migrated, name)(*args))
+        assert got.dtype == expected.dtype, name
+        np.testing.assert_array_equal(got, expected, err_msg=name)

@@ -16,41 +16,84 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.resolve import Resolver, is_numpy
-from np2jax.analysis.scope import Scope, every_value_made
+from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding, every_value_made
 
 NARROW_DTYPES = frozenset(
     "int8 int16 uint8 uint16 float16 byte short ubyte ushort half "
     "int32 uint32 intc uintc float32 single complex64 csingle".split()
 )
+# NumPy's type codes of those dtypes (np.dtype("f2").name == "float16")
+_CODES = {"f2": "float16", "e": "float16", "i1": "int8", "b": "int8", "u1": "uint8", "B": "uint8", "i2": "int16",
+          "h": "int16", "u2": "uint16", "H": "uint16", "f4": "float32", "f": "float32", "i4": "int32", "i": "int32",
+          "u4": "uint32", "I": "uint32", "c8": "complex64", "F": "complex64"}
+# ndarray methods whose result has the dtype of the array they are called on
+_SAME_DTYPE_METHODS = frozenset({"copy", "reshape", "ravel", "flatten", "transpose", "squeeze", "swapaxes"})
+# creation functions whose third positional argument is the dtype (np.full(shape, fill_value, dtype))
+_DTYPE_THIRD = frozenset({"full", "full_like"})
 # creation functions whose second positional argument is the dtype
 _DTYPE_SECOND = frozenset({"zeros", "ones", "empty", "array", "asarray", "zeros_like", "ones_like", "empty_like"})
 
 
 def is_narrow_array(name: str, scope: Scope, resolver: Resolver) -> bool:
-    """Every (non-augmented) binding of ``name`` is a NumPy array made with a dtype narrower than 32 bits."""
-    return every_value_made(name, scope, lambda value, found: _narrow_value(value, resolver, found))
+    """Every (non-augmented) binding of ``name`` is a NumPy array made with a dtype narrower than 32 bits; a
+    parameter counts when the function's first statement that mentions it rebinds it to one (``v = v.astype(np.float16)``)."""
+    if every_value_made(name, scope, lambda value, found: _narrow_value(value, resolver, found)):
+        return True
+    found, bindings = scope.lookup(name)
+    if found is None or not any(isinstance(b, ParamBinding) for b in bindings) or not _rebound_first(found.node, name):
+        return False
+    made = [b for b in bindings if not isinstance(b, ParamBinding) and not (isinstance(b, ValueBinding) and b.augmented)]
+    return bool(made) and all(isinstance(b, ValueBinding) and _narrow_value(b.value, resolver, found) for b in made)
 
 
-def _narrow_value(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
-    if not isinstance(value, cst.Call):
+def _rebound_first(function: cst.CSTNode, name: str) -> bool:
+    """Is the first top-level statement of ``function`` that mentions ``name`` a plain ``name = ...``?"""
+    from np2jax.analysis.aliasing import mentions  # (aliasing imports much of analysis)
+
+    body = getattr(function, "body", None)
+    for statement in getattr(body, "body", ()):
+        if not mentions(statement, name):
+            continue
+        if isinstance(statement, cst.SimpleStatementLine) and statement.body:
+            first = statement.body[0]
+            return (isinstance(first, cst.Assign) and len(first.targets) == 1
+                    and isinstance(first.targets[0].target, cst.Name) and first.targets[0].target.value == name)
+        return False
+    return False
+
+
+def _narrow_value(value: cst.BaseExpression, resolver: Resolver, scope: Scope, depth: int = 0) -> bool:
+    if not isinstance(value, cst.Call) or depth > 4:
         return False
     dtype = None
     if isinstance(value.func, cst.Attribute) and value.func.attr.value == "astype":
-        dtype = value.args[0].value if value.args and value.args[0].keyword is None else None
+        dtype = next((arg.value for arg in value.args if arg.keyword is None or arg.keyword.value == "dtype"), None)
+    elif isinstance(value.func, cst.Attribute) and value.func.attr.value in _SAME_DTYPE_METHODS and (
+            resolver.qualname(value.func, scope) is None):
+        return _narrow_value(value.func.value, resolver, scope, depth + 1)  # `np.zeros(n, np.int8).reshape(2, -1)`
     else:
         qualname = resolver.qualname(value.func, scope) or ""
         if not is_numpy(qualname):
             return False
+        short = qualname.rsplit(".", 1)[-1]
+        if short in NARROW_DTYPES:
+            return True  # `np.float16(v)`: a scalar of that type
         for index, arg in enumerate(value.args):
             if (arg.keyword is not None and arg.keyword.value == "dtype") or (
-                arg.keyword is None and index == 1 and qualname.rsplit(".", 1)[-1] in _DTYPE_SECOND
+                arg.keyword is None and ((index == 1 and short in _DTYPE_SECOND) or (index == 2 and short in _DTYPE_THIRD))
             ):
                 dtype = arg.value
     return dtype is not None and _dtype_name(dtype, resolver, scope) in NARROW_DTYPES
 
 
-def _dtype_name(node: cst.BaseExpression, resolver: Resolver, scope: Scope) -> str | None:
+def _dtype_name(node: cst.BaseExpression, resolver: Resolver, scope: Scope, depth: int = 0) -> str | None:
     if isinstance(node, cst.SimpleString):
-        return str(node.evaluated_value)
+        text = str(node.evaluated_value).lstrip("<>=|")
+        return _CODES.get(text, text)
+    if isinstance(node, cst.Name) and depth < 4 and resolver.qualname(node, scope) is None:
+        found, bindings = scope.lookup(node.value)  # `dt = np.int8`, then `dtype=dt`
+        names = {_dtype_name(b.value, resolver, found, depth + 1) if isinstance(b, ValueBinding) and not b.augmented
+                 else None for b in bindings}
+        return names.pop() if len(names) == 1 else None
     qualname = resolver.qualname(node, scope) or ""
     return qualname.rsplit(".", 1)[-1] if is_numpy(qualname) else None
