@@ -617,3 +617,25 @@ def blow_up(A, x):
     run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
     assert run.functions["m.rolling_mean"]["status"] == "mismatch", run
     assert run.functions["m.pad_image"]["status"] == "mismatch", run
+
+
+def test_a_narrow_result_that_comes_back_wider_is_a_mismatch(tmp_path):
+    """hunt25 C: `a = np.full(n, 100, np.int8); a += x` keeps int8 in NumPy; a migration giving int32 agreed on every
+    probe that did not wrap, and passed. A result of int8/int16/float16 that comes back wider now fails."""
+    source = """\
+import numpy as np
+
+
+def acc(x):
+    a = np.full(x.shape, 1, dtype=np.int8)
+    a += np.ones(x.shape, dtype=np.int8)
+    return a
+"""
+    (tmp_path / "orig").mkdir()
+    (tmp_path / "orig" / "m.py").write_text(source)
+    (tmp_path / "mig").mkdir()
+    (tmp_path / "mig" / "m.py").write_text(source.replace("a += np.ones(x.shape, dtype=np.int8)",
+                                                          "a = a + np.ones(x.shape, dtype=np.int32)"))
+    run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
+    function = run.functions["m.acc"]
+    assert function["status"] == "mismatch" and "dtype widened" in function["message"], run

@@ -1,6 +1,7 @@
 """Compare the migrated output with the original's, as pytrees.
 
-Structure, shapes and dtype *kinds* (bool / int / float / complex) must match;
+Structure, shapes and dtype *kinds* (bool / int / float / complex) must match, and an int8/int16/float16 result
+must not come back wider;
 ints and bools exactly; floats within a tolerance (docs/check.md):
 
     |actual - expected| <= R * eps * |expected| + A * eps * max|expected| + 8 * noise
@@ -143,6 +144,10 @@ def _compare_leaf(expected: Leaf, actual: Leaf, perturbed: list[Leaf], where: st
         return
     if x64 and e.dtype.kind in "fc" and a.dtype.itemsize < e.dtype.itemsize and expected.origin not in ("float", "complex"):
         outcome.fail(where, f"{where}: precision lost: got {a.dtype}, the original returns {e.dtype} (--x64)")
+        return
+    if e.dtype.kind in "iuf" and e.dtype.itemsize <= 2 and a.dtype.itemsize > e.dtype.itemsize:
+        # int8/int16/float16 results (NumPy's in-place ops keep them; values past the range wrap or round there)
+        outcome.fail(where, f"{where}: dtype widened: got {a.dtype}, the original returns {e.dtype}")
         return
     if e.size == 0:
         return
