@@ -343,7 +343,7 @@ class Klass:
 
     @staticmethod
     def shapes(x):
-        u = np.unique(x)
+        u = np.unique(x); u.sort()
         return u
 
     class Inner:
@@ -412,14 +412,15 @@ def test_report_version_1(tmp_path, run_cli, newline):
     assert by_path("proj/pkg/plain.py") == [("plain", 1, 2), ("C.m", 6, 7)]
     status = {f["qualname"]: f["status"] for f in report["functions"]}
     assert status["Klass.shapes"] == "unsupported" and status["decorated"] == "migrated"
-    # methods share `self`: one untouched method keeps its whole class untouched (NPJ202)
+    # methods share `self`: one untouched method that writes in place (`u.sort()`) keeps its whole class
+    # untouched (NPJ202); one that writes nothing would not (np2jax/propagation.py, _writes_nothing)
     assert status["Klass.method"] == "unsupported"
     assert any(d["code"] == "NPJ202" and "Klass.shapes" in d["message"] for d in report["diagnostics"])
 
     (diagnostic,) = [d for d in report["diagnostics"] if d["code"] == "NPJ102"]
     assert set(diagnostic) >= {"path", "line", "col", "code", "severity", "message"}
     assert diagnostic["path"] == "proj/pkg/mod.py"
-    line = REPORTED.splitlines().index("        u = np.unique(x)") + 1
+    line = REPORTED.splitlines().index("        u = np.unique(x); u.sort()") + 1
     assert (diagnostic["line"], diagnostic["col"]) == (line, 13)  # `np.unique` in the original, 1-based
     assert diagnostic["severity"] == "error" and diagnostic["message"]
     for entry in report["diagnostics"]:
