@@ -22,7 +22,7 @@ from np2jax.analysis.loops import MUTATING_METHODS
 from np2jax.analysis.result_writes import attribute_sources, augments_shared_state, module_level_uses, result_uses
 from np2jax.context import ForcedUnsupported
 from np2jax.cstutil import target_parts
-from np2jax.visitors import FastVisitor, visit
+from np2jax.visitors import FastVisitor, child_nodes, visit
 
 
 def callers_of_unsupported(infos, functions, forced, imported=None) -> dict[str, ForcedUnsupported]:
@@ -42,6 +42,8 @@ def callers_of_unsupported(infos, functions, forced, imported=None) -> dict[str,
     families = class_families(infos)
     # methods that stay NumPy for their own code (np.random in a constructor) and write nothing in place
     harmless = {record.qualname for record in functions if record.status == "unsupported" and record.qualname not in forced}
+    harmless = {info.qualname for info in infos if info.qualname in harmless and info.class_name is not None
+                and _writes_nothing(info.node)}
     unsupported |= _stateful_methods(infos, families, unsupported)
     found: dict[str, ForcedUnsupported] = {}
     changed = True
@@ -111,11 +113,10 @@ def class_families(infos) -> dict[str, frozenset[str]]:
 
 def _blocked_classes(infos, families, unsupported, harmless=frozenset()) -> dict[str, str]:
     """Class -> a method of its family that stays NumPy code (one of its own when it has one); not one of
-    ``harmless`` (left NumPy for its own code) that writes nothing in place (``_writes_nothing``)."""
+    ``harmless`` (left NumPy for its own code, writing nothing in place: ``_writes_nothing``)."""
     blocked: dict[str, str] = {}
     for info in infos:
-        if info.class_name is not None and info.qualname in unsupported and not (
-                info.qualname in harmless and _writes_nothing(info.node)):
+        if info.class_name is not None and info.qualname in unsupported and info.qualname not in harmless:
             blocked.setdefault(info.class_name, info.qualname)
     for name in list(blocked):
         for member in families.get(name, ()):
@@ -149,7 +150,7 @@ def _writes_nothing(function: cst.FunctionDef) -> bool:
             if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self") or any(
                     isinstance(a.value, cst.Name) and a.value.value == "self" for a in node.args):
                 return False  # `self.reset()`, `helper(self)`: code elsewhere may write into the object's arrays
-        stack.extend(node.children)
+        stack.extend(child_nodes(node))
     return True
 
 

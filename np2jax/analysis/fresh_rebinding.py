@@ -33,7 +33,7 @@ import libcst as cst
 
 from np2jax.analysis.aliasing import _binds as target_binds
 from np2jax.analysis.aliasing import mentions
-from np2jax.visitors import FastVisitor, visit
+from np2jax.visitors import FastVisitor, child_nodes, visit
 
 
 class _Suites(FastVisitor):
@@ -59,7 +59,7 @@ class _Suites(FastVisitor):
                 while stack:
                     current = stack.pop()
                     self.statement_of[current] = small
-                    stack.extend(current.children)
+                    stack.extend(child_nodes(current))
             return False
         if isinstance(node, cst.BaseCompoundStatement) or isinstance(node, (cst.Else, cst.ExceptHandler, cst.Finally)):
             self._owners.append(node)
@@ -136,7 +136,7 @@ class FreshRebinding:
                 if isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
                     found = mentions(current, name)
                     continue
-                stack.extend(current.children)
+                stack.extend(child_nodes(current))
             self._captured_names[name] = found
         return self._captured_names[name]
 
@@ -203,5 +203,5 @@ def _binds(node: cst.CSTNode, name: str, augmented_too: bool) -> bool:
             return True
         if any(target_binds(target, name) for target in targets):
             return True
-        stack.extend(current.children)
+        stack.extend(child_nodes(current))
     return False

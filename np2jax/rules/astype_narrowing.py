@@ -8,6 +8,7 @@ from np2jax.analysis.scope import ValueBinding
 from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
+from np2jax.visitors import child_nodes
 
 NARROW_INTEGERS = frozenset({"uint8", "uint16", "uint32", "uint64", "uint", "ubyte", "ushort", "uintc", "uintp",
                              "int8", "int16", "byte", "short", "bool_", "bool"})
@@ -135,7 +136,7 @@ def _written_in_place(function: cst.CSTNode, name: str) -> bool:
             if isinstance(func, cst.Attribute) and func.attr.value in ("copyto", "place", "put", "putmask", "fill_diagonal") and (
                     current.args and _names(current.args[0].value, name)):
                 return True
-        stack.extend(current.children)
+        stack.extend(child_nodes(current))
     return False
 
 

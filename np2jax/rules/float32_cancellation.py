@@ -9,6 +9,7 @@ from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
 from np2jax.rules.hazard import HazardRule
+from np2jax.visitors import child_nodes
 
 REDUCTIONS = frozenset({"sum", "mean", "nansum", "nanmean", "average", "cumsum", "nancumsum"})  # running sums too
 JOINS = frozenset({"numpy.concatenate", "numpy.hstack", "numpy.append"})  # `concatenate([[0.0], np.cumsum(x)])`
@@ -206,7 +207,7 @@ def _window_sums(loop: cst.For | cst.While, scope: Scope, ctx: FileContext) -> l
                     added.setdefault(name, set()).update(read)
                 else:
                     subtracted.append((name, current, read))
-        stack.extend(current.children)
+        stack.extend(child_nodes(current))
     # a window: the subtraction reads an array the additions read, at another index (`x[i - w]` against `x[i]`);
     # `if x[i] > t: acc += x[i] - t else: acc -= ...` reads the same elements and cancels nothing of the kind
     return [(name, node) for name, node, read in subtracted
@@ -224,7 +225,7 @@ def _subscripted(node: cst.CSTNode) -> set[tuple[str, str]]:
         if isinstance(current, cst.Subscript) and isinstance(current.value, cst.Name):
             index = ", ".join(" ".join(module.code_for_node(element.slice).split()) for element in current.slice)
             found.add((current.value.value, index))
-        stack.extend(current.children)
+        stack.extend(child_nodes(current))
     return found
 
 
