@@ -23,9 +23,10 @@ NARROW_DTYPES = frozenset(
     "int32 uint32 intc uintc float32 single complex64 csingle".split()
 )
 # NumPy's type codes of those dtypes (np.dtype("f2").name == "float16")
-_CODES = {"f2": "float16", "e": "float16", "i1": "int8", "b": "int8", "u1": "uint8", "B": "uint8", "i2": "int16",
-          "h": "int16", "u2": "uint16", "H": "uint16", "f4": "float32", "f": "float32", "i4": "int32", "i": "int32",
-          "u4": "uint32", "I": "uint32", "c8": "complex64", "F": "complex64"}
+DTYPE_CODES = {"f2": "float16", "e": "float16", "i1": "int8", "b": "int8", "u1": "uint8", "B": "uint8", "i2": "int16",
+               "h": "int16", "u2": "uint16", "H": "uint16", "f4": "float32", "f": "float32", "i4": "int32", "i": "int32",
+               "u4": "uint32", "I": "uint32", "u8": "uint64", "Q": "uint64", "c8": "complex64", "F": "complex64",
+               "?": "bool", "b1": "bool"}
 # ndarray methods whose result has the dtype of the array they are called on
 _SAME_DTYPE_METHODS = frozenset({"copy", "reshape", "ravel", "flatten", "transpose", "squeeze", "swapaxes"})
 # creation functions whose third positional argument is the dtype (np.full(shape, fill_value, dtype))
@@ -89,7 +90,7 @@ def _narrow_value(value: cst.BaseExpression, resolver: Resolver, scope: Scope, d
 def _dtype_name(node: cst.BaseExpression, resolver: Resolver, scope: Scope, depth: int = 0) -> str | None:
     if isinstance(node, cst.SimpleString):
         text = str(node.evaluated_value).lstrip("<>=|")
-        return _CODES.get(text, text)
+        return DTYPE_CODES.get(text, text)
     if isinstance(node, cst.Name) and depth < 4 and resolver.qualname(node, scope) is None:
         found, bindings = scope.lookup(node.value)  # `dt = np.int8`, then `dtype=dt`
         names = {_dtype_name(b.value, resolver, found, depth + 1) if isinstance(b, ValueBinding) and not b.augmented

@@ -8,15 +8,13 @@ from np2jax.analysis.scope import ValueBinding
 from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
+from np2jax.analysis.narrow_dtypes import DTYPE_CODES
 from np2jax.visitors import child_nodes
 
 NARROW_INTEGERS = frozenset({"uint8", "uint16", "uint32", "uint64", "uint", "ubyte", "ushort", "uintc", "uintp",
                              "int8", "int16", "byte", "short", "bool_", "bool"})
 
 
-# NumPy's one-letter and sized codes of the narrow types (np.dtype("u1").name == "uint8"), without importing NumPy
-DTYPE_CODES = {"u1": "uint8", "B": "uint8", "i1": "int8", "b": "int8", "u2": "uint16", "H": "uint16", "i2": "int16",
-               "h": "int16", "u4": "uint32", "I": "uint32", "u8": "uint64", "Q": "uint64", "?": "bool", "b1": "bool"}
 # The values each narrow integer type holds (bool: what a cast to it keeps as given).
 INTEGER_RANGES = {"uint8": (0, 255), "ubyte": (0, 255), "int8": (-128, 127), "byte": (-128, 127),
                   "uint16": (0, 65535), "ushort": (0, 65535), "int16": (-32768, 32767), "short": (-32768, 32767),
