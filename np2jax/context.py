@@ -149,6 +149,7 @@ class FileContext:
         self.call_keywords: dict[cst.Call, dict] = {}  # keyword changes rules ask for on calls other than NumPy's
         self.call_casts: dict[cst.Call, cst.BaseExpression] = {}  # `.astype(dtype)` rules ask for on calls other than NumPy's
         self.call_wraps: dict[cst.Call, set[int]] = {}  # arguments to wrap in `jnp.asarray` on calls other than NumPy's
+        self.call_funcs: dict[cst.Call, str] = {}  # callee -> jax's qualified name (`scipy.linalg.inv` -> jax.scipy's)
         self.jax_calls: set[cst.Call] = set()  # NumPy calls rewritten to jax.numpy ones (so far in the walk)
         self.jit_uses: set[str] = set()  # modules the added decorators refer to ("jax", "functools")
         self._jit_states: dict[str, JitState] = {}

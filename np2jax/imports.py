@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.resolve import is_numpy
+from np2jax.analysis.resolve import is_numpy, is_scipy
 from np2jax.analysis.scope import ImportBinding, Scope, dotted_name
 from np2jax.visitors import child_nodes
 
@@ -19,8 +19,12 @@ def top_level_imports(module: cst.Module) -> set[int]:
 
 
 def imported_unconditionally(name: str, module_scope: Scope, top: set[int]) -> bool:
-    """Is module-level ``name`` bound by a top-level import (so code added to the module may use it)?"""
-    return any(isinstance(b, ImportBinding) and id(b.node) in top for b in module_scope.bindings.get(name, ()))
+    """Is module-level ``name`` bound by a top-level import (so code added to the module may use it)?  A dotted
+    ``name`` (``jax.scipy.linalg``) only by ``import jax.scipy.linalg`` itself."""
+    head, _, rest = name.partition(".")
+    return any(isinstance(b, ImportBinding) and id(b.node) in top and (
+        not rest or (b.alias.asname is None and dotted_name(b.alias.name) == name))
+        for b in module_scope.bindings.get(head, ()))
 
 
 def choose_jnp_alias(module_scope: Scope, all_scopes: list[Scope], top: set[int]) -> tuple[str, bool]:
@@ -61,19 +65,25 @@ def _bound_name(alias: cst.ImportAlias, is_from: bool) -> str:
     return (dotted_name(alias.name) or "").split(".")[0]
 
 
-def _numpy_import(small: cst.BaseSmallStatement) -> bool:
+def _numpy_import(small: cst.BaseSmallStatement, of=is_numpy) -> bool:
     if isinstance(small, cst.Import):
-        return any(is_numpy(dotted_name(alias.name)) for alias in small.names)
+        return any(of(dotted_name(alias.name)) for alias in small.names)
     if isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
-        return is_numpy(dotted_name(small.module))
+        return of(dotted_name(small.module))
     return False
+
+
+def _removable_import(small: cst.BaseSmallStatement) -> bool:
+    """An import of NumPy or SciPy, whose names a rewrite may leave unused (SciPy's: calls rewritten to their
+    jax.scipy twins)."""
+    return _numpy_import(small) or _numpy_import(small, is_scipy)
 
 
 def finalize_imports(
     module: cst.Module, *, unused: set[str], add_jnp_as: str | None, is_package_init: bool,
     add_modules: list[str] = (),
 ) -> cst.Module:
-    """Drop module-level NumPy imports whose names the rewrite left unused; add jax.numpy (and the
+    """Drop module-level NumPy (and SciPy) imports whose names the rewrite left unused; add jax.numpy (and the
     modules jit decorators need, ``add_modules``) once, after the first NumPy import."""
     if is_package_init:
         unused = set()
@@ -83,9 +93,9 @@ def finalize_imports(
     for index, statement in enumerate(body):
         if not isinstance(statement, cst.SimpleStatementLine):
             continue
-        if not any(_numpy_import(small) for small in statement.body):
+        if not any(_removable_import(small) for small in statement.body):
             continue
-        if insert_at is None:
+        if insert_at is None and any(_numpy_import(small) for small in statement.body):
             insert_at = index + 1
         if unused:
             body[index] = _without_names(statement, unused)
@@ -128,7 +138,7 @@ def _without_names(statement: cst.SimpleStatementLine, unused: set[str]):
     """The statement without the unused names; unchanged where that would drop a comment."""
     kept_smalls = []
     for small in statement.body:
-        if _numpy_import(small) and not isinstance(small.names, cst.ImportStar):
+        if _removable_import(small) and not isinstance(small.names, cst.ImportStar):
             is_from = isinstance(small, cst.ImportFrom)
             aliases = [alias for alias in small.names if _bound_name(alias, is_from) not in unused]
             removed = [alias for alias in small.names if _bound_name(alias, is_from) in unused]

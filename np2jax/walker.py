@@ -16,7 +16,7 @@ from typing import Sequence
 import libcst as cst
 
 from np2jax.analysis.links import imported_target, star_targets
-from np2jax.analysis.resolve import is_numpy
+from np2jax.analysis.resolve import is_numpy, is_scipy
 from np2jax.analysis.scope import (
     SCOPE_NODES, DefBinding, ImportBinding, LoopBinding, Scope, ValueBinding, attribute_chain, instance_class,
 )
@@ -70,8 +70,8 @@ class Walker(CallRewrites, FastTransformer):
         self.numpy_import_names = {
             name
             for name, bindings in module_scope.bindings.items()
-            if any(isinstance(b, ImportBinding) and is_numpy(b.qualname) for b in bindings)
-        }
+            if any(isinstance(b, ImportBinding) and (is_numpy(b.qualname) or is_scipy(b.qualname)) for b in bindings)
+        }  # (SciPy's too: calls rewritten to their jax.scipy twins may leave them unused)
         self.used_import_names: set[str] = set()
         self.rewritten_import_names: set[str] = set()
         self.statement_rewrites = 0
@@ -297,13 +297,7 @@ class Walker(CallRewrites, FastTransformer):
             if isinstance(ref.node, (cst.Name, cst.Attribute)):
                 replacement = replacement.with_changes(lpar=ref.node.lpar, rpar=ref.node.rpar)
             self.replacements[ref.node] = replacement
-            base = attribute_chain(ref.node)[0]
-            if base in self.numpy_import_names:
-                found, _ = ref.scope.lookup(base)
-                if found is not None and found.kind == "module":
-                    self.rewritten_import_names.add(base)
-                    if self._frames:
-                        self._frames[-1][2].add(base)
+            self._rewritten_import_name(ref.node, ref.scope)
             self.ctx.use_jnp()
             if ref.call is not None:
                 self.ctx.jax_calls.add(ref.call)
@@ -313,6 +307,23 @@ class Walker(CallRewrites, FastTransformer):
                 self.keyword_changes[ref.call] = dict(ref.keyword_changes)
             if ref.call is not None and ref.result_cast is not None:
                 self.result_casts[ref.call] = ref.result_cast
+
+    def _rewritten_import_name(self, node: cst.BaseExpression, scope: Scope) -> None:
+        """The module-level import name ``node`` (``np.linalg.norm``, ``linalg.inv``) starts with, now that it is
+        rewritten: unused after the rewrite, its import goes."""
+        base = attribute_chain(node)[0]
+        if base in self.numpy_import_names:
+            found, _ = scope.lookup(base)
+            if found is not None and found.kind == "module":
+                self.rewritten_import_names.add(base)
+                if self._frames:
+                    self._frames[-1][2].add(base)
+
+    def _twin_call(self, node: cst.Call, twin: str) -> None:
+        """``linalg.inv(S)`` -> ``jax.scipy.linalg.inv(S)`` (analysis/scipy_twins.py, rules/foreign_array_library.py)."""
+        self.replacements[node.func] = dotted(twin).with_changes(lpar=node.func.lpar, rpar=node.func.rpar)
+        self._rewritten_import_name(node.func, self.ctx.scope)
+        self.ctx.function.needs.add(twin.rpartition(".")[0])
 
     def _claim_chain(self, node: cst.BaseExpression) -> None:
         """Mark the inner parts of ``a.b.c`` so only the whole chain is a reference."""
@@ -332,6 +343,8 @@ class Walker(CallRewrites, FastTransformer):
                 self._run_rules(ref)
         for rule in self.hooks["on_call"]:
             rule.on_call(node, self.ctx)
+        if node in self.ctx.call_funcs and attribute_chain(node.func) is not None and self.ctx.function is not None:
+            self._twin_call(node, self.ctx.call_funcs[node])
         self._record_local_call(node)
 
     def _record_local_call(self, node: cst.Call) -> None:

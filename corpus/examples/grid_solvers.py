@@ -13,6 +13,7 @@ EXAMPLES = {
     "laplacian": [(U9, 0.125), (U16, 0.5)],
     "apply_stencil": [(U9, 0.125), (U16, 0.5)],
     "explicit_heat": [(U9, 0.2), (U16, 0.1, 5), (U9, 0.25, 0)],
+    "implicit_step": [(U9, 0.01, 0.125), (U16, 0.005, 0.1)],
     # methods: ((constructor args), (call args)); the object's attributes are compared after the call too
     "HeatRod.__init__": [((U9, 0.1), (U16, 0.2))],
     "HeatRod.energy": [((U9, 0.1), ()), ((U16, 0.3), ())],

@@ -17,6 +17,7 @@ from np2jax.analysis.indexing import IndexClassifier
 from np2jax.analysis.loops import MUTATING_METHODS
 from np2jax.analysis.mask_writes import masked_reduction
 from np2jax.analysis.resolve import is_numpy
+from np2jax.analysis.scipy_twins import STATIC_PARAMETERS as TWIN_STATIC_PARAMETERS, TWINS, twin_arguments, twin_for
 from np2jax.analysis.scope import DefBinding, ImportBinding, ValueBinding
 from np2jax.analysis.slice_windows import _value_names
 from np2jax.analysis.tracing_tables import (
@@ -100,7 +101,14 @@ class CallChecks:
                         "(`rotate`, `append`) at trace time on tracers, and jax.numpy takes no deque",
                         "jnp.roll for a rotation; keep the deque in un-jitted code")
             return
-        if qualname is not None and qualname.startswith("builtins."):
+        twin = twin_for(node, qualname, self.resolver, self.scope) if qualname in TWINS else None
+        if twin is not None:  # rewritten to its jax.scipy twin (rules/foreign_array_library.py)
+            for arg, param in twin_arguments(node, twin):
+                if param in TWIN_STATIC_PARAMETERS:
+                    self._require(arg.value, f"`{param}` of `{twin.target.rsplit('.', 1)[-1]}`", STATIC_INSTEAD)
+                else:
+                    self._mark_data(arg.value)
+        elif qualname is not None and qualname.startswith("builtins."):
             self._builtin_call(node, qualname[len("builtins."):])
         elif qualname is not None and (is_numpy(qualname) or qualname.startswith("jax.")):
             self._array_call(node, qualname)

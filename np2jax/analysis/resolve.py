@@ -64,6 +64,10 @@ def is_numpy(qualname: str | None) -> bool:
     return qualname is not None and (qualname == "numpy" or qualname.startswith("numpy."))
 
 
+def is_scipy(qualname: str | None) -> bool:
+    return qualname is not None and (qualname == "scipy" or qualname.startswith("scipy."))
+
+
 class Resolver:
     """Name resolution and static-ness for one module."""
 

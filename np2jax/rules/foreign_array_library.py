@@ -4,6 +4,7 @@ import libcst as cst
 
 from np2jax.analysis.links import is_foreign
 from np2jax.analysis.resolve import is_numpy
+from np2jax.analysis.scipy_twins import twin_for
 from np2jax.analysis.scope import ImportBinding
 
 from np2jax.context import FileContext, FunctionInfo
@@ -31,7 +32,17 @@ class ForeignArrayLibrary(Rule):
             "result silently becomes a NumPy array again. The function is left as NumPy code."
         ),
         use_instead="the jax.scipy twin where one exists (named in the message), or call the library outside the migrated function",
-        known_problems="Calls whose arguments are all known at trace time are left alone. jax.scipy twins are suggested, not applied: their options differ.",
+        known_problems=(
+            "Calls whose arguments are all known at trace time are left alone. SciPy calls whose jax.scipy twin "
+            "computes the same thing are rewritten to it instead of reported: `scipy.linalg` `inv`, `expm`, "
+            "`cholesky`, `solve` (assume_a 'gen' or 'pos'), `solve_triangular`, `qr` (no pivoting), `block_diag`; "
+            "`scipy.special` `expit`, `logit`, `erf`, `erfc`, `erfinv`, `erfcx`, `i0`, `i0e`, `i1`, `i1e`, `entr`, "
+            "`ndtri`, `xlogy`, `xlog1py`, `logsumexp`, `softmax`, `log_softmax`; `scipy.stats.norm`'s functions "
+            "with a positive literal `scale` or none (np2jax/analysis/scipy_twins.py lists what is left out and "
+            "why: float64 results of float32 input, one triangle read, different edge values). As with "
+            "np.linalg, a singular or indefinite matrix gives inf/nan instead of LinAlgError (NPJ118 reports the "
+            "handlers that rely on it)."
+        ),
     )
     EXAMPLES = (
         Example(
@@ -40,9 +51,36 @@ class ForeignArrayLibrary(Rule):
             from scipy import linalg
 
             def project(a, b):
-                return linalg.solve(a, b) * np.sum(b)
+                return linalg.lstsq(a, b)[0] * np.sum(b)
             """,
             diagnostics=("NPJ113",),
+        ),
+        Example(
+            title="SciPy functions whose jax.scipy twin computes the same thing are rewritten to it",
+            before="""
+            import numpy as np
+            from scipy import linalg
+            from scipy.special import logsumexp
+
+            def kalman_gain(P, H, R):
+                S = H @ P @ H.T + R
+                return P @ H.T @ linalg.inv(S)
+
+            def softmax_rows(logits):
+                return np.exp(logits - logsumexp(logits, axis=-1, keepdims=True))
+            """,
+            after="""
+            import jax.scipy.linalg
+            import jax.scipy.special
+            import jax.numpy as jnp
+
+            def kalman_gain(P, H, R):
+                S = H @ P @ H.T + R
+                return P @ H.T @ jax.scipy.linalg.inv(S)
+
+            def softmax_rows(logits):
+                return jnp.exp(logits - jax.scipy.special.logsumexp(logits, axis=-1, keepdims=True))
+            """,
         ),
         Example(
             title="a numba kernel stays NumPy: numba compiles NumPy calls",
@@ -100,6 +138,10 @@ class ForeignArrayLibrary(Rule):
         if hint is None and ctx.qualname(node.func) is None:  # `rfft` from pyfftw, or NumPy's where pyfftw is missing
             hint = "jax.numpy's twin of the NumPy fallback; or call it outside the migrated function"
         if hint is None or ctx.resolver.args_static(node, ctx.scope):
+            return
+        twin = twin_for(node, qualname, ctx.resolver, ctx.scope) if ctx.qualname(node.func) == qualname else None
+        if twin is not None:
+            ctx.call_funcs[node] = twin.target
             return
         twin = f".{qualname[len('scipy.'):]}" if qualname in JAX_SCIPY else " where it exists"
         self.report(ctx, node, self.MESSAGE.format(name=qualname), use_instead=hint.format(twin=twin))

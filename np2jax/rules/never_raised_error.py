@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.scipy_twins import TWINS
 from np2jax.analysis.scope import Scope
 from np2jax.analysis.values import STATIC, python_container
 from np2jax.context import FileContext, FunctionInfo
@@ -10,11 +11,11 @@ from np2jax.rule import Example, RuleDoc
 from np2jax.rules.hazard import HazardRule
 from np2jax.visitors import child_nodes
 
-# numpy.linalg functions that raise LinAlgError on singular or indefinite input; jax.numpy returns inf/nan.
-SINGULAR_RAISERS = frozenset({"solve", "inv", "cholesky", "tensorsolve", "tensorinv", "matrix_power"})
+# numpy.linalg (and scipy.linalg) functions that raise LinAlgError on singular or indefinite input; jax.numpy returns inf/nan.
+SINGULAR_RAISERS = frozenset({"solve", "inv", "cholesky", "tensorsolve", "tensorinv", "matrix_power", "solve_triangular"})
 # What NumPy raises and JAX never does, with the handler types that name it ...
 CATCHERS = {
-    "LinAlgError": frozenset({"numpy.linalg.LinAlgError"}),
+    "LinAlgError": frozenset({"numpy.linalg.LinAlgError", "scipy.linalg.LinAlgError"}),
     "FloatingPointError": frozenset({"builtins.FloatingPointError", "builtins.ArithmeticError"}),
     "IndexError": frozenset({"builtins.IndexError", "builtins.LookupError"}),
 }
@@ -197,11 +198,11 @@ def _raised_in(body: cst.BaseSuite, scope: Scope, ctx: FileContext) -> dict[str,
     for node in _nodes(body):
         if isinstance(node, cst.Call):
             qualname = ctx.resolver.qualname(node.func, scope) or ""
-            if qualname.startswith("numpy.linalg."):
-                name = qualname[len("numpy."):]
+            if qualname.startswith("numpy.linalg.") or (qualname.startswith("scipy.linalg.") and qualname in TWINS):
+                name = qualname[qualname.index(".") + 1:]
                 singular = name[len("linalg."):] in SINGULAR_RAISERS
                 if singular or "LinAlgError" not in raised:
-                    raised["LinAlgError"] = (f"`np.{name}`", not singular)
+                    raised["LinAlgError"] = (f"`{'np' if qualname.startswith('numpy.') else 'scipy'}.{name}`", not singular)
             elif qualname.startswith("numpy.") and "FloatingPointError" not in raised:
                 raised["FloatingPointError"] = (f"`np.{qualname[len('numpy.'):]}`", True)
         elif isinstance(node, cst.Subscript) and "IndexError" not in raised:
