@@ -1355,3 +1355,96 @@ def test_in_place_ops_keep_narrow_dtypes_however_they_are_spelled():
         got = np.asarray(getattr(migrated, name)(*args))
         assert got.dtype == expected.dtype, name
         np.testing.assert_array_equal(got, expected, err_msg=name)
+
+
+def test_python_floats_in_an_array_display_give_numpys_float64_under_x64():
+    """hunt26 S1: np.array([[c, -s, 0.0], ...]) of float32 c, s is float64 in NumPy (a list's Python floats are
+    float64 to it) and was float32 in jax.numpy (weakly typed floats) under x64: `dtype=float` keeps NumPy's."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def rot_z(a):
+            c, s = np.cos(a), np.sin(a)
+            return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+        def to_homogeneous(p):
+            return np.array((p[0], p[1], p[2], 1.0))
+
+        def pair(p):
+            return np.array([p[0], p[1]])
+        """
+    )
+    output = result.output.decode()
+    assert output.count("dtype=float)") == 2 and "jnp.array([p[0], p[1]])" in output
+    import jax
+
+    for x64 in (False, True):
+        with jax.enable_x64(x64):
+            for name, arg in (("rot_z", np.float32(0.3)), ("to_homogeneous", np.array([1.5, 2.0, 3.1], np.float32))):
+                got, want = getattr(migrated, name)(arg), getattr(original, name)(arg)
+                assert got.dtype == (want.dtype if x64 else np.float32), (name, x64, got.dtype)
+                np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+def test_a_module_with_complex_numbers_keeps_the_array_display_as_it_is():
+    """dtype=float would drop imaginary parts: where the module shows complex numbers, no dtype is added."""
+    result, _, _ = migrated_pair(
+        """
+        import numpy as np
+
+        def phasor(z):
+            return np.array([z, 0.0]) * np.exp(1j * 0.5)
+        """
+    )
+    assert "jnp.array([z, 0.0])" in result.output.decode()
+
+
+def test_float_writes_into_integer_arrays_are_reported():
+    """hunt26 S2: a write into an array made with an integer dtype casts as .astype would: NumPy wraps a narrow
+    type's out-of-range values where .at[].set saturates (NPJ105), and a fused multiply-add before the
+    truncation can be one off (NPJ120). Integer values, values clipped into range and float arrays are not reported."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def to_pcm(x):
+            out = np.zeros(len(x), dtype=np.int16)
+            out[:] = x * 32767.0
+            return out
+
+        def to_pcm_clipped(x):
+            out = np.zeros(len(x), dtype=np.int16)
+            out[:] = np.clip(x, -1.0, 1.0) * 32767
+            return out
+
+        def diffuse_u8(u, r):
+            new = u.astype(np.uint8)
+            new[1:-1] = u[1:-1] + r * (u[2:] - 2.0 * u[1:-1] + u[:-2])
+            return new
+
+        def counts(idx, n):
+            c = np.zeros(n, dtype=np.int64)
+            for i in range(idx.shape[0]):
+                c[idx[i]] += 1
+            return c
+
+        def blend(a, b, t):
+            out = np.zeros(a.shape, dtype=int)
+            out[:] = t * a + (1 - t) * b
+            return out
+
+        def scaled(x):
+            out = np.zeros(len(x))
+            out[:] = x * 2.0 + 1.0
+            return out
+        """
+    )
+    found = {(d.code, d.line) for d in result.diagnostics if d.code in ("NPJ105", "NPJ120")}
+    assert found == {("NPJ105", 5), ("NPJ105", 14), ("NPJ105", 15), ("NPJ120", 15), ("NPJ120", 26)}, found
+    assert "writing into `out` casts the values to `int16`" in next(
+        d.message for d in result.diagnostics if d.code == "NPJ105" and d.line == 5)
+    x = np.array([0.5, 1.2, -1.3])
+    assert not np.array_equal(np.asarray(migrated.to_pcm(x)), original.to_pcm(x))  # what the warning is about
+    np.testing.assert_array_equal(np.asarray(migrated.to_pcm_clipped(x)), original.to_pcm_clipped(x))
+    np.testing.assert_array_equal(np.asarray(migrated.counts(np.array([0, 2, 2]), 4)), original.counts(np.array([0, 2, 2]), 4))

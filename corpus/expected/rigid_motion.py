@@ -74,7 +74,7 @@ def rk4_step(f, t, y, h):
 
 @jax.jit
 def spin(t, y):
-    return jnp.array([-y[1], y[0], 0.0])
+    return jnp.array([-y[1], y[0], 0.0], dtype=float)
 
 
 @functools.partial(jax.jit, static_argnums=(0,))

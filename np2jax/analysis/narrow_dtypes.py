@@ -63,28 +63,44 @@ def _rebound_first(function: cst.CSTNode, name: str) -> bool:
     return False
 
 
-def _narrow_value(value: cst.BaseExpression, resolver: Resolver, scope: Scope, depth: int = 0) -> bool:
+def _narrow_value(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
+    return _made_dtype(value, resolver, scope) in NARROW_DTYPES
+
+
+def made_dtype(name: str, scope: Scope, resolver: Resolver) -> str | None:
+    """The NumPy dtype name (``"int16"``) every (non-augmented) binding of ``name`` makes an array of, explicitly
+    (``np.zeros(n, dtype=np.int16)``, ``x.astype("u1")``, ``np.full(n, 0, np.int8).copy()``), or None."""
+    found, bindings = scope.lookup(name)
+    made = [b for b in bindings if not (isinstance(b, ValueBinding) and b.augmented)]
+    if found is None or not made or not all(isinstance(b, ValueBinding) for b in made):
+        return None
+    names = {_made_dtype(b.value, resolver, found) for b in made}
+    return names.pop() if len(names) == 1 else None
+
+
+def _made_dtype(value: cst.BaseExpression, resolver: Resolver, scope: Scope, depth: int = 0) -> str | None:
+    """The dtype name of the NumPy array or scalar ``value`` makes with a dtype given explicitly, or None."""
     if not isinstance(value, cst.Call) or depth > 4:
-        return False
+        return None
     dtype = None
     if isinstance(value.func, cst.Attribute) and value.func.attr.value == "astype":
         dtype = next((arg.value for arg in value.args if arg.keyword is None or arg.keyword.value == "dtype"), None)
     elif isinstance(value.func, cst.Attribute) and value.func.attr.value in _SAME_DTYPE_METHODS and (
             resolver.qualname(value.func, scope) is None):
-        return _narrow_value(value.func.value, resolver, scope, depth + 1)  # `np.zeros(n, np.int8).reshape(2, -1)`
+        return _made_dtype(value.func.value, resolver, scope, depth + 1)  # `np.zeros(n, np.int8).reshape(2, -1)`
     else:
         qualname = resolver.qualname(value.func, scope) or ""
         if not is_numpy(qualname):
-            return False
+            return None
         short = qualname.rsplit(".", 1)[-1]
         if short in NARROW_DTYPES:
-            return True  # `np.float16(v)`: a scalar of that type
+            return short  # `np.float16(v)`: a scalar of that type
         for index, arg in enumerate(value.args):
             if (arg.keyword is not None and arg.keyword.value == "dtype") or (
                 arg.keyword is None and ((index == 1 and short in _DTYPE_SECOND) or (index == 2 and short in _DTYPE_THIRD))
             ):
                 dtype = arg.value
-    return dtype is not None and _dtype_name(dtype, resolver, scope) in NARROW_DTYPES
+    return _dtype_name(dtype, resolver, scope) if dtype is not None else None
 
 
 def _dtype_name(node: cst.BaseExpression, resolver: Resolver, scope: Scope, depth: int = 0) -> str | None:
@@ -97,4 +113,9 @@ def _dtype_name(node: cst.BaseExpression, resolver: Resolver, scope: Scope, dept
                  else None for b in bindings}
         return names.pop() if len(names) == 1 else None
     qualname = resolver.qualname(node, scope) or ""
+    if qualname in _BUILTIN_DTYPES:
+        return _BUILTIN_DTYPES[qualname]
     return qualname.rsplit(".", 1)[-1] if is_numpy(qualname) else None
+
+
+_BUILTIN_DTYPES = {"builtins.int": "int64", "builtins.float": "float64", "builtins.bool": "bool", "builtins.complex": "complex128"}

@@ -7,10 +7,14 @@ import libcst as cst
 from np2jax.analysis.scope import ValueBinding
 from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
-from np2jax.rule import Example, Rule, RuleDoc
-from np2jax.analysis.narrow_dtypes import DTYPE_CODES
+from np2jax.rule import Example, RuleDoc
+from np2jax.rules.hazard import HazardRule
+from np2jax.analysis.narrow_dtypes import DTYPE_CODES, made_dtype
 from np2jax.visitors import child_nodes
 
+INTEGER_DTYPES = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "int", "int_",
+                            "intp", "intc", "uint", "uintp", "uintc", "byte", "short", "ubyte", "ushort", "longlong",
+                            "ulonglong"})
 NARROW_INTEGERS = frozenset({"uint8", "uint16", "uint32", "uint64", "uint", "ubyte", "ushort", "uintc", "uintp",
                              "int8", "int16", "byte", "short", "bool_", "bool"})
 
@@ -159,7 +163,20 @@ def _fits(bounds: tuple[float, float] | None, dtype: str) -> bool:
     return bounds is not None and limits is not None and limits[0] <= bounds[0] and bounds[1] <= limits[1]
 
 
-class AstypeNarrowing(Rule):
+def integer_writes(node: cst.CSTNode, scope, ctx: FileContext):
+    """(array name, its dtype name) for each ``a[...] = v`` / ``a[...] op= v`` of ``node`` into an array ``a`` every
+    binding of which is made with an integer dtype: NumPy casts ``v`` into it (analysis/narrow_dtypes.made_dtype)."""
+    if not isinstance(node, (cst.Assign, cst.AugAssign)):
+        return
+    targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+    for target in targets:
+        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+            dtype = made_dtype(target.value.value, scope, ctx.resolver)
+            if dtype in INTEGER_DTYPES:
+                yield target.value.value, dtype
+
+
+class AstypeNarrowing(HazardRule):
     CODE = "NPJ105"
     NAME = "astype-narrowing"
     MESSAGE = "casting to `{dtype}` wraps out-of-range values in NumPy but not in JAX"
@@ -172,7 +189,9 @@ class AstypeNarrowing(Rule):
             "(`np.clip(lut, 0, 255).astype(np.uint8)`, `np.round(np.clip(x, -1, 1) * 32767).astype(np.int16)`, also "
             "through local names), nor booleans and choices between literals (`(img > t).astype(np.uint8)`, "
             "`(~mask).astype(np.uint8)`, `np.where(img > t, 255, 0).astype(np.uint8)`) unless the array is written "
-            "into (`m[1:] = x[1:] * 100`)."
+            "into (`m[1:] = x[1:] * 100`). Also writes that make the same cast unwritten: `out[:] = x * 32767.0` "
+            "or `img[i] += v` into an array made with such a dtype (`out = np.zeros(n, dtype=np.int16)`), unless "
+            "the values are integers or clipped into range."
         ),
         why=(
             "NumPy wraps (or leaves undefined) float and wide-int values outside the target range; "
@@ -240,6 +259,27 @@ class AstypeNarrowing(Rule):
             """,
         ),
         Example(
+            title="a write into a narrow integer array casts as astype does",
+            before="""
+            import numpy as np
+
+            def to_pcm(x):
+                out = np.zeros(x.shape[0], dtype=np.int16)
+                out[:] = x * 32767.0
+                return out
+            """,
+            after="""
+            import numpy as np
+            import jax.numpy as jnp
+
+            def to_pcm(x):
+                out = jnp.zeros(x.shape[0], dtype=np.int16)
+                out = out.at[:].set(x * 32767.0)
+                return out
+            """,
+            diagnostics=("NPJ105",),
+        ),
+        Example(
             title="a dtype chosen at run time among narrow ones",
             before="""
             import numpy as np
@@ -251,6 +291,19 @@ class AstypeNarrowing(Rule):
             diagnostics=("NPJ105",),
         ),
     )
+
+    WRITE_MESSAGE = ("writing into `{name}` casts the values to `{dtype}`: NumPy wraps out-of-range values, JAX's "
+                     "`.at[...]` update saturates them")
+    NODE_TYPES = frozenset({cst.Assign, cst.AugAssign})
+
+    def check(self, node: cst.CSTNode, scope, ctx: FileContext) -> None:
+        """``out = np.zeros(n, dtype=np.int16); out[:] = x * 32767.0``: the cast `.astype` would make, unwritten."""
+        for name, dtype in integer_writes(node, scope, ctx):
+            if dtype in NARROW_INTEGERS and not ctx.values.is_integer(node.value, scope) and not _fits(
+                    value_range(node.value, scope, ctx), dtype):
+                self.report(ctx, node, self.WRITE_MESSAGE.format(name=name, dtype=dtype),
+                            use_instead=f"clip into range first: {name}[...] = jnp.clip(v, lo, hi), or keep a wider array")
+                return
 
     def on_call(self, node: cst.Call, ctx: FileContext) -> None:
         if not isinstance(node.func, cst.Attribute) or node.func.attr.value != "astype":

@@ -24,6 +24,7 @@ from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
+from np2jax.rules.astype_narrowing import integer_writes
 from np2jax.rules.hazard import HazardRule
 
 # NumPy functions XLA does not round correctly, with what to write instead.
@@ -61,7 +62,8 @@ class InexactBeforeRounding(HazardRule):
             "fuses into one multiply-add) whose result reaches, directly, through arithmetic or through a local "
             "name, a rounding: `np.floor`/`ceil`/`trunc`/`rint`/`round`, `math.floor`, `int()`, `round()`, an "
             "integer `astype` (also `astype(a.dtype)` of a parameter `a`, an integer cast for integer inputs such "
-            "as uint8 images), `//`, `%` or `==`/`!=`."
+            "as uint8 images), a write into an array made with an integer dtype (`img[1:-1] = u + r * lap`), `//`, "
+            "`%` or `==`/`!=`."
         ),
         why=(
             "NumPy's `log2(8.0)` is exactly 3.0; XLA's (jax on CPU, float64) is 2.9999999999999996, and "
@@ -78,7 +80,9 @@ class InexactBeforeRounding(HazardRule):
         known_problems=(
             "A division is reported whenever its divisor is not a power-of-two constant; a division of two arrays "
             "of the same shape is exact in XLA and reported all the same. Orderings (`<`, `>=`) at exact values "
-            "and other functions whose results are rarely rounded (`exp`, `tanh`) are not reported."
+            "and other functions whose results are rarely rounded (`exp`, `tanh`) are not reported. A write into "
+            "a copy of a parameter (`new = u.copy(); new[1:-1] = ...`) truncates only for integer inputs and is "
+            "not reported."
         ),
     )
     EXAMPLES = (
@@ -140,7 +144,7 @@ class InexactBeforeRounding(HazardRule):
         ),
     )
 
-    NODE_TYPES = frozenset({cst.Call, cst.BinaryOperation, cst.Comparison})
+    NODE_TYPES = frozenset({cst.Call, cst.BinaryOperation, cst.Comparison, cst.Assign, cst.AugAssign})
 
     def on_leave_function(self, info, ctx: FileContext) -> None:
         self._reported: set[int] = set()
@@ -173,6 +177,10 @@ def _rounded_operands(node: cst.CSTNode, scope: Scope, ctx: FileContext):
             elif method == "astype" and positional and _parameter_dtype(positional[0], scope):
                 # `(alpha * a + (1 - alpha) * b).astype(a.dtype)`: an integer cast for integer images
                 yield node.func.value, f"`.astype({ctx.code(positional[0]).strip()})` (a truncation when it is an integer dtype)"
+    elif isinstance(node, (cst.Assign, cst.AugAssign)):
+        for name, dtype in integer_writes(node, scope, ctx):  # `img[1:-1] = u + r * lap`, img made uint8
+            yield node.value, f"the write into `{name}` (a {dtype} array: a truncation)"
+            break
     elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.FloorDivide, cst.Modulo)):
         yield node.left, "`//`" if isinstance(node.operator, cst.FloorDivide) else "`%`"
     elif isinstance(node, cst.Comparison):

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from np2jax.analysis.callbacks import callback_arguments, numpy_twin
@@ -77,6 +79,41 @@ def _python_fill(ref: NumpyRef, ctx: FileContext) -> str | None:
         (a.value for a in args if a.keyword is not None and a.keyword.value == "fill_value"), None) if len(positional) == 1 else None
     kind = python_number_kind(fill, ref.scope, ctx.resolver) if fill is not None else None
     return kind if kind in ("float", "complex") else None  # (int: JAX makes int64 * float32 a float32 anyway)
+
+
+# Signs that a module computes with complex numbers (where `dtype=float` would drop imaginary parts).
+_COMPLEX_SIGNS = re.compile(r"\d[jJ]\b|complex|conj|imag|fft|angle|eig\w*\(|\.real\b|polar|hilbert")
+
+
+def _mixes_python_floats(ref: NumpyRef, ctx: FileContext) -> bool:
+    """``np.array([[c, -s, 0.0], [s, c, 0.0]])`` without a dtype: NumPy takes the Python floats of a list as
+    float64, so float32 ``c``, ``s`` give a float64 array; jax.numpy takes them as weakly typed and keeps float32
+    (under x64: without it both are float32). ``dtype=float`` gives NumPy's dtype, for real values: not where the
+    module shows signs of complex numbers (``1j``, ``complex``, ``conj``, ``fft`` ...)."""
+    args = ref.call.args
+    if not args or args[0].keyword is not None or args[0].star or any(
+            a.keyword is not None and a.keyword.value == "dtype" for a in args) or len(args) > 1:
+        return False
+    leaves, pending = [], [args[0].value]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (cst.List, cst.Tuple)) and all(isinstance(e, cst.Element) for e in node.elements):
+            pending.extend(e.value for e in node.elements)
+        else:
+            leaves.append(node)
+    if not isinstance(args[0].value, (cst.List, cst.Tuple)) or not any(_float_literal(leaf) for leaf in leaves) or all(
+            _float_literal(leaf) or isinstance(leaf, cst.Integer) for leaf in leaves):
+        return False
+    signs = getattr(ctx, "_complex_signs", None)
+    if signs is None:
+        signs = ctx._complex_signs = bool(_COMPLEX_SIGNS.search("\n".join(ctx.source_lines)))  # type: ignore[attr-defined]
+    return not signs
+
+
+def _float_literal(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    return isinstance(node, cst.Float)
 
 
 def _default_int(scope: Scope, ctx: FileContext) -> cst.BaseExpression:
@@ -647,6 +684,8 @@ class NumpyToJaxNumpy(Rule):
                 kind = _python_fill(ref, ctx)
                 if kind is not None:  # NumPy's `np.full(n, np.inf)` is float64; jax.numpy's a weak float (x64: float32
                     ref.keyword_changes["+dtype"] = ("dtype", cst.Name(kind))  # beside a float32 array)
+            if row.numpy in ("numpy.array", "numpy.asarray") and _mixes_python_floats(ref, ctx):
+                ref.keyword_changes["+dtype"] = ("dtype", cst.Name("float"))
             if row.numpy in BOOLEAN_AVERAGES and _averages_booleans(ref, ctx):
                 ref.keyword_changes["+dtype"] = ("dtype", cst.Name("float"))
             if row.numpy in CUMULATIVE:
