@@ -870,3 +870,38 @@ def test_branches_of_a_parameter_and_its_promotion_with_another_are_not_converte
     x = np.arange(4)
     np.testing.assert_allclose(np.asarray(namespace["power"](x, 0.5)), np.array(x ** 0.5), rtol=1e-6)
     np.testing.assert_array_equal(np.asarray(namespace["doubled"](x)), x * 2)
+
+
+def test_a_python_number_beside_an_array_takes_their_common_dtype():
+    """hunt26 L1: `if cmax == 0: return np.inf` beside `return courant * dx / cmax` (dx maybe an array, so not
+    jnp.where): under x64 jax.lax.cond refused the float64 number beside the float32 branch; the number now
+    gets the dtype the two promote to, and the results agree with NumPy with x64 off and on."""
+    import jax
+
+    from tests.test_real_code_regressions import migrated_pair
+
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def cfl_dt(c, dx, courant=0.9):
+            cmax = np.max(np.abs(c))
+            if cmax == 0:
+                return np.inf
+            return courant * dx / cmax
+
+        def fallback(x, n):
+            s = np.sum(x)
+            return -1 if s < 0 else s * n
+        """
+    )
+    output = result.output.decode()
+    assert "lambda: jnp.asarray(np.inf, jnp.result_type(np.inf, courant * dx / cmax))" in output
+    for x64 in (False, True):
+        with jax.enable_x64(x64):
+            for c in (np.array([0.5, -2.0], np.float32), np.zeros(2, np.float32), np.array([1.0, 3.0])):
+                got, want = migrated.cfl_dt(c, 0.1), original.cfl_dt(c, 0.1)
+                np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+                assert np.asarray(got).dtype == (c.dtype if x64 else np.float32)
+            for x in (np.array([1.5, 2.0], np.float32), np.array([-3.0, 1.0], np.float32)):
+                np.testing.assert_allclose(np.asarray(migrated.fallback(x, 2.0)), original.fallback(x, 2.0), rtol=1e-6)

@@ -56,8 +56,10 @@ class TracedConditional(Rule):
             "`jax.lax.cond` needs one type), and branches whose dtype kinds can differ with the data (`1` beside "
             "`-1.5`, `x / s` beside an array parameter `x`, `m * 0.5` beside the `m = x.max()` a branch leaves alone, `0.5` beside `x.sum()`, `np.ones_like(x)` beside `x ** p` with `p` a parameter used as no array, which an int `x` and a float `p` promote to float: NumPy returns an int for one, a float for the other). When one "
             "branch is a Python float and the other a float32 array that may not be 0-d, the result is weakly typed, so "
-            "combined later with float16 data it stays float16 where NumPy would give float32; under x64 such a "
-            "`jax.lax.cond` raises when tracing (a float64 number beside a float32 array). Comments inside the branches of an "
+            "combined later with float16 data it stays float16 where NumPy would give float32. A Python number beside "
+            "an array in a `jax.lax.cond` takes the dtype the two promote to (`jnp.asarray(np.inf, "
+            "jnp.result_type(np.inf, dx / c))`: under x64 a float64 number beside a float32 array would make "
+            "`jax.lax.cond` raise); NumPy returns the Python number itself from that branch. Comments inside the branches of an "
             "`if` statement move above the new statement; a conditional expression with comments between its "
             "parts is left as it is (the call would have nowhere to keep them). A guard clause is left as it is "
             "when a statement after it does more than bind local names from expressions free of side effects (a "
@@ -333,7 +335,7 @@ class TracedConditional(Rule):
                     result = self._choice(truth, test, self._value(value), result, ctx, select=True)
                 columns.append(result)
             return columns[0] if len(columns) == 1 else f"({', '.join(columns)})"
-        rendered = [self._packed(values) for values in branches]
+        rendered = [self._packed(values) for values in _typed_numbers(branches, ctx)]
         result = rendered[-1]
         for test, truth, value in reversed(list(zip(tests, conversion.truths, rendered))):
             result = self._choice(truth, test, value, result, ctx)
@@ -373,6 +375,42 @@ class TracedConditional(Rule):
         if isinstance(node, cst.Tuple) and not node.lpar:
             return f"({code})"
         return code
+
+
+# Names of float constants (`return np.inf` beside an array)
+NUMBER_CONSTANTS = frozenset({"numpy.inf", "numpy.nan", "numpy.pi", "numpy.e", "math.inf", "math.nan", "math.pi", "math.e"})
+
+
+def _number_constant(node: cst.BaseExpression | str, ctx: FileContext) -> bool:
+    """A Python number: a literal (``0.0``, ``-1``), ``np.inf``, ``math.pi``, ``float("inf")``."""
+    if isinstance(node, str):
+        return False
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return True
+    if isinstance(node, cst.Call) and ctx.qualname(node.func) == "builtins.float" and len(node.args) == 1:
+        return isinstance(node.args[0].value, (cst.SimpleString, cst.Integer, cst.Float))
+    return ctx.qualname(node) in NUMBER_CONSTANTS
+
+
+def _typed_numbers(branches: list[list], ctx: FileContext) -> list[list]:
+    """``jax.lax.cond(t, lambda: np.inf, lambda: dx / c)``: a Python number is weakly typed, a float64 under x64,
+    which jax.lax.cond refuses beside a float32 array (its branches need one dtype). The number gets the dtype
+    the two promote to, as NumPy would when combining them: ``jnp.asarray(np.inf, jnp.result_type(np.inf, dx / c))``
+    (only the other branch's dtype is used: XLA drops its arithmetic)."""
+    typed = [list(values) for values in branches]
+    for column in range(len(typed[0]) if typed else 0):
+        values = [values[column] for values in typed]
+        reference = next((v for v in values if not _number_constant(v, ctx) and not isinstance(v, str)), None)
+        if reference is None:
+            continue
+        for values in typed:
+            if _number_constant(values[column], ctx):
+                number = _code(values[column])
+                jnp = ctx.use_jnp()
+                values[column] = f"{jnp}.asarray({number}, {jnp}.result_type({number}, {_code(reference)}))"
+    return typed
 
 
 class _Comments(FastVisitor):
