@@ -1448,3 +1448,54 @@ def test_float_writes_into_integer_arrays_are_reported():
     assert not np.array_equal(np.asarray(migrated.to_pcm(x)), original.to_pcm(x))  # what the warning is about
     np.testing.assert_array_equal(np.asarray(migrated.to_pcm_clipped(x)), original.to_pcm_clipped(x))
     np.testing.assert_array_equal(np.asarray(migrated.counts(np.array([0, 2, 2]), 4)), original.counts(np.array([0, 2, 2]), 4))
+
+
+def test_element_reads_of_arrays_of_known_dimensions_are_copies():
+    """hunt26 FP5: `old = u[i]` of `u = np.zeros(n)` with `n = b.shape[0]` (a local name bound to a size), and
+    `self.hist[k] = self.state[0]` with every store of `self.state` 1-D, read one element: a copy, not a view.
+    A row of a 2-D attribute bound to a local name stays a view (NPJ201)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def sor(b, h, omega=1.5, sweeps=10):
+            n = b.shape[0]
+            u = np.zeros(n)
+            for k in range(sweeps):
+                for i in range(1, n - 1):
+                    old = u[i]
+                    u[i] = old + omega * (0.5 * (u[i - 1] + u[i + 1] + h * h * b[i]) - old)
+            return u
+
+        class AlphaBeta:
+            def __init__(self):
+                self.state = np.zeros(2)
+                self.hist = np.zeros(4)
+                self.count = 0
+
+            def update(self, z):
+                self.state[0] = z
+                self.hist[self.count % 4] = self.state[0]
+                self.count += 1
+
+        class Rows:
+            def __init__(self):
+                self.state = np.zeros((2, 2))
+
+            def update(self, z):
+                first = self.state[0]
+                self.state[0, 0] = z
+                return first.sum()
+        """
+    )
+    assert record(result, "sor").status == "migrated" and record(result, "sor").jit
+    assert record(result, "AlphaBeta.update").status != "unsupported"
+    assert record(result, "Rows.update").status == "unsupported"
+    assert any(d.code == "NPJ201" and "`self.state` (or a view of it)" in d.message for d in result.diagnostics)
+    b = np.linspace(-1.0, 1.0, 12)
+    np.testing.assert_allclose(np.asarray(migrated.sor(b, 0.1)), original.sor(b, 0.1), rtol=1e-5, atol=1e-7)
+    got, want = migrated.AlphaBeta(), original.AlphaBeta()
+    for z in (0.5, -1.0, 2.0, 3.5, 4.0):
+        got.update(z)
+        want.update(z)
+        np.testing.assert_allclose(np.asarray(got.hist), want.hist)

@@ -488,35 +488,16 @@ class FunctionAliasing:
         """The number of dimensions of a local array made only by ``np.zeros``/``ones``/``empty``/``full`` of a
         shape written as integers (literals, ``len(x)``, ``x.shape[k]``, ``x.size``, sums of those, or a tuple of
         them) or by ``np.arange``; None otherwise (a parameter default may be a tuple, linspace of vectors is 2-D)."""
-        from np2jax.analysis.indexing import IndexClassifier  # (indexing imports this module)
-
-        ints = IndexClassifier(self.resolver, self.scope)
         found: set[int] = set()
         for binding in self.scope.bindings.get(name, ()):
             if not isinstance(binding, ValueBinding):
                 return None
             if binding.augmented:
                 continue  # `y += v` keeps y's shape
-            value = binding.value
-            if not isinstance(value, cst.Call) or any(a.star for a in value.args):
+            ndim = certain_ndim(binding.value, self.resolver, self.scope)
+            if ndim is None:
                 return None
-            qualname = self.resolver.qualname(value.func, self.scope) or ""
-            short = qualname.rsplit(".", 1)[-1] if is_numpy(qualname) else ""
-            positional = [a.value for a in value.args if a.keyword is None]
-            if short == "arange":
-                found.add(1)
-            elif short in ("zeros", "ones", "empty", "full") and positional:
-                shape = positional[0]
-                if isinstance(shape, (cst.Tuple, cst.List)):
-                    if not all(isinstance(e, cst.Element) and _certain_int(e.value, ints) for e in shape.elements):
-                        return None
-                    found.add(len(shape.elements))
-                elif _certain_int(shape, ints):
-                    found.add(1)
-                else:
-                    return None
-            else:
-                return None
+            found.add(ndim)
         return found.pop() if len(found) == 1 else None
 
     def _fresh_call(self, value: cst.BaseExpression) -> bool:
@@ -534,13 +515,41 @@ class FunctionAliasing:
         return checker.reason
 
 
-def _certain_int(node: cst.BaseExpression, ints) -> bool:
-    """An integer by its syntax: a literal, ``len(x)``, ``x.shape[k]``, ``x.size``, and sums and products of those
-    (a bare name is not: a parameter with a number default may be given a tuple)."""
+def certain_ndim(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> int | None:
+    """The number of dimensions of the array ``value`` makes, when it is ``np.zeros``/``ones``/``empty``/``full`` of
+    a shape written as integers (literals, ``len(x)``, ``x.shape[k]``, ``x.size``, sums of those, local names bound
+    to them, or a tuple of them) or ``np.arange``; None otherwise."""
+    from np2jax.analysis.indexing import IndexClassifier  # (indexing imports this module)
+
+    if not isinstance(value, cst.Call) or any(a.star for a in value.args):
+        return None
+    qualname = resolver.qualname(value.func, scope) or ""
+    short = qualname.rsplit(".", 1)[-1] if is_numpy(qualname) else ""
+    positional = [a.value for a in value.args if a.keyword is None]
+    if short == "arange":
+        return 1
+    if short not in ("zeros", "ones", "empty", "full") or not positional:
+        return None
+    ints, shape = IndexClassifier(resolver, scope), positional[0]
+    if isinstance(shape, (cst.Tuple, cst.List)):
+        if all(isinstance(e, cst.Element) and _certain_int(e.value, ints, scope) for e in shape.elements):
+            return len(shape.elements)
+        return None
+    return 1 if _certain_int(shape, ints, scope) else None
+
+
+def _certain_int(node: cst.BaseExpression, ints, scope: Scope, depth: int = 0) -> bool:
+    """An integer by its syntax: a literal, ``len(x)``, ``x.shape[k]``, ``x.size``, sums and products of those, and
+    a local name bound only to such values (``n = b.shape[0]``; a parameter is not: one with a number default may
+    be given a tuple)."""
     if isinstance(node, cst.Integer):
         return True
+    if isinstance(node, cst.Name) and depth < 4:
+        bindings = scope.bindings.get(node.value, ())
+        return bool(bindings) and all(isinstance(b, ValueBinding) and not b.augmented
+                                      and _certain_int(b.value, ints, scope, depth + 1) for b in bindings)
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
-        return _certain_int(node.left, ints) and _certain_int(node.right, ints)
+        return _certain_int(node.left, ints, scope, depth) and _certain_int(node.right, ints, scope, depth)
     if isinstance(node, cst.Call):
         return (isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1)
     if isinstance(node, cst.Attribute):

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from np2jax.analysis.aliasing import has_number_hint, is_fresh_array, is_python_container, may_alias_node
+from np2jax.analysis.aliasing import certain_ndim, has_number_hint, is_fresh_array, is_python_container, may_alias_node
 from np2jax.analysis.jax_values import makes_jax_array
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ScopedVisitor
@@ -53,6 +53,9 @@ class _Facts:
     jax_made: bool = True  # every store makes a JAX array once migrated (analysis/jax_values.py)
     numbers: bool | None = None  # every store is a Python number (`self.n = 0`, `self.dt = dt` with `dt: float`)
     problem: str | None = None  # first reason another reference may see the array
+    ndims: set = field(default_factory=set)  # the dimensions each store certainly makes (None: not known)
+    # `v = self.x[i]`: a copy of one element when every store makes an array of as many dimensions as indices
+    element_reads: list[tuple[int, Callable[[], str]]] = field(default_factory=list)
 
 
 @dataclass
@@ -208,9 +211,37 @@ class _AttributeUses(ScopedVisitor):
     def _escapes(self, expr: cst.BaseExpression | None, how: str | Callable[[], str]) -> None:
         if expr is None:
             return
+        element = self._element_read(expr)
+        if element is not None:  # decided once every store is known (leave_Module)
+            name, indices = element
+            self._facts(name).element_reads.append((indices, lambda: f"`self.{name}` (or a view of it) "
+                                                    f"{how if isinstance(how, str) else how()}: NumPy's in-place writes would change it there too"))
+            return
         for name in self._aliases(expr):
             self._flag(name, lambda: f"`self.{name}` (or a view of it) {how if isinstance(how, str) else how()}: "
                        "NumPy's in-place writes would change it there too")
+
+    def _element_read(self, expr: cst.BaseExpression) -> tuple[str, int] | None:
+        """``self.x[i]`` / ``self.x[i, j]`` with integer indices only: (``x``, how many)."""
+        from np2jax.analysis.indexing import IndexClassifier  # (indexing imports aliasing, which this imports)
+
+        if not isinstance(expr, cst.Subscript) or self.method is None:
+            return None
+        name = self._self_attr(expr.value)
+        ints = IndexClassifier(self.resolver, self.scopes[-1])
+        if name is None or not all(
+                isinstance(e.slice, cst.Index) and e.slice.star is None and not isinstance(e.slice.value, cst.Ellipsis)
+                and not (isinstance(e.slice.value, cst.Name) and e.slice.value.value == "None")
+                and ints.is_int(e.slice.value) for e in expr.slice):
+            return None
+        return name, len(expr.slice)
+
+    def leave_Module(self, node: cst.Module) -> None:
+        for facts in self.result.facts.values():
+            if facts.element_reads and facts.problem is None and not (
+                    len(facts.ndims) == 1 and all(indices in facts.ndims for indices, _ in facts.element_reads)):
+                facts.problem = facts.element_reads[0][1]()
+        super().leave_Module(node)
 
     # --- classes and methods -----------------------------------------------------------
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
@@ -288,6 +319,7 @@ class _AttributeUses(ScopedVisitor):
     def _store(self, name: str, value: cst.BaseExpression | None) -> None:
         if value is None:
             return
+        self._facts(name).ndims.add(certain_ndim(value, self.resolver, self.scopes[-1]))
         if self._is_array_value(value):
             self._facts(name).array = True
         if is_python_container(value, self.resolver, self.scopes[-1]):
