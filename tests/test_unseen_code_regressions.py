@@ -1499,3 +1499,22 @@ def test_element_reads_of_arrays_of_known_dimensions_are_copies():
         got.update(z)
         want.update(z)
         np.testing.assert_allclose(np.asarray(got.hist), want.hist)
+
+
+def test_signs_cast_to_int8_and_products_of_int8_arrays_are_not_reported():
+    """hunt26 FP6: np.sign(...) holds -1, 0 and 1 (NPJ105 needs values past int8's range), and a product of two
+    int8 arrays is int8 in NumPy and JAX alike (NPJ115 is about int64 against int32). The function is jitted and
+    agrees with NumPy."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def turning_points(x):
+            s = np.sign(np.diff(x)).astype(np.int8)
+            return s[1:] * s[:-1] < 0
+        """
+    )
+    assert record(result, "turning_points").status == "migrated" and record(result, "turning_points").jit
+    assert not result.diagnostics
+    x = np.array([0.0, 1.0, 3.0, 2.0, 2.0, 5.0, np.nan, 1.0])
+    np.testing.assert_array_equal(np.asarray(migrated.turning_points(x)), original.turning_points(x))

@@ -71,6 +71,8 @@ def value_range(node: cst.BaseExpression, scope, ctx: FileContext, depth: int = 
             return (low, high) if low is not None and high is not None else None
         if qualname in BOOLEAN_FUNCTIONS:
             return 0, 1
+        if qualname == "numpy.sign":
+            return -1, 1  # (NaN casts to 0 in NumPy and XLA alike)
         if qualname == "numpy.where" and len(positional) == 3:  # `np.where(img > t, 1, 0)`: one of two values
             branches = [value_range(branch, scope, ctx, depth + 1) for branch in positional[1:]]
             if None in branches:

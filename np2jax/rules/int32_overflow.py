@@ -5,6 +5,7 @@ import libcst as cst
 from np2jax.analysis.dtype_sources import dtype_argument, runtime_dtype
 from np2jax.analysis.loops import all_names, contains, descendants
 from np2jax.analysis.value_kinds import NUMBER, ValueClassifier
+from np2jax.analysis.narrow_dtypes import made_dtype
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.context import FileContext, runs_on_jax_arrays
 from np2jax.cstutil import number_literal
@@ -214,6 +215,8 @@ class Int32Overflow(HazardRule):
         if isinstance(node.operator, cst.Power) and runtime[1]:
             return "a power"
         if isinstance(node.operator, (cst.Multiply, cst.LeftShift)):
+            if all(_narrow_array(side, scope, ctx) for side in (node.left, node.right)):
+                return None  # `s[1:] * s[:-1]` of int8 arrays: int8 in NumPy and JAX alike
             if all(runtime) and not any(isinstance(side, cst.Comparison) for side in (node.left, node.right)):
                 return "a product"
             if isinstance(node.operator, cst.Multiply) and not _static(ctx, node, scope) and _constant_factor(node) >= LARGE_FACTOR and all(
@@ -372,6 +375,19 @@ def _outside(value: int, dtype: str | None) -> bool:
     """Outside ``dtype``'s range (a dtype chosen at run time: outside int8's)."""
     low, high = _RANGES.get(dtype or "int8", (-128, 127))
     return not low <= value <= high
+
+
+NARROW_INTEGER_NAMES = frozenset({"int8", "int16", "uint8", "uint16", "byte", "short", "ubyte", "ushort"})
+
+
+def _narrow_array(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
+    """An int8/int16/uint8/uint16 array (or a slice or element of one), by the dtype it is made with: products of
+    two keep that dtype in NumPy and in JAX (and wrap alike)."""
+    while isinstance(node, cst.Subscript):
+        node = node.value
+    if isinstance(node, cst.Name):
+        return made_dtype(node.value, scope, ctx.resolver) in NARROW_INTEGER_NAMES
+    return False
 
 
 def _narrow_name(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> str | None:
