@@ -1518,3 +1518,33 @@ def test_signs_cast_to_int8_and_products_of_int8_arrays_are_not_reported():
     assert not result.diagnostics
     x = np.array([0.0, 1.0, 3.0, 2.0, 2.0, 5.0, np.nan, 1.0])
     np.testing.assert_array_equal(np.asarray(migrated.turning_points(x)), original.turning_points(x))
+
+
+def test_cross_products_tested_for_exact_zeros_are_reported():
+    """real22 S1 (pyrr's vector_parallel_vector): XLA fuses a1 * b2 - a2 * b1 into one multiply-add, so
+    jnp.cross(v, 2 * v) is about 1e-17 where NumPy's is exactly 0, and `np.count_nonzero(cross) == 0` flips.
+    NPJ120 now reports it, also through a function of the module that returns the cross product; a cross
+    product used as a number (a normal, a torque) is not reported."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def cross(v1, v2):
+            return np.cross(v1, v2)
+
+        def is_parallel(v1, v2):
+            return np.count_nonzero(cross(v1, v2)) == 0
+
+        def coplanar(a, b, c):
+            return ~np.any(np.cross(b - a, c - a))
+
+        def torque(r, f):
+            return np.linalg.norm(np.cross(r, f))
+        """
+    )
+    flagged = {(d.code, d.line) for d in result.diagnostics}
+    assert ("NPJ120", 7) in flagged and ("NPJ120", 10) in flagged, flagged
+    assert not any(d.line in (4, 13) for d in result.diagnostics)
+    v = np.array([0.1, 0.7, 0.3])
+    assert original.is_parallel(v, 2.0 * v)  # what the warning is about: the migrated copy may say False
+    np.testing.assert_allclose(np.asarray(migrated.torque(v, v[::-1])), original.torque(v, v[::-1]), rtol=1e-6)

@@ -20,7 +20,8 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.param_hints import int_like
-from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
+from np2jax.analysis.loops import descendants
+from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ValueBinding
 from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
@@ -34,6 +35,7 @@ INEXACT_FUNCTIONS = {
     "cbrt": "jnp.round(jnp.cbrt(x)) when the root is known to be whole, or a margin before rounding",
     "exp2": "jnp.ldexp(1.0, k) for integer k (exact)",
     "linspace": "integer arithmetic for grid positions: jnp.arange(m) * (n - 1) // (m - 1) (exact), or round with a margin",
+    "cross": "a tolerance: jnp.linalg.norm(c) <= 1e-12 * jnp.linalg.norm(a) * jnp.linalg.norm(b), not an exact zero test",
     "geomspace": "compute the integer positions with integer arithmetic, or round with a margin",
     "logspace": "compute the integer positions with integer arithmetic, or round with a margin",
 }
@@ -44,6 +46,9 @@ ROUNDING_FUNCTIONS = frozenset({
     "math.floor", "math.ceil", "math.trunc", "builtins.int", "builtins.round",
 })
 ROUNDING_METHODS = frozenset({"round", "is_integer"})
+# Calls that test values for exact zeros (`np.count_nonzero(np.cross(a, b)) == 0`: parallel vectors).
+ZERO_TESTS = frozenset({"numpy.count_nonzero", "numpy.nonzero", "numpy.flatnonzero", "numpy.argwhere", "numpy.any",
+                        "numpy.all"})
 # Calls a value passes through unchanged but for its type.
 PASS_THROUGH = frozenset({"numpy.asarray", "numpy.array", "numpy.abs", "numpy.absolute", "builtins.float", "builtins.abs"})
 DIVISION_INSTEAD = "`a // b` (floor division is exact in XLA) instead of floor(a / b), or round with a margin"
@@ -169,6 +174,8 @@ def _rounded_operands(node: cst.CSTNode, scope: Scope, ctx: FileContext):
         positional = [arg.value for arg in node.args if arg.keyword is None]
         if qualname in ROUNDING_FUNCTIONS and positional:
             yield positional[0], f"`{qualname.rsplit('.', 1)[-1]}`"
+        elif qualname in ZERO_TESTS and positional:
+            yield positional[0], f"`np.{qualname.rsplit('.', 1)[-1]}` (an exact test for zeros)"
         elif qualname is None and isinstance(node.func, cst.Attribute):
             method = node.func.attr.value
             integer_cast = method == "astype" and positional and ctx.values.is_integer_dtype(positional[0], scope)
@@ -218,7 +225,7 @@ def _inexact_source(node: cst.BaseExpression, scope: Scope, ctx: FileContext, de
         qualname = ctx.resolver.qualname(node.func, scope) or ""
         positional = [arg.value for arg in node.args if arg.keyword is None]
         name = qualname[len("numpy."):] if qualname.startswith("numpy.") else None
-        if name in SPACING and ctx.resolver.args_static(node, scope):
+        if name in SPACING | {"cross"} and ctx.resolver.args_static(node, scope):
             return None  # Python values only: it stays NumPy's own call
         if name in INEXACT_FUNCTIONS:
             return node, _EXAMPLES[name], INEXACT_FUNCTIONS[name]
@@ -226,6 +233,26 @@ def _inexact_source(node: cst.BaseExpression, scope: Scope, ctx: FileContext, de
             return node, _EXAMPLES["power"], _POWER_INSTEAD
         if qualname in PASS_THROUGH and positional:
             return _inexact_source(positional[0], scope, ctx, depth + 1)
+        if not qualname and isinstance(node.func, cst.Name) and depth < 4:
+            source = _returned_source(node.func.value, scope, ctx, depth)
+            return (node, *source[1:]) if source is not None else None  # (reported here, where it is rounded)
+    return None
+
+
+def _returned_source(name: str, scope: Scope, ctx: FileContext, depth: int):
+    """A function of this module called here (``cross(v1, v2)``) that returns an inexact value: its source."""
+    found, bindings = scope.lookup(name)
+    if found is None or found.kind != "module" or len(bindings) != 1 or not isinstance(bindings[0], DefBinding):
+        return None
+    callee = bindings[0].node
+    callee_scope = ctx.resolver.scopes.get(callee)
+    if not isinstance(callee, cst.FunctionDef) or callee_scope is None:
+        return None
+    for statement in descendants(callee.body):
+        if isinstance(statement, cst.Return) and statement.value is not None:
+            source = _inexact_source(statement.value, callee_scope, ctx, depth + 4)
+            if source is not None:
+                return source
     return None
 
 
@@ -269,6 +296,8 @@ _EXAMPLES = {
     "exp2": "jnp.exp2(-49.0) is 1.7763568394002524e-15, not 2**-49",
     "power": "jnp.power(27.0, 1/3) is 3.0 where NumPy's is 2.9999999999999996",
     "linspace": "jnp.linspace(0, 5, 8) differs from NumPy's in the last bit at 5 of 8 points",
+    "cross": "XLA fuses a1 * b2 - a2 * b1 into one multiply-add: jnp.cross(v, 2 * v) is about 1e-17, not 0, for "
+             "v = [0.1, 0.7, 0.3]",
     "geomspace": "jnp.geomspace's points differ from NumPy's in the last bit",
     "logspace": "jnp.logspace's points differ from NumPy's in the last bit",
     "divide": "dividing an array by a value multiplies by its reciprocal: jnp.array([49.0]) / 49.0 is [0.9999999999999999]",
