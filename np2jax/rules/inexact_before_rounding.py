@@ -61,14 +61,16 @@ class InexactBeforeRounding(HazardRule):
     SEVERITY = Severity.WARNING
     DOC = RuleDoc(
         what=(
-            "Reports `np.log2`, `np.log10`, `np.cbrt`, `np.exp2`, `np.linspace`/`geomspace`/`logspace` (when "
+            "Reports `np.log2`, `np.log10`, `np.cbrt`, `np.exp2`, `np.cross`, `np.linspace`/`geomspace`/`logspace` (when "
             "jax.numpy computes them, not on Python values alone), fractional powers (`x ** (1/3)`), true "
             "divisions by a run-time value and float sums of a product (`alpha * a + (1 - alpha) * b`, which jit "
             "fuses into one multiply-add) whose result reaches, directly, through arithmetic or through a local "
             "name, a rounding: `np.floor`/`ceil`/`trunc`/`rint`/`round`, `math.floor`, `int()`, `round()`, an "
             "integer `astype` (also `astype(a.dtype)` of a parameter `a`, an integer cast for integer inputs such "
             "as uint8 images), a write into an array made with an integer dtype (`img[1:-1] = u + r * lap`), `//`, "
-            "`%` or `==`/`!=`."
+            "`%`, `==`/`!=` or an exact test for zeros (`np.count_nonzero`, `np.any`, `np.all`, `np.nonzero`: "
+            "`np.count_nonzero(np.cross(a, b)) == 0` for parallel vectors). Also through a function of the module "
+            "that returns such a value (`cross(v1, v2)`), reported where the caller rounds or tests it."
         ),
         why=(
             "NumPy's `log2(8.0)` is exactly 3.0; XLA's (jax on CPU, float64) is 2.9999999999999996, and "
