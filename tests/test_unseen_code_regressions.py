@@ -1548,3 +1548,28 @@ def test_cross_products_tested_for_exact_zeros_are_reported():
     v = np.array([0.1, 0.7, 0.3])
     assert original.is_parallel(v, 2.0 * v)  # what the warning is about: the migrated copy may say False
     np.testing.assert_allclose(np.asarray(migrated.torque(v, v[::-1])), original.torque(v, v[::-1]), rtol=1e-6)
+
+
+def test_indices_read_from_a_table_of_ints_are_single_elements():
+    """real22 FP1 (transforms3d's euler2mat): `j = _NEXT_AXIS[i + parity]` of a list of int literals, with
+    `i = firstaxis` a Python sequence's index (so an int): M[i, j] writes one element, not an index array that
+    may repeat. The function is jitted (firstaxis and parity static) and agrees with NumPy."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+        _NEXT_AXIS = [1, 2, 0, 1]
+
+        def rot(c, s, firstaxis=0, parity=0):
+            i = firstaxis
+            j = _NEXT_AXIS[i + parity]
+            M = np.eye(3)
+            M[i, i] = c
+            M[i, j] = -s
+            M[j, i] = s
+            M[j, j] = c
+            return M
+        """
+    )
+    assert record(result, "rot").status == "migrated" and record(result, "rot").static_argnums == (2, 3)
+    for axis, parity in ((0, 0), (1, 1), (2, 1)):
+        np.testing.assert_allclose(np.asarray(migrated.rot(0.6, 0.8, axis, parity)), original.rot(0.6, 0.8, axis, parity))

@@ -69,9 +69,9 @@ class IndexClassifier:
             return self.is_int(expr.left) and self.is_int(expr.right)
         if isinstance(expr, cst.Attribute):
             return expr.attr.value in INT_ATTRIBUTES or self._self_attribute_is_int(expr)
-        if isinstance(expr, cst.Subscript):  # x.shape[0]
+        if isinstance(expr, cst.Subscript):  # x.shape[0]; `_NEXT_AXIS[i + parity]` of a list of int literals
             value = expr.value
-            return isinstance(value, cst.Attribute) and value.attr.value == "shape" and all(
+            return (isinstance(value, cst.Attribute) and value.attr.value == "shape" or self._int_table(value)) and all(
                 isinstance(e.slice, cst.Index) and self.is_int(e.slice.value) for e in expr.slice
             )
         if isinstance(expr, cst.Call):
@@ -90,12 +90,25 @@ class IndexClassifier:
             return self._name_is_int(expr.value)
         return False
 
+    def _int_table(self, node: cst.BaseExpression) -> bool:
+        """A name bound only to lists or tuples of int literals (``_NEXT_AXIS = [1, 2, 0, 1]``): indexed by an int,
+        an int."""
+        if not isinstance(node, cst.Name):
+            return False
+        found, bindings = self.scope.lookup(node.value)
+        return found is not None and bool(bindings) and all(
+            isinstance(b, ValueBinding) and not b.augmented and isinstance(b.value, (cst.List, cst.Tuple))
+            and b.value.elements and all(isinstance(e, cst.Element) and _int_literal(e.value) for e in b.value.elements)
+            for b in bindings)
+
     def _name_is_int(self, name: str) -> bool:
         if name in self._visiting:
             return True  # i = i + 1 in a loop: an int if every other binding is
         found, bindings = self.scope.lookup(name)
         if found is None or not bindings:
             return False
+        if len(bindings) == 1 and found.kind == "function" and self._sequence_index(name, found):
+            return True  # `j = _NEXT_AXIS[i + parity]` with `i = firstaxis`: one value, a Python sequence's index
         self._visiting.add(name)
         try:
             for binding in bindings:
@@ -105,7 +118,8 @@ class IndexClassifier:
                 elif isinstance(binding, LoopBinding):
                     if not self._loop_yields_ints(binding.iterable, binding.position):
                         return False
-                elif not (isinstance(binding, ParamBinding) and (_int_hint(binding.param) or self._range_argument(name, found))):
+                elif not (isinstance(binding, ParamBinding) and (_int_hint(binding.param) or self._range_argument(name, found)
+                                                                  or self._sequence_index(name, found))):
                     return False
             return True
         finally:
@@ -132,6 +146,27 @@ class IndexClassifier:
                 arg.value.value for node, inner in function_nodes(scope.node, self.resolver)
                 if isinstance(node, cst.Call) and self.resolver.qualname(node.func, inner) == "builtins.range"
                 for arg in node.args if isinstance(arg.value, cst.Name) and inner.lookup(arg.value.value)[0] is scope)
+        return name in found
+
+    def _sequence_index(self, name: str, scope: Scope) -> bool:
+        """The function indexes a list or tuple display with the parameter, alone or in a sum (``_NEXT_AXIS[i +
+        parity]``): a Python sequence takes nothing but an int there (or a 0-d integer array)."""
+        memo = self.resolver.memo.setdefault("sequence_indices", {})
+        found = memo.get(scope.node)
+        if found is None:
+            names = set()
+            for node, inner in function_nodes(scope.node, self.resolver):
+                if not (isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
+                        and _sequence_display(node.value, inner)):
+                    continue
+                pending = [node.slice[0].slice.value]
+                while pending:
+                    part = pending.pop()
+                    if isinstance(part, cst.BinaryOperation) and isinstance(part.operator, (cst.Add, cst.Subtract)):
+                        pending.extend((part.left, part.right))
+                    elif isinstance(part, cst.Name) and inner.lookup(part.value)[0] is scope:
+                        names.add(part.value)
+            found = memo[scope.node] = frozenset(names)
         return name in found
 
     def _self_attribute_is_int(self, expr: cst.Attribute) -> bool:
@@ -461,3 +496,18 @@ def _find_attribute_values(classdef: cst.ClassDef, attr: str, resolver: Resolver
 def _module_of(resolver: Resolver) -> cst.CSTNode | None:
     """The module the resolver's scopes belong to."""
     return next((node for node in resolver.scopes if isinstance(node, cst.Module)), None)
+
+
+def _int_literal(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    return isinstance(node, cst.Integer)
+
+
+def _sequence_display(node: cst.BaseExpression, scope: Scope) -> bool:
+    """A name bound only to list or tuple displays."""
+    if not isinstance(node, cst.Name):
+        return False
+    found, bindings = scope.lookup(node.value)
+    return found is not None and bool(bindings) and all(
+        isinstance(b, ValueBinding) and not b.augmented and isinstance(b.value, (cst.List, cst.Tuple)) for b in bindings)
