@@ -1573,3 +1573,28 @@ def test_indices_read_from_a_table_of_ints_are_single_elements():
     assert record(result, "rot").status == "migrated" and record(result, "rot").static_argnums == (2, 3)
     for axis, parity in ((0, 0), (1, 1), (2, 1)):
         np.testing.assert_allclose(np.asarray(migrated.rot(0.6, 0.8, axis, parity)), original.rot(0.6, 0.8, axis, parity))
+
+
+def test_a_dtype_parameter_is_static_even_unread():
+    """real22 L4 (pyrr's plane.create_xy(invert=False, distance=0., dtype=None)): jax.jit traced the unread
+    `dtype` and refused the np.float32 a caller passes; a parameter named dtype (or defaulting to a NumPy dtype)
+    is now static."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def create_xy(invert=False, distance=0., dtype=None):
+            pl = np.array([0., 0., 1., distance])
+            if invert:
+                pl = -pl
+            return pl
+
+        def zeros_like_in(x, out_type=np.float32):
+            return np.zeros(x.shape, dtype=out_type) + x.sum()
+        """
+    )
+    assert record(result, "create_xy").static_argnums == (0, 2)
+    assert record(result, "zeros_like_in").static_argnums == (1,)
+    np.testing.assert_allclose(np.asarray(migrated.create_xy(True, 2.0, np.float32)), original.create_xy(True, 2.0, np.float32))
+    x = np.arange(3.0)
+    np.testing.assert_allclose(np.asarray(migrated.zeros_like_in(x, np.float64)), original.zeros_like_in(x, np.float64))

@@ -162,7 +162,7 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             # A string cannot be traced at all.
             if name in self.variadic or name in self.data_uses or name in self.never_static:
                 continue
-            if int_like(param) or _string_like(param, self.module.module_scope):
+            if int_like(param) or _string_like(param, self.module.module_scope) or self._dtype_like(name, param):
                 static.add(name)
         for name, param in self.params.items():
             if (name not in static and name not in self.variadic and param.annotation is None and param.default is None
@@ -200,6 +200,17 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         plan.returns_array = any(self.tokens(value) - static for value in self.returns)
         return plan
 
+
+    def _dtype_like(self, name: str, param: cst.Param) -> bool:
+        """``dtype=None`` / ``dtype=np.float32``: a dtype (a type object, which jax.jit cannot trace), kept static
+        even where the function never reads it (pyrr's ``create_xy(..., dtype=None)``)."""
+        if name not in ("dtype", "out_dtype"):
+            qualname = self.resolver.qualname(param.default, self.module.module_scope) if param.default is not None else None
+            row = lookup_numpy(qualname) if is_numpy(qualname) else None
+            return row is not None and row.kind == "dtype"
+        default = param.default
+        return default is None or (isinstance(default, cst.Name) and default.value == "None") or (
+            is_numpy(self.resolver.qualname(default, self.module.module_scope)))
     def _float_datum(self, name: str) -> bool:
         """``value`` in ``power * 3600 * value + 0.5`` or ``value / 20``: a float measurement rather than a count or
         a switch, whichever way it reaches a Python value (``int(...)``)."""
