@@ -146,19 +146,15 @@ class Walker(CallRewrites, FastTransformer):
         for rule in self.hooks["on_leave_function"]:
             rule.on_leave_function(info, self.ctx)
         reverted = any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:])
-        reshaping = None if reverted or info.jit or not info.changed else _shape_changing_loop(info, self.ctx)
-        if reshaping is not None:
-            # eager jax.numpy compiles kernels for every new shape: a mask read in a loop makes one at every step
+        kept = None if reverted or info.jit or not info.changed else (
+            _shape_changing_loop(info, self.ctx) or _object_arguments(info, self.ctx))
+        if kept is not None:  # un-jitted, eager jax.numpy would be slower than NumPy or fail where NumPy works
             reverted, info.changed = True, False
-            node, what = reshaping
-            line = self.ctx.exact_span(node)[0]
+            message, use_instead = kept
             start_line, col, end_line, end_col = self.ctx.def_name_span(info)
             self.ctx.diagnostics.append(Diagnostic(
-                "NPJ304", Severity.INFO,
-                f"not jitted, and left as NumPy code: {what} inside a loop (line {line}) gives arrays of a "
-                "new shape at every step, for which eager jax.numpy compiles new kernels each time (far slower than NumPy)",
-                self.ctx.path, start_line, col, end_line, end_col,
-                "keep shapes fixed (jnp.where with the mask, a size= argument, fixed-length windows); the function can then be jitted"))
+                "NPJ304", Severity.INFO, f"not jitted, and left as NumPy code: {message}",
+                self.ctx.path, start_line, col, end_line, end_col, use_instead))
         if reverted:
             # Cannot be migrated faithfully: leave the whole function as it was, still working NumPy code.
             updated = original
@@ -611,7 +607,31 @@ def walker_for(ctx: FileContext, rules: Sequence[Rule]) -> Walker:
     return (ContinuationWalker if continued else Walker)(ctx, rules)
 
 
-def _shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, str] | None:
+def _object_arguments(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:
+    """Un-jitted because its parameters hold Python objects (``d = M1 - M2; d.simplify()`` of SymPy matrices):
+    eager jax.numpy cannot take them either (``jnp.array(d)``), so the function stays NumPy."""
+    plan = ctx.jit_state(info).plan
+    blocker = next((b for b in plan.blockers if b.objects), None) if plan is not None else None
+    if blocker is None:
+        return None
+    line = ctx.exact_span(blocker.node)[0]
+    what = blocker.message.split(", which jax.jit")[0]
+    return (f"{what} (line {line}), which jax.numpy cannot take either",
+            "pass the arrays the objects hold instead; the function can then be migrated")
+
+
+def _shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:
+    """What to say (and do instead) when eager jax.numpy would compile new kernels at every step of a loop."""
+    found = _changing_shape(info, ctx)
+    if found is None:
+        return None
+    node, what = found
+    return (f"{what} inside a loop (line {ctx.exact_span(node)[0]}) gives arrays of a new shape at every step, for "
+            "which eager jax.numpy compiles new kernels each time (far slower than NumPy)",
+            "keep shapes fixed (jnp.where with the mask, a size= argument, fixed-length windows); the function can then be jitted")
+
+
+def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, str] | None:
     """A boolean mask index that keeps ``info``'s function from being jitted, inside one of its loops (the read),
     or a slice or an array a loop of it makes with a length that changes at every step (analysis/eager_shapes.py);
     with what it is."""

@@ -1598,3 +1598,42 @@ def test_a_dtype_parameter_is_static_even_unread():
     np.testing.assert_allclose(np.asarray(migrated.create_xy(True, 2.0, np.float32)), original.create_xy(True, 2.0, np.float32))
     x = np.arange(3.0)
     np.testing.assert_allclose(np.asarray(migrated.zeros_like_in(x, np.float64)), original.zeros_like_in(x, np.float64))
+
+
+def test_a_function_whose_arguments_hold_python_objects_given_to_numpy_stays_numpy():
+    """real22 L5 (transforms3d's derivations.utils.matrices_equal on SymPy matrices): un-jitted because M1, M2
+    hold Python objects (NPJ302), it was still rewritten to eager jax.numpy, and jnp.array(d) refused the object.
+    Such a function now stays NumPy (NPJ304); one that only reads an array attribute of its object migrates."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        class Symbolic:
+            def __init__(self, terms):
+                self.terms = list(terms)
+
+            def __sub__(self, other):
+                return Symbolic(a - b for a, b in zip(self.terms, other.terms))
+
+            def simplify(self):
+                self.terms = [round(t, 12) for t in self.terms]
+
+            def __array__(self, dtype=None, copy=None):
+                return np.array(self.terms, dtype=object)
+
+        def matrices_equal(M1, M2):
+            d = M1 - M2
+            d.simplify()
+            return np.all(np.array(d) == 0)
+
+        def mean_position(swarm):
+            return np.mean(swarm.position, axis=0)
+        """
+    )
+    assert record(result, "matrices_equal").status != "migrated"
+    assert "return np.all(np.array(d) == 0)" in result.output.decode()
+    assert any(d.code == "NPJ304" and "left as NumPy code" in d.message and "Python objects" in d.message
+               for d in result.diagnostics)
+    assert "jnp.mean(swarm.position, axis=0)" in result.output.decode()
+    a, b = migrated.Symbolic([1.0, 2.0]), migrated.Symbolic([1.0, 2.0])
+    assert bool(migrated.matrices_equal(a, b)) == bool(original.matrices_equal(a, b)) is True

@@ -229,6 +229,8 @@ class CallChecks:
 
     def _array_call(self, node: cst.Call, qualname: str) -> None:
         name = qualname
+        if is_numpy(qualname) and any(self._object_params(arg.value, 0) for arg in node.args):
+            self.object_operands = True  # `np.array(d)` of `d = M1 - M2`, SymPy matrices (walker.py keeps it NumPy)
         if is_numpy(qualname):
             row = lookup_numpy(qualname)
             if row is None or (row.jax is None and qualname != "numpy.bincount"):

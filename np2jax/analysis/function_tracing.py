@@ -10,6 +10,7 @@ for_loops.py; statements with side effects in side_effects.py.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -102,6 +103,7 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         self.python_values: list[tuple[cst.BaseExpression, Scope]] = []
         self.type_checks: list[tuple[cst.Call, str]] = []  # `isinstance(x, float)`, `hasattr(x, ...)` of a non-constant
         self.blockers: list[Blocker] = []
+        self.object_operands = False  # a NumPy call takes a value computed from parameters holding Python objects
         self.returns: list[cst.BaseExpression] = []
         self._tokens: dict[tuple[int, int], frozenset[str]] = {}
         self._cut: set[tuple[int, int]] = set()  # values being computed that a cycle met again (traced_tokens.py)
@@ -187,7 +189,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         for loop in self.while_loops:
             if loop.test not in blocked:  # a traced test is reported as such, with the while_loop advice
                 self._block(loop, "loop", "`while` loop: jax.jit would unroll it, one copy per iteration", WHILE_INSTEAD)
-        plan.blockers = self.blockers
+        plan.blockers = self.blockers if self.object_operands else [
+            dataclasses.replace(b, objects=False) if b.objects else b for b in self.blockers]
         plan.python_values = self.python_values
         plan.loops = self.loops
         plan.whiles = self.whiles
@@ -252,9 +255,9 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             return True
         return False if evidence is not None else None
 
-    def _block(self, node: cst.CSTNode, kind: str, message: str, use_instead: str) -> None:
+    def _block(self, node: cst.CSTNode, kind: str, message: str, use_instead: str, objects: bool = False) -> None:
         if all(b.node is not node for b in self.blockers):
-            self.blockers.append(Blocker(node, kind, message, use_instead))
+            self.blockers.append(Blocker(node, kind, message, use_instead, objects))
 
     def _require(self, node: cst.BaseExpression, what: str, use_instead: str = BRANCH_INSTEAD, note: str = "") -> None:
         """``node`` must be concrete under jax.jit.  Un-jitted, Python uses it as a Python value too (an ``if``
@@ -596,7 +599,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             holds = "holds a Python object" if len(owners) == 1 else "hold Python objects"
             self._block(node, "side-effect", f"{used}, so {names} {holds}, which jax.jit cannot trace "
                         "(only arrays, numbers and containers of them)",
-                        "pass the arrays it holds as arguments, or annotate the parameter with a NamedTuple class of this module")
+                        "pass the arrays it holds as arguments, or annotate the parameter with a NamedTuple class of this module",
+                        objects=True)
 
     def _object_params(self, node: cst.BaseExpression, depth: int) -> set[str]:
         """The parameters ``node`` is, or is computed from by arithmetic and indexing alone (``d = M1 - M2``,

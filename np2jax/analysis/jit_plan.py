@@ -22,6 +22,7 @@ class Blocker:
     kind: str  # "traced-value" | "side-effect" | "loop"
     message: str
     use_instead: str
+    objects: bool = False  # parameters hold Python objects (`d.simplify()`): jax.numpy cannot take them either
 
 
 @dataclass(frozen=True)

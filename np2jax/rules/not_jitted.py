@@ -25,7 +25,9 @@ class NotJitted(Rule):
             "`x[i:i + 3]`) or builds arrays of such a length (`np.arange(i + 1, n)`), is left as NumPy code and "
             "said so here: eager jax.numpy would compile new kernels for the new shape at every step (a 10,000-fold "
             "slowdown in pyentrp's sample entropy, minutes for pymannkendall's Sen's slope); NPJ301/NPJ303 still "
-            "name what keeps it un-jitted."
+            "name what keeps it un-jitted. So is a function whose parameters hold Python objects (NPJ302: `d = M1 "
+            "- M2; d.simplify()` of SymPy matrices) when a NumPy call takes them (`np.array(d)`): jax.numpy "
+            "cannot take them either."
         ),
         why=(
             "Jitting a method would freeze `self`: `jax.jit` treats it as an argument it cannot trace, and later "
