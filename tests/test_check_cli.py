@@ -639,3 +639,27 @@ def acc(x):
     run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
     function = run.functions["m.acc"]
     assert function["status"] == "mismatch" and "dtype widened" in function["message"], run
+
+
+def test_a_dtype_parameter_gets_dtypes(tmp_path):
+    """real22 C3 (pyrr's create_zeros(dtype=None)): probes gave `dtype` a bool or an array, which NumPy takes
+    (or rejects) where jax.numpy does not, and the check ended in an error; it now gets float32 and float64, and a
+    migration that ignores the dtype is caught."""
+    source = """\
+import numpy as np
+
+
+def create_zeros(dtype=None):
+    return np.zeros((2, 3), dtype=dtype)
+"""
+    (tmp_path / "orig").mkdir()
+    (tmp_path / "orig" / "m.py").write_text(source)
+    (tmp_path / "mig").mkdir()
+    migrated = source.replace("import numpy as np", "import functools\n\nimport jax\nimport jax.numpy as np").replace(
+        "def create_zeros", "@functools.partial(jax.jit, static_argnums=(0,))\ndef create_zeros")
+    (tmp_path / "mig" / "m.py").write_text(migrated)
+    run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", "--x64", tmp=tmp_path)
+    assert run.functions["m.create_zeros"]["status"] == "equivalent", run
+    (tmp_path / "mig" / "m.py").write_text(migrated.replace("dtype=dtype)", "dtype=np.float32)"))
+    run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", "--x64", tmp=tmp_path)
+    assert run.functions["m.create_zeros"]["status"] == "mismatch", run

@@ -56,6 +56,7 @@ POSITIVE_NAMES = frozenset("prices price variance var std stds sigmas weights pr
 BOOL_PREFIXES = ("is_", "use_", "has_", "with_", "return_", "do_", "allow_", "normalize", "center")
 BOOL_NAMES = frozenset({"keepdims", "reverse", "inplace", "periodic", "closed", "normalized", "cumulative"})
 SHAPE_NAMES = frozenset({"shape", "size_tuple", "dims", "axes"})
+DTYPE_NAMES = frozenset({"dtype", "out_dtype", "float_dtype"})
 # files and paths: no value to make up (an int is a file descriptor to `open`: reading one can block for ever)
 FILE_NAMES = frozenset("filename filenames fname fnames file files path paths filepath file_path fp fh fobj "
                        "infile outfile stream url uri dirname directory folder".split())
@@ -106,6 +107,8 @@ def _name_kinds(name: str) -> list[Kind]:
         return [("float", FLOAT_VALUES["float"]), ("array", "float")]
     if lower in BOOL_NAMES or lower.startswith(BOOL_PREFIXES):
         return [("bool", (True, False))]
+    if lower in DTYPE_NAMES:  # (a bool or an array there says nothing about the function)
+        return [("value", (np.float32, np.float64))]
     if lower in SHAPE_NAMES or lower.endswith("_shape"):
         return [("value", ((3, 4), (5,), (2, 3, 2)))]
     role = "positive" if lower in POSITIVE_NAMES else "float"
