@@ -295,3 +295,34 @@ def test_docstring_examples_that_pass_lists_wrap_the_parameter():
     assert float(new["rms"]([3, 4])) == pytest.approx(original["rms"]([3, 4]), rel=1e-6)
     assert float(new["rms"]((1, 2), axis=0)) == pytest.approx(original["rms"]((1, 2), axis=0), rel=1e-6)
     np.testing.assert_allclose(np.asarray(new["Game"](np.eye(2)).payoff([1, 0])), original["Game"](np.eye(2)).payoff([1, 0]))
+
+
+def test_parameters_documented_as_sequences_are_wrapped():
+    """real22 L3 (transforms3d's qnorm/qinverse, `q : 4 element sequence`): a tuple given for q reached jnp.dot,
+    which refuses it; a parameter documented as a sequence, list or tuple is wrapped in jnp.asarray like an
+    `ArrayLike` one. One documented as an array is not."""
+    from tests.test_real_code_regressions import migrated_pair
+
+    result, original, migrated = migrated_pair(
+        '''
+        import numpy as np
+
+        def qnorm(q):
+            """Norm of a quaternion
+
+            Parameters
+            ----------
+            q : 4 element sequence
+               w, i, j, k of quaternion
+            """
+            return np.sqrt(np.dot(q, q))
+
+        def cross(v1, v2):
+            """:param numpy.array v1: a vector"""
+            return np.cross(v1, v2)
+        '''
+    )
+    output = result.output.decode()
+    assert "jnp.dot(jnp.asarray(q), jnp.asarray(q))" in output and "jnp.cross(v1, v2)" in output
+    for q in ((1, 0, 0, 0), [0.5, 0.5, 0.5, 0.5], np.array([1.0, 2.0, 2.0, 4.0])):
+        np.testing.assert_allclose(np.asarray(migrated.qnorm(q)), original.qnorm(q), rtol=1e-6)

@@ -93,6 +93,15 @@ def documented_unhashable(name: str, function: cst.FunctionDef, words: frozenset
     return False
 
 
+# Words of a docstring type that say the argument may be a Python sequence (``q : 4 element sequence``).
+_SEQUENCE_WORDS = frozenset("sequence sequences list lists tuple tuples iterable array-like array_like arraylike".split())
+
+
+def documented_sequence(name: str, function: cst.CSTNode) -> bool:
+    """The docstring says ``name`` may be given as a list or tuple (``q : 4 element sequence``, ``v : array_like``)."""
+    return isinstance(function, cst.FunctionDef) and documented_unhashable(name, function, words=_SEQUENCE_WORDS)
+
+
 def documented_array(name: str, function: cst.FunctionDef) -> bool:
     """The docstring gives ``name`` an array type (``p : ndarray of shape (n, 2)``), not a container's."""
     return documented_unhashable(name, function, words=_ARRAY_WORDS - _CONTAINER_WORDS)

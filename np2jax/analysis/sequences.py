@@ -36,6 +36,7 @@ from typing import Callable
 import libcst as cst
 
 from np2jax.analysis.list_operands import broadcast_display
+from np2jax.analysis.param_kinds import documented_sequence
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.values import GROWING_METHODS, function_nodes
@@ -234,7 +235,8 @@ class SequenceArguments:
         if all(
             (isinstance(b, ValueBinding) and (b.augmented or builds_sequence(b.value, self.resolver, found)
                                              or self._splits(b.value, found) or _table_row(b.value, found, self.resolver)))
-            or (isinstance(b, ParamBinding) and sequence_annotation(b.param.annotation))
+            or (isinstance(b, ParamBinding) and (sequence_annotation(b.param.annotation)
+                                                 or documented_sequence(value.value, found.node)))
             for b in bindings
         ) or (found.kind == "function" and value.value in starred_targets(found.node, self.resolver)):
             return True  # (`first, *rest = rows`: `rest` is a list, whatever `rows` is)

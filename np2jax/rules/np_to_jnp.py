@@ -357,7 +357,7 @@ class NumpyToJaxNumpy(Rule):
             "of `first, *rest = rows`, and the list `np.split`/`np.array_split` return), and so are parameters "
             "the code says callers may pass as lists (`f([1.0, 2.0])` works in NumPy): annotated `ArrayLike` "
             "or `Sequence` (also through a type alias of this module, or one imported from another module of the "
-            "project), `*args`, documented `x : array_like` (also `x : float or array-like`, Sphinx `:param array x: (list or numpy.array)` or `:type x: list`, or a docstring example passing a list, `>>> f([3, 4])`), or the tuple a function of the module returns (`return np.cos(a), np.sin(a)`), checked by the function "
+            "project), `*args`, documented `x : array_like` (also `x : float or array-like`, `q : 4 element sequence`, `x : tuple`, Sphinx `:param array x: (list or numpy.array)` or `:type x: list`, or a docstring example passing a list, `>>> f([3, 4])`), or the tuple a function of the module returns (`return np.cos(a), np.sin(a)`), checked by the function "
             "(`isinstance(x, (list, np.ndarray))`), or normalised by it "
             "(`np.atleast_1d(x)`, `np.ravel(x)`, `np.broadcast_arrays(x, y, z)`; also `x = np.atleast_2d(x)` as the first use of `x`, whatever "
             "array uses follow), or given a tuple or list default (`qs=(0.25, 0.75)`, static under jit or not). "
