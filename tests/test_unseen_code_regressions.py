@@ -1637,3 +1637,32 @@ def test_a_function_whose_arguments_hold_python_objects_given_to_numpy_stays_num
     assert "jnp.mean(swarm.position, axis=0)" in result.output.decode()
     a, b = migrated.Symbolic([1.0, 2.0]), migrated.Symbolic([1.0, 2.0])
     assert bool(migrated.matrices_equal(a, b)) == bool(original.matrices_equal(a, b)) is True
+
+
+def test_unpacked_percentiles_are_numbers_for_mask_writes():
+    """hunt26 FP6 (winsorize): `lo, hi = np.percentile(x, [5, 95])` unpacks two numbers, so `y[y < lo] = lo`
+    becomes jnp.where instead of NPJ201; a percentile along an axis is not unpacked into numbers."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def winsorize(x, lower=5.0, upper=95.0):
+            y = x.copy()
+            lo, hi = np.percentile(x, [lower, upper])
+            y[y < lo] = lo
+            y[y > hi] = hi
+            return y
+
+        def clip_rows(x):
+            y = x.copy()
+            lo, hi = np.percentile(x, [5, 95], axis=1)
+            y[y < lo] = lo
+            return y
+        """
+    )
+    assert record(result, "winsorize").status == "migrated" and record(result, "winsorize").jit
+    assert record(result, "clip_rows").status == "unsupported"
+    x = np.random.default_rng(3).normal(size=200)
+    np.testing.assert_allclose(np.asarray(migrated.winsorize(x)), original.winsorize(x), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(migrated.winsorize(x.reshape(20, 10), 10.0, 90.0)),
+                               original.winsorize(x.reshape(20, 10), 10.0, 90.0), rtol=1e-6)

@@ -136,6 +136,27 @@ class IndexClassifier:
                     for e in t.target.elements) for t in node.targets)
             for node, _ in function_nodes(scope.node, self.resolver))
 
+    def _unpacked_quantile(self, name: str, value: cst.BaseExpression) -> bool:
+        """``lo, hi = np.percentile(x, [5, 95])`` (quantile, nan*): quantiles of the whole array at a list of
+        levels given as numbers, unpacked: each name is one number."""
+        scope = self.scope.lookup(name)[0]
+        if not isinstance(value, cst.Call) or scope is None or scope.kind != "function" or any(
+                a.star or (a.keyword is not None and a.keyword.value not in ("q", "method", "interpolation")) for a in value.args):
+            return False
+        qualname = self.resolver.qualname(value.func, scope) or ""
+        positional = [a.value for a in value.args if a.keyword is None]
+        levels = positional[1] if len(positional) == 2 else next(
+            (a.value for a in value.args if a.keyword is not None and a.keyword.value == "q"), None)
+        if qualname not in QUANTILES or not isinstance(levels, (cst.List, cst.Tuple)) or not all(
+                isinstance(e, cst.Element) and self.is_scalar(e.value) for e in levels.elements):
+            return False
+        return any(
+            isinstance(node, cst.Assign) and node.value is value and any(
+                isinstance(t.target, (cst.Tuple, cst.List)) and len(t.target.elements) == len(levels.elements) and any(
+                    isinstance(e, cst.Element) and isinstance(e.value, cst.Name) and e.value.value == name
+                    for e in t.target.elements) for t in node.targets)
+            for node, _ in function_nodes(scope.node, self.resolver))
+
     def _range_argument(self, name: str, scope: Scope) -> bool:
         """The function hands the parameter to ``range`` (``for c in range(w)``), which takes nothing but an int (or
         a 0-d integer array): ``r * w + c`` indexes one element."""
@@ -350,7 +371,8 @@ class IndexClassifier:
             return self.is_scalar(expr.left) and self.is_scalar(expr.right)
         if isinstance(expr, cst.Name) and self.resolver.qualname(expr, self.scope) is None:
             return self.every_binding(expr.value, lambda b: (isinstance(b, ParamBinding) and has_number_hint(b.param)) or (
-                isinstance(b, ValueBinding) and not b.augmented and self.is_scalar(b.value)))
+                isinstance(b, ValueBinding) and not b.augmented and (
+                    self.is_scalar(b.value) or self._unpacked_quantile(expr.value, b.value))))
         if isinstance(expr, (cst.Name, cst.Attribute)):  # `np.inf`, `np.pi` (not `np.newaxis`, which is None)
             qualname = self.resolver.qualname(expr, self.scope) or ""
             row = lookup_numpy(qualname) if is_numpy(qualname) else None
@@ -496,6 +518,9 @@ def _find_attribute_values(classdef: cst.ClassDef, attr: str, resolver: Resolver
 def _module_of(resolver: Resolver) -> cst.CSTNode | None:
     """The module the resolver's scopes belong to."""
     return next((node for node in resolver.scopes if isinstance(node, cst.Module)), None)
+
+
+QUANTILES = frozenset(f"numpy.{name}" for name in ("percentile", "quantile", "nanpercentile", "nanquantile"))
 
 
 def _int_literal(node: cst.BaseExpression) -> bool:
