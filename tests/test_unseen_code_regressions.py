@@ -1666,3 +1666,46 @@ def test_unpacked_percentiles_are_numbers_for_mask_writes():
     np.testing.assert_allclose(np.asarray(migrated.winsorize(x)), original.winsorize(x), rtol=1e-6)
     np.testing.assert_allclose(np.asarray(migrated.winsorize(x.reshape(20, 10), 10.0, 90.0)),
                                original.winsorize(x.reshape(20, 10), 10.0, 90.0), rtol=1e-6)
+
+
+def test_a_shift_within_an_attribute_array_is_a_copy():
+    """hunt26 (trackers, an NLMS filter): `self.buf[1:] = self.buf[:-1]` copies values into the array (NumPy
+    handles the overlap), it stores no reference, yet it kept the whole class NumPy (NPJ201). It now migrates. A
+    method returning `self.x`, which a later in-place write changes under the caller, still keeps it NumPy."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        class Delay:
+            def __init__(self):
+                self.buf = np.zeros(4)
+                self.w = np.ones(4)
+
+            def push(self, sample):
+                self.buf[1:] = self.buf[:-1]
+                self.buf[0] = sample
+                self.w[1:] = self.buf[1:] * 0.5
+
+            def output(self):
+                return float(self.w @ self.buf)
+
+        class Leaky:
+            def __init__(self):
+                self.x = np.zeros(2)
+
+            def peek(self):
+                return self.x
+
+            def add(self, z):
+                self.x += z
+        """
+    )
+    for name in ("Delay.push", "Delay.output"):
+        assert record(result, name).status != "unsupported", name
+    assert record(result, "Leaky.add").status == "unsupported"
+    got, want = migrated.Delay(), original.Delay()
+    for sample in (1.0, -2.0, 0.5, 3.0, 4.0):
+        got.push(sample)
+        want.push(sample)
+        np.testing.assert_allclose(np.asarray(got.buf), want.buf)
+        assert got.output() == want.output()

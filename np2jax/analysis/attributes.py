@@ -56,6 +56,8 @@ class _Facts:
     ndims: set = field(default_factory=set)  # the dimensions each store certainly makes (None: not known)
     # `v = self.x[i]`: a copy of one element when every store makes an array of as many dimensions as indices
     element_reads: list[tuple[int, Callable[[], str]]] = field(default_factory=list)
+    # `self.y[1:] = self.x[:-1]` copies into these attributes: fine when they hold arrays (a list would keep `self.x`)
+    copied_into: list[tuple[str, Callable[[], str]]] = field(default_factory=list)
 
 
 @dataclass
@@ -214,12 +216,16 @@ class _AttributeUses(ScopedVisitor):
         element = self._element_read(expr)
         if element is not None:  # decided once every store is known (leave_Module)
             name, indices = element
-            self._facts(name).element_reads.append((indices, lambda: f"`self.{name}` (or a view of it) "
-                                                    f"{how if isinstance(how, str) else how()}: NumPy's in-place writes would change it there too"))
+            self._facts(name).element_reads.append((indices, self._escape_message(name, how)))
             return
         for name in self._aliases(expr):
             self._flag(name, lambda: f"`self.{name}` (or a view of it) {how if isinstance(how, str) else how()}: "
                        "NumPy's in-place writes would change it there too")
+
+    @staticmethod
+    def _escape_message(name: str, how: str | Callable[[], str]) -> Callable[[], str]:
+        return lambda: (f"`self.{name}` (or a view of it) {how if isinstance(how, str) else how()}: "
+                        "NumPy's in-place writes would change it there too")
 
     def _element_read(self, expr: cst.BaseExpression) -> tuple[str, int] | None:
         """``self.x[i]`` / ``self.x[i, j]`` with integer indices only: (``x``, how many)."""
@@ -237,10 +243,18 @@ class _AttributeUses(ScopedVisitor):
         return name, len(expr.slice)
 
     def leave_Module(self, node: cst.Module) -> None:
-        for facts in self.result.facts.values():
-            if facts.element_reads and facts.problem is None and not (
+        for (family, _), facts in self.result.facts.items():
+            if facts.problem is not None:
+                continue
+            if facts.element_reads and not (
                     len(facts.ndims) == 1 and all(indices in facts.ndims for indices, _ in facts.element_reads)):
                 facts.problem = facts.element_reads[0][1]()
+            else:
+                for target, why in facts.copied_into:
+                    into = self.result.facts.get((family, target))
+                    if into is None or not into.array or into.container:
+                        facts.problem = why()
+                        break
         super().leave_Module(node)
 
     # --- classes and methods -----------------------------------------------------------
@@ -308,6 +322,11 @@ class _AttributeUses(ScopedVisitor):
                         self._flag(unpacked, f"`self.{unpacked}` is assigned by unpacking, which may keep an array referenced elsewhere")
                     elif isinstance(element.value, cst.Subscript):
                         self._inplace(self._self_attr(element.value.value))
+        into = [self._self_attr(t.target.value) if isinstance(t.target, cst.Subscript) else None for t in node.targets]
+        if into and all(into) and self._element_read(node.value) is None:
+            for name in self._aliases(node.value):  # `self.buf[1:] = self.buf[:-1]`: values copied into an array
+                self._facts(name).copied_into.append((into[0], self._escape_message(name, "is assigned to another name, attribute or container")))
+            return
         self._escapes(node.value, "is assigned to another name, attribute or container")
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
