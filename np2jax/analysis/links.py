@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from np2jax.analysis.resolve import BUILTIN_NAMES, is_numpy
+from np2jax.analysis.resolve import BUILTIN_NAMES, is_numpy, is_scipy
 from np2jax.analysis.result_writes import (
     INPLACE_METHODS, attribute_sources, global_names, module_level_uses, parameter_names, result_uses_in,
     target_names,
@@ -142,19 +142,20 @@ def module_imports(module: cst.Module) -> dict[str, str]:
 
 
 def numpy_import_names(module: cst.Module) -> frozenset[str]:
-    """Names the module's top-level NumPy imports bind: ``import numpy as np`` -> ``np``,
-    ``from numpy import array, cos as c`` -> ``array``, ``c``."""
+    """Names the module's top-level NumPy (and SciPy: np2jax may leave those unused too) imports bind: ``import
+    numpy as np`` -> ``np``, ``from numpy import array, cos as c`` -> ``array``, ``c``."""
     found = set()
     for statement in _top_level(module.body):
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             if isinstance(small, cst.Import):
                 for alias in small.names:
                     full = dotted_name(alias.name) or ""
-                    if is_numpy(full):
+                    if is_numpy(full) or is_scipy(full):
                         asname = alias.asname.name if alias.asname is not None else None
                         found.add(asname.value if isinstance(asname, cst.Name) else full.split(".")[0])
             elif (isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None
-                  and is_numpy(dotted_name(small.module) or "") and not isinstance(small.names, cst.ImportStar)):
+                  and (is_numpy(dotted_name(small.module) or "") or is_scipy(dotted_name(small.module) or ""))
+                  and not isinstance(small.names, cst.ImportStar)):
                 for alias in small.names:
                     asname = alias.asname.name if alias.asname is not None else alias.name
                     if isinstance(asname, cst.Name):

@@ -9,7 +9,10 @@ runs that comparison): same shapes, same dtypes, the same values to rounding.  W
 - ``cho_factor``: SciPy leaves the input in the unused triangle, jax zeros;
 - ``scipy.special.gammaln``, ``digamma`` (-inf and 0 differ), ``ndtr``, ``log_ndtr`` (tails differ in float32),
   ``rel_entr``, ``kl_div`` (negative arguments differ);
-- ``scipy.stats.norm`` with a ``scale`` that is not a positive number: SciPy gives nan for scale <= 0, jax a value.
+- ``scipy.stats.norm`` with a ``scale`` that is not a positive number: SciPy gives nan for scale <= 0, jax a value;
+  ``norm.isf``: jax computes ``ppf(1 - q)``, inf for q below float eps (``isf(1e-20)``: SciPy 9.26);
+- ``block_diag`` given a Python number (SciPy makes it float64 beside float32 blocks; jax keeps float32);
+- a name bound to a tuple or list where jax needs an array (``b=w`` with ``w = (1.0, 2.0)``).
 
 What stays different everywhere, as for ``np.linalg``: SciPy raises LinAlgError on a singular or indefinite
 matrix and ValueError on inf/nan input (``check_finite``); jax returns inf/nan (NPJ118 reports handlers
@@ -23,7 +26,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from np2jax.analysis.resolve import Resolver
-from np2jax.analysis.scope import Scope
+from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.sequences import builds_list
 
 
@@ -48,8 +51,7 @@ def _special(names: str, *parameters: str) -> dict[str, Twin]:
 
 _NORM = {f"scipy.stats.norm.{name}": Twin(f"jax.scipy.stats.norm.{name}", (first, "loc", "scale"),
                                            positive=frozenset({"scale"}))
-         for name, first in [(name, "x") for name in "pdf logpdf cdf logcdf sf logsf".split()]
-         + [("ppf", "q"), ("isf", "q")]}
+         for name, first in [(name, "x") for name in "pdf logpdf cdf logcdf sf logsf".split()] + [("ppf", "q")]}
 
 TWINS: dict[str, Twin] = {
     "scipy.linalg.inv": Twin("jax.scipy.linalg.inv", ("a",), frozenset({"overwrite_a", "check_finite"})),
@@ -109,6 +111,27 @@ def twin_for(call: cst.Call, qualname: str | None, resolver: Resolver, scope: Sc
             value = _literal(arg.value)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 return None
-        if name not in STATIC_PARAMETERS and (builds_list(arg.value, resolver, scope) or isinstance(arg.value, cst.Tuple)):
+        if name not in STATIC_PARAMETERS and _sequence(arg.value, resolver, scope):
             return None  # (jax takes arrays, not lists of values)
+        if twin.variadic and _literal(_number_operand(arg.value)) is not _literal:
+            return None  # `block_diag(Q, 0.01)`: SciPy's float64 number, jax's weakly typed one
     return twin
+
+
+def _number_operand(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``-0.5`` -> ``0.5``; anything else as it is."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        return node.expression
+    return node
+
+
+def _sequence(node: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
+    """A list or tuple built here, or a name with a binding to one (also a parameter's default)."""
+    if builds_list(node, resolver, scope) or isinstance(node, cst.Tuple):
+        return True
+    if not isinstance(node, cst.Name):
+        return False
+    _, bindings = scope.lookup(node.value)
+    return any((isinstance(b, ValueBinding) and isinstance(b.value, (cst.Tuple, cst.List, cst.ListComp)))
+               or (isinstance(b, ParamBinding) and isinstance(b.param.default, (cst.Tuple, cst.List)))
+               for b in bindings)
