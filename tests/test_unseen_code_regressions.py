@@ -1709,3 +1709,42 @@ def test_a_shift_within_an_attribute_array_is_a_copy():
         want.push(sample)
         np.testing.assert_allclose(np.asarray(got.buf), want.buf)
         assert got.output() == want.output()
+
+
+def test_hunt27_integer_targets_sign_tests_and_in_place_reshapes():
+    """hunt27 S1/S3/S5: a float written into `np.full(n, 0)` / `np.arange(n)` (int64 by their ints) truncates after a
+    fused multiply-add (NPJ120); `np.sign` of a cross product and `np.linalg.norm(cross) == 0` test it for an exact
+    zero (NPJ120); after `u.shape = (n, 2)`, `old = u[0]` is a row (a view), not an element (NPJ201)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def bucket(x, w, b):
+            idx = np.full(x.shape[0], 0)
+            idx[:] = x * w + b
+            return idx
+
+        def ranks(x, w):
+            r = np.arange(x.shape[0])
+            r[:] = x * w + 1.0
+            return r
+
+        def orientation(a, b, c):
+            return np.sign(np.cross(b - a, c - a))
+
+        def collinear(a, b, c):
+            return np.linalg.norm(np.cross(b - a, c - a)) == 0
+
+        def first_row(x, z):
+            n = x.shape[0]
+            u = np.zeros(2 * n)
+            u.shape = (n, 2)
+            old = u[0]
+            u[0, 0] = z
+            return old
+        """
+    )
+    flagged = {(d.code, d.line) for d in result.diagnostics}
+    assert {("NPJ120", 5), ("NPJ120", 10), ("NPJ120", 14), ("NPJ120", 17), ("NPJ201", 24)} <= flagged, flagged
+    assert record(result, "first_row").status == "unsupported"
+    np.testing.assert_array_equal(np.asarray(migrated.first_row(np.ones(3), 5.0)), original.first_row(np.ones(3), 5.0))

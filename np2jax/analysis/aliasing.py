@@ -488,6 +488,8 @@ class FunctionAliasing:
         """The number of dimensions of a local array made only by ``np.zeros``/``ones``/``empty``/``full`` of a
         shape written as integers (literals, ``len(x)``, ``x.shape[k]``, ``x.size``, sums of those, or a tuple of
         them) or by ``np.arange``; None otherwise (a parameter default may be a tuple, linspace of vectors is 2-D)."""
+        if reshaped_in_place(self.function, name):
+            return None  # `u.shape = (n, 2)`: the same array, other dimensions
         found: set[int] = set()
         for binding in self.scope.bindings.get(name, ()):
             if not isinstance(binding, ValueBinding):
@@ -513,6 +515,27 @@ class FunctionAliasing:
                 self.function, name, checker.hand_offs, lambda value: is_fresh_array(value, self.resolver, self.scope))):
             return f"`{name}` (or a view of it) is also reachable through another name or container"
         return checker.reason
+
+
+RESHAPING_ATTRIBUTES = frozenset({"shape", "resize"})  # `x.shape = (n, 2)`, `x.resize(...)`: in place
+
+
+def reshaped_in_place(function: cst.CSTNode, name: str) -> bool:
+    """Does ``function`` set ``name.shape`` or call ``name.resize(...)`` (``name`` a name or ``self.name``)?"""
+    for node in _walk(function):
+        if isinstance(node, cst.Attribute) and node.attr.value in RESHAPING_ATTRIBUTES and (
+                (isinstance(node.value, cst.Name) and node.value.value == name)
+                or (isinstance(node.value, cst.Attribute) and node.value.attr.value == name)):
+            return True
+    return False
+
+
+def _walk(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(child_nodes(current))
 
 
 def certain_ndim(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> int | None:

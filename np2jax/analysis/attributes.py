@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from np2jax.analysis.aliasing import certain_ndim, has_number_hint, is_fresh_array, is_python_container, may_alias_node
+from np2jax.analysis.aliasing import certain_ndim, reshaped_in_place, has_number_hint, is_fresh_array, is_python_container, may_alias_node
 from np2jax.analysis.jax_values import makes_jax_array
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ScopedVisitor
@@ -243,7 +243,9 @@ class _AttributeUses(ScopedVisitor):
         return name, len(expr.slice)
 
     def leave_Module(self, node: cst.Module) -> None:
-        for (family, _), facts in self.result.facts.items():
+        for (family, name), facts in self.result.facts.items():
+            if facts.element_reads and reshaped_in_place(node, name):
+                facts.ndims.add(None)  # `self.x.shape = (n, 2)` somewhere: not the dimensions it was made with
             if facts.problem is not None:
                 continue
             if facts.element_reads and not (

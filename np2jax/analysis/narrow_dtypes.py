@@ -100,7 +100,44 @@ def _made_dtype(value: cst.BaseExpression, resolver: Resolver, scope: Scope, dep
                 arg.keyword is None and ((index == 1 and short in _DTYPE_SECOND) or (index == 2 and short in _DTYPE_THIRD))
             ):
                 dtype = arg.value
-    return _dtype_name(dtype, resolver, scope) if dtype is not None else None
+    if dtype is None:
+        return _inferred_int(value, resolver, scope)
+    return _dtype_name(dtype, resolver, scope)
+
+
+def _inferred_int(value: cst.Call, resolver: Resolver, scope: Scope) -> str | None:
+    """``np.full(n, 0)``, ``np.arange(n)`` and ``np.array([0, 0, 0])`` without a dtype: int64 arrays (the dtype NumPy
+    gives Python ints), by the int literals or sizes that make them."""
+    qualname = resolver.qualname(value.func, scope) or ""
+    positional = [a.value for a in value.args if a.keyword is None and not a.star]
+    if any(a.keyword is not None or a.star for a in value.args):
+        return None
+    if qualname == "numpy.full" and len(positional) == 2 and _int_literal(positional[1]):
+        return "int64"
+    if qualname in ("numpy.array", "numpy.asarray") and len(positional) == 1 and isinstance(positional[0], (cst.List, cst.Tuple)):
+        elements = positional[0].elements
+        return "int64" if elements and all(isinstance(e, cst.Element) and _int_literal(e.value) for e in elements) else None
+    if qualname == "numpy.arange" and positional and all(
+            _int_literal(p) or _size(p) for p in positional):
+        return "int64"
+    return None
+
+
+def _int_literal(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    return isinstance(node, cst.Integer)
+
+
+def _size(node: cst.BaseExpression) -> bool:
+    """``len(x)``, ``x.size``, ``x.shape[k]``: an int."""
+    if isinstance(node, cst.Call):
+        return isinstance(node.func, cst.Name) and node.func.value == "len"
+    if isinstance(node, cst.Attribute):
+        return node.attr.value == "size"
+    return (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape"
+            and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
+            and isinstance(node.slice[0].slice.value, cst.Integer))
 
 
 def _dtype_name(node: cst.BaseExpression, resolver: Resolver, scope: Scope, depth: int = 0) -> str | None:

@@ -48,7 +48,9 @@ ROUNDING_FUNCTIONS = frozenset({
 ROUNDING_METHODS = frozenset({"round", "is_integer"})
 # Calls that test values for exact zeros (`np.count_nonzero(np.cross(a, b)) == 0`: parallel vectors).
 ZERO_TESTS = frozenset({"numpy.count_nonzero", "numpy.nonzero", "numpy.flatnonzero", "numpy.argwhere", "numpy.any",
-                        "numpy.all"})
+                        "numpy.all", "numpy.sign"})
+# Calls whose result is inexact when their argument is (and exactly 0 only when it is): `np.linalg.norm(c) == 0`.
+MAGNITUDES = frozenset(f"numpy.{name}" for name in ("linalg.norm", "dot", "vdot", "inner", "sum", "sqrt", "square"))
 # Calls a value passes through unchanged but for its type.
 PASS_THROUGH = frozenset({"numpy.asarray", "numpy.array", "numpy.abs", "numpy.absolute", "builtins.float", "builtins.abs"})
 DIVISION_INSTEAD = "`a // b` (floor division is exact in XLA) instead of floor(a / b), or round with a margin"
@@ -68,7 +70,7 @@ class InexactBeforeRounding(HazardRule):
             "name, a rounding: `np.floor`/`ceil`/`trunc`/`rint`/`round`, `math.floor`, `int()`, `round()`, an "
             "integer `astype` (also `astype(a.dtype)` of a parameter `a`, an integer cast for integer inputs such "
             "as uint8 images), a write into an array made with an integer dtype (`img[1:-1] = u + r * lap`), `//`, "
-            "`%`, `==`/`!=` or an exact test for zeros (`np.count_nonzero`, `np.any`, `np.all`, `np.nonzero`: "
+            "`%`, `==`/`!=` or an exact test for zeros (`np.count_nonzero`, `np.any`, `np.all`, `np.nonzero`, `np.sign`, also of a norm, dot or sum: "
             "`np.count_nonzero(np.cross(a, b)) == 0` for parallel vectors). Also through a function of the module "
             "that returns such a value (`cross(v1, v2)`), reported where the caller rounds or tests it."
         ),
@@ -177,7 +179,7 @@ def _rounded_operands(node: cst.CSTNode, scope: Scope, ctx: FileContext):
         if qualname in ROUNDING_FUNCTIONS and positional:
             yield positional[0], f"`{qualname.rsplit('.', 1)[-1]}`"
         elif qualname in ZERO_TESTS and positional:
-            yield positional[0], f"`np.{qualname.rsplit('.', 1)[-1]}` (an exact test for zeros)"
+            yield positional[0], f"`np.{qualname.rsplit('.', 1)[-1]}` (an exact test for zero)"
         elif qualname is None and isinstance(node.func, cst.Attribute):
             method = node.func.attr.value
             integer_cast = method == "astype" and positional and ctx.values.is_integer_dtype(positional[0], scope)
@@ -233,7 +235,7 @@ def _inexact_source(node: cst.BaseExpression, scope: Scope, ctx: FileContext, de
             return node, _EXAMPLES[name], INEXACT_FUNCTIONS[name]
         if name in POWER_FUNCTIONS and len(positional) == 2 and _fractional(positional[1]):
             return node, _EXAMPLES["power"], _POWER_INSTEAD
-        if qualname in PASS_THROUGH and positional:
+        if (qualname in PASS_THROUGH or qualname in MAGNITUDES) and positional:
             return _inexact_source(positional[0], scope, ctx, depth + 1)
         if not qualname and isinstance(node.func, cst.Name) and depth < 4:
             source = _returned_source(node.func.value, scope, ctx, depth)
