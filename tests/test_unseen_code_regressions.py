@@ -1376,7 +1376,8 @@ def test_python_floats_in_an_array_display_give_numpys_float64_under_x64():
         """
     )
     output = result.output.decode()
-    assert output.count("dtype=float)") == 2 and "jnp.array([p[0], p[1]])" in output
+    assert "dtype=jnp.result_type(jnp.float64, c, s))" in output and "jnp.array([p[0], p[1]])" in output
+    assert "dtype=jnp.result_type(jnp.float64, p[0], p[1], p[2]))" in output
     import jax
 
     for x64 in (False, True):
@@ -1387,17 +1388,30 @@ def test_python_floats_in_an_array_display_give_numpys_float64_under_x64():
                 np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
 
 
-def test_a_module_with_complex_numbers_keeps_the_array_display_as_it_is():
-    """dtype=float would drop imaginary parts: where the module shows complex numbers, no dtype is added."""
-    result, _, _ = migrated_pair(
+def test_complex_elements_of_an_array_display_stay_complex():
+    """hunt27 S6: dtype=float dropped the imaginary part of a complex element a caller passed. Elements that are
+    names or subscripts give the dtype through jnp.result_type(jnp.float64, ...), complex included; other elements
+    get dtype=float only where the module shows no complex numbers."""
+    result, original, migrated = migrated_pair(
         """
         import numpy as np
 
+        def homogeneous(p):
+            return np.array([p[0], p[1], 1.0])
+
         def phasor(z):
-            return np.array([z, 0.0]) * np.exp(1j * 0.5)
+            return np.array([np.abs(z), 0.0]) * np.exp(1j * 0.5)
         """
     )
-    assert "jnp.array([z, 0.0])" in result.output.decode()
+    assert "jnp.array([jnp.abs(z), 0.0])" in result.output.decode()
+    import jax
+
+    p = np.array([1 + 2j, 3.0], dtype=np.complex64)
+    for x64 in (False, True):
+        with jax.enable_x64(x64):
+            got, want = np.asarray(migrated.homogeneous(p)), original.homogeneous(p)
+            np.testing.assert_allclose(got, want, rtol=1e-6)
+            assert got.dtype == (want.dtype if x64 else np.complex64)
 
 
 def test_float_writes_into_integer_arrays_are_reported():

@@ -74,7 +74,7 @@ def rk4_step(f, t, y, h):
 
 @jax.jit
 def spin(t, y):
-    return jnp.array([-y[1], y[0], 0.0], dtype=float)
+    return jnp.array([-y[1], y[0], 0.0], dtype=jnp.result_type(jnp.float64, y[1], y[0]))
 
 
 @functools.partial(jax.jit, static_argnums=(0,))

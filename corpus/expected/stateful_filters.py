@@ -11,7 +11,7 @@ class KalmanFilter:
     def __init__(self, dt, q, r):
         self.x = jnp.zeros(2)
         self.P = jnp.eye(2) * 10.0
-        self.F = jnp.array([[1.0, dt], [0.0, 1.0]], dtype=float)
+        self.F = jnp.array([[1.0, dt], [0.0, 1.0]], dtype=jnp.result_type(jnp.float64, dt))
         self.Q = q * jnp.eye(2)
         self.H = jnp.array([[1.0, 0.0]])
         self.R = jnp.array([[r]])

@@ -85,29 +85,55 @@ def _python_fill(ref: NumpyRef, ctx: FileContext) -> str | None:
 _COMPLEX_SIGNS = re.compile(r"\d[jJ]\b|complex|conj|imag|fft|angle|eig\w*\(|\.real\b|polar|hilbert")
 
 
-def _mixes_python_floats(ref: NumpyRef, ctx: FileContext) -> bool:
+def _mixes_python_floats(ref: NumpyRef, ctx: FileContext) -> cst.BaseExpression | None:
     """``np.array([[c, -s, 0.0], [s, c, 0.0]])`` without a dtype: NumPy takes the Python floats of a list as
     float64, so float32 ``c``, ``s`` give a float64 array; jax.numpy takes them as weakly typed and keeps float32
-    (under x64: without it both are float32). ``dtype=float`` gives NumPy's dtype, for real values: not where the
-    module shows signs of complex numbers (``1j``, ``complex``, ``conj``, ``fft`` ...)."""
+    (under x64: without it both are float32). The dtype NumPy gives: ``jnp.result_type(jnp.float64, c, s)`` when the
+    other elements are names or subscripts of names (complex ones stay complex), else ``float`` where the module
+    shows no sign of complex numbers (``1j``, ``complex``, ``conj``, ``fft`` ...); None: nothing to add."""
     args = ref.call.args
     if not args or args[0].keyword is not None or args[0].star or any(
             a.keyword is not None and a.keyword.value == "dtype" for a in args) or len(args) > 1:
-        return False
+        return None
     leaves, pending = [], [args[0].value]
     while pending:
         node = pending.pop()
         if isinstance(node, (cst.List, cst.Tuple)) and all(isinstance(e, cst.Element) for e in node.elements):
-            pending.extend(e.value for e in node.elements)
+            pending.extend(reversed([e.value for e in node.elements]))  # (in order)
         else:
             leaves.append(node)
     if not isinstance(args[0].value, (cst.List, cst.Tuple)) or not any(_float_literal(leaf) for leaf in leaves) or all(
             _float_literal(leaf) or isinstance(leaf, cst.Integer) for leaf in leaves):
-        return False
+        return None
+    values = [_unsigned(leaf) for leaf in leaves if not (_float_literal(leaf) or isinstance(leaf, cst.Integer))]
+    if all(python_number_kind(value, ref.scope, ctx.resolver) in ("int", "float") for value in values):
+        return None  # `[[1.0, dt], [0.0, 1.0]]` with `dt=0.1`: Python numbers only, the same dtype in both
+    others = list(dict.fromkeys(ctx.code(value).strip() for value in values))
+    if len(others) <= 4 and all(_plain_read(value) for value in values):
+        return cst.parse_expression(f"{ctx.use_jnp()}.result_type({ctx.use_jnp()}.float64, {', '.join(others)})")
     signs = getattr(ctx, "_complex_signs", None)
     if signs is None:
         signs = ctx._complex_signs = bool(_COMPLEX_SIGNS.search("\n".join(ctx.source_lines)))  # type: ignore[attr-defined]
-    return not signs
+    return None if signs else cst.Name("float")
+
+
+def _unsigned(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``-s`` -> ``s``: the same dtype."""
+    while isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    return node
+
+
+def _plain_read(node: cst.BaseExpression) -> bool:
+    """A name, ``a.b`` or ``p[0]``/``p[i]`` of one: cheap to name again, with no effect."""
+    if isinstance(node, cst.Name):
+        return True
+    if isinstance(node, cst.Attribute):
+        return _plain_read(node.value)
+    if isinstance(node, cst.Subscript):
+        return _plain_read(node.value) and all(
+            isinstance(e.slice, cst.Index) and isinstance(e.slice.value, (cst.Integer, cst.Name)) for e in node.slice)
+    return False
 
 
 def _float_literal(node: cst.BaseExpression) -> bool:
@@ -684,8 +710,9 @@ class NumpyToJaxNumpy(Rule):
                 kind = _python_fill(ref, ctx)
                 if kind is not None:  # NumPy's `np.full(n, np.inf)` is float64; jax.numpy's a weak float (x64: float32
                     ref.keyword_changes["+dtype"] = ("dtype", cst.Name(kind))  # beside a float32 array)
-            if row.numpy in ("numpy.array", "numpy.asarray") and _mixes_python_floats(ref, ctx):
-                ref.keyword_changes["+dtype"] = ("dtype", cst.Name("float"))
+            mixed = _mixes_python_floats(ref, ctx) if row.numpy in ("numpy.array", "numpy.asarray") else None
+            if mixed is not None:
+                ref.keyword_changes["+dtype"] = ("dtype", mixed)
             if row.numpy in BOOLEAN_AVERAGES and _averages_booleans(ref, ctx):
                 ref.keyword_changes["+dtype"] = ("dtype", cst.Name("float"))
             if row.numpy in CUMULATIVE:
