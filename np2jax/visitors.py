@@ -26,9 +26,13 @@ type's own ``_visit_and_replace_children`` (a test checks it against libcst's
 from __future__ import annotations
 
 import ast
+import collections.abc
 import inspect
 import re
+import sys
 import textwrap
+import types
+import typing
 
 import libcst as cst
 from libcst._typed_visitor import CSTTypedBaseFunctions, CSTTypedTransformerFunctions, CSTTypedVisitorFunctions
@@ -196,47 +200,182 @@ def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
     return found
 
 
+# --- fields that can hold only skipped trivia ------------------------------------------------
+# A field whose declared type allows only trivia (``whitespace_after``, ``lpar``, ``comma``) holds nothing a visitor
+# that skips that trivia would enter, so the traversal does not even read it.  The node classes a field may hold
+# come from its annotation; an annotation this does not understand keeps the field.
+_DECLARED: dict[tuple[type, str], frozenset[type] | None] = {}
+_LIVE_SUBCLASSES: dict[type, frozenset[type]] = {}
+
+
+def _live_subclasses(cls: type) -> frozenset[type]:
+    """``cls`` and its subclasses that can have instances: not abstract, and not the class object libcst's
+    ``add_slots`` replaced (its module's name now stands for the rebuilt class)."""
+    found = _LIVE_SUBCLASSES.get(cls)
+    if found is None:
+        result: set[type] = set()
+        stack = [cls]
+        seen: set[type] = set()
+        while stack:
+            current = stack.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            stack.extend(current.__subclasses__())
+            module = sys.modules.get(current.__module__)
+            named = getattr(module, current.__name__, current) if module is not None else current
+            if named is not current and isinstance(named, type) and named.__qualname__ == current.__qualname__:
+                continue  # replaced by add_slots: never instantiated
+            if not inspect.isabstract(current):
+                result.add(current)
+        found = _LIVE_SUBCLASSES[cls] = frozenset(result)
+    return found
+
+
+def _hint_node_types(hint) -> frozenset[type] | None:
+    """The node classes an annotation allows (None, MaybeSentinel: none); None when it is not understood."""
+    if hint is type(None) or hint is cst.MaybeSentinel:
+        return frozenset()
+    if isinstance(hint, type):
+        return _live_subclasses(hint) if issubclass(hint, cst.CSTNode) else None
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        found: set[type] = set()
+        for arg in args:
+            part = _hint_node_types(arg)
+            if part is None:
+                return None
+            found |= part
+        return frozenset(found)
+    if origin in (collections.abc.Sequence, list, tuple) and args:
+        return _hint_node_types(typing.Union[tuple(arg for arg in args if arg is not Ellipsis)])
+    return None
+
+
+def _declared_node_types(kind: type, name: str) -> frozenset[type] | None:
+    key = (kind, name)
+    try:
+        return _DECLARED[key]
+    except KeyError:
+        pass
+    try:
+        hint = typing.get_type_hints(kind).get(name)
+        found = None if hint is None else _hint_node_types(hint)
+    except Exception:  # noqa: BLE001 - an annotation that cannot be resolved keeps its field
+        found = None
+    _DECLARED[key] = found
+    return found
+
+
+def _visited_fields(kind: type, skipped: frozenset[type]) -> tuple[tuple[str, int, int], ...]:
+    """``fields_in_visit_order(kind)`` without the fields that can hold only node types in ``skipped``."""
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = fields_in_visit_order(kind)
+    if not skipped:
+        return fields
+    kept = []
+    for field in fields:
+        declared = _declared_node_types(kind, field[0])
+        if declared is None or not declared <= skipped:
+            kept.append(field)
+    return tuple(kept)
+
+
+# Per visitor class: node type -> (visit hook, leave hook, names of the fields to enter), for the classes whose
+# on_visit / on_leave are _FastDispatch's own (they only call the hooks), and node type -> fields for the others.
+_HOOK_TABLES: dict[type, dict[type, tuple]] = {}
+_FIELD_PLANS: dict[tuple[type, frozenset[type]], dict[type, tuple[tuple[str, int, int], ...]]] = {}
+
+
 def visit(node: cst.CSTNode, visitor: cst.CSTVisitor | cst.CSTTransformer):
     """``node.visit(visitor)``, without rebuilding unchanged nodes (see the module's docstring)."""
     skipped = visitor._skipped if isinstance(visitor, _FastDispatch) else frozenset()
+    cls = type(visitor)
     if isinstance(visitor, cst.CSTVisitor):
-        _walk(node, visitor, skipped)
+        if cls.on_visit is _FastDispatch.on_visit and cls.on_leave is FastVisitor.on_leave:
+            table = _HOOK_TABLES.get(cls)
+            if table is None:
+                table = _HOOK_TABLES[cls] = {}
+            _walk_hooks(node, visitor, skipped, table)
+            return node
+        plans = _FIELD_PLANS.get((cls, skipped))
+        if plans is None:
+            plans = _FIELD_PLANS[(cls, skipped)] = {}
+        _walk(node, visitor, skipped, plans)
         return node
-    result = _transform(node, visitor, skipped)
+    plans = _FIELD_PLANS.get((cls, skipped))
+    if plans is None:
+        plans = _FIELD_PLANS[(cls, skipped)] = {}
+    result = _transform(node, visitor, skipped, plans)
     if isinstance(node, cst.Module) and isinstance(result, cst.RemovalSentinel):
         return node.with_changes(body=(), header=(), footer=())
     return result
 
 
-def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, skipped: frozenset[type]) -> None:
-    if visitor.on_visit(node):
-        fields = _FIELDS.get(type(node))
-        for name, _, _ in fields if fields is not None else fields_in_visit_order(type(node)):
+def _hook_entry(visitor: cst.CSTVisitor, kind: type, skipped: frozenset[type], table: dict) -> tuple:
+    cls = type(visitor)
+    entry = table[kind] = (
+        _hook(cls, f"visit_{kind.__name__}"), _hook(cls, f"leave_{kind.__name__}"),
+        tuple(name for name, _, _ in _visited_fields(kind, skipped)),
+    )
+    return entry
+
+
+def _walk_hooks(node: cst.CSTNode, visitor: cst.CSTVisitor, skipped: frozenset[type], table: dict) -> None:
+    """``_walk`` for a visitor whose on_visit / on_leave only call its hooks: the hooks are called directly."""
+    entry = table.get(type(node))
+    if entry is None:
+        entry = _hook_entry(visitor, type(node), skipped, table)
+    visit_hook, leave_hook, names = entry
+    if visit_hook is None or visit_hook(visitor, node) is not False:
+        for name in names:
             value = getattr(node, name)
             cls = type(value)
             if cls is tuple or cls is list:
                 for child in value:
                     if type(child) not in skipped:
-                        _walk(child, visitor, skipped)
+                        _walk_hooks(child, visitor, skipped, table)
             elif cls not in skipped and (cls in _NODE_TYPES or _is_node_type(cls)):
-                _walk(value, visitor, skipped)
-    visitor.on_leave(node)
+                _walk_hooks(value, visitor, skipped, table)
+    if leave_hook is not None:
+        leave_hook(visitor, node)
 
 
-def _transform(node: cst.CSTNode, visitor: cst.CSTTransformer, skipped: frozenset[type]):
-    updated = node
+def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, skipped: frozenset[type], plans: dict) -> None:
     if visitor.on_visit(node):
-        changes = None
-        fields = _FIELDS.get(type(node))
-        for name, single, many in fields if fields is not None else fields_in_visit_order(type(node)):
+        fields = plans.get(type(node))
+        if fields is None:
+            fields = plans[type(node)] = _visited_fields(type(node), skipped)
+        for name, _, _ in fields:
             value = getattr(node, name)
             cls = type(value)
             if cls is tuple or cls is list:
-                new = _transform_sequence(value, visitor, many == BODY, skipped)
+                for child in value:
+                    if type(child) not in skipped:
+                        _walk(child, visitor, skipped, plans)
+            elif cls not in skipped and (cls in _NODE_TYPES or _is_node_type(cls)):
+                _walk(value, visitor, skipped, plans)
+    visitor.on_leave(node)
+
+
+def _transform(node: cst.CSTNode, visitor: cst.CSTTransformer, skipped: frozenset[type], plans: dict):
+    updated = node
+    if visitor.on_visit(node):
+        changes = None
+        fields = plans.get(type(node))
+        if fields is None:
+            fields = plans[type(node)] = _visited_fields(type(node), skipped)
+        for name, single, many in fields:
+            value = getattr(node, name)
+            cls = type(value)
+            if cls is tuple or cls is list:
+                new = _transform_sequence(value, visitor, many == BODY, skipped, plans)
                 if new is None:
                     continue
             elif cls not in skipped and (cls in _NODE_TYPES or _is_node_type(cls)):
-                new = _transform(value, visitor, skipped)
+                new = _transform(value, visitor, skipped, plans)
                 if new is value:
                     continue
                 new = _single(new, value, single)
@@ -266,9 +405,9 @@ def _single(new, old: cst.CSTNode, kind: int):
     return new
 
 
-def _transform_sequence(children, visitor: cst.CSTTransformer, body: bool, skipped: frozenset[type]) -> tuple | None:
+def _transform_sequence(children, visitor: cst.CSTTransformer, body: bool, skipped: frozenset[type], plans: dict) -> tuple | None:
     """libcst's visit_sequence / visit_body_sequence; None when every child came back unchanged."""
-    results = [child if type(child) in skipped else _transform(child, visitor, skipped) for child in children]
+    results = [child if type(child) in skipped else _transform(child, visitor, skipped, plans) for child in children]
     if all(new is old for new, old in zip(results, children)):
         return None
     out = []
