@@ -28,7 +28,7 @@ from np2jax.analysis.loops import contains
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.rule import Rule
 from np2jax.tables import lookup_numpy
-from np2jax.visitors import FastTransformer
+from np2jax.visitors import FastTransformer, child_nodes
 from np2jax.walker_calls import CallRewrites
 
 HEADER_STATEMENTS = frozenset({cst.If, cst.While, cst.For, cst.With})  # exact types: cheaper than isinstance
@@ -402,7 +402,7 @@ class Walker(CallRewrites, FastTransformer):
                 ):
                     found.add(node.value)
                 # `W = init(3)` holds init's result, not init
-                pending.extend(c for c in node.children if not (isinstance(node, cst.Call) and c is node.func))
+                pending.extend(c for c in child_nodes(node) if not (isinstance(node, cst.Call) and c is node.func))
         return found
 
     def visit_Arg(self, node: cst.Arg) -> None:
@@ -612,7 +612,7 @@ def _shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTN
         if isinstance(node, (cst.For, cst.While)):
             loops.append(node)
         if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            stack.extend(node.children)
+            stack.extend(child_nodes(node))
     for blocker in plan.blockers:
         if blocker.message == MASK_INDEX and any(contains(loop, blocker.node) for loop in loops):
             return blocker.node, "a boolean mask index"

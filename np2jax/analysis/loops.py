@@ -182,7 +182,7 @@ def subscripts(node: cst.CSTNode) -> Iterable[cst.Subscript]:
     """Every subscript in ``node``, outermost first."""
     if isinstance(node, cst.Subscript):
         yield node
-    for child in node.children:
+    for child in child_nodes(node):
         yield from subscripts(child)
 
 
