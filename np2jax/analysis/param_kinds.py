@@ -24,7 +24,7 @@ import libcst as cst
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import ParamBinding
 from np2jax.analysis.tracing_tables import ARRAY_HINTS
-from np2jax.analysis.values import function_nodes
+from np2jax.analysis.values import nodes_of
 
 UNHASHABLE_HINTS = ARRAY_HINTS | frozenset(
     "list List dict Dict set Set Mapping MutableMapping MutableSequence MutableSet DefaultDict defaultdict "
@@ -131,7 +131,7 @@ def _container_uses(function: cst.FunctionDef, params: set[str], resolver: Resol
     ``zip(a, b)``, a comprehension), each with the first such use."""
     function_scope = resolver.scopes[function]
     found: dict[str, str] = {}
-    for node, scope in function_nodes(function, resolver):
+    for node, scope in nodes_of(function, resolver, _CONTAINER_USES):
         used: list[tuple[cst.BaseExpression, str]] = []
         if isinstance(node, cst.Subscript):
             used.append((node.value, "indexed"))
@@ -153,3 +153,6 @@ def _container_uses(function: cst.FunctionDef, params: set[str], resolver: Resol
                 if owner is function_scope and any(isinstance(b, ParamBinding) for b in bindings):
                     found[value.value] = how
     return found
+
+
+_CONTAINER_USES = frozenset({cst.Subscript, cst.Assign, cst.Arg, cst.For, cst.CompFor, cst.Call})  # what _container_uses looks at

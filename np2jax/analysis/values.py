@@ -21,7 +21,7 @@ import libcst as cst
 
 from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
-from np2jax.visitors import FastVisitor, child_nodes, visit
+from np2jax.visitors import FastVisitor, child_nodes, visit, exact_types
 
 STATIC, PARAMETER, DATA = 0, 1, 2
 
@@ -250,6 +250,17 @@ def function_nodes(function: cst.FunctionDef, resolver: Resolver) -> list[tuple[
     return found
 
 
+def nodes_of(function: cst.FunctionDef, resolver: Resolver, kinds: frozenset[type]) -> list[tuple[cst.CSTNode, Scope]]:
+    """``function_nodes`` of the exact types ``kinds`` only (in source order), remembered by the resolver: the rules
+    that look for a few kinds of node need not test every node of the function."""
+    cache = resolver.memo.setdefault("nodes_of", {})
+    key = (function, kinds)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = [(node, scope) for node, scope in function_nodes(function, resolver) if type(node) in kinds]
+    return found
+
+
 class _NodesWithScopes(FastVisitor):
     def __init__(self, resolver: Resolver, scope: Scope) -> None:
         super().__init__()
@@ -258,16 +269,20 @@ class _NodesWithScopes(FastVisitor):
         self.found: list[tuple[cst.CSTNode, Scope]] = []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        kind = type(node)
+        if kind is cst.FunctionDef or kind is cst.ClassDef:
             return False
         self.found.append((node, self.stack[-1]))
-        if isinstance(node, (cst.Lambda, cst.BaseComp)):
+        if kind in _INNER_SCOPES:
             self.stack.append(self.scopes.get(node, self.stack[-1]))
         return True
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
-        if isinstance(original_node, (cst.Lambda, cst.BaseComp)):
+        if type(original_node) in _INNER_SCOPES:
             self.stack.pop()
+
+
+_INNER_SCOPES = exact_types(cst.Lambda, cst.BaseComp)
 
 
 CONTAINER_LITERALS = (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)
