@@ -17,6 +17,7 @@ name: ``shape[0]``): see ``FunctionTracing._may_be_static``.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import libcst as cst
@@ -77,20 +78,35 @@ def top_hints(annotation: cst.Annotation | cst.BaseExpression | None) -> set[str
 def documented_unhashable(name: str, function: cst.FunctionDef, words: frozenset[str] = _ARRAY_WORDS) -> bool:
     """The docstring gives ``name`` an array or container type (one of ``words``): numpydoc ``a : array-like,
     shape (3,)`` (also ``a, b : ndarray``), Google ``a (np.ndarray): ...``, Sphinx ``:type a: list``."""
-    docstring = function.get_docstring()
+    docstring = _docstring(function)
     if not docstring or name not in docstring:
         return False
-    word = re.escape(name)
-    patterns = (
-        rf"^[ \t]*(?:\*{{0,2}}\w+[ \t]*,[ \t]*)*\*{{0,2}}{word}(?:[ \t]*,[ \t]*\*{{0,2}}\w+)*[ \t]*:(?P<type>[^\n]*)$",
-        rf"^[ \t]*\*{{0,2}}{word}[ \t]*\((?P<type>[^)\n]*)\)[ \t]*:",
-        rf":type[ \t]+{word}[ \t]*:(?P<type>[^\n]*)$",
-    )
-    for pattern in patterns:
-        for match in re.finditer(pattern, docstring, re.MULTILINE):
+    for pattern in _doc_patterns(name):
+        for match in pattern.finditer(docstring):
             if _array_type(match.group("type"), words):
                 return True
     return False
+
+
+_LAST_DOCSTRING: list = [None, None]  # (function, its docstring): the parameters of one function are asked in a row
+
+
+def _docstring(function: cst.FunctionDef) -> str | None:
+    if _LAST_DOCSTRING[0] is not function:
+        _LAST_DOCSTRING[:] = [function, function.get_docstring()]
+    return _LAST_DOCSTRING[1]
+
+
+@functools.lru_cache(maxsize=4096)
+def _doc_patterns(name: str) -> tuple[re.Pattern, ...]:
+    """The docstring patterns for parameter ``name``, compiled once (re's own cache is smaller than the names of a
+    large tree)."""
+    word = re.escape(name)
+    return tuple(re.compile(pattern, re.MULTILINE) for pattern in (
+        rf"^[ \t]*(?:\*{{0,2}}\w+[ \t]*,[ \t]*)*\*{{0,2}}{word}(?:[ \t]*,[ \t]*\*{{0,2}}\w+)*[ \t]*:(?P<type>[^\n]*)$",
+        rf"^[ \t]*\*{{0,2}}{word}[ \t]*\((?P<type>[^)\n]*)\)[ \t]*:",
+        rf":type[ \t]+{word}[ \t]*:(?P<type>[^\n]*)$",
+    ))
 
 
 def documented_array(name: str, function: cst.FunctionDef) -> bool:
