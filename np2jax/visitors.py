@@ -93,12 +93,15 @@ class _FastDispatch:
     _leave_hooks: dict = {}
     VISITS_TRIVIA: bool = False
     _skipped: frozenset[type] = frozenset()
+    _hook_table: dict = {}  # node type -> (visit hook, leave hook, fields to enter): see visit()
+    _field_plans: dict = {}  # node type -> fields to enter
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         _refuse_attribute_hooks(cls)
         cls._visit_hooks, cls._leave_hooks = {}, {}
         cls._skipped = _skipped_trivia(cls)
+        cls._hook_table, cls._field_plans = {}, {}
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         kind = type(node)
@@ -260,12 +263,18 @@ def _declared_node_types(kind: type, name: str) -> frozenset[type] | None:
     except KeyError:
         pass
     try:
-        hint = typing.get_type_hints(kind).get(name)
+        hints = _HINTS.get(kind)
+        if hints is None:
+            hints = _HINTS[kind] = typing.get_type_hints(kind)
+        hint = hints.get(name)
         found = None if hint is None else _hint_node_types(hint)
     except Exception:  # noqa: BLE001 - an annotation that cannot be resolved keeps its field
         found = None
     _DECLARED[key] = found
     return found
+
+
+_HINTS: dict[type, dict] = {}
 
 
 def _visited_fields(kind: type, skipped: frozenset[type]) -> tuple[tuple[str, int, int], ...]:
@@ -313,31 +322,25 @@ def inner_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
     return found
 
 
-# Per visitor class: node type -> (visit hook, leave hook, names of the fields to enter), for the classes whose
-# on_visit / on_leave are _FastDispatch's own (they only call the hooks), and node type -> fields for the others.
-_HOOK_TABLES: dict[type, dict[type, tuple]] = {}
-_FIELD_PLANS: dict[tuple[type, frozenset[type]], dict[type, tuple[tuple[str, int, int], ...]]] = {}
+# Node type -> fields to enter, for visitors that are not _FastDispatch's (they skip no trivia).  A _FastDispatch
+# class keeps its own (_field_plans; and _hook_table, node type -> (visit hook, leave hook, fields), when its
+# on_visit / on_leave are _FastDispatch's own, which only call the hooks: the traversal calls them directly).
+_ALL_FIELDS: dict[type, tuple[tuple[str, int, int], ...]] = {}
 
 
 def visit(node: cst.CSTNode, visitor: cst.CSTVisitor | cst.CSTTransformer):
     """``node.visit(visitor)``, without rebuilding unchanged nodes (see the module's docstring)."""
-    skipped = visitor._skipped if isinstance(visitor, _FastDispatch) else frozenset()
     cls = type(visitor)
+    if isinstance(visitor, _FastDispatch):
+        skipped, plans = cls._skipped, cls._field_plans
+    else:
+        skipped, plans = frozenset(), _ALL_FIELDS
     if isinstance(visitor, cst.CSTVisitor):
         if cls.on_visit is _FastDispatch.on_visit and cls.on_leave is FastVisitor.on_leave:
-            table = _HOOK_TABLES.get(cls)
-            if table is None:
-                table = _HOOK_TABLES[cls] = {}
-            _walk_hooks(node, visitor, skipped, table)
+            _walk_hooks(node, visitor, skipped, cls._hook_table)
             return node
-        plans = _FIELD_PLANS.get((cls, skipped))
-        if plans is None:
-            plans = _FIELD_PLANS[(cls, skipped)] = {}
         _walk(node, visitor, skipped, plans)
         return node
-    plans = _FIELD_PLANS.get((cls, skipped))
-    if plans is None:
-        plans = _FIELD_PLANS[(cls, skipped)] = {}
     result = _transform(node, visitor, skipped, plans)
     if isinstance(node, cst.Module) and isinstance(result, cst.RemovalSentinel):
         return node.with_changes(body=(), header=(), footer=())

@@ -148,20 +148,9 @@ class FreshRebinding:
 
     def _owner_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """The compound statement an ``else``/``except``/``finally`` clause (or an ``elif``) belongs to."""
-        found: list[cst.CSTNode] = []
-
-        class Finder(FastVisitor):
-            def on_visit(self, current: cst.CSTNode) -> bool:
-                if found:
-                    return False
-                if isinstance(current, cst.BaseCompoundStatement) and current is not node and any(
-                        child is node for child in _clauses(current)):
-                    found.append(current)
-                    return False
-                return True
-
-        visit(self.function.body, Finder())
-        return found[0] if found else None
+        finder = _OwnerFinder(node)
+        visit(self.function.body, finder)
+        return finder.found[0] if finder.found else None
 
     def _before(self, name: str, statement: cst.CSTNode) -> bool | None:
         """True: ``statement`` rebinds ``name`` to a fresh array; False: it may rebind it otherwise or take a
@@ -180,6 +169,21 @@ class FreshRebinding:
         if _binds(statement, name, augmented_too=False) or self.referenced(name, statement):
             return False
         return None
+
+
+class _OwnerFinder(FastVisitor):
+    def __init__(self, node: cst.CSTNode) -> None:
+        self.node = node
+        self.found: list[cst.CSTNode] = []
+
+    def on_visit(self, current: cst.CSTNode) -> bool:
+        if self.found:
+            return False
+        if isinstance(current, cst.BaseCompoundStatement) and current is not self.node and any(
+                child is self.node for child in _clauses(current)):
+            self.found.append(current)
+            return False
+        return True
 
 
 def _clauses(node: cst.BaseCompoundStatement) -> list[cst.CSTNode]:

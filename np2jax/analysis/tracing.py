@@ -431,20 +431,24 @@ def _find_mutated_globals(tree: ast.Module) -> set[str]:
 
 def _own_returns(function: cst.FunctionDef) -> list[cst.Return]:
     """The ``return`` statements of ``function`` itself (not of functions or lambdas inside it)."""
-    found: list[cst.Return] = []
+    returns = _Returns(function)
+    visit(function, returns)
+    return returns.found
 
-    class _Returns(FastVisitor):
-        def visit_Return(self, node: cst.Return) -> None:
-            found.append(node)
 
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is function
+class _Returns(FastVisitor):
+    def __init__(self, function: cst.FunctionDef) -> None:
+        self.function = function
+        self.found: list[cst.Return] = []
 
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
+    def visit_Return(self, node: cst.Return) -> None:
+        self.found.append(node)
 
-    visit(function, _Returns())
-    return found
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return node is self.function
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
 
 
 IDENTITY_TEST = "<is True/False>"  # a use of a result in _result_users: an operand of `is True` / `is False`
