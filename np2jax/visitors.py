@@ -95,6 +95,11 @@ class _FastDispatch:
     _skipped: frozenset[type] = frozenset()
     _hook_table: dict = {}  # node type -> (visit hook, leave hook, fields to enter): see visit()
     _field_plans: dict = {}  # node type -> fields to enter
+    # A transformer whose hooks inside trivia only count something (the walker's visit_Newline counts lines) may
+    # define on_trivia(node): the traversal then hands it each piece of trivia it would enter, whole, instead of
+    # entering it node by node (trivia is most of a tree's nodes).  It must do what those hooks would have done.
+    on_trivia = None
+    _counted: frozenset[type] = frozenset()  # the trivia types handed to on_trivia
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -102,6 +107,7 @@ class _FastDispatch:
         cls._visit_hooks, cls._leave_hooks = {}, {}
         cls._skipped = _skipped_trivia(cls)
         cls._hook_table, cls._field_plans = {}, {}
+        cls._counted = frozenset(TRIVIA) - cls._skipped if cls.on_trivia is not None else frozenset()
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         kind = type(node)
@@ -341,7 +347,10 @@ def visit(node: cst.CSTNode, visitor: cst.CSTVisitor | cst.CSTTransformer):
             return node
         _walk(node, visitor, skipped, plans)
         return node
-    result = _transform(node, visitor, skipped, plans)
+    if isinstance(visitor, _FastDispatch) and cls._counted:
+        result = _transform(node, visitor, skipped, plans, cls._counted, visitor.on_trivia)
+    else:
+        result = _transform(node, visitor, skipped, plans)
     if isinstance(node, cst.Module) and isinstance(result, cst.RemovalSentinel):
         return node.with_changes(body=(), header=(), footer=())
     return result
@@ -393,7 +402,9 @@ def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, skipped: frozenset[type], 
     visitor.on_leave(node)
 
 
-def _transform(node: cst.CSTNode, visitor: cst.CSTTransformer, skipped: frozenset[type], plans: dict):
+def _transform(node: cst.CSTNode, visitor: cst.CSTTransformer, skipped: frozenset[type], plans: dict,
+               counted: frozenset[type] = frozenset(), on_trivia=None):
+    """``counted``: trivia types handed to ``on_trivia`` whole (see _FastDispatch.on_trivia), unchanged."""
     updated = node
     if visitor.on_visit(node):
         changes = None
@@ -404,11 +415,14 @@ def _transform(node: cst.CSTNode, visitor: cst.CSTTransformer, skipped: frozense
             value = getattr(node, name)
             cls = type(value)
             if cls is tuple or cls is list:
-                new = _transform_sequence(value, visitor, many == BODY, skipped, plans)
+                new = _transform_sequence(value, visitor, many == BODY, skipped, plans, counted, on_trivia)
                 if new is None:
                     continue
             elif cls not in skipped and (cls in _NODE_TYPES or _is_node_type(cls)):
-                new = _transform(value, visitor, skipped, plans)
+                if cls in counted:
+                    on_trivia(value)
+                    continue
+                new = _transform(value, visitor, skipped, plans, counted, on_trivia)
                 if new is value:
                     continue
                 new = _single(new, value, single)
@@ -438,9 +452,15 @@ def _single(new, old: cst.CSTNode, kind: int):
     return new
 
 
-def _transform_sequence(children, visitor: cst.CSTTransformer, body: bool, skipped: frozenset[type], plans: dict) -> tuple | None:
+def _transform_sequence(children, visitor: cst.CSTTransformer, body: bool, skipped: frozenset[type], plans: dict,
+                        counted: frozenset[type] = frozenset(), on_trivia=None) -> tuple | None:
     """libcst's visit_sequence / visit_body_sequence; None when every child came back unchanged."""
-    results = [child if type(child) in skipped else _transform(child, visitor, skipped, plans) for child in children]
+    results = [
+        child if type(child) in skipped
+        else (on_trivia(child) or child) if type(child) in counted
+        else _transform(child, visitor, skipped, plans, counted, on_trivia)
+        for child in children
+    ]
     if all(new is old for new, old in zip(results, children)):
         return None
     out = []

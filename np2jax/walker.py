@@ -28,7 +28,7 @@ from np2jax.analysis.loops import contains
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.rule import Rule
 from np2jax.tables import lookup_numpy
-from np2jax.visitors import FastTransformer, child_nodes
+from np2jax.visitors import TRIVIA, FastTransformer, child_nodes
 from np2jax.walker_calls import CallRewrites
 
 HEADER_STATEMENTS = frozenset({cst.If, cst.While, cst.For, cst.With})  # exact types: cheaper than isinstance
@@ -83,6 +83,10 @@ class Walker(CallRewrites, FastTransformer):
     # --- source lines ------------------------------------------------------
     def visit_Newline(self, node: cst.Newline) -> None:
         self.ctx.line += 1
+
+    def on_trivia(self, node: cst.CSTNode) -> None:
+        """What visit_Newline does for every newline in a piece of trivia, at once (np2jax.visitors)."""
+        self.ctx.line += _newlines(node, False)
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         self.ctx.line += node.value.count("\n")
@@ -590,6 +594,39 @@ class ContinuationWalker(Walker):
     def visit_SimpleWhitespace(self, node: cst.SimpleWhitespace) -> None:
         if "\\" in node.value:
             self.ctx.line += node.value.count("\n")
+
+    def on_trivia(self, node: cst.CSTNode) -> None:
+        """What visit_Newline and visit_SimpleWhitespace do in a piece of trivia, at once."""
+        self.ctx.line += _newlines(node, True)
+
+
+def _newlines(node: cst.CSTNode, continuations: bool) -> int:
+    """The newlines in a piece of trivia: its Newline nodes, and (``continuations``) those of backslash continuations
+    in its whitespace."""
+    kind = type(node)
+    if kind is cst.SimpleWhitespace:
+        return node.value.count("\n") if continuations and "\\" in node.value else 0
+    if kind is cst.Newline:
+        return 1
+    if kind is cst.Comment:
+        return 0
+    if (kind is cst.TrailingWhitespace or kind is cst.EmptyLine) and not continuations:
+        return 1  # its newline (its whitespace and comment hold none)
+    if kind in _PUNCTUATION:  # most trivia: a comma, a dot, a bracket with plain spaces around
+        before = getattr(node, "whitespace_before", None)
+        after = getattr(node, "whitespace_after", None)
+        if type(before) is not cst.ParenthesizedWhitespace and type(after) is not cst.ParenthesizedWhitespace \
+                and not continuations:
+            return 0
+    count = 0
+    for child in child_nodes(node):
+        count += _newlines(child, continuations)
+    return count
+
+
+# Trivia whose only children are its whitespace_before / whitespace_after
+_PUNCTUATION = frozenset(TRIVIA) - {cst.SimpleWhitespace, cst.Newline, cst.Comment, cst.TrailingWhitespace, cst.EmptyLine,
+                                    cst.ParenthesizedWhitespace}
 
 
 def walker_for(ctx: FileContext, rules: Sequence[Rule]) -> Walker:
