@@ -28,7 +28,7 @@ from np2jax.analysis.loops import contains
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.rule import Rule
 from np2jax.tables import lookup_numpy
-from np2jax.visitors import TRIVIA, FastTransformer, child_nodes
+from np2jax.visitors import FastTransformer, TRIVIA, child_nodes, inner_nodes
 from np2jax.walker_calls import CallRewrites
 
 HEADER_STATEMENTS = frozenset({cst.If, cst.While, cst.For, cst.With})  # exact types: cheaper than isinstance
@@ -646,10 +646,11 @@ def _shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTN
     stack: list[cst.CSTNode] = [info.node.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, (cst.For, cst.While)):
+        kind = type(node)
+        if kind is cst.For or kind is cst.While:
             loops.append(node)
-        if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            stack.extend(child_nodes(node))
+        if kind not in _NESTED_SCOPES:
+            stack.extend(inner_nodes(node))  # (trivia holds no loop)
     for blocker in plan.blockers:
         if blocker.message == MASK_INDEX and any(contains(loop, blocker.node) for loop in loops):
             return blocker.node, "a boolean mask index"
@@ -660,3 +661,6 @@ def _shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTN
             return found, ("a slice whose length changes with the step" if isinstance(found, cst.Subscript)
                            else "an array whose length changes with the step")
     return None
+
+
+_NESTED_SCOPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})

@@ -275,7 +275,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         scope = self.resolver.scopes.get(node)
         if scope is not None:
             self.scope_stack.append(scope)
-        if isinstance(node, (cst.Call, cst.BinaryOperation)):
+        kind = type(node)
+        if kind is cst.Call or kind is cst.BinaryOperation:
             self.note_reduction(node)  # before its operands are visited (analysis/prefix_masks.py)
         return super().on_visit(node)
 

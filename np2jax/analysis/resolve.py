@@ -42,6 +42,7 @@ _LITERALS = (
     cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString,
     cst.FormattedString, cst.Ellipsis, cst.Lambda,
 )
+_LITERAL_TYPES = frozenset(_LITERALS)  # (none has subclasses: an exact-type test answers as isinstance does)
 
 
 # Parameters with these names hold shapes, axes or dimension counts: Python values, static under jit.
@@ -136,7 +137,7 @@ class Resolver:
         return result
 
     def _is_static(self, node: cst.BaseExpression, scope: Scope) -> bool:
-        if isinstance(node, _LITERALS):
+        if type(node) in _LITERAL_TYPES:
             return True
         if isinstance(node, cst.Name):
             return self._name_is_static(node.value, scope)
