@@ -17,7 +17,6 @@ name: ``shape[0]``): see ``FunctionTracing._may_be_static``.
 
 from __future__ import annotations
 
-import functools
 import re
 
 import libcst as cst
@@ -78,35 +77,40 @@ def top_hints(annotation: cst.Annotation | cst.BaseExpression | None) -> set[str
 def documented_unhashable(name: str, function: cst.FunctionDef, words: frozenset[str] = _ARRAY_WORDS) -> bool:
     """The docstring gives ``name`` an array or container type (one of ``words``): numpydoc ``a : array-like,
     shape (3,)`` (also ``a, b : ndarray``), Google ``a (np.ndarray): ...``, Sphinx ``:type a: list``."""
-    docstring = _docstring(function)
+    docstring, types = _documented_types(function)
     if not docstring or name not in docstring:
         return False
-    for pattern in _doc_patterns(name):
-        for match in pattern.finditer(docstring):
+    if any(_array_type(text, words) for text in types.get(name, ())):
+        return True
+    if ":type" in docstring:  # Sphinx: `:type a: list` (several may share a line: one pattern per name)
+        for match in re.finditer(rf":type[ \t]+{re.escape(name)}[ \t]*:(?P<type>[^\n]*)$", docstring, re.MULTILINE):
             if _array_type(match.group("type"), words):
                 return True
     return False
 
 
-_LAST_DOCSTRING: list = [None, None]  # (function, its docstring): the parameters of one function are asked in a row
+# The lines that give parameters a type: numpydoc `a, *b : array-like` and Google `a (np.ndarray):`.  Each
+# line names its parameters once, so one pass finds every name's types (a pattern per name finds the same lines).
+_NUMPYDOC_LINE = re.compile(r"^[ \t]*(?P<names>\*{0,2}\w+(?:[ \t]*,[ \t]*\*{0,2}\w+)*)[ \t]*:(?P<type>[^\n]*)$", re.MULTILINE)
+_GOOGLE_LINE = re.compile(r"^[ \t]*\*{0,2}(?P<name>\w+)[ \t]*\((?P<type>[^)\n]*)\)[ \t]*:", re.MULTILINE)
+_NAME_SEPARATOR = re.compile(r"[ \t]*,[ \t]*")
+
+_LAST_DOCUMENTED: list = [None, None, None]  # function, docstring, types: one function's parameters come in a row
 
 
-def _docstring(function: cst.FunctionDef) -> str | None:
-    if _LAST_DOCSTRING[0] is not function:
-        _LAST_DOCSTRING[:] = [function, function.get_docstring()]
-    return _LAST_DOCSTRING[1]
-
-
-@functools.lru_cache(maxsize=4096)
-def _doc_patterns(name: str) -> tuple[re.Pattern, ...]:
-    """The docstring patterns for parameter ``name``, compiled once (re's own cache is smaller than the names of a
-    large tree)."""
-    word = re.escape(name)
-    return tuple(re.compile(pattern, re.MULTILINE) for pattern in (
-        rf"^[ \t]*(?:\*{{0,2}}\w+[ \t]*,[ \t]*)*\*{{0,2}}{word}(?:[ \t]*,[ \t]*\*{{0,2}}\w+)*[ \t]*:(?P<type>[^\n]*)$",
-        rf"^[ \t]*\*{{0,2}}{word}[ \t]*\((?P<type>[^)\n]*)\)[ \t]*:",
-        rf":type[ \t]+{word}[ \t]*:(?P<type>[^\n]*)$",
-    ))
+def _documented_types(function: cst.FunctionDef) -> tuple[str | None, dict[str, list[str]]]:
+    """``function``'s docstring, and the types its parameter lines give each name."""
+    if _LAST_DOCUMENTED[0] is not function:
+        docstring = function.get_docstring()
+        types: dict[str, list[str]] = {}
+        if docstring:
+            for match in _NUMPYDOC_LINE.finditer(docstring):
+                for name in _NAME_SEPARATOR.split(match.group("names")):
+                    types.setdefault(name.lstrip("*"), []).append(match.group("type"))
+            for match in _GOOGLE_LINE.finditer(docstring):
+                types.setdefault(match.group("name"), []).append(match.group("type"))
+        _LAST_DOCUMENTED[:] = [function, docstring, types]
+    return _LAST_DOCUMENTED[1], _LAST_DOCUMENTED[2]
 
 
 def documented_array(name: str, function: cst.FunctionDef) -> bool:
