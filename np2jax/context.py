@@ -227,11 +227,12 @@ class FileContext:
 
     def _planned(self, node, planner):
         key = (planner, node)
-        if key not in self._write_plans:
+        plan = self._write_plans.get(key, _UNPLANNED)
+        if plan is _UNPLANNED:
             aliasing = self.aliasing()
             plan = None if aliasing is None else planner(node, aliasing, IndexClassifier(self.resolver, self.scope))
             self._write_plans[key] = plan
-        return self._write_plans[key]
+        return plan
 
     def use_jnp(self) -> str:
         """Record that a rewrite refers to jax.numpy; returns the alias to write."""
@@ -376,6 +377,7 @@ def code_positions(module: cst.Module):
     return provider._computed
 
 _DEF_NAME = re.compile(r"\bdef\s+(\w+)")
+_UNPLANNED = object()  # (a plan may be None)
 
 
 @dataclass
