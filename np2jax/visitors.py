@@ -100,6 +100,12 @@ class _FastDispatch:
     # entering it node by node (trivia is most of a tree's nodes).  It must do what those hooks would have done.
     on_trivia = None
     _counted: frozenset[type] = frozenset()  # the trivia types handed to on_trivia
+    # A class that overrides on_visit / on_leave may name the node types for which they do more than call its
+    # hooks (declared in the class that overrides them): for every other type the traversal calls the hooks
+    # itself, which saves several calls per node.  None: on_visit / on_leave are called for every node.
+    CUSTOM_DISPATCH: frozenset[type] | None = None
+    _direct = False  # whether the traversal may call the hooks itself (for the types outside _custom)
+    _custom: frozenset[type] = frozenset()
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -108,6 +114,7 @@ class _FastDispatch:
         cls._skipped = _skipped_trivia(cls)
         cls._hook_table, cls._field_plans = {}, {}
         cls._counted = frozenset(TRIVIA) - cls._skipped if cls.on_trivia is not None else frozenset()
+        cls._direct, cls._custom = _direct_dispatch(cls)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         kind = type(node)
@@ -131,6 +138,23 @@ class _FastDispatch:
         pass
 
 
+_DEFAULT_DISPATCH: set[type] = set()  # _FastDispatch, FastVisitor, FastTransformer: their on_visit / on_leave call hooks
+
+
+def _direct_dispatch(cls: type) -> tuple[bool, frozenset[type]]:
+    """Whether the traversal may call ``cls``'s hooks itself, and the node types for which it may not."""
+    custom: set[type] = set()
+    for method in ("on_visit", "on_leave"):
+        owner = next(c for c in cls.__mro__ if method in vars(c))
+        if owner in _DEFAULT_DISPATCH:
+            continue
+        declared = vars(owner).get("CUSTOM_DISPATCH")
+        if declared is None:
+            return False, frozenset()
+        custom |= declared
+    return True, frozenset(custom)
+
+
 class FastVisitor(_FastDispatch, cst.CSTVisitor):
     def on_leave(self, original_node: cst.CSTNode) -> None:
         hook = self._leave_hook(type(original_node))
@@ -142,6 +166,10 @@ class FastTransformer(_FastDispatch, cst.CSTTransformer):
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):
         hook = self._leave_hook(type(original_node))
         return updated_node if hook is None else hook(self, original_node, updated_node)
+
+
+_DEFAULT_DISPATCH.update((_FastDispatch, FastVisitor, FastTransformer))
+FastVisitor._direct = FastTransformer._direct = True
 
 
 # --- traversal ------------------------------------------------------------------------------
@@ -342,12 +370,14 @@ def visit(node: cst.CSTNode, visitor: cst.CSTVisitor | cst.CSTTransformer):
     else:
         skipped, plans = frozenset(), _ALL_FIELDS
     if isinstance(visitor, cst.CSTVisitor):
-        if cls.on_visit is _FastDispatch.on_visit and cls.on_leave is FastVisitor.on_leave:
+        if isinstance(visitor, _FastDispatch) and cls._direct:
             _walk_hooks(node, visitor, skipped, cls._hook_table)
             return node
         _walk(node, visitor, skipped, plans)
         return node
-    if isinstance(visitor, _FastDispatch) and cls._counted:
+    if isinstance(visitor, _FastDispatch) and cls._direct:
+        result = _transform_hooks(node, visitor, skipped, cls._hook_table, cls._counted, visitor.on_trivia)
+    elif isinstance(visitor, _FastDispatch) and cls._counted:
         result = _transform(node, visitor, skipped, plans, cls._counted, visitor.on_trivia)
     else:
         result = _transform(node, visitor, skipped, plans)
@@ -356,21 +386,27 @@ def visit(node: cst.CSTNode, visitor: cst.CSTVisitor | cst.CSTTransformer):
     return result
 
 
-def _hook_entry(visitor: cst.CSTVisitor, kind: type, skipped: frozenset[type], table: dict) -> tuple:
+def _hook_entry(visitor, kind: type, skipped: frozenset[type], table: dict) -> tuple:
+    """(visit hook, leave hook, fields to enter, whether on_visit / on_leave must be called instead of the hooks)"""
     cls = type(visitor)
+    fields = _visited_fields(kind, skipped)
     entry = table[kind] = (
         _hook(cls, f"visit_{kind.__name__}"), _hook(cls, f"leave_{kind.__name__}"),
-        tuple(name for name, _, _ in _visited_fields(kind, skipped)),
+        tuple(name for name, _, _ in fields) if isinstance(visitor, cst.CSTVisitor) else fields, kind in cls._custom,
     )
     return entry
 
 
 def _walk_hooks(node: cst.CSTNode, visitor: cst.CSTVisitor, skipped: frozenset[type], table: dict) -> None:
-    """``_walk`` for a visitor whose on_visit / on_leave only call its hooks: the hooks are called directly."""
+    """``_walk`` for a visitor whose on_visit / on_leave only call its hooks (but for its CUSTOM_DISPATCH types):
+    the hooks are called directly."""
     entry = table.get(type(node))
     if entry is None:
         entry = _hook_entry(visitor, type(node), skipped, table)
-    visit_hook, leave_hook, names = entry
+    visit_hook, leave_hook, names, custom = entry
+    if custom:
+        _walk_custom(node, visitor, skipped, table, names)
+        return
     if visit_hook is None or visit_hook(visitor, node) is not False:
         for name in names:
             value = getattr(node, name)
@@ -383,6 +419,21 @@ def _walk_hooks(node: cst.CSTNode, visitor: cst.CSTVisitor, skipped: frozenset[t
                 _walk_hooks(value, visitor, skipped, table)
     if leave_hook is not None:
         leave_hook(visitor, node)
+
+
+def _walk_custom(node: cst.CSTNode, visitor: cst.CSTVisitor, skipped: frozenset[type], table: dict, names) -> None:
+    """``_walk_hooks`` for a node its visitor's own on_visit / on_leave must see."""
+    if visitor.on_visit(node):
+        for name in names:
+            value = getattr(node, name)
+            cls = type(value)
+            if cls is tuple or cls is list:
+                for child in value:
+                    if type(child) not in skipped:
+                        _walk_hooks(child, visitor, skipped, table)
+            elif cls not in skipped and (cls in _NODE_TYPES or _is_node_type(cls)):
+                _walk_hooks(value, visitor, skipped, table)
+    visitor.on_leave(node)
 
 
 def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, skipped: frozenset[type], plans: dict) -> None:
@@ -441,6 +492,58 @@ def _transform(node: cst.CSTNode, visitor: cst.CSTTransformer, skipped: frozense
     return result
 
 
+def _transform_hooks(node: cst.CSTNode, visitor: cst.CSTTransformer, skipped: frozenset[type], table: dict,
+                     counted: frozenset[type], on_trivia):
+    """``_transform`` for a transformer whose on_visit / on_leave only call its hooks (but for its CUSTOM_DISPATCH
+    types): the hooks are called directly."""
+    entry = table.get(type(node))
+    if entry is None:
+        entry = _hook_entry(visitor, type(node), skipped, table)
+    visit_hook, leave_hook, fields, custom = entry
+    updated = node
+    if visitor.on_visit(node) if custom else (visit_hook is None or visit_hook(visitor, node) is not False):
+        changes = None
+        for name, single, many in fields:
+            value = getattr(node, name)
+            cls = type(value)
+            if cls is tuple or cls is list:
+                results = [
+                    child if type(child) in skipped
+                    else (on_trivia(child) or child) if type(child) in counted
+                    else _transform_hooks(child, visitor, skipped, table, counted, on_trivia)
+                    for child in value
+                ]
+                new = _changed_sequence(results, value, many == BODY)
+                if new is None:
+                    continue
+            elif cls not in skipped and (cls in _NODE_TYPES or _is_node_type(cls)):
+                if cls in counted:
+                    on_trivia(value)
+                    continue
+                new = _transform_hooks(value, visitor, skipped, table, counted, on_trivia)
+                if new is value:
+                    continue
+                new = _single(new, value, single)
+            else:
+                continue
+            if changes is None:
+                changes = {}
+            changes[name] = new
+        if changes is not None:
+            updated = node.with_changes(**changes)
+    if custom:
+        result = visitor.on_leave(node, updated)
+    elif leave_hook is None:
+        return updated
+    else:
+        result = leave_hook(visitor, node, updated)
+    if result is not updated and not isinstance(result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)):
+        raise cst.CSTValidationError(
+            f"Expected a node of type CSTNode or a RemovalSentinel, but got a return value of {type(result).__name__}"
+        )
+    return result
+
+
 def _single(new, old: cst.CSTNode, kind: int):
     """libcst's visit_required / visit_optional / visit_sentinel on a child's result."""
     if isinstance(new, cst.FlattenSentinel):
@@ -461,6 +564,12 @@ def _transform_sequence(children, visitor: cst.CSTTransformer, body: bool, skipp
         else _transform(child, visitor, skipped, plans, counted, on_trivia)
         for child in children
     ]
+    return _changed_sequence(results, children, body)
+
+
+def _changed_sequence(results: list, children, body: bool) -> tuple | None:
+    """The new sequence from each child's result (removals dropped, flattened ones spliced in); None when every
+    child came back unchanged."""
     if all(new is old for new, old in zip(results, children)):
         return None
     out = []

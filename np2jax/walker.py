@@ -473,6 +473,8 @@ class Walker(CallRewrites, FastTransformer):
         self._statements.pop()
         self.ctx.statement = self._statements[-1] if self._statements else None
 
+    CUSTOM_DISPATCH = _SCOPES_AND_HEADERS  # on_visit / on_leave only call the hooks for every other node type
+
     def on_visit(self, node: cst.CSTNode) -> bool:
         if type(node) in _SCOPES_AND_HEADERS:
             self._enter(node)

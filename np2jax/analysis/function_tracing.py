@@ -271,6 +271,8 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
     def scope(self) -> Scope:
         return self.scope_stack[-1]
 
+    CUSTOM_DISPATCH = SCOPE_NODES | {cst.Call, cst.BinaryOperation}  # on_visit / on_leave only call hooks for the rest
+
     def on_visit(self, node: cst.CSTNode) -> bool:
         kind = type(node)
         scope = self.resolver.scopes.get(node) if kind in SCOPE_NODES else None  # (only those have scopes)
