@@ -507,15 +507,23 @@ def _transform_hooks(node: cst.CSTNode, visitor: cst.CSTTransformer, skipped: fr
             value = getattr(node, name)
             cls = type(value)
             if cls is tuple or cls is list:
-                results = [
-                    child if type(child) in skipped
-                    else (on_trivia(child) or child) if type(child) in counted
-                    else _transform_hooks(child, visitor, skipped, table, counted, on_trivia)
-                    for child in value
-                ]
-                new = _changed_sequence(results, value, many == BODY)
-                if new is None:
+                results = []
+                changed = False
+                for child in value:
+                    kind = type(child)
+                    if kind in skipped:
+                        results.append(child)
+                    elif kind in counted:
+                        on_trivia(child)
+                        results.append(child)
+                    else:
+                        result = _transform_hooks(child, visitor, skipped, table, counted, on_trivia)
+                        if result is not child:
+                            changed = True
+                        results.append(result)
+                if not changed:
                     continue
+                new = _changed_sequence(results, value, many == BODY)
             elif cls not in skipped and (cls in _NODE_TYPES or _is_node_type(cls)):
                 if cls in counted:
                     on_trivia(value)
