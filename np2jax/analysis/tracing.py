@@ -35,7 +35,7 @@ import ast
 
 import libcst as cst
 
-from np2jax.astutil import child_nodes as ast_children, walk as walk_ast
+from np2jax.astutil import code_children, walk_code
 from np2jax.analysis.array_code import ArrayCode
 from np2jax.analysis.function_tracing import FunctionTracing
 from np2jax.analysis.jit_plan import Blocker, JitPlan, LoopConversion, jit_decorator
@@ -400,18 +400,18 @@ def _find_mutated_globals(tree: ast.Module) -> set[str]:
     for statement in tree.body:
         if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             module_names.update(
-                node.id for node in walk_ast(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+                node.id for node in walk_code(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
             )
     mutated: set[str] = set()
     stack: list[tuple[ast.AST, frozenset[str] | None]] = [(tree, None)]  # (node, parameters; None outside functions)
     while stack:
         node, params = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            own = frozenset(a.arg for a in walk_ast(node.args) if isinstance(a, ast.arg))
+            own = frozenset(a.arg for a in walk_code(node.args) if isinstance(a, ast.arg))
             inner = own if params is None else params & own
             body = node.body if isinstance(node.body, list) else [node.body]
             stack.extend((child, inner) for child in body)
-            stack.extend((child, params) for child in ast_children(node) if child not in body)
+            stack.extend((child, params) for child in code_children(node) if child not in body)
             continue
         if params is not None:
             base = None
@@ -425,7 +425,7 @@ def _find_mutated_globals(tree: ast.Module) -> set[str]:
                 base = node.func.value
             if isinstance(base, ast.Name) and base.id not in params:
                 mutated.add(base.id)
-        stack.extend((child, params) for child in ast_children(node))
+        stack.extend((child, params) for child in code_children(node))
     return mutated & module_names
 
 
