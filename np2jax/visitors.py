@@ -97,8 +97,10 @@ class _FastDispatch:
     _field_plans: dict = {}  # node type -> fields to enter
     # A transformer whose hooks inside trivia only count something (the walker's visit_Newline counts lines) may
     # define on_trivia(node): the traversal then hands it each piece of trivia it would enter, whole, instead of
-    # entering it node by node (trivia is most of a tree's nodes).  It must do what those hooks would have done.
+    # entering it node by node (trivia is most of a tree's nodes).  It must do what those hooks would have done,
+    # and name them in TRIVIA_HOOKS: a class with another hook on trivia is refused (it would never be called).
     on_trivia = None
+    TRIVIA_HOOKS: frozenset[str] = frozenset()
     _counted: frozenset[type] = frozenset()  # the trivia types handed to on_trivia
     # A class that overrides on_visit / on_leave may name the node types for which they do more than call its
     # hooks (declared in the class that overrides them): for every other type the traversal calls the hooks
@@ -114,6 +116,12 @@ class _FastDispatch:
         cls._skipped = _skipped_trivia(cls)
         cls._hook_table, cls._field_plans = {}, {}
         cls._counted = frozenset(TRIVIA) - cls._skipped if cls.on_trivia is not None else frozenset()
+        if cls.on_trivia is not None:
+            hooks = {f"{when}_{kind.__name__}" for kind in TRIVIA for when in ("visit", "leave")
+                     if _hook(cls, f"{when}_{kind.__name__}") is not None}
+            if hooks - cls.TRIVIA_HOOKS:
+                raise TypeError(f"{cls.__name__}: on_trivia stands for every hook on trivia, but not for "
+                                f"{', '.join(sorted(hooks - cls.TRIVIA_HOOKS))} (add it to TRIVIA_HOOKS, and to on_trivia)")
         cls._direct, cls._custom = _direct_dispatch(cls)
 
     def on_visit(self, node: cst.CSTNode) -> bool:

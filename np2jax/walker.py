@@ -84,6 +84,8 @@ class Walker(CallRewrites, FastTransformer):
     def visit_Newline(self, node: cst.Newline) -> None:
         self.ctx.line += 1
 
+    TRIVIA_HOOKS = frozenset({"visit_Newline", "visit_SimpleWhitespace"})  # what on_trivia does (ContinuationWalker's too)
+
     def on_trivia(self, node: cst.CSTNode) -> None:
         """What visit_Newline does for every newline in a piece of trivia, at once (np2jax.visitors)."""
         self.ctx.line += _newlines(node, False)
