@@ -65,6 +65,9 @@ def is_numpy(qualname: str | None) -> bool:
     return qualname is not None and (qualname == "numpy" or qualname.startswith("numpy."))
 
 
+_NO_QUALNAME = object()
+
+
 class Resolver:
     """Name resolution and static-ness for one module."""
 
@@ -111,10 +114,16 @@ class Resolver:
             if "numpy" in module.star_imports and name in numpy_star_names():
                 return f"numpy.{name}"
             return f"builtins.{name}" if name in BUILTIN_NAMES else None
-        qualnames = {b.qualname for b in bindings if isinstance(b, ImportBinding)}
-        if len(qualnames) == 1 and all(isinstance(b, ImportBinding) for b in bindings):
-            return qualnames.pop()
-        return None
+        # the one qualname of its bindings when every one is an import (of the same thing), else None
+        qualname = _NO_QUALNAME
+        for binding in bindings:
+            if not isinstance(binding, ImportBinding):
+                return None
+            if qualname is _NO_QUALNAME:
+                qualname = binding.qualname
+            elif binding.qualname != qualname:
+                return None
+        return None if qualname is _NO_QUALNAME else qualname
 
     def qualname(self, node: cst.BaseExpression, scope: Scope) -> str | None:
         parts = attribute_chain(node)
