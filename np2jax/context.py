@@ -228,11 +228,12 @@ class FileContext:
 
     def _planned(self, node, planner):
         key = (planner, node)
-        if key not in self._write_plans:
+        plan = self._write_plans.get(key, _UNPLANNED)
+        if plan is _UNPLANNED:
             aliasing = self.aliasing()
             plan = None if aliasing is None else planner(node, aliasing, IndexClassifier(self.resolver, self.scope))
             self._write_plans[key] = plan
-        return self._write_plans[key]
+        return plan
 
     def use_jnp(self) -> str:
         """Record that a rewrite refers to jax.numpy; returns the alias to write."""
@@ -300,7 +301,7 @@ class FileContext:
         if entry is None:
             first_line_given = first_line is not None
             mini = self.module.with_changes(body=[statement], header=[], footer=[])
-            positions = MetadataWrapper(mini, unsafe_skip_copy=True).resolve(PositionProvider)
+            positions = code_positions(mini)
             if first_line is None:
                 first_line = def_line - positions[statement.name].start.line + 1
             entry = (positions, _split_lines(mini.code), first_line)
@@ -353,8 +354,7 @@ class FileContext:
 
     def _exact_positions(self):
         if self._positions is None:
-            wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-            self._positions = wrapper.resolve(PositionProvider)
+            self._positions = code_positions(self.module)
         return self._positions
 
 
@@ -362,7 +362,23 @@ def _plan_inplace(node, aliasing, _classifier):
     return plan_inplace_call(node, aliasing)
 
 
+
+def code_positions(module: cst.Module):
+    """libcst's PositionProvider metadata of ``module`` (node -> CodeRange).
+
+    ``MetadataWrapper.resolve`` also runs an (empty) batch of batchable providers, a full visit that rebuilds
+    the tree, before the provider's own codegen pass: half the cost.  The provider is run by itself here when
+    this libcst has the method that does it."""
+    provider = PositionProvider()
+    generate = getattr(provider, "_gen_impl", None)
+    if generate is None or not hasattr(provider, "_computed"):
+        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    provider._computed = {}
+    generate(module)
+    return provider._computed
+
 _DEF_NAME = re.compile(r"\bdef\s+(\w+)")
+_UNPLANNED = object()  # (a plan may be None)
 
 
 @dataclass

@@ -217,7 +217,7 @@ class _SelfAttributes(FastVisitor):
                 part = stack.pop()
                 if isinstance(part, cst.Attribute) and isinstance(part.value, cst.Name) and part.value.value == "self":
                     self.read.add(part.attr.value)
-                stack.extend(part.children)
+                stack.extend(child_nodes(part))
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False

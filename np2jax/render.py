@@ -55,11 +55,14 @@ def reparse(output: str, new: cst.Module, rendered: Rendered, old: cst.Module, o
     and ``old`` (rendered as ``old_rendered``) is the parse of the original file."""
     known = dict(zip(old_rendered.statements, old.body))
     body = []
+    config = None  # old.config_for_parsing, built on first use (libcst builds a new one at every access)
     for index, text in enumerate(rendered.statements):
         statement = known.get(text)
         if statement is None:
+            if config is None:
+                config = old.config_for_parsing
             try:
-                fragment = cst.parse_module(text, config=old.config_for_parsing)
+                fragment = cst.parse_module(text, config=config)
             except cst.ParserSyntaxError:
                 return cst.parse_module(output)  # raises the whole file's own error
             if len(fragment.body) != 1 or fragment.footer:

@@ -28,7 +28,7 @@ from np2jax.analysis.loops import contains
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.rule import Rule
 from np2jax.tables import lookup_numpy
-from np2jax.visitors import FastTransformer
+from np2jax.visitors import FastTransformer, TRIVIA, child_nodes, inner_nodes
 from np2jax.walker_calls import CallRewrites
 
 HEADER_STATEMENTS = frozenset({cst.If, cst.While, cst.For, cst.With})  # exact types: cheaper than isinstance
@@ -83,6 +83,12 @@ class Walker(CallRewrites, FastTransformer):
     # --- source lines ------------------------------------------------------
     def visit_Newline(self, node: cst.Newline) -> None:
         self.ctx.line += 1
+
+    TRIVIA_HOOKS = frozenset({"visit_Newline", "visit_SimpleWhitespace"})  # what on_trivia does (ContinuationWalker's too)
+
+    def on_trivia(self, node: cst.CSTNode) -> None:
+        """What visit_Newline does for every newline in a piece of trivia, at once (np2jax.visitors)."""
+        self.ctx.line += _newlines(node, False)
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         self.ctx.line += node.value.count("\n")
@@ -411,7 +417,7 @@ class Walker(CallRewrites, FastTransformer):
                 ):
                     found.add(node.value)
                 # `W = init(3)` holds init's result, not init
-                pending.extend(c for c in node.children if not (isinstance(node, cst.Call) and c is node.func))
+                pending.extend(c for c in child_nodes(node) if not (isinstance(node, cst.Call) and c is node.func))
         return found
 
     def visit_Arg(self, node: cst.Arg) -> None:
@@ -477,6 +483,8 @@ class Walker(CallRewrites, FastTransformer):
     def _pop_statement(self) -> None:
         self._statements.pop()
         self.ctx.statement = self._statements[-1] if self._statements else None
+
+    CUSTOM_DISPATCH = _SCOPES_AND_HEADERS  # on_visit / on_leave only call the hooks for every other node type
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if type(node) in _SCOPES_AND_HEADERS:
@@ -600,6 +608,39 @@ class ContinuationWalker(Walker):
         if "\\" in node.value:
             self.ctx.line += node.value.count("\n")
 
+    def on_trivia(self, node: cst.CSTNode) -> None:
+        """What visit_Newline and visit_SimpleWhitespace do in a piece of trivia, at once."""
+        self.ctx.line += _newlines(node, True)
+
+
+def _newlines(node: cst.CSTNode, continuations: bool) -> int:
+    """The newlines in a piece of trivia: its Newline nodes, and (``continuations``) those of backslash continuations
+    in its whitespace."""
+    kind = type(node)
+    if kind is cst.SimpleWhitespace:
+        return node.value.count("\n") if continuations and "\\" in node.value else 0
+    if kind is cst.Newline:
+        return 1
+    if kind is cst.Comment:
+        return 0
+    if (kind is cst.TrailingWhitespace or kind is cst.EmptyLine) and not continuations:
+        return 1  # its newline (its whitespace and comment hold none)
+    if kind in _PUNCTUATION:  # most trivia: a comma, a dot, a bracket with plain spaces around
+        before = getattr(node, "whitespace_before", None)
+        after = getattr(node, "whitespace_after", None)
+        if type(before) is not cst.ParenthesizedWhitespace and type(after) is not cst.ParenthesizedWhitespace \
+                and not continuations:
+            return 0
+    count = 0
+    for child in child_nodes(node):
+        count += _newlines(child, continuations)
+    return count
+
+
+# Trivia whose only children are its whitespace_before / whitespace_after
+_PUNCTUATION = frozenset(TRIVIA) - {cst.SimpleWhitespace, cst.Newline, cst.Comment, cst.TrailingWhitespace, cst.EmptyLine,
+                                    cst.ParenthesizedWhitespace}
+
 
 def walker_for(ctx: FileContext, rules: Sequence[Rule]) -> Walker:
     """A walker for ``ctx``'s source; one that counts lines in continuation whitespace only if it has any."""
@@ -642,10 +683,11 @@ def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, 
     stack: list[cst.CSTNode] = [info.node.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, (cst.For, cst.While)):
+        kind = type(node)
+        if kind is cst.For or kind is cst.While:
             loops.append(node)
-        if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            stack.extend(node.children)
+        if kind not in _NESTED_SCOPES:
+            stack.extend(inner_nodes(node))  # (trivia holds no loop)
     for blocker in plan.blockers:
         if blocker.message == MASK_INDEX and any(contains(loop, blocker.node) for loop in loops):
             return blocker.node, "a boolean mask index"
@@ -656,3 +698,6 @@ def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, 
             return found, ("a slice whose length changes with the step" if isinstance(found, cst.Subscript)
                            else "an array whose length changes with the step")
     return None
+
+
+_NESTED_SCOPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})

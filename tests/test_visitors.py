@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from np2jax.analysis.scope import SCOPE_NODES, collect_scopes
-from np2jax.visitors import TRIVIA, FastTransformer, FastVisitor, child_nodes, fields_in_visit_order, visit
+from np2jax.visitors import TRIVIA, FastTransformer, FastVisitor, child_nodes, exact_types, fields_in_visit_order, inner_nodes, visit
 
 SOURCE = (
     "import numpy as np\n"
@@ -245,3 +245,87 @@ def test_trivia_is_skipped_only_where_no_hook_needs_it():
         expected.append(node)
         stack.extend(reversed([c for c in child_nodes(node) if type(c) not in trivia]))
     assert everything.seen == expected and not any(type(n) in trivia for n in everything.seen)
+
+
+def test_inner_nodes_are_child_nodes_without_trivia():
+    module = cst.parse_module(TRICKY + "x = f(a,  # note\n      b)\n")
+    trivia = set(TRIVIA)
+    stack = [module]
+    while stack:
+        node = stack.pop()
+        expected = [c for c in child_nodes(node) if type(c) not in trivia]
+        found = inner_nodes(node)
+        assert len(found) == len(expected) and all(a is b for a, b in zip(found, expected)), type(node).__name__
+        stack.extend(child_nodes(node))
+
+
+def test_exact_types_are_the_classes_isinstance_accepts():
+    assert exact_types(cst.Name) == {cst.Name}
+    assert exact_types(cst.BaseComp) >= {cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp}
+    assert all(not inspect.isabstract(kind) for kind in exact_types(cst.BaseExpression))
+
+
+def test_custom_dispatch_calls_hooks_directly_only_for_other_types():
+    module = cst.parse_module(SOURCE)
+
+    class Plain(FastTransformer):
+        def __init__(self):
+            self.events = []
+
+        def on_visit(self, node):
+            if isinstance(node, cst.Lambda):
+                self.events.append(("enter", "lambda"))
+            return super().on_visit(node)
+
+        def on_leave(self, original, updated):
+            result = super().on_leave(original, updated)
+            if isinstance(original, cst.Lambda):
+                self.events.append(("exit", "lambda"))
+            return result
+
+        def visit_Name(self, node):
+            self.events.append(("name", node.value))
+
+        def leave_Name(self, original, updated):
+            return updated.with_changes(value=updated.value.upper()) if updated.value == "x" else updated
+
+    class Direct(Plain):
+        CUSTOM_DISPATCH = frozenset({cst.Lambda})
+        on_visit = Plain.on_visit
+        on_leave = Plain.on_leave
+
+    plain, direct = Plain(), Direct()
+    assert not Plain._direct and Direct._direct
+    assert visit(module, plain).code == visit(module, direct).code == module.visit(Plain()).code
+    assert plain.events == direct.events and ("enter", "lambda") in direct.events
+
+
+def test_on_trivia_must_name_every_trivia_hook_it_stands_for():
+    class Counter(FastTransformer):
+        TRIVIA_HOOKS = frozenset({"visit_Newline"})
+
+        def __init__(self):
+            self.lines = 0
+
+        def visit_Newline(self, node):
+            self.lines += 1
+
+        def on_trivia(self, node):
+            self.lines += sum(1 for n in _all(node) if isinstance(n, cst.Newline))
+
+    counter, plain = Counter(), type("Plain", (FastTransformer,), {"lines": 0, "visit_Newline": Counter.visit_Newline})()
+    module = cst.parse_module(TRICKY + "x = f(a,  # note\n      b)\n")
+    visit(module, counter)
+    module.visit(plain)
+    assert counter.lines == plain.lines > 10
+    with pytest.raises(TypeError, match="on_trivia"):
+
+        class Bad(Counter):
+            def visit_Comma(self, node):
+                pass
+
+
+def _all(node):
+    yield node
+    for child in child_nodes(node):
+        yield from _all(child)

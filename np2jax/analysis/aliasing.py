@@ -19,7 +19,7 @@ from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.cstutil import string_valued
 from np2jax.tables import lookup_numpy
-from np2jax.visitors import FastVisitor, child_nodes, visit
+from np2jax.visitors import FastVisitor, child_nodes, inner_nodes, visit
 
 if TYPE_CHECKING:
     from np2jax.analysis.attributes import ModuleAttributes
@@ -51,9 +51,15 @@ def _true(expr: cst.BaseExpression) -> bool:
 
 
 def mentions(node: cst.CSTNode, name: str) -> bool:
-    if isinstance(node, cst.Name):
-        return node.value == name
-    return any(mentions(child, name) for child in child_nodes(node))
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if type(current) is cst.Name:
+            if current.value == name:
+                return True
+        else:
+            stack.extend(inner_nodes(current))  # (trivia holds no name)
+    return False
 
 
 def may_alias(expr: cst.BaseExpression, name: str, resolver: Resolver, scope: Scope) -> bool:

@@ -31,7 +31,7 @@ from np2jax.analysis.inplace_calls import may_be_inplace_call
 from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, Scope, ValueBinding
 from np2jax.analysis.tracing_tables import STATIC_PARAMETERS
-from np2jax.analysis.values import function_nodes
+from np2jax.analysis.values import nodes_of
 from np2jax.tables import lookup_numpy, positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES
 from np2jax.visitors import FastVisitor, visit
@@ -163,7 +163,7 @@ class _Flow:
         self.resolver = resolver
         self.bindings: list[tuple[set[str], cst.BaseExpression, Scope]] = []  # target names, value, scope
         self.written: set[str] = set()
-        for node, scope in function_nodes(function, resolver):
+        for node, scope in nodes_of(function, resolver, _FLOW_NODES):
             if isinstance(node, cst.Assign):
                 for target in node.targets:
                     self._bind(target.target, node.value, scope)
@@ -311,3 +311,7 @@ class _NestedMentions(FastVisitor):
     def visit_Name(self, node: cst.Name) -> None:
         if self.depth:
             self.names.add(node.value)
+
+
+# What _Flow looks at (exact types, for nodes_of)
+_FLOW_NODES = frozenset({cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.Del, cst.Call})

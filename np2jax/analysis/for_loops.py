@@ -34,7 +34,7 @@ from np2jax.analysis.scope import LoopBinding, ValueBinding
 from np2jax.analysis.sequences import documented_array_like, sequence_annotation
 from np2jax.analysis.tracing_tables import ARRAY, ARRAY_HINTS, SCALAR_HINTS, STATIC_INSTEAD
 from np2jax.analysis.values import ZIPPERS
-from np2jax.visitors import visit
+from np2jax.visitors import child_nodes, visit
 
 
 # Reductions of a loop element (`np.sum(g * g)`): the element is an array, perhaps one of a list of arrays of
@@ -541,7 +541,7 @@ def _assigned_names(statement: cst.CSTNode) -> set[str]:
             elif isinstance(target, cst.StarredElement):
                 targets.append(target.value)
         if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            stack.extend(node.children)
+            stack.extend(child_nodes(node))
     return found
 
 

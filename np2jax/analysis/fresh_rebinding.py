@@ -33,7 +33,10 @@ import libcst as cst
 
 from np2jax.analysis.aliasing import _binds as target_binds
 from np2jax.analysis.aliasing import mentions
-from np2jax.visitors import FastVisitor, child_nodes, visit
+from np2jax.visitors import FastVisitor, exact_types, inner_nodes, visit
+
+_NESTED = exact_types(cst.FunctionDef, cst.Lambda, cst.ClassDef)
+_OWNERS = exact_types(cst.BaseCompoundStatement, cst.Else, cst.ExceptHandler, cst.Finally)
 
 
 class _Suites(FastVisitor):
@@ -45,23 +48,24 @@ class _Suites(FastVisitor):
         self._owners: list[cst.CSTNode] = []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        kind = type(node)
+        if kind in _NESTED:
             return False  # (the visit starts at the function's body: these are nested)
-        if isinstance(node, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+        if kind is cst.IndentedBlock or kind is cst.SimpleStatementSuite:
             owner = self._owners[-1] if self._owners else node
             for index, statement in enumerate(node.body):
                 self.place[statement] = (owner, node.body, index)
             return True
-        if isinstance(node, cst.SimpleStatementLine):
+        if kind is cst.SimpleStatementLine:
             for index, small in enumerate(node.body):
                 self.place[small] = (node, node.body, index)
                 stack: list[cst.CSTNode] = [small]
                 while stack:
                     current = stack.pop()
                     self.statement_of[current] = small
-                    stack.extend(child_nodes(current))
+                    stack.extend(inner_nodes(current))  # (a write is never trivia)
             return False
-        if isinstance(node, cst.BaseCompoundStatement) or isinstance(node, (cst.Else, cst.ExceptHandler, cst.Finally)):
+        if kind in _OWNERS:
             self._owners.append(node)
         return True
 
@@ -82,6 +86,7 @@ class FreshRebinding:
         self.referenced = referenced
         self._suites: _Suites | None = None
         self._captured_names: dict[str, bool] = {}
+        self._nested: list[cst.CSTNode] | None = None
 
     def _place(self, node: cst.CSTNode):
         if self._suites is None:
@@ -129,33 +134,23 @@ class FreshRebinding:
     def _captured(self, name: str) -> bool:
         """Does a nested function or lambda of the function mention ``name``?"""
         if name not in self._captured_names:
-            found = False
-            stack: list[cst.CSTNode] = [self.function.body]
-            while stack and not found:
-                current = stack.pop()
-                if isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-                    found = mentions(current, name)
-                    continue
-                stack.extend(child_nodes(current))
-            self._captured_names[name] = found
+            if self._nested is None:  # the outermost nested functions, lambdas and classes, found once
+                self._nested = []
+                stack: list[cst.CSTNode] = [self.function.body]
+                while stack:
+                    current = stack.pop()
+                    if type(current) in _NESTED:
+                        self._nested.append(current)
+                    else:
+                        stack.extend(inner_nodes(current))
+            self._captured_names[name] = any(mentions(nested, name) for nested in self._nested)
         return self._captured_names[name]
 
     def _owner_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """The compound statement an ``else``/``except``/``finally`` clause (or an ``elif``) belongs to."""
-        found: list[cst.CSTNode] = []
-
-        class Finder(FastVisitor):
-            def on_visit(self, current: cst.CSTNode) -> bool:
-                if found:
-                    return False
-                if isinstance(current, cst.BaseCompoundStatement) and current is not node and any(
-                        child is node for child in _clauses(current)):
-                    found.append(current)
-                    return False
-                return True
-
-        visit(self.function.body, Finder())
-        return found[0] if found else None
+        finder = _OwnerFinder(node)
+        visit(self.function.body, finder)
+        return finder.found[0] if finder.found else None
 
     def _before(self, name: str, statement: cst.CSTNode) -> bool | None:
         """True: ``statement`` rebinds ``name`` to a fresh array; False: it may rebind it otherwise or take a
@@ -176,6 +171,21 @@ class FreshRebinding:
         return None
 
 
+class _OwnerFinder(FastVisitor):
+    def __init__(self, node: cst.CSTNode) -> None:
+        self.node = node
+        self.found: list[cst.CSTNode] = []
+
+    def on_visit(self, current: cst.CSTNode) -> bool:
+        if self.found:
+            return False
+        if isinstance(current, cst.BaseCompoundStatement) and current is not self.node and any(
+                child is self.node for child in _clauses(current)):
+            self.found.append(current)
+            return False
+        return True
+
+
 def _clauses(node: cst.BaseCompoundStatement) -> list[cst.CSTNode]:
     clauses = [getattr(node, "orelse", None), getattr(node, "finalbody", None), *getattr(node, "handlers", ())]
     return [clause for clause in clauses if clause is not None]
@@ -186,22 +196,30 @@ def _binds(node: cst.CSTNode, name: str, augmented_too: bool) -> bool:
     stack = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            continue
-        targets: list[cst.CSTNode] = []
-        if isinstance(current, cst.Assign):
-            targets = [t.target for t in current.targets]
-        elif isinstance(current, (cst.AnnAssign, cst.For, cst.NamedExpr)):
-            targets = [current.target]
-        elif isinstance(current, cst.AugAssign) and augmented_too:
-            targets = [current.target]
-        elif isinstance(current, cst.AsName):
-            targets = [current.name]
-        elif isinstance(current, cst.Del):
-            targets = [current.target]
-        elif isinstance(current, (cst.Global, cst.Nonlocal)):
-            return True
-        if any(target_binds(target, name) for target in targets):
-            return True
-        stack.extend(child_nodes(current))
+        kind = type(current)
+        if kind in _BINDERS:
+            if kind in _NESTED:
+                continue
+            targets: list[cst.CSTNode] = []
+            if kind is cst.Assign:
+                targets = [t.target for t in current.targets]
+            elif kind is cst.AnnAssign or kind is cst.For or kind is cst.NamedExpr:
+                targets = [current.target]
+            elif kind is cst.AugAssign:
+                if augmented_too:
+                    targets = [current.target]
+            elif kind is cst.AsName:
+                targets = [current.name]
+            elif kind is cst.Del:
+                targets = [current.target]
+            else:  # global, nonlocal
+                return True
+            if any(target_binds(target, name) for target in targets):
+                return True
+        stack.extend(inner_nodes(current))  # (trivia binds nothing)
     return False
+
+
+# The node types _binds looks at (exact types: none of them has subclasses)
+_BINDERS = _NESTED | {cst.Assign, cst.AnnAssign, cst.For, cst.NamedExpr, cst.AugAssign, cst.AsName, cst.Del, cst.Global,
+                      cst.Nonlocal}

@@ -29,7 +29,7 @@ from np2jax.analysis.named_selections import NamedSelections
 from np2jax.analysis.param_kinds import UNHASHABLE_HINTS, top_hints, unhashable_params
 from np2jax.analysis.prefix_masks import PrefixMasks
 from np2jax.analysis.resolve import is_numpy, is_shape_name
-from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
+from np2jax.analysis.scope import SCOPE_NODES, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.side_effects import SideEffectChecks
 from np2jax.analysis.slice_windows import SliceWindows
 from np2jax.analysis.traced_tokens import TracedTokens
@@ -285,17 +285,20 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
     def scope(self) -> Scope:
         return self.scope_stack[-1]
 
+    CUSTOM_DISPATCH = SCOPE_NODES | {cst.Call, cst.BinaryOperation}  # on_visit / on_leave only call hooks for the rest
+
     def on_visit(self, node: cst.CSTNode) -> bool:
-        scope = self.resolver.scopes.get(node)
+        kind = type(node)
+        scope = self.resolver.scopes.get(node) if kind in SCOPE_NODES else None  # (only those have scopes)
         if scope is not None:
             self.scope_stack.append(scope)
-        if isinstance(node, (cst.Call, cst.BinaryOperation)):
+        if kind is cst.Call or kind is cst.BinaryOperation:
             self.note_reduction(node)  # before its operands are visited (analysis/prefix_masks.py)
         return super().on_visit(node)
 
     def on_leave(self, original: cst.CSTNode) -> None:
         super().on_leave(original)
-        if original in self.resolver.scopes:
+        if type(original) in SCOPE_NODES and original in self.resolver.scopes:
             self.scope_stack.pop()
 
     # --- array evidence ------------------------------------------------------------

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from np2jax.astutil import walk_code
 from np2jax.analysis.resolve import BUILTIN_NAMES, is_numpy, is_scipy
 from np2jax.analysis.result_writes import (
     INPLACE_METHODS, attribute_sources, global_names, module_level_uses, parameter_names, result_uses_in,
@@ -308,7 +309,7 @@ def mutating_functions(tree: ast.Module) -> frozenset[str]:
     the caller's arrays to be NumPy's: a migrated caller in another module stays NumPy (np2jax.project)."""
     found = set()
     for node, params in _module_functions(tree):
-        for inner in ast.walk(node):
+        for inner in walk_code(node):
             if isinstance(inner, ast.AugAssign):
                 target = inner.target
             elif isinstance(inner, (ast.Assign, ast.AnnAssign)):
@@ -356,7 +357,7 @@ def numpy_only_readers(tree: ast.Module) -> frozenset[str]:
     found = set()
     for node, params in _module_functions(tree):
         if any(isinstance(inner, ast.Attribute) and inner.attr in NUMPY_ONLY_ATTRIBUTES
-               and isinstance(inner.value, ast.Name) and inner.value.id in params for inner in ast.walk(node)):
+               and isinstance(inner.value, ast.Name) and inner.value.id in params for inner in walk_code(node)):
             found.add(node.name)
     return frozenset(found)
 

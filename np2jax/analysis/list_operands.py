@@ -29,7 +29,7 @@ from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.tracing_tables import ARRAY_HINTS
 from np2jax.analysis.value_kinds import ValueClassifier
-from np2jax.analysis.values import function_nodes
+from np2jax.analysis.values import nodes_of
 from np2jax.tables import lookup_numpy
 
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power, cst.MatrixMultiply)
@@ -79,15 +79,15 @@ class _Finder:
         self.resolver = resolver
         self.values = ValueClassifier(resolver)
         self.function_scope = resolver.scopes[function]
-        self.nodes = function_nodes(function, resolver)
+        self.operations = nodes_of(function, resolver, _OPERATIONS)
+        self.attributes = nodes_of(function, resolver, _ATTRIBUTES)
         self.array_params = self._array_params()
         self.rebound_params = self._rebound_params()
 
     def find(self) -> set[cst.CSTNode]:
         found: set[cst.CSTNode] = set()
-        used_as_array = {id(node.value) for node, _ in self.nodes
-                         if isinstance(node, cst.Attribute) and node.attr.value in ARRAY_ATTRIBUTES}
-        for node, scope in self.nodes:
+        used_as_array = {id(node.value) for node, _ in self.attributes if node.attr.value in ARRAY_ATTRIBUTES}
+        for node, scope in self.operations:
             pairs = []
             if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, ARITHMETIC):
                 pairs = [(node.left, node.right, node.operator), (node.right, node.left, node.operator)]
@@ -170,9 +170,14 @@ class _Finder:
             name = param.name.value
             if top_hints(param.annotation) & ARRAY_HINTS or documented_array(name, self.function):
                 found.add(name)
-        for node, scope in self.nodes:
-            if isinstance(node, cst.Attribute) and node.attr.value in ARRAY_ATTRIBUTES and isinstance(node.value, cst.Name):
+        for node, scope in self.attributes:
+            if node.attr.value in ARRAY_ATTRIBUTES and isinstance(node.value, cst.Name):
                 owner, bindings = scope.lookup(node.value.value)
                 if owner is self.function_scope and bindings and all(isinstance(b, ParamBinding) for b in bindings):
                     found.add(node.value.value)
         return found
+
+
+# What _Finder looks at (exact types, for nodes_of)
+_OPERATIONS = frozenset({cst.BinaryOperation, cst.AugAssign, cst.Comparison})
+_ATTRIBUTES = frozenset({cst.Attribute})

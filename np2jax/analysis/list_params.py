@@ -33,7 +33,7 @@ from np2jax.analysis.param_hints import hint_names
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import Scope, ValueBinding
 from np2jax.analysis.tracing_tables import ARRAY_HINTS
-from np2jax.visitors import child_nodes
+from np2jax.visitors import child_nodes, inner_nodes
 
 VECTOR_FUNCTIONS = frozenset({"dot", "vdot", "inner", "outer", "matmul", "norm", "cross", "tensordot"})  # of vectors
 VECTOR_ATTRIBUTES = frozenset({"shape", "ndim", "size", "T", "dot"})
@@ -110,11 +110,12 @@ def _index_names(target: cst.BaseAssignTargetExpression) -> set[str]:
 
 def _used_like_list(node: cst.CSTNode, name: str, resolver: Resolver, scope: Scope) -> bool:
     """Is every occurrence of ``name`` in ``node`` one a Python list allows?"""
-    if isinstance(node, cst.Name):
+    kind = type(node)
+    if kind is cst.Name:
         return node.value != name
-    if isinstance(node, cst.Call) and _is_name(_only_argument(node), name) and resolver.qualname(node.func, scope) == "builtins.len":
+    if kind is cst.Call and _is_name(_only_argument(node), name) and resolver.qualname(node.func, scope) == "builtins.len":
         return True
-    if isinstance(node, cst.Subscript) and _is_name(node.value, name):
+    if kind is cst.Subscript and _is_name(node.value, name):
         index = node.slice[0].slice if len(node.slice) == 1 else None
         return isinstance(index, cst.Index) and _used_like_list(index.value, name, resolver, scope)
     if isinstance(node, cst.For) and _is_name(node.iter, name):
@@ -123,7 +124,7 @@ def _used_like_list(node: cst.CSTNode, name: str, resolver: Resolver, scope: Sco
         comparison = node.comparisons[0]
         return (isinstance(comparison.operator, (cst.Is, cst.IsNot)) and isinstance(comparison.comparator, cst.Name)
                 and comparison.comparator.value == "None")
-    return all(_used_like_list(child, name, resolver, scope) for child in child_nodes(node))
+    return all(_used_like_list(child, name, resolver, scope) for child in inner_nodes(node))  # (trivia: no use)
 
 
 def _only_argument(call: cst.Call) -> cst.BaseExpression | None:
@@ -144,15 +145,16 @@ def used_like_string(body: cst.CSTNode, name: str, resolver: Resolver, scope: Sc
 
 
 def _string_uses(node: cst.CSTNode, name: str, resolver: Resolver, scope: Scope) -> bool:
-    if isinstance(node, cst.Name):
+    kind = type(node)  # (exact types: none of these has subclasses, and libcst's isinstance is slow)
+    if kind is cst.Name:
         return node.value != name
-    if isinstance(node, cst.Call) and _is_name(_only_argument(node), name) and resolver.qualname(node.func, scope) == "builtins.len":
+    if kind is cst.Call and _is_name(_only_argument(node), name) and resolver.qualname(node.func, scope) == "builtins.len":
         return True
-    if isinstance(node, cst.Comparison) and all(isinstance(c.operator, (cst.Equal, cst.NotEqual)) for c in node.comparisons):
+    if kind is cst.Comparison and all(isinstance(c.operator, (cst.Equal, cst.NotEqual)) for c in node.comparisons):
         sides = [node.left, *(c.comparator for c in node.comparisons)]
         return all(_string_uses(side.slice[0].slice.value, name, resolver, scope) if _plain_element(side, name)
                    else _string_uses(side, name, resolver, scope) for side in sides)
-    return all(_string_uses(child, name, resolver, scope) for child in child_nodes(node))
+    return all(_string_uses(child, name, resolver, scope) for child in inner_nodes(node))  # (trivia: no use)
 
 
 def _plain_element(node: cst.BaseExpression, name: str) -> bool:

@@ -10,7 +10,7 @@ from np2jax.analysis.index_calls import converts_on_traced_index
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.result_writes import INPLACE_FUNCTIONS
 from np2jax.analysis.scope import Scope
-from np2jax.visitors import FastVisitor, child_nodes
+from np2jax.visitors import FastVisitor, child_nodes, exact_types, inner_nodes
 
 MUTATING_METHODS = frozenset(
     "append extend insert pop remove clear update setdefault add discard popitem sort reverse fill put itemset resize setflags".split()
@@ -164,12 +164,13 @@ def _mentions_value(node: cst.CSTNode, names: set[str], resolver: Resolver, scop
 
 
 def descendants(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
-    """``node`` and every node under it (no recursion: deep expressions cannot overflow the stack)."""
+    """``node`` and every node under it but trivia (whitespace, comments, punctuation: ``visitors.TRIVIA``), which
+    no caller looks for (no recursion: deep expressions cannot overflow the stack)."""
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(child_nodes(current))
+        stack.extend(inner_nodes(current))
 
 
 def contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
@@ -179,18 +180,24 @@ def contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
 
 
 def subscripts(node: cst.CSTNode) -> Iterable[cst.Subscript]:
-    """Every subscript in ``node``, outermost first."""
-    if isinstance(node, cst.Subscript):
-        yield node
-    for child in node.children:
-        yield from subscripts(child)
+    """Every subscript in ``node``, outermost first (in source order)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if type(current) is cst.Subscript:
+            yield current
+        stack.extend(reversed(inner_nodes(current)))  # (trivia holds none)
 
 
 def all_names(node: cst.CSTNode) -> Iterable[cst.Name]:
-    if isinstance(node, cst.Name):
-        yield node
-    for child in child_nodes(node):
-        yield from all_names(child)
+    """Every name in ``node``, in source order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if type(current) is cst.Name:
+            yield current  # (a name holds no other)
+        else:
+            stack.extend(reversed(inner_nodes(current)))
 
 
 def names_outside(body: cst.CSTNode, loop: cst.For, shadowed: frozenset[str] = frozenset()) -> set[str]:
@@ -209,20 +216,24 @@ def names_outside(body: cst.CSTNode, loop: cst.For, shadowed: frozenset[str] = f
         if body.orelse is not None:
             names |= names_outside(body.orelse, loop, shadowed)
         return names
-    for child in child_nodes(body):
+    for child in inner_nodes(body):  # (trivia holds no name)
         names |= names_outside(child, loop, shadowed)
     return names
 
 
 def binding_targets(node: cst.CSTNode) -> list[cst.CSTNode]:
     """What ``node`` itself assigns to: the targets of ``=``, ``op=``, ``:=``, a ``for`` and a ``with ... as``."""
-    if isinstance(node, cst.Assign):
+    kind = type(node)
+    if kind not in _BINDING_NODES:
+        return []
+    if kind is cst.Assign:
         return [t.target for t in node.targets]
-    if isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For)):
-        return [node.target]
-    if isinstance(node, cst.WithItem) and node.asname is not None:
-        return [node.asname.name]
-    return []
+    if kind is cst.WithItem:
+        return [node.asname.name] if node.asname is not None else []
+    return [node.target]
+
+
+_BINDING_NODES = frozenset({cst.Assign, cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For, cst.WithItem})
 
 
 def assigned_before(body: cst.CSTNode, loop: cst.For) -> set[str]:
@@ -235,9 +246,9 @@ def assigned_before(body: cst.CSTNode, loop: cst.For) -> set[str]:
             break
         for target in binding_targets(node):
             names.update(n.value for n in all_names(target) if not _inside_subscript_or_attribute(target, n))
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if type(node) in _NESTED_SCOPES:
             continue  # their bodies bind their own names
-        stack.extend(reversed(child_nodes(node)))
+        stack.extend(reversed(inner_nodes(node)))  # (trivia binds nothing)
     return names
 
 
@@ -255,3 +266,6 @@ def _inside_subscript_or_attribute(target: cst.CSTNode, name: cst.Name) -> bool:
     if isinstance(target, cst.StarredElement):
         return _inside_subscript_or_attribute(target.value, name)
     return False
+
+
+_NESTED_SCOPES = exact_types(cst.FunctionDef, cst.ClassDef, cst.Lambda)

@@ -39,7 +39,7 @@ from np2jax.analysis.loops import contains
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import ValueBinding, dotted_name
 from np2jax.analysis.value_kinds import ValueClassifier
-from np2jax.visitors import FastVisitor, visit
+from np2jax.visitors import FastVisitor, child_nodes, visit
 
 BROADCAST_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power,
                        cst.BitAnd, cst.BitOr, cst.BitXor, cst.LeftShift, cst.RightShift)
@@ -426,7 +426,7 @@ def _blocks(node: cst.CSTNode):
         yield list(node.body)
     elif isinstance(node, cst.SimpleStatementSuite):  # `if c: x[m] = 0`
         yield [node]
-    for child in node.children:
+    for child in child_nodes(node):
         if isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) or not isinstance(
                 child, (cst.BaseStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally)):
             continue

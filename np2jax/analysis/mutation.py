@@ -157,6 +157,15 @@ class ModuleMutations:
         return function if function is not None and function.node is node else None
 
     # --- analysis -------------------------------------------------------------
+    def _body(self, node: cst.FunctionDef) -> _Body:
+        """What ``node``'s body writes, returns and yields, found once per resolver (every instance asks)."""
+        memo = self.resolver.memo.setdefault("mutation_bodies", {})
+        body = memo.get(node)
+        if body is None:
+            body = memo[node] = _Body()
+            visit(node.body, body)
+        return body
+
     def aliasing(self, node: cst.FunctionDef) -> FunctionAliasing:
         found = self._aliasing.get(node)
         if found is None:
@@ -167,8 +176,7 @@ class ModuleMutations:
         """The parameters ``node`` writes into, and those it may update in place while returning a value."""
         scope = self.resolver.scopes[node]
         aliasing = self.aliasing(node)
-        writes = _Body()
-        visit(node.body, writes)
+        writes = self._body(node)
         mutated: set[str] = set()
         maybe: set[str] = set()
         for target in writes.subscripts:
@@ -294,8 +302,7 @@ class ModuleMutations:
             return "it is decorated: the decorator may rely on the function's return value"
         if node.asynchronous is not None:
             return "it is `async`"
-        body = _Body()
-        visit(node.body, body)
+        body = self._body(node)
         if body.yields:
             return "it is a generator"
         if body.returns_value:

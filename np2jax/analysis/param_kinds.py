@@ -24,7 +24,7 @@ import libcst as cst
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import ParamBinding
 from np2jax.analysis.tracing_tables import ARRAY_HINTS
-from np2jax.analysis.values import function_nodes
+from np2jax.analysis.values import nodes_of
 
 UNHASHABLE_HINTS = ARRAY_HINTS | frozenset(
     "list List dict Dict set Set Mapping MutableMapping MutableSequence MutableSet DefaultDict defaultdict "
@@ -77,20 +77,40 @@ def top_hints(annotation: cst.Annotation | cst.BaseExpression | None) -> set[str
 def documented_unhashable(name: str, function: cst.FunctionDef, words: frozenset[str] = _ARRAY_WORDS) -> bool:
     """The docstring gives ``name`` an array or container type (one of ``words``): numpydoc ``a : array-like,
     shape (3,)`` (also ``a, b : ndarray``), Google ``a (np.ndarray): ...``, Sphinx ``:type a: list``."""
-    docstring = function.get_docstring()
+    docstring, types = _documented_types(function)
     if not docstring or name not in docstring:
         return False
-    word = re.escape(name)
-    patterns = (
-        rf"^[ \t]*(?:\*{{0,2}}\w+[ \t]*,[ \t]*)*\*{{0,2}}{word}(?:[ \t]*,[ \t]*\*{{0,2}}\w+)*[ \t]*:(?P<type>[^\n]*)$",
-        rf"^[ \t]*\*{{0,2}}{word}[ \t]*\((?P<type>[^)\n]*)\)[ \t]*:",
-        rf":type[ \t]+{word}[ \t]*:(?P<type>[^\n]*)$",
-    )
-    for pattern in patterns:
-        for match in re.finditer(pattern, docstring, re.MULTILINE):
+    if any(_array_type(text, words) for text in types.get(name, ())):
+        return True
+    if ":type" in docstring:  # Sphinx: `:type a: list` (several may share a line: one pattern per name)
+        for match in re.finditer(rf":type[ \t]+{re.escape(name)}[ \t]*:(?P<type>[^\n]*)$", docstring, re.MULTILINE):
             if _array_type(match.group("type"), words):
                 return True
     return False
+
+
+# The lines that give parameters a type: numpydoc `a, *b : array-like` and Google `a (np.ndarray):`.  Each
+# line names its parameters once, so one pass finds every name's types (a pattern per name finds the same lines).
+_NUMPYDOC_LINE = re.compile(r"^[ \t]*(?P<names>\*{0,2}\w+(?:[ \t]*,[ \t]*\*{0,2}\w+)*)[ \t]*:(?P<type>[^\n]*)$", re.MULTILINE)
+_GOOGLE_LINE = re.compile(r"^[ \t]*\*{0,2}(?P<name>\w+)[ \t]*\((?P<type>[^)\n]*)\)[ \t]*:", re.MULTILINE)
+_NAME_SEPARATOR = re.compile(r"[ \t]*,[ \t]*")
+
+_LAST_DOCUMENTED: list = [None, None, None]  # function, docstring, types: one function's parameters come in a row
+
+
+def _documented_types(function: cst.FunctionDef) -> tuple[str | None, dict[str, list[str]]]:
+    """``function``'s docstring, and the types its parameter lines give each name."""
+    if _LAST_DOCUMENTED[0] is not function:
+        docstring = function.get_docstring()
+        types: dict[str, list[str]] = {}
+        if docstring:
+            for match in _NUMPYDOC_LINE.finditer(docstring):
+                for name in _NAME_SEPARATOR.split(match.group("names")):
+                    types.setdefault(name.lstrip("*"), []).append(match.group("type"))
+            for match in _GOOGLE_LINE.finditer(docstring):
+                types.setdefault(match.group("name"), []).append(match.group("type"))
+        _LAST_DOCUMENTED[:] = [function, docstring, types]
+    return _LAST_DOCUMENTED[1], _LAST_DOCUMENTED[2]
 
 
 # Words of a docstring type that say the argument may be a Python sequence (``q : 4 element sequence``).
@@ -140,7 +160,7 @@ def _container_uses(function: cst.FunctionDef, params: set[str], resolver: Resol
     ``zip(a, b)``, a comprehension), each with the first such use."""
     function_scope = resolver.scopes[function]
     found: dict[str, str] = {}
-    for node, scope in function_nodes(function, resolver):
+    for node, scope in nodes_of(function, resolver, _CONTAINER_USES):
         used: list[tuple[cst.BaseExpression, str]] = []
         if isinstance(node, cst.Subscript):
             used.append((node.value, "indexed"))
@@ -162,3 +182,6 @@ def _container_uses(function: cst.FunctionDef, params: set[str], resolver: Resol
                 if owner is function_scope and any(isinstance(b, ParamBinding) for b in bindings):
                     found[value.value] = how
     return found
+
+
+_CONTAINER_USES = frozenset({cst.Subscript, cst.Assign, cst.Arg, cst.For, cst.CompFor, cst.Call})  # what _container_uses looks at

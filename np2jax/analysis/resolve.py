@@ -42,6 +42,7 @@ _LITERALS = (
     cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString,
     cst.FormattedString, cst.Ellipsis, cst.Lambda,
 )
+_LITERAL_TYPES = frozenset(_LITERALS)  # (none has subclasses: an exact-type test answers as isinstance does)
 
 
 # Parameters with these names hold shapes, axes or dimension counts: Python values, static under jit.
@@ -66,6 +67,9 @@ def is_numpy(qualname: str | None) -> bool:
 
 def is_scipy(qualname: str | None) -> bool:
     return qualname is not None and (qualname == "scipy" or qualname.startswith("scipy."))
+
+
+_NO_QUALNAME = object()
 
 
 class Resolver:
@@ -114,10 +118,16 @@ class Resolver:
             if "numpy" in module.star_imports and name in numpy_star_names():
                 return f"numpy.{name}"
             return f"builtins.{name}" if name in BUILTIN_NAMES else None
-        qualnames = {b.qualname for b in bindings if isinstance(b, ImportBinding)}
-        if len(qualnames) == 1 and all(isinstance(b, ImportBinding) for b in bindings):
-            return qualnames.pop()
-        return None
+        # the one qualname of its bindings when every one is an import (of the same thing), else None
+        qualname = _NO_QUALNAME
+        for binding in bindings:
+            if not isinstance(binding, ImportBinding):
+                return None
+            if qualname is _NO_QUALNAME:
+                qualname = binding.qualname
+            elif binding.qualname != qualname:
+                return None
+        return None if qualname is _NO_QUALNAME else qualname
 
     def qualname(self, node: cst.BaseExpression, scope: Scope) -> str | None:
         parts = attribute_chain(node)
@@ -140,7 +150,7 @@ class Resolver:
         return result
 
     def _is_static(self, node: cst.BaseExpression, scope: Scope) -> bool:
-        if isinstance(node, _LITERALS):
+        if type(node) in _LITERAL_TYPES:
             return True
         if isinstance(node, cst.Name):
             return self._name_is_static(node.value, scope)

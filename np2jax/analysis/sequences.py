@@ -39,7 +39,7 @@ from np2jax.analysis.list_operands import broadcast_display
 from np2jax.analysis.param_kinds import documented_sequence
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, LoopBinding, ParamBinding, Scope, ValueBinding
-from np2jax.analysis.values import GROWING_METHODS, function_nodes
+from np2jax.analysis.values import GROWING_METHODS, function_nodes, nodes_of
 from np2jax.cstutil import argument_for
 from np2jax.visitors import FastVisitor, visit
 
@@ -478,9 +478,8 @@ def starred_targets(function: cst.CSTNode, resolver: Resolver) -> frozenset[str]
     memo = resolver.memo.setdefault("starred_targets", {})
     if function not in memo:
         found = set()
-        for node, _ in function_nodes(function, resolver):
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else (
-                [node.target] if isinstance(node, (cst.For, cst.CompFor)) else [])
+        for node, _ in nodes_of(function, resolver, _BINDING_STATEMENTS):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             for target in targets:
                 stack = [target]
                 while stack:
@@ -491,3 +490,6 @@ def starred_targets(function: cst.CSTNode, resolver: Resolver) -> frozenset[str]
                         found.add(part.value.value)
         memo[function] = frozenset(found)
     return memo[function]
+
+
+_BINDING_STATEMENTS = frozenset({cst.Assign, cst.For, cst.CompFor})  # what starred_targets looks at (for nodes_of)

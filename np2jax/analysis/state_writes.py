@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 
+from np2jax.astutil import code_children, walk_code
 from np2jax.analysis.loops import MUTATING_METHODS
 
 FIRST_ARGUMENT_WRITERS = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "at"})
@@ -28,7 +29,7 @@ def module_variables(tree: ast.Module | None) -> frozenset[str]:
     for statement in tree.body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
             continue
-        found.update(node.id for node in ast.walk(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
+        found.update(node.id for node in walk_code(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
     return frozenset(found)
 
 
@@ -43,7 +44,7 @@ def module_tables(tree: ast.Module | None) -> dict[str, str]:
     counts: dict[str, int] = {}
     candidates: dict[str, ast.AST] = {}
     for statement in tree.body:
-        for node in ast.walk(statement) if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else ():
+        for node in walk_code(statement) if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else ():
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 counts[node.id] = counts.get(node.id, 0) + 1
         if (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)
@@ -81,8 +82,8 @@ def imported_state_writes(tree: ast.Module | None, imports: dict[str, str]) -> d
             name = node.name if where == "<module>" else f"{where}.{node.name}"
             own = params
             if not isinstance(node, ast.ClassDef):
-                own = params | {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
-            stack.extend((child, name, own) for child in ast.iter_child_nodes(node))
+                own = params | {a.arg for a in walk_code(node.args) if isinstance(a, ast.arg)}
+            stack.extend((child, name, own) for child in code_children(node))
             continue
         for chain in _written_chains(node):
             if chain[0] in imports and chain[0] not in params:
@@ -91,7 +92,7 @@ def imported_state_writes(tree: ast.Module | None, imports: dict[str, str]) -> d
                 for target in (base, f"{base}.{chain[1]}") if len(chain) > 1 else (base,):
                     if target not in found or line < found[target][1]:  # the first write, for the message
                         found[target] = (where, line)
-        stack.extend((child, where, params) for child in ast.iter_child_nodes(node))
+        stack.extend((child, where, params) for child in code_children(node))
     return found
 
 
@@ -171,7 +172,7 @@ def attribute_stores(tree: ast.Module | None) -> dict[str, frozenset[str]]:
             continue
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target in targets:
-            for element in ast.walk(target):
+            for element in walk_code(target):
                 if isinstance(element, ast.Attribute) and isinstance(element.ctx, ast.Store):
                     found.setdefault(where, set()).add(element.attr)
     return {name: frozenset(attrs) for name, attrs in found.items()}
@@ -196,6 +197,6 @@ def _function_nodes(tree: ast.Module) -> list[tuple[str, ast.AST]]:
         else:
             parts = [("<module>", statement)]
         for where, part in parts:
-            found.extend((where, node) for node in ast.walk(part) if isinstance(node, _WRITES))
+            found.extend((where, node) for node in walk_code(part) if isinstance(node, _WRITES))
     tree._np2jax_writes = found  # type: ignore[attr-defined]
     return found

@@ -21,7 +21,7 @@ import libcst as cst
 
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.values import function_nodes
-from np2jax.visitors import FastVisitor, visit
+from np2jax.visitors import FastVisitor, child_nodes, visit
 
 _SEQUENCE_BUILTINS = frozenset({"builtins.len", "builtins.tuple", "builtins.list", "builtins.zip", "builtins.enumerate",
                                 "builtins.reversed"})
@@ -84,7 +84,7 @@ def _mentions(node: cst.CSTNode, name: str) -> bool:
 
 def _nested_definitions(function: cst.FunctionDef) -> list[cst.CSTNode]:
     finder = _NameFinder("")
-    for child in function.body.children:
+    for child in child_nodes(function.body):
         visit(child, finder)
     return finder.definitions
 

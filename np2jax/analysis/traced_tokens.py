@@ -77,15 +77,16 @@ class TracedTokens:
         return result
 
     def _compute(self, node: cst.BaseExpression, scope: Scope) -> set[str]:
-        if isinstance(node, cst.Name):
+        kind = type(node)  # (exact types: none of those below has subclasses, and libcst's isinstance is slow)
+        if kind is cst.Name:
             return self._name_tokens(node.value, scope)
-        if isinstance(node, cst.Attribute):
+        if kind is cst.Attribute:
             if node.attr.value in SHAPE_ATTRIBUTES:
                 return set()
             if self.resolver.qualname(node, scope) is not None:
                 return set()  # an attribute of an imported module
             return set(self.tokens(node.value, scope))
-        if isinstance(node, cst.Subscript):
+        if kind is cst.Subscript:
             counted = self.counted_mask(node)
             if counted is not None:  # `X[m].shape[0]`: how many `m` holds, traced
                 return self.tokens(counted[1], scope) | {ARRAY}
@@ -97,23 +98,23 @@ class TracedTokens:
                 else:
                     result |= self._union((index.lower, index.upper, index.step), scope)
             return result
-        if isinstance(node, (cst.BinaryOperation, cst.BooleanOperation)):
+        if kind is cst.BinaryOperation or kind is cst.BooleanOperation:
             return self._union((node.left, node.right), scope)
-        if isinstance(node, cst.UnaryOperation):
+        if kind is cst.UnaryOperation:
             return set(self.tokens(node.expression, scope))
-        if isinstance(node, cst.Comparison):
+        if kind is cst.Comparison:
             if all(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in node.comparisons):
                 return set()  # identity: a Python bool even for traced values
             return self._union([node.left, *(c.comparator for c in node.comparisons)], scope)
-        if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        if kind is cst.Tuple or kind is cst.List or kind is cst.Set:
             return self._union((e.value for e in node.elements), scope)
-        if isinstance(node, cst.Dict):
+        if kind is cst.Dict:
             return self._union((e.value for e in node.elements), scope)
-        if isinstance(node, cst.IfExp):
+        if kind is cst.IfExp:
             return self._union((node.test, node.body, node.orelse), scope)
-        if isinstance(node, cst.Call):
+        if kind is cst.Call:
             return self._call_tokens(node, scope)
-        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+        if kind in _COMPREHENSIONS:
             inner = self.resolver.scopes.get(node, scope)
             parts = [node.key, node.value] if isinstance(node, cst.DictComp) else [node.elt]
             result = self._union(parts, inner)
@@ -122,11 +123,11 @@ class TracedTokens:
                 result |= self.tokens(level.iter, inner if level is not node.for_in else scope)
                 level = level.inner_for_in
             return result
-        if isinstance(node, cst.NamedExpr):
+        if kind is cst.NamedExpr:
             return set(self.tokens(node.value, scope))
-        if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis, cst.Lambda)):
+        if kind in _CONSTANTS:
             return set()
-        if isinstance(node, cst.FormattedString):
+        if kind is cst.FormattedString:
             return self._union((p.expression for p in node.parts if isinstance(p, cst.FormattedStringExpression)), scope)
         return {ARRAY}
 
@@ -215,3 +216,7 @@ class TracedTokens:
                 return base | args | {ARRAY}
             return base | args
         return args | {ARRAY}
+
+
+_COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
+_CONSTANTS = frozenset({cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis, cst.Lambda})

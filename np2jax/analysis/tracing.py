@@ -35,6 +35,7 @@ import ast
 
 import libcst as cst
 
+from np2jax.astutil import code_children, walk_code
 from np2jax.analysis.array_code import ArrayCode
 from np2jax.analysis.function_tracing import FunctionTracing
 from np2jax.analysis.jit_plan import Blocker, JitPlan, LoopConversion, jit_decorator
@@ -385,23 +386,32 @@ def _mutated_globals(tree: ast.Module) -> set[str]:
     A write ``name[...] = ...`` / ``name.attr = ...`` / ``name.append(...)`` inside a
     function mutates module state unless ``name`` is a parameter of every
     function it is nested in (the set carried down is the intersection).
+
+    Found once per tree (the engine and links.add_state both ask).
     """
+    found = getattr(tree, "_np2jax_mutated_globals", None)
+    if found is None:
+        found = tree._np2jax_mutated_globals = frozenset(_find_mutated_globals(tree))  # type: ignore[attr-defined]
+    return set(found)
+
+
+def _find_mutated_globals(tree: ast.Module) -> set[str]:
     module_names = set()
     for statement in tree.body:
         if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             module_names.update(
-                node.id for node in ast.walk(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+                node.id for node in walk_code(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
             )
     mutated: set[str] = set()
     stack: list[tuple[ast.AST, frozenset[str] | None]] = [(tree, None)]  # (node, parameters; None outside functions)
     while stack:
         node, params = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            own = frozenset(a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg))
+            own = frozenset(a.arg for a in walk_code(node.args) if isinstance(a, ast.arg))
             inner = own if params is None else params & own
             body = node.body if isinstance(node.body, list) else [node.body]
             stack.extend((child, inner) for child in body)
-            stack.extend((child, params) for child in ast.iter_child_nodes(node) if child not in body)
+            stack.extend((child, params) for child in code_children(node) if child not in body)
             continue
         if params is not None:
             base = None
@@ -415,26 +425,30 @@ def _mutated_globals(tree: ast.Module) -> set[str]:
                 base = node.func.value
             if isinstance(base, ast.Name) and base.id not in params:
                 mutated.add(base.id)
-        stack.extend((child, params) for child in ast.iter_child_nodes(node))
+        stack.extend((child, params) for child in code_children(node))
     return mutated & module_names
 
 
 def _own_returns(function: cst.FunctionDef) -> list[cst.Return]:
     """The ``return`` statements of ``function`` itself (not of functions or lambdas inside it)."""
-    found: list[cst.Return] = []
+    returns = _Returns(function)
+    visit(function, returns)
+    return returns.found
 
-    class _Returns(FastVisitor):
-        def visit_Return(self, node: cst.Return) -> None:
-            found.append(node)
 
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is function
+class _Returns(FastVisitor):
+    def __init__(self, function: cst.FunctionDef) -> None:
+        self.function = function
+        self.found: list[cst.Return] = []
 
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
+    def visit_Return(self, node: cst.Return) -> None:
+        self.found.append(node)
 
-    visit(function, _Returns())
-    return found
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return node is self.function
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
 
 
 IDENTITY_TEST = "<is True/False>"  # a use of a result in _result_users: an operand of `is True` / `is False`

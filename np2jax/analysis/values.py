@@ -21,7 +21,7 @@ import libcst as cst
 
 from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
-from np2jax.visitors import FastVisitor, child_nodes, visit
+from np2jax.visitors import child_nodes, exact_types, inner_nodes
 
 STATIC, PARAMETER, DATA = 0, 1, 2
 
@@ -238,36 +238,47 @@ def function_nodes(function: cst.FunctionDef, resolver: Resolver) -> list[tuple[
     """Every node of ``function``'s body with the scope it is in, in source order; nested ``def``s
     and classes are left out (the walker leaves them, and the rules see them, on their own).
 
-    One visitor pass per function, remembered by the resolver: several rules ask for the same function.
+    One pass per function, remembered by the resolver: several rules ask for the same function.
     """
     cache = resolver.memo.setdefault("function_nodes", {})
     found = cache.get(function)
     if found is None:
-        collector = _NodesWithScopes(resolver, resolver.scopes[function])
-        for child in child_nodes(function.body):
-            visit(child, collector)
-        found = cache[function] = collector.found
+        found = cache[function] = _nodes_with_scopes(function, resolver)
     return found
 
 
-class _NodesWithScopes(FastVisitor):
-    def __init__(self, resolver: Resolver, scope: Scope) -> None:
-        super().__init__()
-        self.scopes = resolver.scopes
-        self.stack = [scope]
-        self.found: list[tuple[cst.CSTNode, Scope]] = []
+def _nodes_with_scopes(function: cst.FunctionDef, resolver: Resolver) -> list[tuple[cst.CSTNode, Scope]]:
+    """Each child of ``function.body`` and every node under it but trivia, depth first in source order, with the
+    scope it is in (a lambda's or comprehension's own for what is inside it); nested ``def``s and classes left out."""
+    scopes = resolver.scopes
+    outer = scopes[function]
+    found: list[tuple[cst.CSTNode, Scope]] = []
+    stack = [(child, outer) for child in reversed(child_nodes(function.body))]
+    while stack:
+        node, scope = stack.pop()
+        kind = type(node)
+        if kind is cst.FunctionDef or kind is cst.ClassDef:
+            continue
+        found.append((node, scope))
+        inner = scopes.get(node, scope) if kind in _INNER_SCOPES else scope
+        children = inner_nodes(node)
+        if children:
+            stack.extend([(child, inner) for child in reversed(children)])
+    return found
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            return False
-        self.found.append((node, self.stack[-1]))
-        if isinstance(node, (cst.Lambda, cst.BaseComp)):
-            self.stack.append(self.scopes.get(node, self.stack[-1]))
-        return True
 
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        if isinstance(original_node, (cst.Lambda, cst.BaseComp)):
-            self.stack.pop()
+def nodes_of(function: cst.FunctionDef, resolver: Resolver, kinds: frozenset[type]) -> list[tuple[cst.CSTNode, Scope]]:
+    """``function_nodes`` of the exact types ``kinds`` only (in source order), remembered by the resolver: the rules
+    that look for a few kinds of node need not test every node of the function."""
+    cache = resolver.memo.setdefault("nodes_of", {})
+    key = (function, kinds)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = [(node, scope) for node, scope in function_nodes(function, resolver) if type(node) in kinds]
+    return found
+
+
+_INNER_SCOPES = exact_types(cst.Lambda, cst.BaseComp)
 
 
 CONTAINER_LITERALS = (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)

@@ -464,7 +464,7 @@ def breaks(node: cst.CSTNode) -> bool:
         return node.orelse is not None and breaks(node.orelse)
     if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
         return False
-    return any(breaks(child) for child in node.children)
+    return any(breaks(child) for child in child_nodes(node))
 
 
 def read_before_set(statements: list[cst.BaseStatement], names: set[str]) -> set[str]:

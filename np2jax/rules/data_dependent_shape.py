@@ -7,6 +7,7 @@ from np2jax.analysis.scope import ParamBinding, ValueBinding
 from np2jax.context import FileContext, NumpyRef, runs_on_jax_arrays
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
+from np2jax.visitors import child_nodes
 
 
 class DataDependentShape(Rule):
@@ -175,7 +176,7 @@ def _residuals_used(call: cst.Call, ctx: FileContext) -> bool:
                 return not (isinstance(second, cst.Name) and (second.value == "_" or not _read(second.value, ctx)))
             if isinstance(target, cst.Name):  # `sol = np.linalg.lstsq(A, b)`, then only `sol[0]`
                 return not _only_other_elements(target.value, ctx)
-        stack.extend(node.children)
+        stack.extend(child_nodes(node))
     return True
 
 
@@ -188,7 +189,7 @@ def _read(name: str, ctx: FileContext) -> bool:
         node = stack.pop()
         if isinstance(node, cst.Name) and node.value == name:
             count += 1
-        stack.extend(node.children)
+        stack.extend(child_nodes(node))
     return count > 1
 
 
@@ -206,5 +207,5 @@ def _only_other_elements(name: str, ctx: FileContext) -> bool:
             if not (isinstance(index, cst.Index) and isinstance(index.value, cst.Integer) and index.value.evaluated_value != 1):
                 return False
             elements += 1
-        stack.extend(node.children)
+        stack.extend(child_nodes(node))
     return names == elements + 1  # the binding itself, and those element reads

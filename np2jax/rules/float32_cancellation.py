@@ -9,7 +9,7 @@ from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
 from np2jax.rules.hazard import HazardRule
-from np2jax.visitors import child_nodes
+from np2jax.visitors import child_nodes, inner_nodes
 
 REDUCTIONS = frozenset({"sum", "mean", "nansum", "nanmean", "average", "cumsum", "nancumsum"})  # running sums too
 JOINS = frozenset({"numpy.concatenate", "numpy.hstack", "numpy.append"})  # `concatenate([[0.0], np.cumsum(x)])`
@@ -196,9 +196,10 @@ def _window_sums(loop: cst.For | cst.While, scope: Scope, ctx: FileContext) -> l
     stack: list[cst.CSTNode] = [loop.body]
     while stack:
         current = stack.pop()
-        if isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        kind = type(current)
+        if kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Lambda:
             continue
-        step = _accumulation(current)
+        step = _accumulation(current) if kind is cst.AugAssign or kind is cst.Assign else None
         if step is not None:
             name, operator, value = step
             if ctx.values.from_data(value, scope) and not ctx.values.is_integer(value, scope):
@@ -207,7 +208,7 @@ def _window_sums(loop: cst.For | cst.While, scope: Scope, ctx: FileContext) -> l
                     added.setdefault(name, set()).update(read)
                 else:
                     subtracted.append((name, current, read))
-        stack.extend(child_nodes(current))
+        stack.extend(inner_nodes(current))  # (trivia holds no statement)
     # a window: the subtraction reads an array the additions read, at another index (`x[i - w]` against `x[i]`);
     # `if x[i] > t: acc += x[i] - t else: acc -= ...` reads the same elements and cancels nothing of the kind
     return [(name, node) for name, node, read in subtracted

@@ -12,7 +12,7 @@ from typing import ClassVar
 import libcst as cst
 
 from np2jax.analysis.scope import Scope
-from np2jax.analysis.values import function_nodes
+from np2jax.analysis.values import function_nodes, nodes_of
 from np2jax.context import FileContext, FunctionInfo
 from np2jax.rule import Rule
 
@@ -25,9 +25,8 @@ class HazardRule(Rule):
         if not info.changed or info.has_errors(ctx):
             return
         kinds = self.NODE_TYPES
-        for node, scope in function_nodes(info.node, ctx.resolver):
-            if kinds is None or type(node) in kinds:
-                self.check(node, scope, ctx)
+        for node, scope in function_nodes(info.node, ctx.resolver) if kinds is None else nodes_of(info.node, ctx.resolver, kinds):
+            self.check(node, scope, ctx)
 
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
         """Called for every node of a rewritten function's original body (nested ``def``s apart)."""

@@ -21,6 +21,7 @@ from np2jax.cstutil import number_literal
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
 from np2jax.rules.hazard import HazardRule
+from np2jax.visitors import child_nodes
 
 DIVISION_FUNCTIONS = frozenset({"numpy.floor_divide", "numpy.divmod"})
 
@@ -185,7 +186,7 @@ def _divisions(node: cst.CSTNode) -> list[cst.BinaryOperation]:
         current = stack.pop()
         if isinstance(current, cst.BinaryOperation) and isinstance(current.operator, cst.FloorDivide):
             found.append(current)
-        stack.extend(current.children)
+        stack.extend(child_nodes(current))
     return found
 
 
@@ -199,7 +200,7 @@ def _mentions(condition: cst.BaseExpression, divisor: cst.BaseExpression) -> lis
         if type(current) is type(divisor) and cst.Module(body=()).code_for_node(current) == wanted:
             found.append(current)
             continue
-        stack.extend(current.children)
+        stack.extend(child_nodes(current))
     return found
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.scope import ParamBinding, Scope
-from np2jax.analysis.values import function_nodes
+from np2jax.analysis.values import nodes_of
 from np2jax.context import FileContext, FunctionInfo
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -100,7 +100,7 @@ class IsinstanceNdarray(Rule):
 
     def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
         """``type(x) is np.ndarray``, ``type(peak) in (float, np.float64)``, ``type(peak).__name__``."""
-        for node, scope in function_nodes(info.node, ctx.resolver):
+        for node, scope in nodes_of(info.node, ctx.resolver, _COMPARISONS_AND_ATTRIBUTES):
             if isinstance(node, cst.Comparison):
                 self._type_comparison(node, scope, ctx)
             elif isinstance(node, cst.Attribute) and node.attr.value == "__name__":
@@ -177,3 +177,6 @@ def _scalar_type(qualname: str | None) -> bool:
     if qualname in ("builtins.float", "builtins.int", "builtins.complex", "builtins.bool") or qualname.startswith("numbers."):
         return True
     return qualname.startswith("numpy.") and qualname[len("numpy."):] in _NUMPY_SCALAR_TYPES
+
+
+_COMPARISONS_AND_ATTRIBUTES = frozenset({cst.Comparison, cst.Attribute})

@@ -4,7 +4,7 @@ import libcst as cst
 
 from np2jax.analysis.scope import ParamBinding, ValueBinding
 from np2jax.analysis.tracing import jit_decorator
-from np2jax.analysis.values import function_nodes
+from np2jax.analysis.values import nodes_of
 from np2jax.context import FileContext, FunctionInfo
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -254,7 +254,7 @@ def _module_variables_read(info: FunctionInfo, ctx: FileContext) -> list[str]:
     """Module-level variables (assigned at module level, not imports, functions or classes) the function reads."""
     found: dict[str, None] = {}
     names_of_other_things: set[int] = set()  # `x.A`'s `A`, `f(A=1)`'s `A`
-    for node, scope in function_nodes(info.node, ctx.resolver):
+    for node, scope in nodes_of(info.node, ctx.resolver, _ATTRIBUTES_ARGS_NAMES):
         if isinstance(node, cst.Attribute):
             names_of_other_things.add(id(node.attr))
         elif isinstance(node, cst.Arg) and node.keyword is not None:
@@ -277,9 +277,7 @@ def _sequence_parameters(info: FunctionInfo, static: set[str], ctx: FileContext)
     ``np.transpose(X, perm)``), unless a hint or default says int or tuple."""
     candidates = {name for name in static if not _int_or_tuple(info.node, name) and not _count_name(name)} - _counts(info, ctx)
     found: set[str] = set()
-    for node, scope in function_nodes(info.node, ctx.resolver) if candidates else ():
-        if not isinstance(node, cst.Call):
-            continue
+    for node, scope in nodes_of(info.node, ctx.resolver, _CALLS) if candidates else ():
         qualname = ctx.resolver.qualname(node.func, scope) or ""
         position = SEQUENCE_ARGUMENTS.get(qualname[len("numpy."):]) if qualname.startswith("numpy.") else None
         if position is None and not qualname and isinstance(node.func, cst.Attribute):
@@ -299,7 +297,7 @@ def _count_name(name: str) -> bool:
 def _counts(info: FunctionInfo, ctx: FileContext) -> set[str]:
     """Names used as numbers (an operand of arithmetic or a comparison, a `range` bound): counts, not shapes."""
     names: set[str] = set()
-    for node, scope in function_nodes(info.node, ctx.resolver):
+    for node, scope in nodes_of(info.node, ctx.resolver, _OPERATIONS_AND_CALLS):
         if isinstance(node, cst.BinaryOperation):
             names.update(side.value for side in (node.left, node.right) if isinstance(side, cst.Name))
         elif isinstance(node, cst.Comparison):
@@ -322,8 +320,8 @@ def _called_parameters(info: FunctionInfo, static: set[str], ctx: FileContext) -
     if not static:
         return []
     found = set()
-    for node, scope in function_nodes(info.node, ctx.resolver):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in static:
+    for node, scope in nodes_of(info.node, ctx.resolver, _CALLS):
+        if isinstance(node.func, cst.Name) and node.func.value in static:
             binding_scope, bindings = scope.lookup(node.func.value)
             if binding_scope is not None and binding_scope.node is info.node and any(isinstance(b, ParamBinding) for b in bindings):
                 found.add(node.func.value)
@@ -350,3 +348,9 @@ class JitBlocker(Rule):
         for blocker in plan.blockers:
             if blocker.kind == self.KIND:
                 self.report(ctx, blocker.node, self.MESSAGE.format(reason=blocker.message), use_instead=blocker.use_instead, exact=True)
+
+
+# The node kinds the searches above look at (exact types, for analysis/values.nodes_of)
+_CALLS = frozenset({cst.Call})
+_ATTRIBUTES_ARGS_NAMES = frozenset({cst.Attribute, cst.Arg, cst.Name})
+_OPERATIONS_AND_CALLS = frozenset({cst.BinaryOperation, cst.Comparison, cst.Call})

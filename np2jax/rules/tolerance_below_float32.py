@@ -9,7 +9,7 @@ from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
 from np2jax.rules.hazard import HazardRule
-from np2jax.visitors import child_nodes
+from np2jax.visitors import inner_nodes
 
 FLOAT32_EPS = 1.1920929e-07
 # Positions of rtol and atol, and the default rtol (it bounds the test unless the values are near zero).
@@ -222,14 +222,15 @@ def _difference(node: cst.CSTNode, scope: Scope, depth: int) -> bool:
     or a change, whose float32 size is set by the rounding of the values subtracted."""
     if depth > 4:
         return False
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Subtract):
+    kind = type(node)
+    if kind is cst.BinaryOperation and type(node.operator) is cst.Subtract:
         return True
-    if isinstance(node, cst.Name):
+    if kind is cst.Name:
         found, bindings = scope.lookup(node.value)
         return any(isinstance(b, ValueBinding) and _difference(b.value, found, depth + 1) for b in bindings)
-    if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+    if kind is cst.FunctionDef or kind is cst.Lambda:
         return False
-    return any(_difference(child, scope, depth) for child in child_nodes(node))
+    return any(_difference(child, scope, depth) for child in inner_nodes(node))  # (trivia computes nothing)
 
 
 def _wide_finfo(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:

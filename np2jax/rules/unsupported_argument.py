@@ -7,7 +7,7 @@ from np2jax.analysis.loops import descendants
 from np2jax.analysis.index_tricks import CONCATENATORS, STATIC
 from np2jax.analysis.inplace_calls import masked_into_fresh
 from np2jax.analysis.object_arrays import DATA_FUNCTIONS, is_object_dtype, object_element
-from np2jax.analysis.values import function_nodes
+from np2jax.analysis.values import nodes_of
 from np2jax.context import FileContext, FunctionInfo, NumpyRef
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -216,8 +216,8 @@ class UnsupportedArgument(Rule):
         """``x.astype(object)``: a method call, not a NumPy name."""
         if not info.changed:
             return
-        for node, scope in function_nodes(info.node, ctx.resolver):
-            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype":
+        for node, scope in nodes_of(info.node, ctx.resolver, _CALLS):
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype":
                 dtype = _argument(node, 0, "dtype")
                 if dtype is not None and is_object_dtype(dtype, ctx.resolver, scope):
                     what = f"dtype `{ctx.code(dtype)}`"
@@ -370,3 +370,6 @@ def _value_problem(call: cst.Call, numpy_name: str, target: str) -> tuple[str | 
         if code is not None and code not in allowed:
             return f"`{keyword}={code}`", advice
     return None, None
+
+
+_CALLS = frozenset({cst.Call})  # (for nodes_of)
