@@ -663,3 +663,25 @@ def create_zeros(dtype=None):
     (tmp_path / "mig" / "m.py").write_text(migrated.replace("dtype=dtype)", "dtype=np.float32)"))
     run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", "--x64", tmp=tmp_path)
     assert run.functions["m.create_zeros"]["status"] == "mismatch", run
+
+
+def test_image_parameters_get_8_bit_images(tmp_path):
+    """hunt27 C: float images never showed that `out = np.zeros_like(img); out[:] = img * gain` wraps in NumPy
+    and saturates in JAX; a parameter named for an image is now probed with uint8 images first."""
+    source = """\
+import numpy as np
+
+
+def brighten(img, gain=1.5):
+    out = np.zeros_like(img)
+    out[:] = img * gain
+    return out
+"""
+    (tmp_path / "orig").mkdir()
+    (tmp_path / "orig" / "m.py").write_text(source)
+    (tmp_path / "mig").mkdir()
+    (tmp_path / "mig" / "m.py").write_text(source.replace("import numpy as np", "import jax.numpy as np").replace(
+        "out[:] = img * gain", "out = out.at[:].set(img * gain)"))
+    run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
+    assert run.functions["m.brighten"]["status"] == "mismatch", run
+    assert "uint8" in run.functions["m.brighten"]["message"], run

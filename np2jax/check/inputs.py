@@ -57,6 +57,7 @@ BOOL_PREFIXES = ("is_", "use_", "has_", "with_", "return_", "do_", "allow_", "no
 BOOL_NAMES = frozenset({"keepdims", "reverse", "inplace", "periodic", "closed", "normalized", "cumulative"})
 SHAPE_NAMES = frozenset({"shape", "size_tuple", "dims", "axes"})
 DTYPE_NAMES = frozenset({"dtype", "out_dtype", "float_dtype"})
+IMAGE_NAMES = frozenset({"image", "images", "img", "imgs", "im", "frame", "frames", "pixels"})
 # files and paths: no value to make up (an int is a file descriptor to `open`: reading one can block for ever)
 FILE_NAMES = frozenset("filename filenames fname fnames file files path paths filepath file_path fp fh fobj "
                        "infile outfile stream url uri dirname directory folder".split())
@@ -111,6 +112,8 @@ def _name_kinds(name: str) -> list[Kind]:
         return [("value", (np.float32, np.float64))]
     if lower in SHAPE_NAMES or lower.endswith("_shape"):
         return [("value", ((3, 4), (5,), (2, 3, 2)))]
+    if lower in IMAGE_NAMES:  # 8-bit images too: float values written into `np.zeros_like(img)` wrap there
+        return [("array", "pixels"), ("array", "positive"), ("float", FLOAT_VALUES["float"]), ("int", INT_VALUES["int"])]
     role = "positive" if lower in POSITIVE_NAMES else "float"
     return [("array", role), ("float", FLOAT_VALUES["float"]), ("int", INT_VALUES["int"])]
 
@@ -259,6 +262,8 @@ def make_array(role: str, shape: tuple[int, ...], rng: np.random.Generator, floa
         return rng.integers(0, max(index_bound, 1), size=shape)
     if role == "int":
         return rng.integers(-3, 4, size=shape)
+    if role == "pixels":
+        return rng.integers(0, 256, size=shape).astype(np.uint8)
     if flavor == "positive" or role == "positive":
         values = rng.uniform(0.5, 2.0, size=shape)
         if len(shape) == 2 and shape[0] == shape[1]:  # square: symmetric positive definite as well (solvers, covariances)
