@@ -1762,3 +1762,27 @@ def test_hunt27_integer_targets_sign_tests_and_in_place_reshapes():
     assert {("NPJ120", 5), ("NPJ120", 10), ("NPJ120", 14), ("NPJ120", 17), ("NPJ201", 24)} <= flagged, flagged
     assert record(result, "first_row").status == "unsupported"
     np.testing.assert_array_equal(np.asarray(migrated.first_row(np.ones(3), 5.0)), original.first_row(np.ones(3), 5.0))
+
+
+def test_float_writes_into_an_array_made_like_an_image_are_reported():
+    """hunt27 S4: `out = np.zeros_like(img); out[:] = img * gain` wraps in NumPy for an 8-bit image and saturates
+    in JAX; a parameter named for an image is taken as possibly uint8 (NPJ105, and NPJ120 for a multiply-add)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def brighten(img, gain=1.5):
+            out = np.zeros_like(img)
+            out[:] = img * gain
+            return out
+
+        def smooth(signal, a):
+            out = np.zeros_like(signal)
+            out[1:] = a * signal[1:] + (1 - a) * signal[:-1]
+            return out
+        """
+    )
+    flagged = {(d.code, d.line) for d in result.diagnostics}
+    assert ("NPJ105", 5) in flagged and not any(line > 7 for _, line in flagged), flagged
+    img = np.array([10, 200], dtype=np.uint8)
+    assert not np.array_equal(np.asarray(migrated.brighten(img)), original.brighten(img))  # what NPJ105 is about

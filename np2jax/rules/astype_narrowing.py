@@ -4,7 +4,7 @@ import math
 
 import libcst as cst
 
-from np2jax.analysis.scope import ValueBinding
+from np2jax.analysis.scope import ParamBinding, ValueBinding
 from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
@@ -172,10 +172,48 @@ def integer_writes(node: cst.CSTNode, scope, ctx: FileContext):
         return
     targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
     for target in targets:
+        if isinstance(node, cst.AugAssign) and isinstance(target, cst.Subscript) and not _one_element(target, scope, ctx):
+            continue  # `out[1:-1] -= v`: the ufunc writes into the view itself, and NumPy refuses float into int
         if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
-            dtype = made_dtype(target.value.value, scope, ctx.resolver)
+            dtype = made_dtype(target.value.value, scope, ctx.resolver) or _image_dtype(target.value.value, scope, ctx)
             if dtype in INTEGER_DTYPES:
                 yield target.value.value, dtype
+
+
+def _one_element(target: cst.Subscript, scope, ctx: FileContext) -> bool:
+    """``a[i]``, ``a[i, j]`` with integer indices (a scalar, which ``a[i] += v`` then casts back into ``a``)."""
+    from np2jax.analysis.indexing import IndexClassifier
+
+    ints = IndexClassifier(ctx.resolver, scope)
+    return all(isinstance(e.slice, cst.Index) and ints.is_int(e.slice.value) for e in target.slice)
+
+
+# Parameters named for images: 8-bit (uint8) arrays as often as float ones.
+IMAGE_NAMES = frozenset({"image", "images", "img", "imgs", "im", "frame", "frames", "pixels"})
+_LIKE = frozenset({"numpy.zeros_like", "numpy.empty_like", "numpy.ones_like", "numpy.full_like", "numpy.copy"})
+
+
+def _image_dtype(name: str, scope, ctx: FileContext) -> str | None:
+    """``out = np.zeros_like(img)`` (``img.copy()``, ``np.copy(img)``) of a parameter named for an image: uint8
+    when the image is 8-bit, the usual case (a float written into it then wraps in NumPy, saturates in JAX)."""
+    found, bindings = scope.lookup(name)
+    made = [b for b in bindings if not (isinstance(b, ValueBinding) and b.augmented)]
+    if found is None or found.kind != "function" or not made or not all(isinstance(b, ValueBinding) for b in made):
+        return None
+    for binding in made:
+        value = binding.value
+        if not isinstance(value, cst.Call) or any(a.keyword is not None and a.keyword.value == "dtype" for a in value.args):
+            return None
+        if isinstance(value.func, cst.Attribute) and value.func.attr.value == "copy" and not value.args:
+            source = value.func.value
+        elif ctx.resolver.qualname(value.func, found) in _LIKE and value.args:
+            source = value.args[0].value
+        else:
+            return None
+        if not (isinstance(source, cst.Name) and source.value.lower() in IMAGE_NAMES
+                and any(isinstance(b, ParamBinding) for b in found.lookup(source.value)[1])):
+            return None
+    return "uint8"
 
 
 class AstypeNarrowing(HazardRule):
@@ -192,8 +230,9 @@ class AstypeNarrowing(HazardRule):
             "through local names), nor booleans and choices between literals (`(img > t).astype(np.uint8)`, "
             "`(~mask).astype(np.uint8)`, `np.where(img > t, 255, 0).astype(np.uint8)`) unless the array is written "
             "into (`m[1:] = x[1:] * 100`). Also writes that make the same cast unwritten: `out[:] = x * 32767.0` "
-            "or `img[i] += v` into an array made with such a dtype (`out = np.zeros(n, dtype=np.int16)`), unless "
-            "the values are integers or clipped into range."
+            "or `img[i] += v` into an array made with such a dtype (`out = np.zeros(n, dtype=np.int16)`), or made "
+            "like a parameter named for an image (`out = np.zeros_like(img)`, `img.copy()`: uint8 for an 8-bit "
+            "image), unless the values are integers or clipped into range."
         ),
         why=(
             "NumPy wraps (or leaves undefined) float and wide-int values outside the target range; "
