@@ -303,6 +303,16 @@ def test_broken_original_alone_is_not_a_failure(tmp_path):
     assert run.returncode == 0
 
 
+def test_an_original_needing_a_missing_module_is_skipped(tmp_path):
+    """real21: an original importing a package this machine lacks (open3d) was counted as an `error`; nothing can
+    be compared there, so it is `skipped`, saying which module."""
+    (tmp_path / "a.py").write_text("import numpy as np\nimport np2jax_no_such_module\n\ndef f(x):\n    return x\n")
+    run = check(tmp_path / "a.py", tmp_path / "a.py", tmp=tmp_path)
+    record = run.functions["a.f"]
+    assert record["status"] == "skipped" and "np2jax_no_such_module" in record["message"], record
+    assert run.returncode == 0
+
+
 # --- the corpus: migrate, then check ----------------------------------------------------
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Run:

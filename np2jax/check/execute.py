@@ -433,6 +433,9 @@ def perturb(value, rng: np.random.Generator, eps: float):
 def run_original(message: dict) -> dict:
     try:
         module = load_module(message["spec"])
+    except ImportError as error:  # (a module the original needs is not installed here: nothing to compare)
+        return {"status": "skipped", "original_ran": False,
+                "message": f"the original cannot be imported here (a missing module): {one_line(error)}"}
     except BaseException as error:
         return {"status": "error", "original_ran": False, "message": f"cannot import the original: {one_line(error)}"}
     target = message["target"]
