@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 import scipy.linalg
 import scipy.special
-import scipy.stats
 
 from np2jax.analysis.scipy_twins import TWINS
 from tests.test_real_code_regressions import migrated_pair, record
