@@ -1786,3 +1786,33 @@ def test_float_writes_into_an_array_made_like_an_image_are_reported():
     assert ("NPJ105", 5) in flagged and not any(line > 7 for _, line in flagged), flagged
     img = np.array([10, 200], dtype=np.uint8)
     assert not np.array_equal(np.asarray(migrated.brighten(img)), original.brighten(img))  # what NPJ105 is about
+
+
+def test_an_array_display_of_arithmetic_on_reads_gets_numpys_dtype():
+    """hunt26 (dh_transform) under x64: elements computed from names by arithmetic (`-st * ca`, `a * ct`) beside
+    float literals gave float32 where NumPy gives float64; the dtype is their reads' promoted with float64. An
+    `angle_between` function name is not a sign of complex numbers."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def dh_transform(theta, d, a, alpha):
+            ct, st = np.cos(theta), np.sin(theta)
+            ca, sa = np.cos(alpha), np.sin(alpha)
+            return np.array([[ct, -st * ca, st * sa, a * ct],
+                             [st, ct * ca, -ct * sa, a * st],
+                             [0.0, sa, ca, d],
+                             [0.0, 0.0, 0.0, 1.0]])
+
+        def angle_between(u, v):
+            return np.arccos(np.dot(u, v) / (np.linalg.norm(u) * np.linalg.norm(v)))
+        """
+    )
+    assert "dtype=jnp.result_type(jnp.float64, ct, st, ca, sa, a, d))" in result.output.decode()
+    import jax
+
+    args = (np.float32(0.3), np.float32(0.5), np.float32(1.5), np.float32(0.2))
+    with jax.enable_x64(True):
+        got, want = np.asarray(migrated.dh_transform(*args)), original.dh_transform(*args)
+    assert got.dtype == want.dtype == np.float64
+    np.testing.assert_allclose(got, want, rtol=1e-6)

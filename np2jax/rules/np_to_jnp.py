@@ -82,7 +82,7 @@ def _python_fill(ref: NumpyRef, ctx: FileContext) -> str | None:
 
 
 # Signs that a module computes with complex numbers (where `dtype=float` would drop imaginary parts).
-_COMPLEX_SIGNS = re.compile(r"\d[jJ]\b|complex|conj|imag|fft|angle|eig\w*\(|\.real\b|polar|hilbert")
+_COMPLEX_SIGNS = re.compile(r"\d[jJ]\b|complex|conj|\bimag\b|fft|\bangle\(|eig\w*\(|\.real\b|hilbert")
 
 
 def _mixes_python_floats(ref: NumpyRef, ctx: FileContext) -> cst.BaseExpression | None:
@@ -108,9 +108,11 @@ def _mixes_python_floats(ref: NumpyRef, ctx: FileContext) -> cst.BaseExpression 
     values = [_unsigned(leaf) for leaf in leaves if not (_float_literal(leaf) or isinstance(leaf, cst.Integer))]
     if all(python_number_kind(value, ref.scope, ctx.resolver) in ("int", "float") for value in values):
         return None  # `[[1.0, dt], [0.0, 1.0]]` with `dt=0.1`: Python numbers only, the same dtype in both
-    others = list(dict.fromkeys(ctx.code(value).strip() for value in values))
-    if len(others) <= 4 and all(_plain_read(value) for value in values):
-        return cst.parse_expression(f"{ctx.use_jnp()}.result_type({ctx.use_jnp()}.float64, {', '.join(others)})")
+    atoms = [_read_atoms(value) for value in values]
+    if all(a is not None for a in atoms):
+        others = list(dict.fromkeys(ctx.code(atom).strip() for found in atoms for atom in found))
+        if len(others) <= 8:
+            return cst.parse_expression(f"{ctx.use_jnp()}.result_type({ctx.use_jnp()}.float64, {', '.join(others)})")
     signs = getattr(ctx, "_complex_signs", None)
     if signs is None:
         signs = ctx._complex_signs = bool(_COMPLEX_SIGNS.search("\n".join(ctx.source_lines)))  # type: ignore[attr-defined]
@@ -122,6 +124,22 @@ def _unsigned(node: cst.BaseExpression) -> cst.BaseExpression:
     while isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
         node = node.expression
     return node
+
+
+def _read_atoms(node: cst.BaseExpression) -> list[cst.BaseExpression] | None:
+    """The plain reads ``node`` computes from by arithmetic with number literals (``-st * ca`` -> ``st``, ``ca``):
+    its dtype is theirs promoted (the literals are weakly typed); None when it calls or reads anything else."""
+    if _plain_read(node):
+        return [node]
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return []
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        return _read_atoms(node.expression)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (
+            cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power)):
+        left, right = _read_atoms(node.left), _read_atoms(node.right)
+        return None if left is None or right is None else left + right
+    return None
 
 
 def _plain_read(node: cst.BaseExpression) -> bool:
