@@ -1816,3 +1816,35 @@ def test_an_array_display_of_arithmetic_on_reads_gets_numpys_dtype():
         got, want = np.asarray(migrated.dh_transform(*args)), original.dh_transform(*args)
     assert got.dtype == want.dtype == np.float64
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_numpy_functions_of_python_number_parameters_keep_numpys_float64():
+    """hunt28 S1: `vol * np.sqrt(periods)` with `periods=252`: NumPy 2's np.sqrt of a Python number is a float64
+    scalar (strongly typed), so a float32 `vol` gives float64; jax.numpy's of the traced number is weakly typed and
+    kept float32 under x64. The result gets `.astype(float)`: NumPy's dtype, float32 without x64."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def annualized(vol, periods=252):
+            return vol * np.sqrt(periods)
+
+        def discounted(x, rate: float):
+            return x * np.exp(-rate)
+
+        def scaled(x):
+            return x * np.sqrt(x.shape[0])
+        """
+    )
+    output = result.output.decode()
+    assert "jnp.sqrt(periods).astype(float)" in output and "jnp.exp(-rate).astype(float)" in output
+    assert "np.sqrt(x.shape[0])" in output  # static: it stays NumPy's own float64
+    import jax
+
+    v = np.array([0.1, 0.2], np.float32)
+    for x64 in (False, True):
+        with jax.enable_x64(x64):
+            for got, want in ((migrated.annualized(v), original.annualized(v)),
+                              (migrated.discounted(v, 0.05), original.discounted(v, 0.05))):
+                assert np.asarray(got).dtype == (want.dtype if x64 else np.float32)
+                np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)

@@ -160,6 +160,46 @@ def _float_literal(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Float)
 
 
+# NumPy functions whose result of Python numbers is a float64 scalar (NumPy 2: strongly typed, so `vol * np.sqrt(n)`
+# is float64 for a float32 `vol`), where jax.numpy's of a traced Python number is weakly typed (float32 stays).
+FLOAT_UFUNCS = frozenset(f"numpy.{name}" for name in (
+    "sqrt cbrt exp exp2 expm1 log log2 log10 log1p sin cos tan arcsin arccos arctan arctan2 sinh cosh tanh arcsinh "
+    "arccosh arctanh hypot deg2rad rad2deg degrees radians").split())
+
+
+def _of_python_numbers(call: cst.Call, scope: Scope, depth: int = 0) -> bool:
+    """Every argument is a parameter meant to be a real Python number (``periods=252``, ``rate: float``), a number
+    literal, or arithmetic on those, and one at least is such a parameter."""
+    found = [False]
+
+    def number(node: cst.BaseExpression) -> bool:
+        if isinstance(node, (cst.Integer, cst.Float)):
+            return True
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+            return number(node.expression)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)):
+            return number(node.left) and number(node.right)
+        if isinstance(node, cst.Name):
+            _, bindings = scope.lookup(node.value)
+            if bindings and all(isinstance(b, ParamBinding) and _real_number_param(b.param) for b in bindings):
+                found[0] = True
+                return True
+        return False
+
+    return bool(call.args) and all(a.keyword is None and not a.star and number(a.value) for a in call.args) and found[0]
+
+
+def _real_number_param(param: cst.Param) -> bool:
+    """Hinted ``int``/``float``, or unhinted with an int or float literal default."""
+    annotation = param.annotation
+    if annotation is not None:
+        return isinstance(annotation.annotation, cst.Name) and annotation.annotation.value in ("int", "float")
+    default = param.default
+    if isinstance(default, cst.UnaryOperation) and isinstance(default.operator, (cst.Minus, cst.Plus)):
+        default = default.expression
+    return isinstance(default, (cst.Integer, cst.Float))
+
+
 def _default_int(scope: Scope, ctx: FileContext) -> cst.BaseExpression:
     """``int``, JAX's default integer (int32, or int64 with x64) without a warning; ``jnp.int_`` where a local
     name shadows the builtin."""
@@ -422,7 +462,7 @@ class NumpyToJaxNumpy(Rule):
             "`searchsorted`, `digitize` and `argpartition` (and the `searchsorted`/`argpartition` methods in jitted "
             "functions) get `.astype(int)`: jax.numpy gives int32 even with `jax_enable_x64`, where NumPy gives "
             "int64, so `np.searchsorted(xs, v) / n` was float32; `int` is JAX's default integer, so nothing changes "
-            "without x64. `np.asarray(p)` (`array`, `asanyarray`) of a parameter defaulting to None that the function never tests against None stays NumPy: NumPy makes an object array of None, jax.numpy raises. `np.full(n, v)` with `v` a Python float (`np.inf`, `INF = np.inf`, `float('nan')`) gets `dtype=float`: NumPy's array is float64, jax.numpy's weakly typed, which a float32 operand narrows under x64. `np.r_[...]`/`np.c_[...]` of traced values become `jnp.r_`/`jnp.c_`, which concatenate "
+            "without x64. `np.asarray(p)` (`array`, `asanyarray`) of a parameter defaulting to None that the function never tests against None stays NumPy: NumPy makes an object array of None, jax.numpy raises. `np.full(n, v)` with `v` a Python float (`np.inf`, `INF = np.inf`, `float('nan')`) gets `dtype=float`: NumPy's array is float64, jax.numpy's weakly typed, which a float32 operand narrows under x64. So does an array display mixing Python floats with other values (`np.array([c, -s, 0.0])`: `dtype=jnp.result_type(jnp.float64, c, s)`, NumPy's dtype for it). An elementwise float function (`sqrt`, `exp`, `log`, `sin` ...) of Python-number parameters (`periods=252`, `rate: float`) gets `.astype(float)`: NumPy 2 makes it a float64 scalar, which promotes a float32 array, where jax.numpy's of the traced number is weakly typed. `np.r_[...]`/`np.c_[...]` of traced values become `jnp.r_`/`jnp.c_`, which concatenate "
             "arrays, numbers and lists to the same dtype (a slice or a string directive among them: NPJ103); "
             "with every part known at trace time they stay NumPy."
         ),
@@ -724,6 +764,8 @@ class NumpyToJaxNumpy(Rule):
             self._rename_keywords(ref)
             if row.numpy in INT32_INDEX_RESULTS:
                 ref.result_cast = _default_int(ref.scope, ctx)
+            elif row.numpy in FLOAT_UFUNCS and _of_python_numbers(ref.call, ref.scope):
+                ref.result_cast = cst.Name("float")  # `np.sqrt(periods)`, periods=252: NumPy's float64 scalar
             if row.numpy == "numpy.full":
                 kind = _python_fill(ref, ctx)
                 if kind is not None:  # NumPy's `np.full(n, np.inf)` is float64; jax.numpy's a weak float (x64: float32
