@@ -9,10 +9,9 @@ from __future__ import annotations
 from ast import AST
 
 
-def child_nodes(node: AST) -> list[AST]:
-    """``list(ast.iter_child_nodes(node))``."""
-    found: list[AST] = []
-    for name in node._fields:
+def _add_children(found: list[AST], node: AST, fields: tuple[str, ...]) -> None:
+    """Append the nodes ``node`` holds in ``fields`` to ``found``, in field order."""
+    for name in fields:
         value = getattr(node, name, None)
         if isinstance(value, list):
             for item in value:
@@ -20,24 +19,20 @@ def child_nodes(node: AST) -> list[AST]:
                     found.append(item)
         elif isinstance(value, AST):
             found.append(value)
+
+
+def child_nodes(node: AST) -> list[AST]:
+    """``list(ast.iter_child_nodes(node))``."""
+    found: list[AST] = []
+    _add_children(found, node, node._fields)
     return found
 
 
 def walk(node: AST) -> list[AST]:
     """``list(ast.walk(node))``: ``node`` and every node under it, breadth first."""
     found: list[AST] = [node]
-    index = 0
-    while index < len(found):
-        current = found[index]
-        index += 1
-        for name in current._fields:
-            value = getattr(current, name, None)
-            if isinstance(value, list):
-                for item in value:
-                    if isinstance(item, AST):
-                        found.append(item)
-            elif isinstance(value, AST):
-                found.append(value)
+    for current in found:  # (the loop reaches what it appends)
+        _add_children(found, current, current._fields)
     return found
 
 
@@ -57,32 +52,13 @@ def code_children(node: AST) -> list[AST]:
     """``child_nodes(node)`` without the contexts and operators (``Load()``, ``Add()``): for searches that look at
     them only through their parents (``node.ctx``), a third fewer nodes."""
     found: list[AST] = []
-    fields = _CODE_FIELDS.get(type(node))
-    for name in fields if fields is not None else _code_fields(type(node)):
-        value = getattr(node, name, None)
-        if isinstance(value, list):
-            for item in value:
-                if isinstance(item, AST):
-                    found.append(item)
-        elif isinstance(value, AST):
-            found.append(value)
+    _add_children(found, node, _code_fields(type(node)))
     return found
 
 
 def walk_code(node: AST) -> list[AST]:
     """``walk(node)`` without the contexts and operators (see ``code_children``), in the same order otherwise."""
     found: list[AST] = [node]
-    index = 0
-    while index < len(found):
-        current = found[index]
-        index += 1
-        fields = _CODE_FIELDS.get(type(current))
-        for name in fields if fields is not None else _code_fields(type(current)):
-            value = getattr(current, name, None)
-            if isinstance(value, list):
-                for item in value:
-                    if isinstance(item, AST):
-                        found.append(item)
-            elif isinstance(value, AST):
-                found.append(value)
+    for current in found:
+        _add_children(found, current, _code_fields(type(current)))
     return found

@@ -493,6 +493,11 @@ def _transform(node: cst.CSTNode, visitor: cst.CSTTransformer, skipped: frozense
         if changes is not None:
             updated = node.with_changes(**changes)
     result = visitor.on_leave(node, updated)
+    return _checked(result, updated)
+
+
+def _checked(result, updated: cst.CSTNode):
+    """What a leave hook returned, when it is a node or a sentinel (as libcst's own traversal requires)."""
     if result is not updated and not isinstance(result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)):
         raise cst.CSTValidationError(
             f"Expected a node of type CSTNode or a RemovalSentinel, but got a return value of {type(result).__name__}"
@@ -553,11 +558,7 @@ def _transform_hooks(node: cst.CSTNode, visitor: cst.CSTTransformer, skipped: fr
         return updated
     else:
         result = leave_hook(visitor, node, updated)
-    if result is not updated and not isinstance(result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)):
-        raise cst.CSTValidationError(
-            f"Expected a node of type CSTNode or a RemovalSentinel, but got a return value of {type(result).__name__}"
-        )
-    return result
+    return _checked(result, updated)
 
 
 def _single(new, old: cst.CSTNode, kind: int):

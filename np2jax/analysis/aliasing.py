@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable
 import libcst as cst
 
 from np2jax.analysis.hand_off import handed_on_after_writes
+from np2jax.analysis.loops import descendants
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.cstutil import string_valued
@@ -528,20 +529,12 @@ RESHAPING_ATTRIBUTES = frozenset({"shape", "resize"})  # `x.shape = (n, 2)`, `x.
 
 def reshaped_in_place(function: cst.CSTNode, name: str) -> bool:
     """Does ``function`` set ``name.shape`` or call ``name.resize(...)`` (``name`` a name or ``self.name``)?"""
-    for node in _walk(function):
+    for node in descendants(function):
         if isinstance(node, cst.Attribute) and node.attr.value in RESHAPING_ATTRIBUTES and (
                 (isinstance(node.value, cst.Name) and node.value.value == name)
                 or (isinstance(node.value, cst.Attribute) and node.value.attr.value == name)):
             return True
     return False
-
-
-def _walk(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(child_nodes(current))
 
 
 def certain_ndim(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> int | None:

@@ -9,6 +9,7 @@ import libcst as cst
 from np2jax.analysis.aliasing import has_number_hint
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
+from np2jax.cstutil import number_literal
 from np2jax.analysis.values import function_nodes
 from np2jax.visitors import FastVisitor, visit
 from np2jax.tables import lookup_numpy
@@ -98,7 +99,7 @@ class IndexClassifier:
         found, bindings = self.scope.lookup(node.value)
         return found is not None and bool(bindings) and all(
             isinstance(b, ValueBinding) and not b.augmented and isinstance(b.value, (cst.List, cst.Tuple))
-            and b.value.elements and all(isinstance(e, cst.Element) and _int_literal(e.value) for e in b.value.elements)
+            and b.value.elements and all(isinstance(e, cst.Element) and type(number_literal(e.value)) is int for e in b.value.elements)
             for b in bindings)
 
     def _name_is_int(self, name: str) -> bool:
@@ -522,11 +523,6 @@ def _module_of(resolver: Resolver) -> cst.CSTNode | None:
 
 QUANTILES = frozenset(f"numpy.{name}" for name in ("percentile", "quantile", "nanpercentile", "nanquantile"))
 
-
-def _int_literal(node: cst.BaseExpression) -> bool:
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
-        node = node.expression
-    return isinstance(node, cst.Integer)
 
 
 def _sequence_display(node: cst.BaseExpression, scope: Scope) -> bool:

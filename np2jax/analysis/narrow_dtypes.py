@@ -17,6 +17,7 @@ import libcst as cst
 
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding, every_value_made
+from np2jax.cstutil import number_literal
 
 NARROW_DTYPES = frozenset(
     "int8 int16 uint8 uint16 float16 byte short ubyte ushort half "
@@ -124,9 +125,7 @@ def _inferred_int(value: cst.Call, resolver: Resolver, scope: Scope) -> str | No
 
 
 def _int_literal(node: cst.BaseExpression) -> bool:
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
-        node = node.expression
-    return isinstance(node, cst.Integer)
+    return type(number_literal(node)) is int
 
 
 def _size(node: cst.BaseExpression) -> bool:

@@ -16,7 +16,7 @@ from np2jax.analysis.sequences import SequenceArguments, builds_list
 from np2jax.analysis.value_kinds import python_number_kind
 from np2jax.analysis.values import function_nodes, grown_at_run_time
 from np2jax.context import FileContext, NumpyRef, runs_on_jax_arrays
-from np2jax.cstutil import call
+from np2jax.cstutil import call, number_literal
 from np2jax.diagnostics import FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
 from np2jax.tables import positional_parameter
@@ -155,9 +155,7 @@ def _plain_read(node: cst.BaseExpression) -> bool:
 
 
 def _float_literal(node: cst.BaseExpression) -> bool:
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
-        node = node.expression
-    return isinstance(node, cst.Float)
+    return isinstance(number_literal(node), float)
 
 
 # NumPy functions whose result of Python numbers is a float64 scalar (NumPy 2: strongly typed, so `vol * np.sqrt(n)`
