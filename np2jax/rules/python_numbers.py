@@ -1,0 +1,148 @@
+"""NumPy's dtypes for Python numbers, which jax.numpy types weakly (rules/np_to_jnp.py applies them).
+
+NumPy 2 makes a Python float in a list, a ``np.full`` fill and a NumPy function's result of Python numbers
+float64 (strongly typed: a float32 array meeting it becomes float64); jax.numpy keeps them weakly typed, so under
+``jax_enable_x64`` a float32 operand stays float32. Each helper names the dtype NumPy gives, for the rewrite to
+spell out.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from np2jax.analysis.scope import ParamBinding, Scope
+from np2jax.analysis.value_kinds import python_number_kind
+from np2jax.context import FileContext, NumpyRef
+from np2jax.cstutil import number_literal
+
+
+def python_fill(ref: NumpyRef, ctx: FileContext) -> str | None:
+    """``np.full(shape, v)`` without a dtype and ``v`` certainly a Python number: its kind (NumPy makes the array
+    of that kind's 64-bit dtype; jax.numpy a weakly typed one, which an operand of 32 bits narrows under x64)."""
+    args = ref.call.args
+    if any(a.star or (a.keyword is not None and a.keyword.value == "dtype") for a in args):
+        return None
+    positional = [a.value for a in args if a.keyword is None]
+    fill = positional[1] if len(positional) == 2 else next(
+        (a.value for a in args if a.keyword is not None and a.keyword.value == "fill_value"), None) if len(positional) == 1 else None
+    kind = python_number_kind(fill, ref.scope, ctx.resolver) if fill is not None else None
+    return kind if kind in ("float", "complex") else None  # (int: JAX makes int64 * float32 a float32 anyway)
+
+
+# Signs that a module computes with complex numbers (where `dtype=float` would drop imaginary parts).
+_COMPLEX_SIGNS = re.compile(r"\d[jJ]\b|complex|conj|\bimag\b|fft|\bangle\(|eig\w*\(|\.real\b|hilbert")
+
+
+def mixed_python_floats(ref: NumpyRef, ctx: FileContext) -> cst.BaseExpression | None:
+    """``np.array([[c, -s, 0.0], [s, c, 0.0]])`` without a dtype: NumPy takes the Python floats of a list as
+    float64, so float32 ``c``, ``s`` give a float64 array; jax.numpy takes them as weakly typed and keeps float32
+    (under x64: without it both are float32). The dtype NumPy gives: ``jnp.result_type(jnp.float64, c, s)`` when the
+    other elements are names or subscripts of names (complex ones stay complex), else ``float`` where the module
+    shows no sign of complex numbers (``1j``, ``complex``, ``conj``, ``fft`` ...); None: nothing to add."""
+    args = ref.call.args
+    if not args or args[0].keyword is not None or args[0].star or any(
+            a.keyword is not None and a.keyword.value == "dtype" for a in args) or len(args) > 1:
+        return None
+    leaves, pending = [], [args[0].value]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (cst.List, cst.Tuple)) and all(isinstance(e, cst.Element) for e in node.elements):
+            pending.extend(reversed([e.value for e in node.elements]))  # (in order)
+        else:
+            leaves.append(node)
+    if not isinstance(args[0].value, (cst.List, cst.Tuple)) or not any(_float_literal(leaf) for leaf in leaves) or all(
+            _float_literal(leaf) or isinstance(leaf, cst.Integer) for leaf in leaves):
+        return None
+    values = [_unsigned(leaf) for leaf in leaves if not (_float_literal(leaf) or isinstance(leaf, cst.Integer))]
+    if all(python_number_kind(value, ref.scope, ctx.resolver) in ("int", "float") for value in values):
+        return None  # `[[1.0, dt], [0.0, 1.0]]` with `dt=0.1`: Python numbers only, the same dtype in both
+    atoms = [_read_atoms(value) for value in values]
+    if all(a is not None for a in atoms):
+        others = list(dict.fromkeys(ctx.code(atom).strip() for found in atoms for atom in found))
+        if len(others) <= 8:
+            return cst.parse_expression(f"{ctx.use_jnp()}.result_type({ctx.use_jnp()}.float64, {', '.join(others)})")
+    signs = getattr(ctx, "_complex_signs", None)
+    if signs is None:
+        signs = ctx._complex_signs = bool(_COMPLEX_SIGNS.search("\n".join(ctx.source_lines)))  # type: ignore[attr-defined]
+    return None if signs else cst.Name("float")
+
+
+def _unsigned(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``-s`` -> ``s``: the same dtype."""
+    while isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    return node
+
+
+def _read_atoms(node: cst.BaseExpression) -> list[cst.BaseExpression] | None:
+    """The plain reads ``node`` computes from by arithmetic with number literals (``-st * ca`` -> ``st``, ``ca``):
+    its dtype is theirs promoted (the literals are weakly typed); None when it calls or reads anything else."""
+    if _plain_read(node):
+        return [node]
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return []
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        return _read_atoms(node.expression)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (
+            cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Power)):
+        left, right = _read_atoms(node.left), _read_atoms(node.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def _plain_read(node: cst.BaseExpression) -> bool:
+    """A name, ``a.b`` or ``p[0]``/``p[i]`` of one: cheap to name again, with no effect."""
+    if isinstance(node, cst.Name):
+        return True
+    if isinstance(node, cst.Attribute):
+        return _plain_read(node.value)
+    if isinstance(node, cst.Subscript):
+        return _plain_read(node.value) and all(
+            isinstance(e.slice, cst.Index) and isinstance(e.slice.value, (cst.Integer, cst.Name)) for e in node.slice)
+    return False
+
+
+def _float_literal(node: cst.BaseExpression) -> bool:
+    return isinstance(number_literal(node), float)
+
+
+# NumPy functions whose result of Python numbers is a float64 scalar (NumPy 2: strongly typed, so `vol * np.sqrt(n)`
+# is float64 for a float32 `vol`), where jax.numpy's of a traced Python number is weakly typed (float32 stays).
+FLOAT_UFUNCS = frozenset(f"numpy.{name}" for name in (
+    "sqrt cbrt exp exp2 expm1 log log2 log10 log1p sin cos tan arcsin arccos arctan arctan2 sinh cosh tanh arcsinh "
+    "arccosh arctanh hypot deg2rad rad2deg degrees radians").split())
+
+
+def of_python_numbers(call: cst.Call, scope: Scope, depth: int = 0) -> bool:
+    """Every argument is a parameter meant to be a real Python number (``periods=252``, ``rate: float``), a number
+    literal, or arithmetic on those, and one at least is such a parameter."""
+    found = [False]
+
+    def number(node: cst.BaseExpression) -> bool:
+        if isinstance(node, (cst.Integer, cst.Float)):
+            return True
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+            return number(node.expression)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)):
+            return number(node.left) and number(node.right)
+        if isinstance(node, cst.Name):
+            _, bindings = scope.lookup(node.value)
+            if bindings and all(isinstance(b, ParamBinding) and _real_number_param(b.param) for b in bindings):
+                found[0] = True
+                return True
+        return False
+
+    return bool(call.args) and all(a.keyword is None and not a.star and number(a.value) for a in call.args) and found[0]
+
+
+def _real_number_param(param: cst.Param) -> bool:
+    """Hinted ``int``/``float``, or unhinted with an int or float literal default."""
+    annotation = param.annotation
+    if annotation is not None:
+        return isinstance(annotation.annotation, cst.Name) and annotation.annotation.value in ("int", "float")
+    default = param.default
+    if isinstance(default, cst.UnaryOperation) and isinstance(default.operator, (cst.Minus, cst.Plus)):
+        default = default.expression
+    return isinstance(default, (cst.Integer, cst.Float))
