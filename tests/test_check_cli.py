@@ -695,3 +695,64 @@ def brighten(img, gain=1.5):
     run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
     assert run.functions["m.brighten"]["status"] == "mismatch", run
     assert "uint8" in run.functions["m.brighten"]["message"], run
+
+
+NARROW_SOURCE = """\
+import numpy as np
+
+
+def normalised(weights):
+    weights = np.asarray(weights, dtype=np.float32)
+    return weights / weights.sum()
+
+
+def blend(returns, weights):
+    return returns @ normalised(weights)
+
+
+def plain(returns, weights):
+    return returns @ (weights / weights.sum())
+
+
+class Mix:
+    def __init__(self, weights):
+        self.weights = weights
+
+    def apply(self, returns):
+        return self.blended(returns) * 2.0
+
+    def blended(self, returns):
+        return blend(returns, self.weights)
+"""
+
+
+def test_functions_that_compute_in_float32_are_held_to_float32_under_x64(tmp_path):
+    """An original that casts to float32 on its way (corpus finance.portfolio_returns) rounds in float32 even under
+    --x64; XLA's float32 division (a reciprocal) and sum are as good but not the same bits. Such functions, and their
+    callers in the module (by name, and through `self.`), get float32's epsilon; the others keep float64's."""
+    from np2jax.check.discover import definitions, narrow_float_functions
+
+    assert narrow_float_functions(definitions(ast.parse(NARROW_SOURCE))) == {
+        "normalised", "blend", "Mix.apply", "Mix.blended"}
+    (tmp_path / "orig").mkdir()
+    (tmp_path / "orig" / "m.py").write_text(NARROW_SOURCE)
+    migrated = subprocess.run([sys.executable, "-m", "np2jax", "migrate", str(tmp_path / "orig"), "--out",
+                               str(tmp_path / "mig"), "-q", "--no-cache"], capture_output=True, text=True, timeout=TIMEOUT_S)
+    assert migrated.returncode == 0, migrated.stderr
+    assert "jnp.asarray(weights, dtype=np.float32)" in (tmp_path / "mig" / "m.py").read_text()
+    run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", "--x64", tmp=tmp_path)
+    assert run.returncode == 0, run
+    assert {name: f["status"] for name, f in run.functions.items()} == dict.fromkeys(
+        ["m.normalised", "m.blend", "m.plain", "m.Mix.apply", "m.Mix.blended"], "equivalent"), run
+
+
+def test_float32_tolerance_still_fails_a_float32_sized_error_and_lost_precision():
+    from np2jax.check.compare import compare
+    from np2jax.check.portable import to_portable
+
+    expected = np.linspace(1.0, 2.0, 8)
+    assert compare(to_portable(expected), to_portable(expected * (1 + 2e-7)), [], x64=True, narrow=True).ok
+    assert not compare(to_portable(expected), to_portable(expected * (1 + 2e-7)), [], x64=True).ok
+    assert not compare(to_portable(expected), to_portable(expected * (1 + 1e-4)), [], x64=True, narrow=True).ok
+    lost = compare(to_portable(expected), to_portable(expected.astype(np.float32)), [], x64=True, narrow=True)
+    assert not lost.ok and "precision lost" in lost.message

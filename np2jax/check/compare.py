@@ -7,7 +7,8 @@ ints and bools exactly; floats within a tolerance (docs/check.md):
     |actual - expected| <= R * eps * |expected| + A * eps * max|expected| + 8 * noise
 
 ``eps`` is the machine epsilon of the expected dtype (never finer than float32's
-without --x64, since JAX then computes in float32); R = 32 and A = 4 when both
+without --x64, since JAX then computes in float32, nor where the original names float32 or float16 on its way:
+``narrow``); R = 32 and A = 4 when both
 sides have that precision, R = 64 and A = 8 for a float64 reference against a
 float32 computation. ``noise`` is, element by element, how far the original's own
 output moves when its float inputs are nudged by 4 units in the last place (at
@@ -51,9 +52,11 @@ class Outcome:
             self.ok, self.where, self.index, self.message = False, where, index, message
 
 
-def compare(expected: object, actual: object, perturbed: list, *, x64: bool) -> Outcome:
+def compare(expected: object, actual: object, perturbed: list, *, x64: bool, narrow: bool = False) -> Outcome:
+    """``narrow``: the original computes in float32 or float16 on its way (a dtype it names): even under --x64,
+    float results are held to float32's precision (the "precision lost" test on result dtypes stays)."""
     outcome = Outcome()
-    _walk(expected, actual, perturbed, "output", outcome, x64)
+    _walk(expected, actual, perturbed, "output", outcome, x64, narrow)
     return outcome
 
 
@@ -61,12 +64,12 @@ def _kind(dtype: np.dtype) -> str:
     return {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}.get(dtype.kind, dtype.kind)
 
 
-def _walk(expected, actual, perturbed: list, where: str, outcome: Outcome, x64: bool) -> None:
+def _walk(expected, actual, perturbed: list, where: str, outcome: Outcome, x64: bool, narrow: bool) -> None:
     if isinstance(expected, Leaf):
         if not isinstance(actual, Leaf):
             outcome.fail(where, f"{where}: expected {describe(expected)}, got {describe(actual)}")
             return
-        _compare_leaf(expected, actual, [p for p in perturbed if isinstance(p, Leaf)], where, outcome, x64)
+        _compare_leaf(expected, actual, [p for p in perturbed if isinstance(p, Leaf)], where, outcome, x64, narrow)
         return
     if isinstance(expected, Node):
         problem = _structure_problem(expected, actual)
@@ -77,7 +80,7 @@ def _walk(expected, actual, perturbed: list, where: str, outcome: Outcome, x64: 
             child = actual.children[actual.keys.index(key)] if expected.kind in ("dict", "object") else actual.children[position]
             twins = [p.children[position] for p in perturbed
                      if isinstance(p, Node) and p.keys == expected.keys and len(p.children) == len(expected.children)]
-            _walk(expected.children[position], child, twins, where + child_path(expected, key), outcome, x64)
+            _walk(expected.children[position], child, twins, where + child_path(expected, key), outcome, x64, narrow)
         return
     if isinstance(expected, Opaque):
         if not (isinstance(actual, Opaque) and actual.type_name == expected.type_name):
@@ -129,7 +132,8 @@ def _as_float(array: np.ndarray) -> np.ndarray:
     return array.astype(np.float64)
 
 
-def _compare_leaf(expected: Leaf, actual: Leaf, perturbed: list[Leaf], where: str, outcome: Outcome, x64: bool) -> None:
+def _compare_leaf(expected: Leaf, actual: Leaf, perturbed: list[Leaf], where: str, outcome: Outcome, x64: bool,
+                  narrow: bool) -> None:
     e, a = expected.array, actual.array
     if e.dtype.kind not in "biufc" or a.dtype.kind not in "biufc":
         same = e.shape == a.shape and bool(np.all(e == a)) if e.dtype == a.dtype or e.dtype.kind == a.dtype.kind else False
@@ -172,8 +176,9 @@ def _compare_leaf(expected: Leaf, actual: Leaf, perturbed: list[Leaf], where: st
             bad = (af != ef) & ~(diff <= noise)
         else:
             eps = float(np.finfo(e.dtype).eps)
-            loose = not x64 and eps < EPS32
-            if not x64:
+            float32_math = not x64 or narrow  # JAX computes in float32, or the original itself does on its way
+            loose = float32_math and eps < EPS32
+            if float32_math:
                 eps = max(eps, EPS32)
             relative, absolute = (LOOSE_RELATIVE, LOOSE_ABSOLUTE) if loose else (RELATIVE, ABSOLUTE)
             scale = float(np.max(np.abs(ef[np.isfinite(ef)]))) if np.isfinite(ef).any() else 0.0

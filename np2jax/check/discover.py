@@ -39,6 +39,7 @@ class Target:
     unchanged: bool = False  # the migrated definition is the original's, unchanged (still NumPy code)
     cell: int | None = None  # a notebook's cell number (1-based, among all its cells)
     jax_callers: bool = False  # unchanged, but a rewritten function of its module calls it (with JAX arrays)
+    narrow_floats: bool = False  # the original computes in float32/float16 somewhere (itself or a callee)
 
 
 @dataclass
@@ -108,6 +109,8 @@ def _fill(pair: FilePair, root: Path | None, examples: Path | None) -> None:
         pair.targets.append(_target(pair, qualname, kind, node.lineno, unchanged))
     called = _called_by_rewritten(migrated_tree, {t.qualname for t in pair.targets if not t.unchanged})
     pair.targets = [replace(t, jax_callers=True) if t.unchanged and t.qualname in called else t for t in pair.targets]
+    narrow = narrow_float_functions(original_defs)
+    pair.targets = [replace(t, narrow_floats=True) if t.qualname in narrow else t for t in pair.targets]
     keys = example_keys(original_tree, "__np2jax_examples__")
     if pair.examples is not None:
         try:
@@ -141,6 +144,45 @@ def _called_by_rewritten(tree: ast.Module, rewritten: set[str]) -> set[str]:
             found.update(inner.func.id for inner in ast.walk(node)
                          if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name))
     return found
+
+
+NARROW_FLOATS = frozenset({"float32", "float16", "single", "half", "f4", "f2", "<f4", "<f2"})
+
+
+def narrow_float_functions(defs: dict[str, tuple[str, ast.AST]]) -> set[str]:
+    """The definitions that name a float32 or float16 dtype (``dtype=np.float32``, ``.astype("f4")``), or call
+    one that does: a module-level function by name, a method of their own class through ``self.``/``cls.``.
+
+    The original rounds to float32 there even under --x64, where XLA's float32 rounding (a reciprocal for a
+    division, another summation order) is no worse; the comparison allows float32's epsilon for them.
+    """
+    direct: set[str] = set()
+    calls: dict[str, set[str]] = {}
+    for qualname, (_, node) in defs.items():
+        owner = qualname.rpartition(".")[0]
+        found = set()
+        for inner in ast.walk(node):
+            name = inner.id if isinstance(inner, ast.Name) else inner.attr if isinstance(inner, ast.Attribute) else (
+                inner.value if isinstance(inner, ast.Constant) and isinstance(inner.value, str) else None)
+            if name in NARROW_FLOATS:
+                direct.add(qualname)
+            if isinstance(inner, ast.Call):
+                func = inner.func
+                if isinstance(func, ast.Name) and func.id in defs:
+                    found.add(func.id)
+                elif (owner and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                      and func.value.id in ("self", "cls") and f"{owner}.{func.attr}" in defs):
+                    found.add(f"{owner}.{func.attr}")
+        calls[qualname] = found
+    narrow = set(direct)
+    changed = True
+    while changed:
+        changed = False
+        for qualname, callees in calls.items():
+            if qualname not in narrow and callees & narrow:
+                narrow.add(qualname)
+                changed = True
+    return narrow
 
 
 def example_keys(tree: ast.Module, variable: str) -> list[str]:

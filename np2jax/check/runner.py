@@ -170,16 +170,16 @@ class Checker:
             record.message = migrated["message"]
             return record
         record.jitted = migrated["jitted"]
-        return self._verdict(record, inputs, migrated["results"])
+        return self._verdict(record, inputs, migrated["results"], target.narrow_floats)
 
-    def _verdict(self, record: FunctionCheck, inputs: list[dict], results: list) -> FunctionCheck:
+    def _verdict(self, record: FunctionCheck, inputs: list[dict], results: list, narrow: bool) -> FunctionCheck:
         first_error = None
         for number, (entry, (state, value)) in enumerate(zip(inputs, results), start=1):
             record.inputs_tried += 1
             if state != "ok":
                 first_error = first_error or f"input {number} {entry['description']}: the migrated function failed: {value}"
                 continue
-            outcome = compare(entry["expected"], value, entry["perturbed"], x64=self.x64)
+            outcome = compare(entry["expected"], value, entry["perturbed"], x64=self.x64, narrow=narrow)
             for attribute, found in (("max_abs_err", outcome.max_abs), ("max_rel_err", outcome.max_rel)):
                 if found is not None:
                     current = getattr(record, attribute)
