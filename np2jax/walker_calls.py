@@ -8,6 +8,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.inplace_calls import constant_dtype
+from np2jax.analysis.int_divisions import int_array_divisions
 from np2jax.analysis.list_operands import array_list_operands
 from np2jax.analysis.static_sequences import as_tuple, tuple_safe
 from np2jax.context import runs_on_jax_arrays
@@ -152,6 +153,19 @@ class CallRewrites:
             args.append(arg)
         return updated.with_changes(args=args)
 
+    def leave_BinaryOperation(self, original: cst.BinaryOperation, updated: cst.BaseExpression) -> cst.BaseExpression:
+        """``x / counts`` -> ``x / counts.astype(float)`` for an int32/int64 array ``counts``: NumPy's quotient of a
+        float32 ``x`` is float64, jax.numpy's float32 under x64 (analysis/int_divisions.py)."""
+        function = self.ctx.function
+        if not self.traced or function is None or not isinstance(updated, cst.BinaryOperation):
+            return updated
+        sides = int_array_divisions(function.node, self.ctx.resolver).get(original)
+        if sides is None or not runs_on_jax_arrays(function, self.ctx):
+            return updated
+        self.statement_rewrites += 1
+        left, right = (_as_float(side) if cast else side for side, cast in zip((updated.left, updated.right), sides))
+        return updated.with_changes(left=left, right=right)
+
     def leave_List(self, original: cst.List, updated: cst.BaseExpression) -> cst.BaseExpression:
         return self._array_operand(original, updated)
 
@@ -205,3 +219,10 @@ def _operand(node: cst.BaseExpression) -> cst.BaseExpression:
         if not node.lpar:
             return node.deep_clone().with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return node.deep_clone()
+
+
+def _as_float(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``node.astype(float)``, parenthesised where the attribute would bind tighter than ``node``."""
+    if not node.lpar and not isinstance(node, (cst.Name, cst.Call, cst.Attribute, cst.Subscript)):
+        node = node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return cst.Call(func=cst.Attribute(value=node, attr=cst.Name("astype")), args=[cst.Arg(cst.Name("float"))])

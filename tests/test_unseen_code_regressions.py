@@ -1848,3 +1848,84 @@ def test_numpy_functions_of_python_number_parameters_keep_numpys_float64():
                               (migrated.discounted(v, 0.05), original.discounted(v, 0.05))):
                 assert np.asarray(got).dtype == (want.dtype if x64 else np.float32)
                 np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+def test_a_true_division_by_a_wide_integer_array_keeps_numpys_float64():
+    """Corpus `cumulative_moving_average` under --x64 with float32 data: `np.cumsum(x) / np.arange(1, n + 1)` is
+    float64 in NumPy (float32 meets int64) and was float32 in jax.numpy. The integer side gets `.astype(float)`
+    (JAX's default float: float64 with x64, float32 without), for counts NumPy makes int64: `np.arange` of sizes,
+    `np.bincount`, a comparison's `.sum()`, `np.count_nonzero`, `argsort`. An in-place `/=` keeps the array's dtype
+    in NumPy and is left alone; so are quotients whose other side is a Python number or another int array."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def running_mean(signal):
+            counts = np.arange(1, signal.shape[0] + 1)
+            return np.cumsum(signal) / counts
+
+        def centroids(points, labels, k):
+            sums = np.zeros((k, points.shape[1]), dtype=points.dtype)
+            np.add.at(sums, labels, points)
+            return sums / np.maximum(np.bincount(labels, minlength=k), 1)[:, None]
+
+        def masked_mean(x, lo):
+            mask = x > lo
+            return (x * mask).sum(axis=0) / mask.sum(axis=0)
+
+        def ranks(x):
+            r = np.argsort(np.argsort(x))
+            return r / (len(x) - 1)
+
+        def in_place(x):
+            x = x.copy()
+            x /= np.arange(1, x.shape[0] + 1)
+            return x
+        """
+    )
+    output = result.output.decode()
+    assert "/ counts.astype(float)" in output and "minlength=k, length=k), 1)[:, None].astype(float)" in output
+    assert "/ mask.sum(axis=0).astype(float)" in output
+    assert "r / (len(x) - 1)" in output and "x /= jnp.arange(1, x.shape[0] + 1)" in output
+    import jax
+
+    rng = np.random.default_rng(3)
+    x = rng.random(6).astype(np.float32)
+    points, labels = rng.random((9, 2)).astype(np.float32), np.array([0, 1, 2, 0, 1, 2, 0, 0, 1])
+    calls = (("running_mean", (x,)), ("centroids", (points, labels, 3)), ("masked_mean", (points, np.float32(0.5))),
+             ("ranks", (x,)), ("in_place", (x,)))
+    for x64 in (False, True):
+        with jax.enable_x64(x64):
+            for name, args in calls:
+                got, want = np.asarray(getattr(migrated, name)(*args)), getattr(original, name)(*args)
+                assert got.dtype == (want.dtype if x64 else np.float32), (name, x64, got.dtype)
+                np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_a_float_function_of_a_parameter_defaulting_to_a_module_constant_keeps_numpys_float64():
+    """Corpus `annualized_volatility(prices, periods=TRADING_DAYS)` with `TRADING_DAYS = 252`: as for `periods=252`,
+    `np.sqrt(periods)` is NumPy's float64 scalar; a default bound to a NumPy float32 scalar is not a Python number."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        TRADING_DAYS = 252
+        HALF = np.float32(0.5)
+
+        def annualized(vol, periods=TRADING_DAYS):
+            return vol * np.sqrt(periods)
+
+        def halved(vol, h=HALF):
+            return vol * np.sqrt(h)
+        """
+    )
+    output = result.output.decode()
+    assert "jnp.sqrt(periods).astype(float)" in output and "jnp.sqrt(h))" not in output and "jnp.sqrt(h)\n" in output
+    import jax
+
+    v = np.array([0.1, 0.2], np.float32)
+    with jax.enable_x64(True):
+        for name in ("annualized", "halved"):
+            got, want = np.asarray(getattr(migrated, name)(v)), getattr(original, name)(v)
+            assert got.dtype == want.dtype, name
+            np.testing.assert_allclose(got, want, rtol=1e-6)

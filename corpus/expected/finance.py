@@ -38,14 +38,14 @@ def log_returns(prices):
 @jax.jit
 def annualized_volatility(prices, periods=TRADING_DAYS):
     """Standard deviation of log returns, scaled to a year."""
-    return jnp.std(log_returns(prices), axis=0, ddof=1) * jnp.sqrt(periods)
+    return jnp.std(log_returns(prices), axis=0, ddof=1) * jnp.sqrt(periods).astype(float)
 
 
 @jax.jit
 def sharpe_ratio(returns, risk_free=0.0, periods=TRADING_DAYS):
     """Annualised Sharpe ratio of a series of periodic returns."""
     excess = returns - risk_free / periods
-    return jnp.mean(excess, axis=0) / jnp.std(excess, axis=0, ddof=1) * jnp.sqrt(periods)
+    return jnp.mean(excess, axis=0) / jnp.std(excess, axis=0, ddof=1) * jnp.sqrt(periods).astype(float)
 
 
 @jax.jit

@@ -22,7 +22,7 @@ def moving_average(signal, window):
 def cumulative_moving_average(signal):
     # Running mean: cumsum divided by the number of samples seen so far.
     counts = jnp.arange(1, signal.shape[0] + 1)
-    return jnp.cumsum(signal, dtype=jnp.sum(signal).dtype) / counts
+    return jnp.cumsum(signal, dtype=jnp.sum(signal).dtype) / counts.astype(float)
 
 
 def exponential_smoothing(signal, alpha):

@@ -328,7 +328,7 @@ class NumpyToJaxNumpy(Rule):
             "`searchsorted`, `digitize` and `argpartition` (and the `searchsorted`/`argpartition` methods in jitted "
             "functions) get `.astype(int)`: jax.numpy gives int32 even with `jax_enable_x64`, where NumPy gives "
             "int64, so `np.searchsorted(xs, v) / n` was float32; `int` is JAX's default integer, so nothing changes "
-            "without x64. `np.asarray(p)` (`array`, `asanyarray`) of a parameter defaulting to None that the function never tests against None stays NumPy: NumPy makes an object array of None, jax.numpy raises. `np.full(n, v)` with `v` a Python float (`np.inf`, `INF = np.inf`, `float('nan')`) gets `dtype=float`: NumPy's array is float64, jax.numpy's weakly typed, which a float32 operand narrows under x64. So does an array display mixing Python floats with other values (`np.array([c, -s, 0.0])`: `dtype=jnp.result_type(jnp.float64, c, s)`, NumPy's dtype for it). An elementwise float function (`sqrt`, `exp`, `log`, `sin` ...) of Python-number parameters (`periods=252`, `rate: float`) gets `.astype(float)`: NumPy 2 makes it a float64 scalar, which promotes a float32 array, where jax.numpy's of the traced number is weakly typed. `np.r_[...]`/`np.c_[...]` of traced values become `jnp.r_`/`jnp.c_`, which concatenate "
+            "without x64. `np.asarray(p)` (`array`, `asanyarray`) of a parameter defaulting to None that the function never tests against None stays NumPy: NumPy makes an object array of None, jax.numpy raises. `np.full(n, v)` with `v` a Python float (`np.inf`, `INF = np.inf`, `float('nan')`) gets `dtype=float`: NumPy's array is float64, jax.numpy's weakly typed, which a float32 operand narrows under x64. So does an array display mixing Python floats with other values (`np.array([c, -s, 0.0])`: `dtype=jnp.result_type(jnp.float64, c, s)`, NumPy's dtype for it). An elementwise float function (`sqrt`, `exp`, `log`, `sin` ...) of Python-number parameters (`periods=252`, `periods=TRADING_DAYS` with `TRADING_DAYS = 252`, `rate: float`) gets `.astype(float)`: NumPy 2 makes it a float64 scalar, which promotes a float32 array, where jax.numpy's of the traced number is weakly typed. A true division by (or of) an int32/int64 array NumPy makes (`np.cumsum(x) / np.arange(1, n + 1)`, `sums / np.bincount(labels)`, `s / mask.sum(axis=0)`) casts that side to `float`: NumPy computes a float32 array over an int64 one in float64, jax.numpy kept float32 under x64 (an in-place `/=` keeps the array's dtype in both and is left alone). `np.r_[...]`/`np.c_[...]` of traced values become `jnp.r_`/`jnp.c_`, which concatenate "
             "arrays, numbers and lists to the same dtype (a slice or a string directive among them: NPJ103); "
             "with every part known at trace time they stay NumPy."
         ),
@@ -630,7 +630,7 @@ class NumpyToJaxNumpy(Rule):
             self._rename_keywords(ref)
             if row.numpy in INT32_INDEX_RESULTS:
                 ref.result_cast = _default_int(ref.scope, ctx)
-            elif row.numpy in FLOAT_UFUNCS and of_python_numbers(ref.call, ref.scope):
+            elif row.numpy in FLOAT_UFUNCS and of_python_numbers(ref.call, ref.scope, ctx.resolver):
                 ref.result_cast = cst.Name("float")  # `np.sqrt(periods)`, periods=252: NumPy's float64 scalar
             if row.numpy == "numpy.full":
                 kind = python_fill(ref, ctx)

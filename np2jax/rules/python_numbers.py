@@ -115,9 +115,10 @@ FLOAT_UFUNCS = frozenset(f"numpy.{name}" for name in (
     "arccosh arctanh hypot deg2rad rad2deg degrees radians").split())
 
 
-def of_python_numbers(call: cst.Call, scope: Scope, depth: int = 0) -> bool:
-    """Every argument is a parameter meant to be a real Python number (``periods=252``, ``rate: float``), a number
-    literal, or arithmetic on those, and one at least is such a parameter."""
+def of_python_numbers(call: cst.Call, scope: Scope, resolver) -> bool:
+    """Every argument is a parameter meant to be a real Python number (``periods=252``, ``rate: float``,
+    ``periods=TRADING_DAYS`` with ``TRADING_DAYS = 252`` at module level), a number literal, or arithmetic on those,
+    and one at least is such a parameter."""
     found = [False]
 
     def number(node: cst.BaseExpression) -> bool:
@@ -128,8 +129,9 @@ def of_python_numbers(call: cst.Call, scope: Scope, depth: int = 0) -> bool:
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)):
             return number(node.left) and number(node.right)
         if isinstance(node, cst.Name):
-            _, bindings = scope.lookup(node.value)
-            if bindings and all(isinstance(b, ParamBinding) and _real_number_param(b.param) for b in bindings):
+            found_in, bindings = scope.lookup(node.value)
+            if bindings and all(isinstance(b, ParamBinding) and _real_number_param(b.param, found_in, resolver)
+                                for b in bindings):
                 found[0] = True
                 return True
         return False
@@ -137,12 +139,15 @@ def of_python_numbers(call: cst.Call, scope: Scope, depth: int = 0) -> bool:
     return bool(call.args) and all(a.keyword is None and not a.star and number(a.value) for a in call.args) and found[0]
 
 
-def _real_number_param(param: cst.Param) -> bool:
-    """Hinted ``int``/``float``, or unhinted with an int or float literal default."""
+def _real_number_param(param: cst.Param, scope: Scope | None, resolver) -> bool:
+    """Hinted ``int``/``float``, or unhinted with an int or float default: a literal, or a name bound only to one
+    where the function is defined (``TRADING_DAYS = 252`` at module level)."""
     annotation = param.annotation
     if annotation is not None:
         return isinstance(annotation.annotation, cst.Name) and annotation.annotation.value in ("int", "float")
     default = param.default
     if isinstance(default, cst.UnaryOperation) and isinstance(default.operator, (cst.Minus, cst.Plus)):
         default = default.expression
+    if isinstance(default, cst.Name) and scope is not None and scope.parent is not None:
+        return python_number_kind(default, scope.parent, resolver) in ("int", "float")
     return isinstance(default, (cst.Integer, cst.Float))

@@ -1,0 +1,180 @@
+"""True divisions by (or of) a 32- or 64-bit integer array: ``np.cumsum(x) / np.arange(1, n + 1)``.
+
+NumPy promotes a float16 or float32 array meeting an int32/int64 array to float64 (``float32 / int64`` is float64),
+where jax.numpy keeps the float's dtype: with ``jax_enable_x64`` a float32 ``x`` gives a float32 quotient instead of
+NumPy's float64.  Casting the integer operand to ``float`` (JAX's default float: float64 under x64, float32
+without) gives NumPy's dtype whatever the other operand is, because a true division's result is inexact anyway:
+float16/float32/float64 ``/`` float64 is float64, an integer or bool one too, complex64 becomes complex128; without
+x64 nothing changes (JAX converts the int32 to float32 itself).  The values are the same: NumPy converts the
+integers to float64 for the division too.
+
+Integer arrays are recognised from how they are made, never guessed: ``np.arange`` of ints and sizes,
+``np.bincount`` without weights, ``np.count_nonzero``, ``argmax``/``argmin``/``argsort``, a ``sum``/``cumsum`` of
+a comparison or other boolean array, an explicit wide integer dtype (``dtype=int``, ``.astype(np.int64)``),
+subscripts, ``np.maximum``/``minimum``/``clip``/``abs`` and ``+ - * // %`` of those with int literals, and names
+bound only to such values.  Narrow ints (int8/int16/uint8/uint16) are left alone: NumPy keeps ``float32 / int16``
+float32.  A quotient of two such arrays, or of one and a Python number, is float64 in both already.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.narrow_dtypes import _dtype_name, _made_dtype  # (the dtype spelling rules live there)
+from np2jax.analysis.resolve import Resolver
+from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
+from np2jax.analysis.value_kinds import literal_value, python_number_kind
+from np2jax.analysis.values import nodes_of
+
+WIDE_INTS = frozenset("int int32 int64 intp int_ intc uint32 uint64 uint uintc uintp long longlong ulonglong".split())
+_INDEX_FUNCTIONS = frozenset({"argmax", "argmin", "argsort", "count_nonzero"})
+_SAME_INT_FUNCTIONS = frozenset({"maximum", "minimum", "clip", "abs", "absolute", "negative"})
+_SAME_DTYPE_METHODS = frozenset({"copy", "reshape", "ravel", "flatten", "transpose", "squeeze", "clip"})
+_COUNTS = frozenset({"sum", "cumsum"})
+_BOOL_FUNCTIONS = frozenset("""isnan isinf isfinite isposinf isneginf signbit isclose logical_and logical_or
+    logical_not logical_xor greater greater_equal less less_equal equal not_equal""".split())
+_INT_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
+
+
+def int_array_divisions(function: cst.FunctionDef, resolver: Resolver) -> dict[cst.BinaryOperation, tuple[bool, bool]]:
+    """``/`` operations of ``function`` with a wide integer array on one side and something else on the other:
+    which sides (left, right) to cast to float. Memoised per function."""
+    cache = resolver.memo.setdefault("int_divisions", {})
+    found = cache.get(function)
+    if found is None:
+        found = cache[function] = {}
+        for node, scope in nodes_of(function, resolver, frozenset({cst.BinaryOperation})):
+            if not isinstance(node.operator, cst.Divide):
+                continue
+            left, right = (wide_int_array(side, scope, resolver) for side in (node.left, node.right))
+            if left == right:
+                continue  # neither (nothing to do), or both: int / int is float64 in both
+            other = node.right if left else node.left
+            if literal_value(other) is not None or _int_number(other, scope, resolver, 0) or python_number_kind(
+                    other, scope, resolver) is not None:
+                continue  # `counts / 2`, `r / (len(x) - 1)`: a Python number, float64 in both
+            found[node] = (left, right)
+    return found
+
+
+def wide_int_array(node: cst.BaseExpression, scope: Scope, resolver: Resolver, depth: int = 0) -> bool:
+    """Is ``node`` certainly a NumPy int32/int64 array or scalar (see the module docstring)?"""
+    if depth > 6:
+        return False
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        made = [b for b in bindings if not (isinstance(b, ValueBinding) and b.augmented)]  # `n += 1` keeps the dtype
+        return (found is not None and found.kind != "module" and bool(made)
+                and all(isinstance(b, ValueBinding) and wide_int_array(b.value, found, resolver, depth + 1) for b in made))
+    if isinstance(node, cst.Subscript):
+        return wide_int_array(node.value, scope, resolver, depth + 1)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        return wide_int_array(node.expression, scope, resolver, depth + 1)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _INT_OPERATORS):
+        sides = (node.left, node.right)
+        return any(wide_int_array(s, scope, resolver, depth + 1) for s in sides) and all(
+            wide_int_array(s, scope, resolver, depth + 1) or _int_literal(s) for s in sides)
+    if not isinstance(node, cst.Call) or any(a.star for a in node.args):
+        return False
+    func = node.func
+    qualname = resolver.qualname(func, scope) or ""
+    if qualname.startswith("numpy."):
+        return _numpy_call(qualname[len("numpy."):], node, scope, resolver, depth)
+    if not isinstance(func, cst.Attribute) or qualname:
+        return False
+    method, receiver = func.attr.value, func.value
+    if method == "astype":
+        dtype = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "dtype"), None)
+        return dtype is not None and _dtype_name(dtype, resolver, scope) in WIDE_INTS
+    if method in _INDEX_FUNCTIONS - {"count_nonzero"}:
+        return True  # `x.argmax(axis=1)`: int64 indices (a list has no such method)
+    if method in _COUNTS and not _has_keyword(node, "dtype"):
+        return _boolean(receiver, scope, resolver, depth + 1)
+    if method in _SAME_DTYPE_METHODS:
+        return wide_int_array(receiver, scope, resolver, depth + 1)
+    return False
+
+
+def _numpy_call(name: str, node: cst.Call, scope: Scope, resolver: Resolver, depth: int) -> bool:
+    positional = [a.value for a in node.args if a.keyword is None]
+    if name in _INDEX_FUNCTIONS:
+        return True
+    if name == "arange":
+        return 0 < len(positional) == len(node.args) and all(_int_number(p, scope, resolver, depth + 1) for p in positional)
+    if name == "bincount":
+        return not _has_keyword(node, "weights") and len(positional) == 1
+    if name in _COUNTS:
+        return bool(positional) and not _has_keyword(node, "dtype") and _boolean(positional[0], scope, resolver, depth + 1)
+    if name in _SAME_INT_FUNCTIONS:
+        return bool(positional) and wide_int_array(positional[0], scope, resolver, depth + 1) and all(
+            wide_int_array(p, scope, resolver, depth + 1) or _int_literal(p) for p in positional[1:]) and all(
+            a.keyword.value not in ("dtype", "out") for a in node.args if a.keyword is not None)
+    return _made_dtype(node, resolver, scope) in ("int64", *WIDE_INTS)
+
+
+def _boolean(node: cst.BaseExpression, scope: Scope, resolver: Resolver, depth: int) -> bool:
+    """A comparison, ``~``/``&``/``|`` of booleans, ``np.isnan(...)``..., or a name bound only to those."""
+    if depth > 6:
+        return False
+    if isinstance(node, cst.Comparison):
+        return all(not isinstance(t.operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)) for t in node.comparisons)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+        return _boolean(node.expression, scope, resolver, depth + 1)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+        return _boolean(node.left, scope, resolver, depth + 1) and _boolean(node.right, scope, resolver, depth + 1)
+    if isinstance(node, cst.Subscript):
+        return _boolean(node.value, scope, resolver, depth + 1)
+    if isinstance(node, cst.Call):
+        qualname = resolver.qualname(node.func, scope) or ""
+        return qualname.startswith("numpy.") and qualname[len("numpy."):] in _BOOL_FUNCTIONS
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        return (found is not None and found.kind != "module" and bool(bindings)
+                and all(isinstance(b, ValueBinding) and not b.augmented and _boolean(b.value, found, resolver, depth + 1)
+                        for b in bindings))
+    return False
+
+
+def _int_number(node: cst.BaseExpression, scope: Scope, resolver: Resolver, depth: int) -> bool:
+    """A Python int: an int literal, ``len(x)``, ``x.size``, ``x.shape[k]``, ``+ - * //`` of those, a parameter hinted
+    ``int`` or defaulting to an int, or a name bound only to those."""
+    if depth > 6:
+        return False
+    if _int_literal(node):
+        return True
+    if isinstance(node, cst.Call):
+        return isinstance(node.func, cst.Name) and node.func.value == "len" and scope.lookup("len")[0] is None
+    if isinstance(node, cst.Attribute):
+        return node.attr.value in ("size", "ndim")
+    if isinstance(node, cst.Subscript):
+        return (isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape" and len(node.slice) == 1
+                and isinstance(node.slice[0].slice, cst.Index) and _int_literal(node.slice[0].slice.value))
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
+        return _int_number(node.left, scope, resolver, depth + 1) and _int_number(node.right, scope, resolver, depth + 1)
+    if isinstance(node, cst.Name):
+        if python_number_kind(node, scope, resolver) == "int":
+            return True
+        found, bindings = scope.lookup(node.value)
+        if found is None or not bindings:
+            return False
+        for binding in bindings:
+            if isinstance(binding, ParamBinding):
+                hint = binding.param.annotation
+                if not (hint is not None and isinstance(hint.annotation, cst.Name) and hint.annotation.value == "int") and not (
+                        binding.param.default is not None and _int_literal(binding.param.default)):
+                    return False
+            elif not (isinstance(binding, ValueBinding) and not binding.augmented
+                      and _int_number(binding.value, found, resolver, depth + 1)):
+                return False
+        return True
+    return False
+
+
+def _int_literal(node: cst.BaseExpression) -> bool:
+    value = literal_value(node)
+    return value is not None and value.kind == "int"
+
+
+def _has_keyword(node: cst.Call, name: str) -> bool:
+    return any(a.keyword is not None and a.keyword.value == name for a in node.args)
+
