@@ -8,7 +8,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.inplace_calls import constant_dtype
-from np2jax.analysis.int_divisions import int_array_divisions
+from np2jax.analysis.int_promotions import int_array_casts
 from np2jax.analysis.list_operands import array_list_operands
 from np2jax.analysis.static_sequences import as_tuple, tuple_safe
 from np2jax.context import runs_on_jax_arrays
@@ -155,11 +155,11 @@ class CallRewrites:
 
     def leave_BinaryOperation(self, original: cst.BinaryOperation, updated: cst.BaseExpression) -> cst.BaseExpression:
         """``x / counts`` -> ``x / counts.astype(float)`` for an int32/int64 array ``counts``: NumPy's quotient of a
-        float32 ``x`` is float64, jax.numpy's float32 under x64 (analysis/int_divisions.py)."""
+        float32 ``x`` is float64, jax.numpy's float32 under x64; so for ``2.0 * k`` (analysis/int_promotions.py)."""
         function = self.ctx.function
         if not self.traced or function is None or not isinstance(updated, cst.BinaryOperation):
             return updated
-        sides = int_array_divisions(function.node, self.ctx.resolver).get(original)
+        sides = int_array_casts(function.node, self.ctx.resolver).get(original)
         if sides is None or not runs_on_jax_arrays(function, self.ctx):
             return updated
         self.statement_rewrites += 1

@@ -1850,7 +1850,7 @@ def test_numpy_functions_of_python_number_parameters_keep_numpys_float64():
                 np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
 
 
-def test_a_true_division_by_a_wide_integer_array_keeps_numpys_float64():
+def test_a_wide_integer_array_divided_or_meeting_a_python_float_keeps_numpys_float64():
     """Corpus `cumulative_moving_average` under --x64 with float32 data: `np.cumsum(x) / np.arange(1, n + 1)` is
     float64 in NumPy (float32 meets int64) and was float32 in jax.numpy. The integer side gets `.astype(float)`
     (JAX's default float: float64 with x64, float32 without), for counts NumPy makes int64: `np.arange` of sizes,
@@ -1881,19 +1881,32 @@ def test_a_true_division_by_a_wide_integer_array_keeps_numpys_float64():
             x = x.copy()
             x /= np.arange(1, x.shape[0] + 1)
             return x
+
+        def hann(n):
+            k = np.arange(n)
+            return 0.5 - 0.5 * np.cos(2.0 * np.pi * k / (n - 1))
+
+        def energy(signal, n_fft=8):
+            return np.sum(np.abs(np.fft.rfft(signal[:n_fft] * hann(n_fft))) ** 2)
+
+        def times(x, dt=0.1):
+            return x * (np.arange(x.shape[0]) * dt)
         """
     )
     output = result.output.decode()
     assert "/ counts.astype(float)" in output and "minlength=k, length=k), 1)[:, None].astype(float)" in output
     assert "/ mask.sum(axis=0).astype(float)" in output
     assert "r / (len(x) - 1)" in output and "x /= jnp.arange(1, x.shape[0] + 1)" in output
+    # an int array with a Python float: float64 in NumPy, a *weakly typed* float64 in JAX (narrowed by float32 data)
+    assert "2.0 * np.pi * k.astype(float) / (n - 1)" in output
+    assert "jnp.arange(x.shape[0]) * dt" in output  # `dt` may be given an int: NumPy's product is then an int array
     import jax
 
     rng = np.random.default_rng(3)
-    x = rng.random(6).astype(np.float32)
+    x = rng.random(10).astype(np.float32)
     points, labels = rng.random((9, 2)).astype(np.float32), np.array([0, 1, 2, 0, 1, 2, 0, 0, 1])
     calls = (("running_mean", (x,)), ("centroids", (points, labels, 3)), ("masked_mean", (points, np.float32(0.5))),
-             ("ranks", (x,)), ("in_place", (x,)))
+             ("ranks", (x,)), ("in_place", (x,)), ("energy", (x,)))
     for x64 in (False, True):
         with jax.enable_x64(x64):
             for name, args in calls:

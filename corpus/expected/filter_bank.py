@@ -63,7 +63,7 @@ def one_pole_lowpass(x, alpha):
 @functools.partial(jax.jit, static_argnums=(0,))
 def hann_window(n):
     k = jnp.arange(n)
-    return 0.5 - 0.5 * jnp.cos(2 * np.pi * k / (n - 1))
+    return 0.5 - 0.5 * jnp.cos(2 * np.pi * k.astype(float) / (n - 1))
 
 
 @functools.partial(jax.jit, static_argnums=(1,))

@@ -54,7 +54,7 @@ def rms(signal: numpy.ndarray) -> float:
 def hann_window(n):
     """A Hann window of ``n`` points (``n`` is a Python int)."""
     k = jnp.arange(n)
-    return 0.5 - 0.5 * jnp.cos(2.0 * numpy.pi * k / (n - 1))
+    return 0.5 - 0.5 * jnp.cos(2.0 * numpy.pi * k.astype(float) / (n - 1))
 
 
 @functools.partial(jax.jit, static_argnums=(1,))

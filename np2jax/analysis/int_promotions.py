@@ -1,19 +1,26 @@
-"""True divisions by (or of) a 32- or 64-bit integer array: ``np.cumsum(x) / np.arange(1, n + 1)``.
+"""Arithmetic where NumPy's promotion of an int32/int64 array differs from jax.numpy's.
 
-NumPy promotes a float16 or float32 array meeting an int32/int64 array to float64 (``float32 / int64`` is float64),
-where jax.numpy keeps the float's dtype: with ``jax_enable_x64`` a float32 ``x`` gives a float32 quotient instead of
-NumPy's float64.  Casting the integer operand to ``float`` (JAX's default float: float64 under x64, float32
-without) gives NumPy's dtype whatever the other operand is, because a true division's result is inexact anyway:
-float16/float32/float64 ``/`` float64 is float64, an integer or bool one too, complex64 becomes complex128; without
+* A true division by (or of) such an array: ``np.cumsum(x) / np.arange(1, n + 1)``.  NumPy promotes a float16 or
+  float32 array meeting an int32/int64 one to float64 (``float32 / int64`` is float64), where jax.numpy keeps the
+  float's dtype: with ``jax_enable_x64`` a float32 ``x`` gives a float32 quotient instead of NumPy's float64.
+* Such an array with a Python float: ``2.0 * np.pi * k / (n - 1)`` with ``k = np.arange(n)``.  NumPy's result is a
+  float64 array like any other; jax.numpy's is *weakly typed* float64, which a float32 array it then meets narrows
+  (``frame * window`` float32 in JAX, float64 in NumPy).
+
+Casting the integer operand to ``float`` (JAX's default float: float64 under x64, float32 without) gives NumPy's
+dtype: a true division's result is inexact anyway (float16/float32/float64 ``/`` float64 is float64, an integer
+or bool one too, complex64 becomes complex128), and an int array with a Python float is float64 in NumPy; without
 x64 nothing changes (JAX converts the int32 to float32 itself).  The values are the same: NumPy converts the
-integers to float64 for the division too.
+integers to float64 for the operation too.
 
 Integer arrays are recognised from how they are made, never guessed: ``np.arange`` of ints and sizes,
 ``np.bincount`` without weights, ``np.count_nonzero``, ``argmax``/``argmin``/``argsort``, a ``sum``/``cumsum`` of
 a comparison or other boolean array, an explicit wide integer dtype (``dtype=int``, ``.astype(np.int64)``),
 subscripts, ``np.maximum``/``minimum``/``clip``/``abs`` and ``+ - * // %`` of those with int literals, and names
 bound only to such values.  Narrow ints (int8/int16/uint8/uint16) are left alone: NumPy keeps ``float32 / int16``
-float32.  A quotient of two such arrays, or of one and a Python number, is float64 in both already.
+float32.  A quotient of two such arrays, or of one and a Python int, is float64 in both already; Python floats
+count only when certain (a float literal, ``np.pi``, a name bound only to one): a parameter defaulting to ``0.1``
+may be given an int, with which NumPy's product stays an int array.
 """
 
 from __future__ import annotations
@@ -36,24 +43,27 @@ _BOOL_FUNCTIONS = frozenset("""isnan isinf isfinite isposinf isneginf signbit is
 _INT_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
 
 
-def int_array_divisions(function: cst.FunctionDef, resolver: Resolver) -> dict[cst.BinaryOperation, tuple[bool, bool]]:
-    """``/`` operations of ``function`` with a wide integer array on one side and something else on the other:
-    which sides (left, right) to cast to float. Memoised per function."""
-    cache = resolver.memo.setdefault("int_divisions", {})
+_WITH_FLOATS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power)
+
+
+def int_array_casts(function: cst.FunctionDef, resolver: Resolver) -> dict[cst.BinaryOperation, tuple[bool, bool]]:
+    """Binary operations of ``function`` with a wide integer array on one side whose promotion differs (see the
+    module docstring): which sides (left, right) to cast to float. Memoised per function."""
+    cache = resolver.memo.setdefault("int_array_casts", {})
     found = cache.get(function)
     if found is None:
         found = cache[function] = {}
         for node, scope in nodes_of(function, resolver, frozenset({cst.BinaryOperation})):
-            if not isinstance(node.operator, cst.Divide):
+            if not isinstance(node.operator, _WITH_FLOATS):
                 continue
             left, right = (wide_int_array(side, scope, resolver) for side in (node.left, node.right))
             if left == right:
                 continue  # neither (nothing to do), or both: int / int is float64 in both
             other = node.right if left else node.left
-            if literal_value(other) is not None or _int_number(other, scope, resolver, 0) or python_number_kind(
-                    other, scope, resolver) is not None:
-                continue  # `counts / 2`, `r / (len(x) - 1)`: a Python number, float64 in both
-            found[node] = (left, right)
+            number = _python_number(other, scope, resolver, 0)
+            if number == "float" or (isinstance(node.operator, cst.Divide) and number is None and not _int_number(
+                    other, scope, resolver, 0)):
+                found[node] = (left, right)  # (`counts / 2`, `r / (len(x) - 1)`: a Python int, float64 in both)
     return found
 
 
@@ -99,8 +109,9 @@ def _numpy_call(name: str, node: cst.Call, scope: Scope, resolver: Resolver, dep
     positional = [a.value for a in node.args if a.keyword is None]
     if name in _INDEX_FUNCTIONS:
         return True
-    if name == "arange":
-        return 0 < len(positional) == len(node.args) and all(_int_number(p, scope, resolver, depth + 1) for p in positional)
+    if name == "arange":  # (a bare parameter counts: given a Python float, arange's float64 array takes the cast unchanged)
+        return 0 < len(positional) == len(node.args) and all(
+            _int_number(p, scope, resolver, depth + 1) or _bare_parameter(p, scope) for p in positional)
     if name == "bincount":
         return not _has_keyword(node, "weights") and len(positional) == 1
     if name in _COUNTS:
@@ -133,6 +144,17 @@ def _boolean(node: cst.BaseExpression, scope: Scope, resolver: Resolver, depth: 
                 and all(isinstance(b, ValueBinding) and not b.augmented and _boolean(b.value, found, resolver, depth + 1)
                         for b in bindings))
     return False
+
+
+def _python_number(node: cst.BaseExpression, scope: Scope, resolver: Resolver, depth: int) -> str | None:
+    """"int", "float" (or "complex", "bool") when ``node`` is certainly a Python number: what ``python_number_kind``
+    knows, and ``+ - * / **`` of those (``2.0 * np.pi``)."""
+    if isinstance(node, cst.BinaryOperation) and depth < 6 and isinstance(node.operator, _WITH_FLOATS):
+        kinds = {_python_number(side, scope, resolver, depth + 1) for side in (node.left, node.right)}
+        if None in kinds or kinds - {"int", "float"}:
+            return None
+        return "float" if "float" in kinds or isinstance(node.operator, cst.Divide) else "int"
+    return python_number_kind(node, scope, resolver)
 
 
 def _int_number(node: cst.BaseExpression, scope: Scope, resolver: Resolver, depth: int) -> bool:
@@ -168,6 +190,15 @@ def _int_number(node: cst.BaseExpression, scope: Scope, resolver: Resolver, dept
                 return False
         return True
     return False
+
+
+def _bare_parameter(node: cst.BaseExpression, scope: Scope) -> bool:
+    """A parameter never rebound, without a default or with an int one."""
+    if not isinstance(node, cst.Name):
+        return False
+    _, bindings = scope.lookup(node.value)
+    return len(bindings) == 1 and isinstance(bindings[0], ParamBinding) and (
+        bindings[0].param.default is None or _int_literal(bindings[0].param.default)) and bindings[0].param.star not in ("*", "**")
 
 
 def _int_literal(node: cst.BaseExpression) -> bool:
