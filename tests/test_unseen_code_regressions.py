@@ -1942,3 +1942,56 @@ def test_a_float_function_of_a_parameter_defaulting_to_a_module_constant_keeps_n
             got, want = np.asarray(getattr(migrated, name)(v)), getattr(original, name)(v)
             assert got.dtype == want.dtype, name
             np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_numpy_functions_that_compute_in_float64_get_float64_data():
+    """Corpus descriptive_stats under --x64 with float32 data: `np.cov`/`np.corrcoef` compute in
+    `np.result_type(m, np.float64)`, `np.interp` converts to float64, and `np.quantile`/`np.percentile` of a list of
+    quantiles promote the data with that float64 array; jax.numpy kept float32. A plain-read argument is converted
+    first (`jnp.asarray(x, dtype=jnp.result_type(x, jnp.float64))`: float32 without x64, complex stays complex)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        QUANTILES = (0.25, 0.5, 0.75)
+
+        def summary(x):
+            return np.quantile(x, QUANTILES, axis=0)
+
+        def iqr(x):
+            q75, q25 = np.percentile(x, [75, 25], axis=0)
+            return q75 - q25
+
+        def middle(x):
+            return np.quantile(x, 0.5)
+
+        def covariance(x):
+            return np.cov(x, rowvar=False)
+
+        def correlation(x):
+            return np.corrcoef(x, rowvar=False)
+
+        def resample(t, tp, yp):
+            return np.interp(t, tp, yp)
+        """
+    )
+    output = result.output.decode()
+    assert "jnp.cov(jnp.asarray(x, dtype=jnp.result_type(x, jnp.float64)), rowvar=False)" in output
+    assert "jnp.interp(jnp.asarray(t, dtype=float), jnp.asarray(tp, dtype=float), jnp.asarray(yp, dtype=jnp.result_type(yp, jnp.float64)))" in output
+    assert "jnp.quantile(x, 0.5)" in output  # a Python float keeps the data's dtype in NumPy too
+    import jax
+
+    rng = np.random.default_rng(5)
+    for dtype in (np.float32, np.float64, np.int64):
+        x = (rng.random((12, 3)) * 10).astype(dtype)
+        t, tp, yp = (np.sort(rng.random(n) * 10).astype(dtype) for n in (5, 7, 7))
+        calls = (("summary", (x,)), ("iqr", (x,)), ("middle", (x,)), ("covariance", (x,)), ("correlation", (x,)),
+                 ("resample", (t, tp, yp)))
+        for x64 in (False, True):
+            with jax.enable_x64(x64):
+                for name, args in calls:
+                    got, want = np.asarray(getattr(migrated, name)(*args)), np.asarray(getattr(original, name)(*args))
+                    if x64:
+                        assert got.dtype == want.dtype, (name, dtype, got.dtype, want.dtype)
+                    # NumPy's quantile subtracts neighbours in float32 before its float64 interpolation
+                    np.testing.assert_allclose(got, want, rtol=1e-6 if x64 else 2e-5, atol=1e-6)

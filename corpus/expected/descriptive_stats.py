@@ -27,13 +27,13 @@ def zscore(x, axis=0):
 @jax.jit
 def summary(x):
     """Per-column minimum, quartiles and maximum, stacked as rows."""
-    qs = jnp.quantile(x, jnp.asarray(QUANTILES), axis=0)
+    qs = jnp.quantile(jnp.asarray(x, dtype=jnp.result_type(x, jnp.float64)), jnp.asarray(QUANTILES), axis=0)
     return jnp.vstack([x.min(axis=0), qs, x.max(axis=0)])
 
 
 @jax.jit
 def iqr(x):
-    q75, q25 = jnp.percentile(x, jnp.asarray([75, 25]), axis=0)
+    q75, q25 = jnp.percentile(jnp.asarray(x, dtype=jnp.result_type(x, jnp.float64)), jnp.asarray([75, 25]), axis=0)
     return q75 - q25
 
 
@@ -47,12 +47,12 @@ def robust_scale(x):
 @jax.jit
 def covariance(x):
     """Sample covariance of the columns (``rowvar=False``)."""
-    return jnp.cov(x, rowvar=False)
+    return jnp.cov(jnp.asarray(x, dtype=jnp.result_type(x, jnp.float64)), rowvar=False)
 
 
 @jax.jit
 def correlation(x):
-    return jnp.corrcoef(x, rowvar=False)
+    return jnp.corrcoef(jnp.asarray(x, dtype=jnp.result_type(x, jnp.float64)), rowvar=False)
 
 
 @jax.jit

@@ -63,7 +63,7 @@ class DecompositionSigns(Rule):
             import jax.numpy as jnp
 
             def principal_axes(X, k):
-                w, V = jnp.linalg.eigh(jnp.cov(X.T), symmetrize_input=False)
+                w, V = jnp.linalg.eigh(jnp.cov(jnp.asarray(X.T, dtype=jnp.result_type(X.T, jnp.float64))), symmetrize_input=False)
                 return X @ V[:, ::-1][:, :k]
 
             def spectrum(C):

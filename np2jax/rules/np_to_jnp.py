@@ -16,7 +16,7 @@ from np2jax.context import FileContext, NumpyRef, runs_on_jax_arrays
 from np2jax.cstutil import call
 from np2jax.diagnostics import FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
-from np2jax.rules.python_numbers import FLOAT_UFUNCS, mixed_python_floats, of_python_numbers, python_fill
+from np2jax.rules.python_numbers import FLOAT_UFUNCS, mixed_python_floats, of_python_numbers, python_fill, widened_arguments
 from np2jax.tables import positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES, UFUNCS
 from np2jax.tables.numpy_api import (
@@ -328,7 +328,7 @@ class NumpyToJaxNumpy(Rule):
             "`searchsorted`, `digitize` and `argpartition` (and the `searchsorted`/`argpartition` methods in jitted "
             "functions) get `.astype(int)`: jax.numpy gives int32 even with `jax_enable_x64`, where NumPy gives "
             "int64, so `np.searchsorted(xs, v) / n` was float32; `int` is JAX's default integer, so nothing changes "
-            "without x64. `np.asarray(p)` (`array`, `asanyarray`) of a parameter defaulting to None that the function never tests against None stays NumPy: NumPy makes an object array of None, jax.numpy raises. `np.full(n, v)` with `v` a Python float (`np.inf`, `INF = np.inf`, `float('nan')`) gets `dtype=float`: NumPy's array is float64, jax.numpy's weakly typed, which a float32 operand narrows under x64. So does an array display mixing Python floats with other values (`np.array([c, -s, 0.0])`: `dtype=jnp.result_type(jnp.float64, c, s)`, NumPy's dtype for it). An elementwise float function (`sqrt`, `exp`, `log`, `sin` ...) of Python-number parameters (`periods=252`, `periods=TRADING_DAYS` with `TRADING_DAYS = 252`, `rate: float`) gets `.astype(float)`: NumPy 2 makes it a float64 scalar, which promotes a float32 array, where jax.numpy's of the traced number is weakly typed. A true division by (or of) an int32/int64 array NumPy makes (`np.cumsum(x) / np.arange(1, n + 1)`, `sums / np.bincount(labels)`, `s / mask.sum(axis=0)`) casts that side to `float`: NumPy computes a float32 array over an int64 one in float64, jax.numpy kept float32 under x64 (an in-place `/=` keeps the array's dtype in both and is left alone). So does such an array meeting a Python float (`2.0 * np.pi * k` with `k = np.arange(n)`): NumPy's float64 result is strongly typed, jax.numpy's weakly, so a float32 array it meets next stays float32. `np.r_[...]`/`np.c_[...]` of traced values become `jnp.r_`/`jnp.c_`, which concatenate "
+            "without x64. `np.asarray(p)` (`array`, `asanyarray`) of a parameter defaulting to None that the function never tests against None stays NumPy: NumPy makes an object array of None, jax.numpy raises. `np.full(n, v)` with `v` a Python float (`np.inf`, `INF = np.inf`, `float('nan')`) gets `dtype=float`: NumPy's array is float64, jax.numpy's weakly typed, which a float32 operand narrows under x64. So does an array display mixing Python floats with other values (`np.array([c, -s, 0.0])`: `dtype=jnp.result_type(jnp.float64, c, s)`, NumPy's dtype for it). An elementwise float function (`sqrt`, `exp`, `log`, `sin` ...) of Python-number parameters (`periods=252`, `periods=TRADING_DAYS` with `TRADING_DAYS = 252`, `rate: float`) gets `.astype(float)`: NumPy 2 makes it a float64 scalar, which promotes a float32 array, where jax.numpy's of the traced number is weakly typed. A true division by (or of) an int32/int64 array NumPy makes (`np.cumsum(x) / np.arange(1, n + 1)`, `sums / np.bincount(labels)`, `s / mask.sum(axis=0)`) casts that side to `float`: NumPy computes a float32 array over an int64 one in float64, jax.numpy kept float32 under x64 (an in-place `/=` keeps the array's dtype in both and is left alone). So does such an array meeting a Python float (`2.0 * np.pi * k` with `k = np.arange(n)`): NumPy's float64 result is strongly typed, jax.numpy's weakly, so a float32 array it meets next stays float32. `np.cov`, `np.corrcoef` and `np.interp`, which compute in float64 whatever the data's float dtype, and `np.quantile`/`np.percentile` of a list or tuple of quantiles (float64 in NumPy's promotion), get their plain-read data arguments converted first: `jnp.asarray(x, dtype=jnp.result_type(x, jnp.float64))` (float32 without x64; a complex one stays complex). `np.r_[...]`/`np.c_[...]` of traced values become `jnp.r_`/`jnp.c_`, which concatenate "
             "arrays, numbers and lists to the same dtype (a slice or a string directive among them: NPJ103); "
             "with every part known at trace time they stay NumPy."
         ),
@@ -627,6 +627,7 @@ class NumpyToJaxNumpy(Rule):
             ref.wrap_args |= self._sequence_elements(ref.call, target, ctx, ref)
             positional = [i for i, arg in enumerate(ref.call.args) if arg.keyword is None and not arg.star]
             ref.wrap_args |= {("inexact", i) for i in INEXACT_ARGUMENTS.get(row.numpy, ()) if i in positional}
+            ref.wrap_args |= widened_arguments(ref, ctx)
             self._rename_keywords(ref)
             if row.numpy in INT32_INDEX_RESULTS:
                 ref.result_cast = _default_int(ref.scope, ctx)

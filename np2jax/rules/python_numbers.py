@@ -12,7 +12,7 @@ import re
 
 import libcst as cst
 
-from np2jax.analysis.scope import ParamBinding, Scope
+from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.value_kinds import python_number_kind
 from np2jax.context import FileContext, NumpyRef
 from np2jax.cstutil import number_literal
@@ -151,3 +151,58 @@ def _real_number_param(param: cst.Param, scope: Scope | None, resolver) -> bool:
     if isinstance(default, cst.Name) and scope is not None and scope.parent is not None:
         return python_number_kind(default, scope.parent, resolver) in ("int", "float")
     return isinstance(default, (cst.Integer, cst.Float))
+
+
+# NumPy functions that compute in float64 whatever float dtype their data has (`np.cov` of float32 data is float64:
+# `dtype = np.result_type(m, np.float64)`; `np.interp` converts x, xp and fp to float64), where jax.numpy keeps the
+# data's float32 under x64: parameter name -> position, and whether it may be complex (fp, m: its complex128).
+_FLOAT64_MATH = {
+    "numpy.cov": {"m": (0, True), "y": (1, True)},
+    "numpy.corrcoef": {"x": (0, True), "y": (1, True)},
+    "numpy.interp": {"x": (0, False), "xp": (1, False), "fp": (2, True)},
+}
+# ... and those whose result dtype is NumPy's promotion of the data with ``q``: float64 for a list or tuple of
+# numbers (a Python float keeps the data's dtype, in both).
+_QUANTILES = frozenset({"numpy.quantile", "numpy.percentile", "numpy.nanquantile", "numpy.nanpercentile"})
+
+
+def widened_arguments(ref: NumpyRef, ctx: FileContext) -> set[tuple]:
+    """``("widen", position, complex_ok)`` for each argument of ``ref``'s call to convert to the dtype NumPy computes
+    in: ``jnp.asarray(x, dtype=jnp.result_type(x, jnp.float64))`` (``complex_ok``: a complex one stays complex), or
+    ``dtype=float``. Only plain reads (``x``, ``self.x``, ``x[0]``), which can be named twice."""
+    call = ref.call
+    if call is None or any(a.star for a in call.args):
+        return set()
+    found: set[tuple] = set()
+
+    def position_of(name: str, index: int) -> int | None:
+        for position, arg in enumerate(call.args):
+            if (arg.keyword is not None and arg.keyword.value == name) or (arg.keyword is None and position == index):
+                return position
+        return None
+
+    if ref.qualname in _FLOAT64_MATH:
+        for name, (index, complex_ok) in _FLOAT64_MATH[ref.qualname].items():
+            position = position_of(name, index)
+            if position is not None and _plain_read(call.args[position].value):
+                found.add(("widen", position, complex_ok))
+    elif ref.qualname in _QUANTILES:
+        data, q = position_of("a", 0), position_of("q", 1)
+        if (data is not None and q is not None and _plain_read(call.args[data].value)
+                and _number_sequence(call.args[q].value, ref.scope, ctx)):
+            found.add(("widen", data, True))
+    return found
+
+
+def _number_sequence(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int = 0) -> bool:
+    """A list or tuple display of numbers, or a name bound only to one (``QUANTILES = (0.25, 0.5, 0.75)``)."""
+    if isinstance(node, (cst.List, cst.Tuple)):
+        return bool(node.elements) and all(
+            isinstance(e, cst.Element) and python_number_kind(e.value, scope, ctx.resolver) in ("int", "float")
+            for e in node.elements)
+    if isinstance(node, cst.Name) and depth < 4:
+        found, bindings = scope.lookup(node.value)
+        return found is not None and bool(bindings) and all(
+            isinstance(b, ValueBinding) and not b.augmented and _number_sequence(b.value, found, ctx, depth + 1)
+            for b in bindings)
+    return False
