@@ -1995,3 +1995,42 @@ def test_numpy_functions_that_compute_in_float64_get_float64_data():
                         assert got.dtype == want.dtype, (name, dtype, got.dtype, want.dtype)
                     # NumPy's quantile subtracts neighbours in float32 before its float64 interpolation
                     np.testing.assert_allclose(got, want, rtol=1e-6 if x64 else 2e-5, atol=1e-6)
+
+
+def test_pinv_keeps_numpys_default_cutoff():
+    """hunt29 S1: NumPy's `pinv` cuts singular values below 1e-15 of the largest by default, jax.numpy's below
+    10 * max(M, N) * eps: on nearly collinear columns the fit was [0.4, 0.8, ...] instead of NumPy's [-9644, 4823, ...]
+    under x64. The cutoff is spelled out (`rtol=1e-15`); `rcond=` is renamed, `rcond=None` is NumPy's default too."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def fit(X, y):
+            return np.linalg.pinv(X.T @ X) @ (X.T @ y)
+
+        def fit_none(X, y):
+            return np.linalg.pinv(X, rcond=None) @ y
+
+        def fit_rcond(X, y):
+            return np.linalg.pinv(X, rcond=1e-10) @ y
+
+        def fit_rtol(X, y):
+            return np.linalg.pinv(X, rtol=None) @ y
+        """
+    )
+    output = result.output.decode()
+    assert "jnp.linalg.pinv(X.T @ X, rtol=1e-15)" in output and "jnp.linalg.pinv(X, rtol=1e-15)" in output
+    assert "jnp.linalg.pinv(X, rtol=1e-10)" in output and "jnp.linalg.pinv(X, rtol=None)" in output
+    import jax
+
+    rng = np.random.default_rng(0)
+    x1, x3, e = rng.normal(size=50), rng.normal(size=50), rng.normal(size=50)
+    X = np.c_[x1, 2 * x1 + 3e-7 * e, x3, np.ones(50)]
+    y = X @ np.array([1.0, 0.5, -2.0, 3.0]) + 0.01 * rng.normal(size=50)
+    with jax.enable_x64(True):
+        want, got = original.fit(X, y), np.asarray(migrated.fit(X, y))
+        assert abs(want[0]) > 1000  # NumPy keeps the tiny singular value
+        np.testing.assert_allclose(got, want, rtol=0.1)  # (an ill-conditioned solve: the SVDs differ in rounding)
+        for name in ("fit_none", "fit_rcond", "fit_rtol"):
+            np.testing.assert_allclose(np.asarray(getattr(migrated, name)(X, y)), getattr(original, name)(X, y),
+                                       rtol=0.1, atol=1e-6)

@@ -66,6 +66,22 @@ def _is_boolean(node: cst.BaseExpression, ref: NumpyRef | None, ctx: FileContext
     return False
 
 
+def _pinv_cutoff(ref: NumpyRef) -> None:
+    """NumPy's ``pinv`` cuts singular values below ``1e-15`` times the largest when given neither ``rcond`` nor
+    ``rtol`` (or ``rcond=None``); jax.numpy's below ``10 * max(M, N) * eps``, which drops what NumPy keeps on nearly
+    collinear data (a least-squares fit then differs completely). The cutoff is spelled out: ``rtol=1e-15``
+    (``rcond=`` becomes ``rtol=``, jax.numpy's name for it; NumPy's ``rtol=None`` is jax.numpy's default)."""
+    keywords = {arg.keyword.value: arg.value for arg in ref.call.args if arg.keyword is not None}
+    positional = [arg for arg in ref.call.args if arg.keyword is None]
+    if "rtol" in keywords or len(positional) > 1 or any(arg.star for arg in ref.call.args):
+        return  # (a second positional argument is the cutoff in both)
+    if "rcond" in keywords:
+        none = isinstance(keywords["rcond"], cst.Name) and keywords["rcond"].value == "None"
+        ref.keyword_changes["rcond"] = ("rtol", cst.Float("1e-15") if none else None)
+    else:
+        ref.keyword_changes["+rtol"] = ("rtol", cst.Float("1e-15"))
+
+
 def _default_int(scope: Scope, ctx: FileContext) -> cst.BaseExpression:
     """``int``, JAX's default integer (int32, or int64 with x64) without a warning; ``jnp.int_`` where a local
     name shadows the builtin."""
@@ -328,7 +344,7 @@ class NumpyToJaxNumpy(Rule):
             "`searchsorted`, `digitize` and `argpartition` (and the `searchsorted`/`argpartition` methods in jitted "
             "functions) get `.astype(int)`: jax.numpy gives int32 even with `jax_enable_x64`, where NumPy gives "
             "int64, so `np.searchsorted(xs, v) / n` was float32; `int` is JAX's default integer, so nothing changes "
-            "without x64. `np.asarray(p)` (`array`, `asanyarray`) of a parameter defaulting to None that the function never tests against None stays NumPy: NumPy makes an object array of None, jax.numpy raises. `np.full(n, v)` with `v` a Python float (`np.inf`, `INF = np.inf`, `float('nan')`) gets `dtype=float`: NumPy's array is float64, jax.numpy's weakly typed, which a float32 operand narrows under x64. So does an array display mixing Python floats with other values (`np.array([c, -s, 0.0])`: `dtype=jnp.result_type(jnp.float64, c, s)`, NumPy's dtype for it). An elementwise float function (`sqrt`, `exp`, `log`, `sin` ...) of Python-number parameters (`periods=252`, `periods=TRADING_DAYS` with `TRADING_DAYS = 252`, `rate: float`) gets `.astype(float)`: NumPy 2 makes it a float64 scalar, which promotes a float32 array, where jax.numpy's of the traced number is weakly typed. A true division by (or of) an int32/int64 array NumPy makes (`np.cumsum(x) / np.arange(1, n + 1)`, `sums / np.bincount(labels)`, `s / mask.sum(axis=0)`) casts that side to `float`: NumPy computes a float32 array over an int64 one in float64, jax.numpy kept float32 under x64 (an in-place `/=` keeps the array's dtype in both and is left alone). So does such an array meeting a Python float (`2.0 * np.pi * k` with `k = np.arange(n)`): NumPy's float64 result is strongly typed, jax.numpy's weakly, so a float32 array it meets next stays float32. `np.cov`, `np.corrcoef` and `np.interp`, which compute in float64 whatever the data's float dtype, and `np.quantile`/`np.percentile` of a list or tuple of quantiles (float64 in NumPy's promotion), get their plain-read data arguments converted first: `jnp.asarray(x, dtype=jnp.result_type(x, jnp.float64))` (float32 without x64; a complex one stays complex). `np.r_[...]`/`np.c_[...]` of traced values become `jnp.r_`/`jnp.c_`, which concatenate "
+            "without x64. `np.asarray(p)` (`array`, `asanyarray`) of a parameter defaulting to None that the function never tests against None stays NumPy: NumPy makes an object array of None, jax.numpy raises. `np.full(n, v)` with `v` a Python float (`np.inf`, `INF = np.inf`, `float('nan')`) gets `dtype=float`: NumPy's array is float64, jax.numpy's weakly typed, which a float32 operand narrows under x64. So does an array display mixing Python floats with other values (`np.array([c, -s, 0.0])`: `dtype=jnp.result_type(jnp.float64, c, s)`, NumPy's dtype for it). An elementwise float function (`sqrt`, `exp`, `log`, `sin` ...) of Python-number parameters (`periods=252`, `periods=TRADING_DAYS` with `TRADING_DAYS = 252`, `rate: float`) gets `.astype(float)`: NumPy 2 makes it a float64 scalar, which promotes a float32 array, where jax.numpy's of the traced number is weakly typed. A true division by (or of) an int32/int64 array NumPy makes (`np.cumsum(x) / np.arange(1, n + 1)`, `sums / np.bincount(labels)`, `s / mask.sum(axis=0)`) casts that side to `float`: NumPy computes a float32 array over an int64 one in float64, jax.numpy kept float32 under x64 (an in-place `/=` keeps the array's dtype in both and is left alone). So does such an array meeting a Python float (`2.0 * np.pi * k` with `k = np.arange(n)`): NumPy's float64 result is strongly typed, jax.numpy's weakly, so a float32 array it meets next stays float32. `np.cov`, `np.corrcoef` and `np.interp`, which compute in float64 whatever the data's float dtype, and `np.quantile`/`np.percentile` of a list or tuple of quantiles (float64 in NumPy's promotion), get their plain-read data arguments converted first: `jnp.asarray(x, dtype=jnp.result_type(x, jnp.float64))` (float32 without x64; a complex one stays complex). `np.linalg.pinv` without a cutoff gets NumPy's, `rtol=1e-15` (jax.numpy's default, `10 * max(M, N) * eps`, drops singular values NumPy keeps; `rcond=` becomes `rtol=`). `np.r_[...]`/`np.c_[...]` of traced values become `jnp.r_`/`jnp.c_`, which concatenate "
             "arrays, numbers and lists to the same dtype (a slice or a string directive among them: NPJ103); "
             "with every part known at trace time they stay NumPy."
         ),
@@ -724,6 +740,8 @@ class NumpyToJaxNumpy(Rule):
                 ref.keyword_changes["kind"] = ("stable", cst.Name("True")) if stable else None
         for keyword, value in KEYWORD_ADDITIONS.get(ref.row.numpy, {}).items():
             ref.keyword_changes[f"+{keyword}"] = (keyword, cst.parse_expression(value))
+        if ref.row.numpy == "numpy.linalg.pinv":
+            _pinv_cutoff(ref)
 
     def _sequence_elements(self, call: cst.Call, target: str, ctx: FileContext, ref: NumpyRef) -> set[tuple[int, int]]:
         """``jnp.concatenate([[0.0], c])``: the joining functions take a list of arrays, but refuse a list among them."""
