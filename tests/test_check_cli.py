@@ -756,3 +756,36 @@ def test_float32_tolerance_still_fails_a_float32_sized_error_and_lost_precision(
     assert not compare(to_portable(expected), to_portable(expected * (1 + 1e-4)), [], x64=True, narrow=True).ok
     lost = compare(to_portable(expected), to_portable(expected.astype(np.float32)), [], x64=True, narrow=True)
     assert not lost.ok and "precision lost" in lost.message
+
+
+def test_kind_assignments_are_the_likeliest_first_without_building_the_product(tmp_path):
+    """real23 C8: a function with 12 optional parameters crashed the checker with MemoryError: `assignments` sorted the
+    whole product of kind choices (millions of tuples) to keep 12. They are now enumerated by total rank: the same 12,
+    in the same order, for any number of parameters."""
+    import itertools
+    import random
+
+    from np2jax.check.inputs import Param, assignments
+
+    def brute(kinds_per_param, limit):
+        ranges = [range(n) for n in kinds_per_param]
+        return sorted(itertools.product(*ranges), key=lambda idx: (sum(idx), idx))[:limit]
+
+    rng = random.Random(7)
+    for _ in range(200):
+        counts = [rng.randint(1, 4) for _ in range(rng.randint(0, 6))]
+        params = [Param(f"p{i}", tuple(f"k{i}_{j}" for j in range(n))) for i, n in enumerate(counts)]
+        for limit in (1, 5, 12, 50):
+            want = [tuple(f"k{i}_{j}" for i, j in enumerate(idx)) for idx in brute(counts, limit)] if counts else [()]
+            assert assignments(params, limit) == want, (counts, limit)
+    many = [Param(f"p{i}", tuple(range(5))) for i in range(40)]  # 5**40 combinations
+    chosen = assignments(many, 12)
+    assert len(chosen) == 12 and chosen[0] == (0,) * 40 and sum(chosen[1]) == 1
+
+    source = "def tune(x, a=1.0, b=2.0, c=3, d=None, e=0.5, f=True, g=1, h=2, i=3, j=4.0, k=5.0, l=6.0):\n    return x * a\n"
+    (tmp_path / "o").mkdir()
+    (tmp_path / "o" / "m.py").write_text("import numpy as np\n\n\n" + source)
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "m.py").write_text("import numpy as np\n\n\n" + source)
+    run = check(tmp_path / "o", tmp_path / "m", "-j", "1", tmp=tmp_path)
+    assert run.functions["m.tune"]["status"] == "equivalent", run

@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 import doctest
 import inspect
-import itertools
 import re
 import typing
 import zlib
@@ -244,10 +243,31 @@ def plans(count: int) -> list[Plan]:
 
 
 def assignments(params: list[Param], limit: int = 12) -> list[tuple[Kind, ...]]:
-    """Kind choices for all parameters, the most likely first (lowest total rank)."""
-    ranges = [range(len(p.kinds)) for p in params]
-    chosen = sorted(itertools.product(*ranges), key=lambda idx: (sum(idx), idx))[:limit] if params else [()]
+    """Kind choices for all parameters, the most likely first (lowest total rank, then lexicographic): the first
+    ``limit`` of ``sorted(product(...), key=(sum, idx))``, enumerated total by total instead of building the product
+    (12 optional parameters with a few kinds each are millions of tuples)."""
+    bounds = [len(p.kinds) for p in params]
+    chosen: list[tuple[int, ...]] = []
+    for total in range(sum(b - 1 for b in bounds) + 1):
+        for idx in _with_total(bounds, total):
+            chosen.append(idx)
+            if len(chosen) == limit:
+                break
+        if len(chosen) == limit:
+            break
     return [tuple(p.kinds[i] for p, i in zip(params, idx)) for idx in chosen]
+
+
+def _with_total(bounds: list[int], total: int, start: int = 0):
+    """Index tuples for ``bounds[start:]`` (each ``i < bound``) summing to ``total``, in lexicographic order."""
+    if start == len(bounds):
+        if total == 0:
+            yield ()
+        return
+    rest = sum(b - 1 for b in bounds[start + 1:])
+    for first in range(max(0, total - rest), min(bounds[start] - 1, total) + 1):
+        for tail in _with_total(bounds, total - first, start + 1):
+            yield (first, *tail)
 
 
 def stable_seed(*parts: object) -> int:
