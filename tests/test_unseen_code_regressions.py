@@ -2034,3 +2034,20 @@ def test_pinv_keeps_numpys_default_cutoff():
         for name in ("fit_none", "fit_rcond", "fit_rtol"):
             np.testing.assert_allclose(np.asarray(getattr(migrated, name)(X, y)), getattr(original, name)(X, y),
                                        rtol=0.1, atol=1e-6)
+
+
+def test_np_ix_becomes_jnp_ix():
+    """hunt29/real23 FP: `np.ix_` was refused as having no jax.numpy twin (NPJ101), which kept properscoring's
+    `crps_ensemble` NumPy through NPJ202; `jnp.ix_` builds the same open mesh."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def sub_block(D, rows, cols):
+            return D[np.ix_(rows, cols)].sum(axis=0)
+        """
+    )
+    assert "D[jnp.ix_(rows, cols)]" in result.output.decode() and not result.diagnostics
+    D = np.arange(20.0).reshape(4, 5)
+    rows, cols = np.array([0, 2, 3]), np.array([4, 1])
+    np.testing.assert_array_equal(np.asarray(migrated.sub_block(D, rows, cols)), original.sub_block(D, rows, cols))

@@ -201,6 +201,7 @@ SIGNATURES: dict[str, tuple[int, tuple[str, ...], tuple[int, ...], tuple[str, ..
  'jax.numpy.isneginf': (2, ('x', 'out'), (0,), ()),
  'jax.numpy.isposinf': (2, ('x', 'out'), (0,), ()),
  'jax.numpy.isreal': (1, ('x',), (0,), ()),
+ 'jax.numpy.ix_': (99, ('*args',), (0,), ()),
  'jax.numpy.kaiser': (2, ('M', 'beta'), (0,), ()),
  'jax.numpy.kron': (2, ('a', 'b'), (0, 1), ()),
  'jax.numpy.lcm': (2, ('x1', 'x2'), (0, 1), ()),

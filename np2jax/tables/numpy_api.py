@@ -125,7 +125,7 @@ sinh sort sort_complex spacing split sqrt square squeeze std subtract sum swapax
 take_along_axis tan tanh tensordot trace transpose trapezoid tril tril_indices
 tril_indices_from triu triu_indices triu_indices_from true_divide trunc unpackbits
 unravel_index unstack unwrap var vdot vecdot vecmat vsplit where diag_indices
-diag_indices_from mask_indices
+diag_indices_from mask_indices ix_
 """
 
 CONSTRUCTORS = """
