@@ -2051,3 +2051,56 @@ def test_np_ix_becomes_jnp_ix():
     D = np.arange(20.0).reshape(4, 5)
     rows, cols = np.array([0, 2, 3]), np.array([4, 1])
     np.testing.assert_array_equal(np.asarray(migrated.sub_block(D, rows, cols)), original.sub_block(D, rows, cols))
+
+
+def test_in_place_calls_on_a_parameter_rebound_to_its_copy_become_functional():
+    """hunt29 FP: `counts = counts.copy(); np.add.at(counts, idx, 1)`, `M = M.copy(); np.fill_diagonal(M, 0)`,
+    `x = x.astype(float); np.clip(x, 0, 1, out=x)` and `y = x.copy(); y.sort()` were refused (NPJ111/NPJ103/NPJ201):
+    the parameter's own binding counted though the function rebinds it first thing. A view of the parameter
+    (`counts = counts[1:]`) or the parameter itself (`M = M`) still is refused: NumPy writes into the caller's array."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def hist_add(counts, idx):
+            counts = counts.copy()
+            np.add.at(counts, idx, 1)
+            return counts
+
+        def zero_diag(M):
+            M = M.copy()
+            np.fill_diagonal(M, 0)
+            return M
+
+        def unit_clip(x):
+            x = x.astype(float)
+            np.clip(x, 0, 1, out=x)
+            return x
+
+        def smallest3(x):
+            y = x.copy()
+            y.sort()
+            return y[:3]
+
+        def view_add(counts, idx):
+            counts = counts[1:]
+            np.add.at(counts, idx, 1)
+            return counts
+
+        def alias_fill(M):
+            M = M
+            np.fill_diagonal(M, 0)
+            return M
+        """
+    )
+    output = result.output.decode()
+    assert "counts = counts.at[idx].add(1)" in output and "M = jnp.fill_diagonal(M, 0, inplace=False)" in output
+    assert "y = jnp.sort(y)" in output
+    assert sorted(d.code for d in result.diagnostics if d.severity.value == "error") == ["NPJ111", "NPJ111"]
+    counts, idx = np.array([1, 0, 2, 0]), np.array([0, 0, 3])
+    M, x = np.arange(9.0).reshape(3, 3), np.array([3.0, -1.0, 0.5, 2.0, 0.25])
+    for name, args in (("hist_add", (counts, idx)), ("zero_diag", (M,)), ("unit_clip", (x,)), ("smallest3", (x,))):
+        before = [a.copy() for a in args]
+        np.testing.assert_array_equal(np.asarray(getattr(migrated, name)(*args)), getattr(original, name)(*args))
+        for a, b in zip(args, before):
+            np.testing.assert_array_equal(a, b)  # the caller's arrays stay as they were, in both

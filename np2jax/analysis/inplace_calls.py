@@ -31,8 +31,9 @@ from dataclasses import dataclass
 import libcst as cst
 
 from np2jax.analysis.aliasing import FunctionAliasing
+from np2jax.analysis.narrow_dtypes import rebound_first
 from np2jax.analysis.resolve import is_numpy
-from np2jax.analysis.scope import ParamBinding, dotted_name
+from np2jax.analysis.scope import ParamBinding, ValueBinding, dotted_name
 from np2jax.analysis.value_kinds import literal_value
 from np2jax.tables import lookup_numpy
 
@@ -72,9 +73,29 @@ def plan_inplace_call(statement: cst.BaseSmallStatement, aliasing: FunctionAlias
     if found.attribute is None and not _rebinding_is_enough(found.name, statement, aliasing):
         return None
     if found.kind in ("fill", "sort") and not (aliasing.holds_numpy_array(found.name, strict=True)
-                                             or aliasing.arithmetic_array(found.name)):
+                                             or aliasing.arithmetic_array(found.name) or _copy_of_parameter(found.name, aliasing)):
         return None
     return found
+
+
+def _copy_of_parameter(name: str, aliasing: FunctionAliasing) -> bool:
+    """Every binding of ``name`` is ``p.copy()`` of a parameter not annotated or defaulted as a Python sequence:
+    ``y = x.copy(); y.sort()`` sorts an array's copy (a list given there makes the rewritten `jnp.sort` raise, loudly)."""
+    from np2jax.analysis.sequences import sequence_annotation  # (sequences imports much of analysis)
+
+    bindings = aliasing.scope.bindings.get(name, ())
+    if not bindings:
+        return False
+    for binding in bindings:
+        value = binding.value if isinstance(binding, ValueBinding) and not binding.augmented else None
+        if not (isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Attribute)
+                and value.func.attr.value == "copy" and isinstance(value.func.value, cst.Name)):
+            return False
+        sources = aliasing.scope.bindings.get(value.func.value.value, ())
+        if not sources or not all(isinstance(b, ParamBinding) and not sequence_annotation(b.param.annotation)
+                                  and not isinstance(b.param.default, (cst.List, cst.Tuple)) for b in sources):
+            return False
+    return True
 
 
 def _attribute_at(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | None:
@@ -179,6 +200,8 @@ def constant_dtype(made: cst.Call) -> cst.BaseExpression | None:
 def _rebinding_is_enough(name: str, statement: cst.CSTNode, aliasing: FunctionAliasing) -> bool:
     """``name`` is a local array only this name refers to: rebinding it changes all there is to change."""
     bindings = aliasing.scope.bindings.get(name, ())
+    if any(isinstance(b, ParamBinding) for b in bindings) and rebound_first(aliasing.function, name):
+        bindings = [b for b in bindings if not isinstance(b, ParamBinding)]  # `counts = counts.copy()` first thing
     if not bindings or any(isinstance(b, ParamBinding) for b in bindings) or aliasing.is_container(name):
         return False
     return aliasing.blocker(name, statement) is None

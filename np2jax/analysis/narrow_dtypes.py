@@ -42,13 +42,13 @@ def is_narrow_array(name: str, scope: Scope, resolver: Resolver) -> bool:
     if every_value_made(name, scope, lambda value, found: _narrow_value(value, resolver, found)):
         return True
     found, bindings = scope.lookup(name)
-    if found is None or not any(isinstance(b, ParamBinding) for b in bindings) or not _rebound_first(found.node, name):
+    if found is None or not any(isinstance(b, ParamBinding) for b in bindings) or not rebound_first(found.node, name):
         return False
     made = [b for b in bindings if not isinstance(b, ParamBinding) and not (isinstance(b, ValueBinding) and b.augmented)]
     return bool(made) and all(isinstance(b, ValueBinding) and _narrow_value(b.value, resolver, found) for b in made)
 
 
-def _rebound_first(function: cst.CSTNode, name: str) -> bool:
+def rebound_first(function: cst.CSTNode, name: str) -> bool:
     """Is the first top-level statement of ``function`` that mentions ``name`` a plain ``name = ...``?"""
     from np2jax.analysis.aliasing import mentions  # (aliasing imports much of analysis)
 
