@@ -2104,3 +2104,29 @@ def test_in_place_calls_on_a_parameter_rebound_to_its_copy_become_functional():
         np.testing.assert_array_equal(np.asarray(getattr(migrated, name)(*args)), getattr(original, name)(*args))
         for a, b in zip(args, before):
             np.testing.assert_array_equal(a, b)  # the caller's arrays stay as they were, in both
+
+
+def test_a_number_parameter_beside_an_array_in_a_converted_if_gets_the_promoted_dtype():
+    """hunt29 L1: `if s < margin: s = margin` with `margin=1` became `lax.cond(..., lambda: margin, lambda: s)`, which
+    raises for float data (an int32 branch beside a float32 one). A parameter meant to be a number gets the dtype the
+    two promote to, as literals already did."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def hinge(x, margin=1):
+            s = np.sum(x)
+            if s < margin:
+                s = margin
+            return s
+        """
+    )
+    output = result.output.decode()
+    assert "lambda: jnp.asarray(margin, jnp.result_type(margin, s))" in output
+    import jax
+
+    for x64 in (False, True):
+        with jax.enable_x64(x64):
+            for x in (np.array([0.1, 0.2], np.float32), np.array([3.0, 2.0]), np.array([0.1, -0.5])):
+                for margin in (1, 2.5):
+                    np.testing.assert_allclose(float(migrated.hinge(x, margin)), original.hinge(x, margin), rtol=1e-6)

@@ -24,7 +24,7 @@ def clip_if_outside(x, lo, hi):
 def huber(residuals, delta=1.0):
     """Huber loss of the mean absolute residual, and its derivative."""
     r = jnp.mean(jnp.abs(residuals))
-    loss, slope = jax.lax.cond(r <= delta, lambda: (0.5 * r ** 2, r), lambda: (delta * (r - 0.5 * delta), delta))
+    loss, slope = jax.lax.cond(r <= delta, lambda: (0.5 * r ** 2, r), lambda: (delta * (r - 0.5 * delta), jnp.asarray(delta, jnp.result_type(delta, r))))
     return loss, slope
 
 
@@ -41,7 +41,7 @@ def backtracking_step(x, direction, step=1.0, c=1e-4, shrink=0.5):
     f0 = jnp.sum(x ** 2)
     f1 = jnp.sum((x + step * direction) ** 2)
     slope = jnp.dot(2.0 * x, direction)
-    return jax.lax.cond(f1 <= f0 + c * step * slope, lambda: step, lambda: step * shrink)
+    return jax.lax.cond(f1 <= f0 + c * step * slope, lambda: jnp.asarray(step, jnp.result_type(step, step * shrink)), lambda: step * shrink)
 
 
 def trust_radius(actual, predicted, step, radius: float, max_radius: float = 10.0):

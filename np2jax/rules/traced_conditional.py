@@ -2,8 +2,11 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.aliasing import has_number_hint
 from np2jax.analysis.branches import assigned_values, assignments, if_chain, returned
 from np2jax.analysis.conditionals import Conversion, Truth
+from np2jax.analysis.scope import ParamBinding
+from np2jax.analysis.value_kinds import python_number_kind
 from np2jax.context import FileContext, loop_plan
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -56,7 +59,7 @@ class TracedConditional(Rule):
             "`jax.lax.cond` needs one type), and branches whose dtype kinds can differ with the data (`1` beside "
             "`-1.5`, `x / s` beside an array parameter `x`, `m * 0.5` beside the `m = x.max()` a branch leaves alone, `0.5` beside `x.sum()`, `np.ones_like(x)` beside `x ** p` with `p` a parameter used as no array, which an int `x` and a float `p` promote to float: NumPy returns an int for one, a float for the other). When one "
             "branch is a Python float and the other a float32 array that may not be 0-d, the result is weakly typed, so "
-            "combined later with float16 data it stays float16 where NumPy would give float32. A Python number beside "
+            "combined later with float16 data it stays float16 where NumPy would give float32. A Python number (a literal, `np.inf`, a name bound only to one, a parameter meant to be one: `margin=1`) beside "
             "an array in a `jax.lax.cond` takes the dtype the two promote to (`jnp.asarray(np.inf, "
             "jnp.result_type(np.inf, dx / c))`: under x64 a float64 number beside a float32 array would make "
             "`jax.lax.cond` raise); NumPy returns the Python number itself from that branch. Comments inside the branches of an "
@@ -382,7 +385,8 @@ NUMBER_CONSTANTS = frozenset({"numpy.inf", "numpy.nan", "numpy.pi", "numpy.e", "
 
 
 def _number_constant(node: cst.BaseExpression | str, ctx: FileContext) -> bool:
-    """A Python number: a literal (``0.0``, ``-1``), ``np.inf``, ``math.pi``, ``float("inf")``."""
+    """A Python number: a literal (``0.0``, ``-1``), ``np.inf``, ``math.pi``, ``float("inf")``, a name bound only to
+    one, or a parameter meant to be one (``margin=1``, ``tol: float``)."""
     if isinstance(node, str):
         return False
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
@@ -391,6 +395,12 @@ def _number_constant(node: cst.BaseExpression | str, ctx: FileContext) -> bool:
         return True
     if isinstance(node, cst.Call) and ctx.qualname(node.func) == "builtins.float" and len(node.args) == 1:
         return isinstance(node.args[0].value, (cst.SimpleString, cst.Integer, cst.Float))
+    if isinstance(node, cst.Name) and ctx.scope is not None and ctx.qualname(node) is None:
+        # `margin` of `margin=1` (hunt29 L1: `lambda: margin` beside a float array), `LIMIT = 1.0` at module level
+        if python_number_kind(node, ctx.scope, ctx.resolver) in ("int", "float"):
+            return True
+        _, bindings = ctx.scope.lookup(node.value)
+        return bool(bindings) and all(isinstance(b, ParamBinding) and has_number_hint(b.param) for b in bindings)
     return ctx.qualname(node) in NUMBER_CONSTANTS
 
 
