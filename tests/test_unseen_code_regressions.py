@@ -4,6 +4,7 @@ once came out jitted but failing or different: each migrated module runs under r
 from __future__ import annotations
 
 import json
+import textwrap
 
 import jax.numpy as jnp
 import numpy as np
@@ -2130,3 +2131,37 @@ def test_a_number_parameter_beside_an_array_in_a_converted_if_gets_the_promoted_
             for x in (np.array([0.1, 0.2], np.float32), np.array([3.0, 2.0]), np.array([0.1, -0.5])):
                 for margin in (1, 2.5):
                     np.testing.assert_allclose(float(migrated.hinge(x, margin)), original.hinge(x, margin), rtol=1e-6)
+
+
+def test_exact_zero_tests_of_a_spread_are_reported():
+    """hunt29 S4: `sd = returns.std(ddof=1); if sd == 0: return np.nan` gave 2.85e16 instead of NaN for constant returns
+    under x64: XLA's mean of `np.full(250, 0.1)` misses by one unit in the last place, so the spread is 5.6e-17. NPJ120
+    reports a std or var that reaches `==`, or an ordering against a literal zero (`if sd > 0:`, also
+    `np.cross(...) > 0`, an orientation test)."""
+    import jax
+
+    with jax.enable_x64(True):
+        assert float(jax.jit(jax.numpy.std)(np.full(250, 0.1))) != 0.0 == np.std(np.full(250, 0.1))
+    source = """
+        import numpy as np
+
+        def sharpe(returns, periods=252):
+            sd = returns.std(ddof=1)
+            if sd == 0:
+                return np.nan
+            return np.sqrt(periods) * returns.mean() / sd
+
+        def scaled(x):
+            s = np.std(x)
+            return np.where(s > 0, (x - x.mean()) / s, 0.0)
+
+        def left_turn(a, b, c):
+            return np.cross(b - a, c - a) > 0
+
+        def spread_is_fine(x):
+            return np.std(x) > 1e-3
+        """
+    result, _, _ = migrated_pair(source)
+    lines = textwrap.dedent(source).lstrip("\n").splitlines()
+    flagged = {lines[d.line - 1].strip() for d in result.diagnostics if d.code == "NPJ120"}
+    assert flagged == {"sd = returns.std(ddof=1)", "s = np.std(x)", "return np.cross(b - a, c - a) > 0"}, flagged

@@ -38,7 +38,10 @@ INEXACT_FUNCTIONS = {
     "cross": "a tolerance: jnp.linalg.norm(c) <= 1e-12 * jnp.linalg.norm(a) * jnp.linalg.norm(b), not an exact zero test",
     "geomspace": "compute the integer positions with integer arithmetic, or round with a margin",
     "logspace": "compute the integer positions with integer arithmetic, or round with a margin",
+    **dict.fromkeys(("std", "var", "nanstd", "nanvar"), "a tolerance: sd <= 1e-12 * jnp.abs(x).max(), or jnp.ptp(x) == 0 for "
+                    "constant data (max and min are exact), not an exact test of the spread"),
 }
+SPREADS = frozenset({"std", "var", "nanstd", "nanvar"})
 SPACING = frozenset({"linspace", "geomspace", "logspace"})  # inexact only when jax.numpy computes them
 POWER_FUNCTIONS = frozenset({"power", "float_power"})
 ROUNDING_FUNCTIONS = frozenset({
@@ -53,6 +56,7 @@ ZERO_TESTS = frozenset({"numpy.count_nonzero", "numpy.nonzero", "numpy.flatnonze
 MAGNITUDES = frozenset(f"numpy.{name}" for name in ("linalg.norm", "dot", "vdot", "inner", "sum", "sqrt", "square"))
 # Calls a value passes through unchanged but for its type.
 PASS_THROUGH = frozenset({"numpy.asarray", "numpy.array", "numpy.abs", "numpy.absolute", "builtins.float", "builtins.abs"})
+_ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
 DIVISION_INSTEAD = "`a // b` (floor division is exact in XLA) instead of floor(a / b), or round with a margin"
 
 
@@ -63,7 +67,8 @@ class InexactBeforeRounding(HazardRule):
     SEVERITY = Severity.WARNING
     DOC = RuleDoc(
         what=(
-            "Reports `np.log2`, `np.log10`, `np.cbrt`, `np.exp2`, `np.cross`, `np.linspace`/`geomspace`/`logspace` (when "
+            "Reports `np.log2`, `np.log10`, `np.cbrt`, `np.exp2`, `np.cross`, `np.std`/`np.var` (and the methods: XLA's "
+            "spread of constant data need not be 0), `np.linspace`/`geomspace`/`logspace` (when "
             "jax.numpy computes them, not on Python values alone), fractional powers (`x ** (1/3)`), true "
             "divisions by a run-time value and float sums of a product (`alpha * a + (1 - alpha) * b`, which jit "
             "fuses into one multiply-add) whose result reaches, directly, through arithmetic or through a local "
@@ -71,7 +76,7 @@ class InexactBeforeRounding(HazardRule):
             "integer `astype` (also `astype(a.dtype)` of a parameter `a`, an integer cast for integer inputs such "
             "as uint8 images), a write into an array made with an integer dtype or of ints (`img[1:-1] = u + r * lap`, "
             "`np.full(n, 0)`, `np.arange(n)`), `//`, "
-            "`%`, `==`/`!=` or an exact test for zeros (`np.count_nonzero`, `np.any`, `np.all`, `np.nonzero`, `np.sign`, also of a norm, dot or sum: "
+            "`%`, `==`/`!=`, an ordering against a literal zero (`if sd > 0:`, `np.cross(u, v) > 0`) or an exact test for zeros (`np.count_nonzero`, `np.any`, `np.all`, `np.nonzero`, `np.sign`, also of a norm, dot or sum: "
             "`np.count_nonzero(np.cross(a, b)) == 0` for parallel vectors). Also through a function of the module "
             "that returns such a value (`cross(v1, v2)`), reported where the caller rounds or tests it."
         ),
@@ -197,9 +202,14 @@ def _rounded_operands(node: cst.CSTNode, scope: Scope, ctx: FileContext):
         yield node.left, "`//`" if isinstance(node.operator, cst.FloorDivide) else "`%`"
     elif isinstance(node, cst.Comparison):
         for index, target in enumerate(node.comparisons):
+            left = node.left if index == 0 else node.comparisons[index - 1].comparator
             if isinstance(target.operator, (cst.Equal, cst.NotEqual)):
-                yield (node.left if index == 0 else node.comparisons[index - 1].comparator), "`==`"
+                yield left, "`==`"
                 yield target.comparator, "`==`"
+            elif isinstance(target.operator, _ORDERINGS) and (_literal(left) == 0 or _literal(target.comparator) == 0):
+                # `if sd > 0:`: an exact test against zero too (1e-17 is above it, NumPy's exact 0 is not)
+                sink = f"`{ctx.code(target.operator).strip()} 0` (an exact test against zero)"
+                yield (target.comparator if _literal(left) == 0 else left), sink
 
 
 def _parameter_dtype(node: cst.BaseExpression, scope: Scope) -> bool:
@@ -238,6 +248,8 @@ def _inexact_source(node: cst.BaseExpression, scope: Scope, ctx: FileContext, de
             return node, _EXAMPLES["power"], _POWER_INSTEAD
         if (qualname in PASS_THROUGH or qualname in MAGNITUDES) and positional:
             return _inexact_source(positional[0], scope, ctx, depth + 1)
+        if not qualname and isinstance(node.func, cst.Attribute) and node.func.attr.value in SPREADS:
+            return node, _EXAMPLES["std"], INEXACT_FUNCTIONS["std"]  # `r.std(ddof=1)`
         if not qualname and isinstance(node.func, cst.Name) and depth < 4:
             source = _returned_source(node.func.value, scope, ctx, depth)
             return (node, *source[1:]) if source is not None else None  # (reported here, where it is rounded)
@@ -305,6 +317,9 @@ _EXAMPLES = {
              "v = [0.1, 0.7, 0.3]",
     "geomspace": "jnp.geomspace's points differ from NumPy's in the last bit",
     "logspace": "jnp.logspace's points differ from NumPy's in the last bit",
+    "std": "XLA's mean of constant data can miss by one unit in the last place (a division by n done as a "
+           "multiplication by 1/n, another summation order): jnp.std(jnp.full(250, 0.1)) is 5.6e-17 where NumPy's "
+           "is 0.0",
     "divide": "dividing an array by a value multiplies by its reciprocal: jnp.array([49.0]) / 49.0 is [0.9999999999999999]",
     "fma": "under jax.jit XLA fuses `a * b + c` into one fused multiply-add, rounding once where NumPy rounds twice: "
            "12% of random float64 triples differ",
