@@ -2165,3 +2165,46 @@ def test_exact_zero_tests_of_a_spread_are_reported():
     lines = textwrap.dedent(source).lstrip("\n").splitlines()
     flagged = {lines[d.line - 1].strip() for d in result.diagnostics if d.code == "NPJ120"}
     assert flagged == {"sd = returns.std(ddof=1)", "s = np.std(x)", "return np.cross(b - a, c - a) > 0"}, flagged
+
+
+def test_integer_convolutions_accumulate_in_numpys_dtype():
+    """hunt29 S2: jax.numpy converts integer data to float before `convolve`/`correlate`, NumPy sums in the data's
+    dtype: `[16777217, 0, 3]` (int32) gave `[16777216., 3.]`, a uint8 cross-correlation did not wrap (argmax moved).
+    `preferred_element_type=jnp.result_type(a, v)` makes XLA accumulate in NumPy's dtype; floats keep theirs."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def pair_sums(counts):
+            return np.convolve(counts, np.ones(2, dtype=counts.dtype), mode="valid")
+
+        def xcorr(a, b):
+            return np.correlate(a, b, mode="full")
+
+        def smooth(x):
+            return np.convolve(x, np.ones(3), mode="same")
+
+        def reversed_kernel(u, w):
+            return np.convolve(u, w[::-1], mode="valid")
+        """
+    )
+    output = result.output.decode()
+    assert "preferred_element_type=jnp.result_type(counts, counts.dtype)" in output
+    assert "preferred_element_type=jnp.result_type(a, b)" in output
+    assert "preferred_element_type=jnp.result_type(x, jnp.float64)" in output
+    assert "preferred_element_type=jnp.result_type(u, w[::-1])" in output
+    import jax
+
+    big = np.array([16777217, 0, 3], np.int32)
+    u8a, u8b = np.array([0, 200, 250, 1, 0], np.uint8), np.array([1, 3, 1], np.uint8)
+    f32 = np.array([0.5, 1.25, -2.0, 3.0], np.float32)
+    for x64 in (False, True):
+        with jax.enable_x64(x64):
+            for name, args in (("pair_sums", (big,)), ("xcorr", (u8a, u8b)), ("xcorr", (f32, f32[:2])),
+                               ("smooth", (f32,)), ("reversed_kernel", (big, big[:2])), ("reversed_kernel", (f32, f32[:3]))):
+                got, want = np.asarray(getattr(migrated, name)(*args)), getattr(original, name)(*args)
+                assert got.dtype.kind == want.dtype.kind and (not x64 or got.dtype == want.dtype), (name, got.dtype)
+                if want.dtype.kind in "iu":
+                    np.testing.assert_array_equal(got, want)
+                else:
+                    np.testing.assert_allclose(got, want, rtol=1e-6)

@@ -8,7 +8,7 @@ import jax.numpy as jnp
 @functools.partial(jax.jit, static_argnums=(1,))
 def moving_average(x, n=5):
     kernel = jnp.ones(n) / n
-    return jnp.convolve(x, kernel, mode="same")
+    return jnp.convolve(x, kernel, mode="same", preferred_element_type=jnp.result_type(x, kernel))
 
 
 def fir_filter(b, x):
@@ -78,7 +78,7 @@ def windowed_sinc(cutoff, numtaps):
 def apply_bank(bank, x):
     out = jnp.empty((len(bank), x.size))
     for i, taps in enumerate(bank):
-        out = out.at[i].set(jnp.convolve(x, taps, mode="same"))
+        out = out.at[i].set(jnp.convolve(x, taps, mode="same", preferred_element_type=jnp.result_type(x, taps)))
     return out
 
 

@@ -42,7 +42,7 @@ def laplacian(u, dx):
 def apply_stencil(u, dx):
     """The same interior second derivative, through a weight tuple constant."""
     w = jnp.asarray(COEFS_2ND)
-    return jnp.convolve(u, w[::-1], mode="valid") / dx ** 2
+    return jnp.convolve(u, w[::-1], mode="valid", preferred_element_type=jnp.result_type(u, w[::-1])) / dx ** 2
 
 
 @functools.partial(jax.jit, static_argnums=(2,))

@@ -15,7 +15,7 @@ LOWPASS_TAPS = numpy.array([1.0, 4.0, 6.0, 4.0, 1.0]) / 16.0
 def moving_average(signal, window):
     """Mean over a sliding window of ``window`` samples ('valid' part only)."""
     kernel = jnp.ones(window) / window
-    return jnp.convolve(signal, kernel, mode="valid")
+    return jnp.convolve(signal, kernel, mode="valid", preferred_element_type=jnp.result_type(signal, kernel))
 
 
 @jax.jit
@@ -36,7 +36,7 @@ def exponential_smoothing(signal, alpha):
 @jax.jit
 def fir_filter(signal: numpy.ndarray, taps: numpy.ndarray = LOWPASS_TAPS) -> numpy.ndarray:
     """Apply an FIR filter; output has the same length as the input."""
-    return jnp.convolve(signal, taps, mode="same")
+    return jnp.convolve(signal, taps, mode="same", preferred_element_type=jnp.result_type(signal, taps))
 
 
 @jax.jit

@@ -135,7 +135,7 @@ class Jit(Rule):
             @functools.partial(jax.jit, static_argnums=(1, 2))
             def smooth(x, width, center=True):
                 kernel = jnp.ones(width) / width
-                y = jnp.convolve(x, kernel, mode="same")
+                y = jnp.convolve(x, kernel, mode="same", preferred_element_type=jnp.result_type(x, kernel))
                 if center:
                     y = y - y.mean()
                 return y

@@ -206,3 +206,59 @@ def _number_sequence(node: cst.BaseExpression, scope: Scope, ctx: FileContext, d
             isinstance(b, ValueBinding) and not b.augmented and _number_sequence(b.value, found, ctx, depth + 1)
             for b in bindings)
     return False
+
+
+def convolution_dtype(ref: NumpyRef, ctx: FileContext) -> cst.BaseExpression | None:
+    """``preferred_element_type=jnp.result_type(a, v)`` for ``np.convolve(a, v)``/``np.correlate(a, v)``: NumPy sums
+    integer data in its own dtype (uint8 wraps, int32 stays exact past 2**24), jax.numpy converts it to float first
+    (``[16777217, 3]`` came back as ``[16777216., 3.]``); with the keyword XLA accumulates in NumPy's dtype. Float
+    data gets its own dtype, as before. None when an argument cannot be named twice cheaply or is a list display."""
+    call = ref.call
+    if call is None or any(a.star for a in call.args) or any(
+            a.keyword is not None and a.keyword.value in ("preferred_element_type", "precision") for a in call.args):
+        return None
+    positional = [a.value for a in call.args if a.keyword is None]
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    operands = positional[:2] + [keywords[k] for k in ("a", "v") if k in keywords]
+    jnp = ctx.use_jnp()
+    dtypes = [_dtype_code(op, ref.scope, ctx, jnp) for op in operands]
+    if len(operands) != 2 or None in dtypes:
+        return None
+    return cst.parse_expression(f"{jnp}.result_type({', '.join(dtypes)})")
+
+
+_FLOAT_MADE = frozenset({"numpy.ones", "numpy.zeros", "numpy.empty", "numpy.full"})
+
+
+def _dtype_code(node: cst.BaseExpression, scope: Scope, ctx: FileContext, jnp: str) -> str | None:
+    """Code naming ``node``'s dtype for ``jnp.result_type``: ``node`` itself when cheap to repeat, the ``dtype=`` of a
+    NumPy constructor (``np.ones(2, dtype=counts.dtype)``), float64 for ``np.ones(n)``; None otherwise."""
+    if _cheap_read(node):
+        return ctx.code(node).strip()
+    if not isinstance(node, cst.Call) or any(a.star for a in node.args):
+        return None
+    qualname = ctx.resolver.qualname(node.func, scope) or ""
+    dtype = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "dtype"), None)
+    if dtype is not None and qualname in _FLOAT_MADE | {"numpy.array", "numpy.asarray"} and _cheap_read(dtype):
+        return ctx.code(dtype).strip()
+    positional = [a for a in node.args if a.keyword is None]
+    if dtype is None and qualname in _FLOAT_MADE - {"numpy.full"} and len(positional) == len(node.args) == 1:
+        return f"{jnp}.float64"  # `np.ones(3)`: float64 in NumPy (float32 without x64, as jax.numpy's)
+    return None
+
+
+def _cheap_read(node: cst.BaseExpression) -> bool:
+    """A plain read, or one sliced with literals and names (``w[::-1]``, ``x[:n]``): no call, nothing to repeat."""
+    if _plain_read(node):
+        return True
+    if isinstance(node, cst.Subscript) and _cheap_read(node.value):
+        for element in node.slice:
+            part = element.slice
+            if isinstance(part, cst.Slice):
+                bounds = [b for b in (part.lower, part.upper, part.step) if b is not None]
+                if not all(isinstance(_unsigned(b), (cst.Integer, cst.Name)) for b in bounds):
+                    return False
+            elif not (isinstance(part, cst.Index) and isinstance(_unsigned(part.value), (cst.Integer, cst.Name))):
+                return False
+        return True
+    return False
