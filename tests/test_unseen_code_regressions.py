@@ -2208,3 +2208,34 @@ def test_integer_convolutions_accumulate_in_numpys_dtype():
                     np.testing.assert_array_equal(got, want)
                 else:
                     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_a_bins_parameter_holding_edges_is_not_made_static():
+    """hunt29 L3: `def binned(x, edges=EDGES): np.histogram(x, bins=edges)` got `static_argnums=(1,)`, and an array
+    given there raised "Non-hashable static arguments". A `bins=` parameter named for edges or defaulting to an array
+    stays traced (jnp.histogram takes traced edges); one defaulting to an int count stays static."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        EDGES = np.linspace(0, 1, 5)
+
+        def binned(x, edges=EDGES):
+            return np.histogram(x, bins=edges)[0].astype(float)
+
+        def binned_noarg(x, edges):
+            return np.histogram(x, bins=edges)[0].astype(float)
+
+        def counted(x, bins=4):
+            return np.histogram(x, bins=bins)[0].astype(float)
+        """
+    )
+    output = result.output.decode()
+    assert "@jax.jit\ndef binned(" in output and "@jax.jit\ndef binned_noarg(" in output
+    assert "static_argnums=(1,))\ndef counted(" in output
+    x = np.array([0.1, 0.3, 0.35, 0.9, 0.6])
+    edges = np.array([0.0, 0.5, 1.0])
+    np.testing.assert_array_equal(np.asarray(migrated.binned(x)), original.binned(x))
+    np.testing.assert_array_equal(np.asarray(migrated.binned(x, edges)), original.binned(x, edges))
+    np.testing.assert_array_equal(np.asarray(migrated.binned_noarg(x, edges)), original.binned_noarg(x, edges))
+    np.testing.assert_array_equal(np.asarray(migrated.counted(x, 3)), original.counted(x, 3))

@@ -18,7 +18,8 @@ from np2jax.analysis.loops import MUTATING_METHODS
 from np2jax.analysis.mask_writes import masked_reduction
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scipy_twins import STATIC_PARAMETERS as TWIN_STATIC_PARAMETERS, TWINS, twin_arguments, twin_for
-from np2jax.analysis.scope import DefBinding, ImportBinding, ValueBinding
+from np2jax.analysis.scope import DefBinding, ImportBinding, ParamBinding, ValueBinding
+from np2jax.analysis.value_kinds import python_number_kind
 from np2jax.analysis.slice_windows import _value_names
 from np2jax.analysis.tracing_tables import (
     ALL_STATIC_FUNCTIONS,
@@ -251,10 +252,29 @@ class CallChecks:
                 continue
             else:
                 param = positional_parameter(names, index)
-            if param in STATIC_PARAMETERS and (name, param) not in ARRAY_PARAMETERS:
+            if param == "bins" and self._edges_parameter(arg.value):
+                self._mark_data(arg.value)  # `np.histogram(x, bins=edges)` with `edges=EDGES`: an array of edges
+            elif param in STATIC_PARAMETERS and (name, param) not in ARRAY_PARAMETERS:
                 self._require(arg.value, f"`{param}` of `{name.rsplit('.', 1)[-1]}`", STATIC_INSTEAD)
             else:
                 self._mark_data(arg.value)
+
+    def _edges_parameter(self, node: cst.BaseExpression) -> bool:
+        """A parameter given as ``bins=`` that holds bin edges, not a count: named for edges (``edges``,
+        ``bin_edges``), or defaulting to something other than an int or None (``edges=EDGES``, ``bins=[0, 1, 2]``).
+        Made static, an array given there cannot be hashed (hunt29 L3)."""
+        if not isinstance(node, cst.Name):
+            return False
+        found, bindings = self.scope.lookup(node.value)
+        if found is not self.function_scope or len(bindings) != 1 or not isinstance(bindings[0], ParamBinding):
+            return False
+        default = bindings[0].param.default
+        if default is None:
+            return "edge" in node.value
+        if isinstance(default, cst.UnaryOperation):
+            default = default.expression
+        return not isinstance(default, (cst.Integer, cst.SimpleString)) and not (
+            isinstance(default, cst.Name) and (default.value == "None" or python_number_kind(default, self.scope, self.resolver) == "int"))
 
     def _local_alias(self, name: str) -> str | None:
         """The module function a local name is bound to, when every binding of it is one (``sin = math.sin``)."""

@@ -55,7 +55,9 @@ class Jit(Rule):
             "naming them: jax.jit keeps the values it traced with, so a later `module.RADIUS = ...` (a test patching the "
             "module, a configuration step) does not reach it (another module of the project writing one: NPJ302). A static "
             "argument used as a shape, axes or repetitions (`np.zeros(shape)`, `np.transpose(X, perm)`; not a count such "
-            "as `n_bins`) gets an info too: jax.jit hashes static arguments, so a caller passing a list raises there."
+            "as `n_bins`) gets an info too: jax.jit hashes static arguments, so a caller passing a list raises there. A "
+            "parameter given as `bins=` to a histogram stays traced when it holds edges: named for them (`edges`) or "
+            "defaulting to an array (`edges=EDGES`); one defaulting to an int count is static."
         ),
         why=(
             "Under `jax.jit` a function is compiled once per combination of static arguments and runs as one XLA "
