@@ -789,3 +789,20 @@ def test_kind_assignments_are_the_likeliest_first_without_building_the_product(t
     (tmp_path / "m" / "m.py").write_text("import numpy as np\n\n\n" + source)
     run = check(tmp_path / "o", tmp_path / "m", "-j", "1", tmp=tmp_path)
     assert run.functions["m.tune"]["status"] == "equivalent", run
+
+
+def test_count_arrays_are_probed_with_integers(tmp_path):
+    """hunt29 C1: `counts` was probed with positive floats only, so a migration that turned an integer convolution
+    into a float one passed. Parameters named for counts get non-negative int arrays first."""
+    from np2jax.check.inputs import _name_kinds
+
+    assert _name_kinds("counts")[0] == ("array", "count") and _name_kinds("bin_counts")[0] == ("array", "count")
+    original = "import numpy as np\n\n\ndef pair_sums(counts):\n    return np.convolve(counts, np.ones(2, dtype=counts.dtype))\n"
+    wrong = original.replace("import numpy as np", "import numpy as np\nimport jax.numpy as jnp").replace(
+        "np.convolve", "jnp.convolve").replace("np.ones", "jnp.ones")
+    for name, source in (("orig", original), ("wrong", wrong)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "m.py").write_text(source)
+    run = check(tmp_path / "orig", tmp_path / "wrong", "-j", "1", tmp=tmp_path)
+    function = run.functions["m.pair_sums"]
+    assert function["status"] == "mismatch" and "dtype kind differs" in function["message"], run

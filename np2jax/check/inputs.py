@@ -50,7 +50,9 @@ FLOAT_NAMES = frozenset("scale sigma factor gain temperature temp threshold leve
 MASK_NAMES = frozenset({"mask", "where", "valid", "keep", "selected", "condition", "cond"})
 INDEX_ARRAY_NAMES = frozenset("indices idxs labels label classes ids positions targets cluster_ids "
                               "assignments bins_idx perm permutation".split())
-POSITIVE_NAMES = frozenset("prices price variance var std stds sigmas weights probs probabilities counts "
+# arrays of counts: non-negative ints first (NumPy sums, convolves and wraps them as ints), then positive floats
+COUNT_ARRAY_NAMES = frozenset("counts hist histogram tally votes freqs frequencies occurrences".split())
+POSITIVE_NAMES = frozenset("prices price variance var std stds sigmas weights probs probabilities "
                            "rates lengths radii volumes intensity intensities image images img".split())
 BOOL_PREFIXES = ("is_", "use_", "has_", "with_", "return_", "do_", "allow_", "normalize", "center")
 BOOL_NAMES = frozenset({"keepdims", "reverse", "inplace", "periodic", "closed", "normalized", "cumulative"})
@@ -95,6 +97,8 @@ def _name_kinds(name: str) -> list[Kind]:
         return [("int", INT_VALUES["index"]), ("array", "index")]
     if lower in MASK_NAMES or lower.endswith("_mask"):
         return [("array", "mask"), ("array", "float")]
+    if lower in COUNT_ARRAY_NAMES or lower.endswith("_counts"):
+        return [("array", "count"), ("array", "positive")]
     if lower in INDEX_ARRAY_NAMES or lower.endswith(("_idx", "_ids", "_labels", "_indices")):
         return [("array", "index"), ("array", "float")]
     if lower in PROB_NAMES:  # (`p` is also an order or a pad width)
@@ -282,6 +286,8 @@ def make_array(role: str, shape: tuple[int, ...], rng: np.random.Generator, floa
         return rng.integers(0, max(index_bound, 1), size=shape)
     if role == "int":
         return rng.integers(-3, 4, size=shape)
+    if role == "count":
+        return rng.integers(0, 10, size=shape)
     if role == "pixels":
         return rng.integers(0, 256, size=shape).astype(np.uint8)
     if flavor == "positive" or role == "positive":
