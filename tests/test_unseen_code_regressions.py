@@ -2239,3 +2239,22 @@ def test_a_bins_parameter_holding_edges_is_not_made_static():
     np.testing.assert_array_equal(np.asarray(migrated.binned(x, edges)), original.binned(x, edges))
     np.testing.assert_array_equal(np.asarray(migrated.binned_noarg(x, edges)), original.binned_noarg(x, edges))
     np.testing.assert_array_equal(np.asarray(migrated.counted(x, 3)), original.counted(x, 3))
+
+
+def test_np_copy_of_a_list_still_copies():
+    """real23 L3: `np.copy(p)` became `jnp.copy(p)`, which refuses a list (ahrs passes quaternions as lists:
+    `slerp([1, 0, 0, 0], ...)`); `jnp.array(p)` copies any array_like, under jit a list of tracers too."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def blend(p, q, t):
+            p = np.copy(p)
+            t = np.copy(t)
+            return p[None, :] * (1.0 - t[:, None]) + np.asarray(q)[None, :] * t[:, None]
+        """
+    )
+    assert "p = jnp.array(p)" in result.output.decode()
+    t = np.array([0.0, 0.5, 1.0])
+    for p, q in (([1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]), (np.array([1.0, 2.0]), np.array([3.0, 5.0]))):
+        np.testing.assert_allclose(np.asarray(migrated.blend(p, q, t)), original.blend(p, q, t))

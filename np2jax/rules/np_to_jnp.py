@@ -523,7 +523,7 @@ class NumpyToJaxNumpy(Rule):
 
             def centered(q):
                 if isinstance(q, (list, tuple)):
-                    q = jnp.copy(jnp.asarray(q))
+                    q = jnp.array(q)
                 return q - jnp.mean(q)
             """,
         ),

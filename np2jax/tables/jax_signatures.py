@@ -78,7 +78,6 @@ SIGNATURES: dict[str, tuple[int, tuple[str, ...], tuple[int, ...], tuple[str, ..
  'jax.numpy.conj': (1, ('x',), (0,), ()),
  'jax.numpy.conjugate': (1, ('x',), (0,), ()),
  'jax.numpy.convolve': (3, ('a', 'v', 'mode', 'precision', 'preferred_element_type'), (0, 1), ()),
- 'jax.numpy.copy': (2, ('a', 'order'), (0,), ()),
  'jax.numpy.copysign': (2, ('x1', 'x2'), (0, 1), ()),
  'jax.numpy.corrcoef': (4, ('x', 'y', 'rowvar', 'dtype'), (0,), ()),
  'jax.numpy.correlate': (3, ('a', 'v', 'mode', 'precision', 'preferred_element_type'), (0, 1), ()),

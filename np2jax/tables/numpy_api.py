@@ -129,7 +129,7 @@ diag_indices_from mask_indices ix_
 """
 
 CONSTRUCTORS = """
-arange array asarray block column_stack concat concatenate copy diag diagflat dstack
+arange array asarray block column_stack concat concatenate diag diagflat dstack
 empty empty_like eye fromfunction full full_like geomspace hstack identity indices
 linspace logspace meshgrid ones ones_like stack tile tri vander vectorize vstack zeros
 zeros_like repeat c_ r_ mgrid ogrid
@@ -189,6 +189,8 @@ ROWS: tuple[ApiRow, ...] = (
     ApiRow("numpy.ascontiguousarray", "jax.numpy.asarray", "constructor"),
     ApiRow("numpy.asfortranarray", "jax.numpy.asarray", "constructor"),
     ApiRow("numpy.row_stack", "jax.numpy.vstack", "constructor"),
+    # A copy of any array_like: jnp.copy refuses a list (ahrs passes quaternions as lists), jnp.array copies it.
+    ApiRow("numpy.copy", "jax.numpy.array", "constructor"),
     # Output shape depends on the values.
     *[
         ApiRow(f"numpy.{name}", None, "data_dependent", SIZE_HINT.format(name=name))
