@@ -275,6 +275,7 @@ def _transform(
     if tracing is not None:  # loops see `f(a)` as the assignment `a = f(a)` it becomes (whenever it does)
         tracing.rebinds = unforced.rebinds
     written_results: dict = {}  # function node -> the callees whose results it writes into, and returns (stable across walks)
+    writes_nothing: dict = {}  # function node -> whether it writes nothing in place (propagation; stable across walks)
     while True:
         kept = {
             name: f"{why.callee}, in another module, calls it and relies on the mutation" if why.via_module
@@ -290,7 +291,7 @@ def _transform(
         more = {
             **callees_written_by_unsupported(infos, functions, forced, written_results, module),
             **mutators_of_unsupported_callers(infos, functions, forced, mutations),
-            **callers_of_unsupported(infos, functions, forced, external_callees),
+            **callers_of_unsupported(infos, functions, forced, external_callees, writes_nothing),
         }
         if not more:
             found = None
