@@ -174,13 +174,15 @@ def _migrate_source(source: bytes, path: str, options: Options) -> FileResult:
         tree = _check_python_syntax(source, path)
         module = _parse(source)
         unstable: dict[str, ForcedUnsupported] = {}
+        original = None  # render(module), made once: the output's rendering copies its unchanged statements' tokens
         while True:
             new_module, diagnostics, functions, forced, links = _transform(module, path, source, options, tree=tree, forced=unstable)
-            rendered = None if new_module is module else render(new_module)
+            if new_module is not module and original is None:
+                original = render(module)
+            rendered = None if new_module is module else render(new_module, reuse=original)
             output = source if rendered is None else rendered.code.encode(new_module.encoding)
             if output == source:
                 break
-            original = render(module)
             if original.code.encode(module.encoding) != source:
                 raise MigrationError("libcst cannot reproduce this file byte for byte (unusual line endings?); left unchanged")
             try:
