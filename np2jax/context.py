@@ -301,10 +301,10 @@ class FileContext:
         if entry is None:
             first_line_given = first_line is not None
             mini = self.module.with_changes(body=[statement], header=[], footer=[])
-            positions = code_positions(mini)
+            code, positions = code_and_positions(mini)
             if first_line is None:
                 first_line = def_line - positions[statement.name].start.line + 1
-            entry = (positions, _split_lines(mini.code), first_line)
+            entry = (positions, _split_lines(code), first_line)
             if first_line_given:
                 cache.clear()  # the walker has moved on: only the latest statement is asked about again
             cache[statement] = entry
@@ -369,13 +369,25 @@ def code_positions(module: cst.Module):
     ``MetadataWrapper.resolve`` also runs an (empty) batch of batchable providers, a full visit that rebuilds
     the tree, before the provider's own codegen pass: half the cost.  The provider is run by itself here when
     this libcst has the method that does it."""
+    return code_and_positions(module)[1]
+
+
+def code_and_positions(module: cst.Module) -> tuple[str, dict]:
+    """``module.code`` and ``code_positions(module)``, from one codegen pass when this libcst allows it (the
+    provider's own pass, ``PositionProvider._gen_impl``, builds the same tokens ``Module.code`` joins)."""
     provider = PositionProvider()
-    generate = getattr(provider, "_gen_impl", None)
-    if generate is None or not hasattr(provider, "_computed"):
-        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    if _POSITION_STATE is None or not hasattr(provider, "_gen_impl") or not hasattr(provider, "_computed"):
+        return module.code, MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     provider._computed = {}
-    generate(module)
-    return provider._computed
+    state = _POSITION_STATE(default_indent=module.default_indent, default_newline=module.default_newline, provider=provider)
+    module._codegen(state)  # (what PositionProvider._gen_impl does)
+    return "".join(state.tokens), provider._computed
+
+
+try:
+    from libcst.metadata.position_provider import PositionProvidingCodegenState as _POSITION_STATE
+except ImportError:  # pragma: no cover - another libcst
+    _POSITION_STATE = None
 
 _DEF_NAME = re.compile(r"\bdef\s+(\w+)")
 _UNPLANNED = object()  # (a plan may be None)
