@@ -278,6 +278,7 @@ def _transform(
         tracing.rebinds = unforced.rebinds
     written_results: dict = {}  # function node -> the callees whose results it writes into, and returns (stable across walks)
     writes_nothing: dict = {}  # function node -> whether it writes nothing in place (propagation; stable across walks)
+    memo: dict = {}  # code and positions of the original tree's nodes, for diagnostics (FileContext.share)
     while True:
         kept = {
             name: f"{why.callee}, in another module, calls it and relies on the mutation" if why.via_module
@@ -287,7 +288,7 @@ def _transform(
         mutations = ModuleMutations(module, resolver, kept) if kept and returns_arguments else unforced
         new_module, diagnostics, functions, infos = _walk(
             module, path, collector, resolver, lines, options, forced, precise, tracing, mutations, attributes, imports,
-            fresh_results,
+            fresh_results, memo,
         )
         # Every reason found in this walk at once (each only ever adds functions, so the fixpoint is the same).
         more = {
@@ -351,8 +352,10 @@ def _methods(module: cst.Module, name: str) -> list[str]:
 
 
 def _walk(module, path, collector, resolver, lines, options, forced, precise, tracing, mutations=None, attributes=None, imports=None,
-          fresh_results=None):
+          fresh_results=None, memo=None):
     ctx = FileContext(path, module, resolver, lines)
+    if memo is not None:
+        ctx.share(memo)
     ctx.imports = imports or {}
     ctx.stars = star_imports(module)
     ctx.mutations = mutations
