@@ -129,11 +129,9 @@ class FileContext:
         self.scope: Scope = resolver.scopes[module]
         self.jnp_alias = "jnp"
         self.jnp_uses = 0  # rewrites that need the jax.numpy import
-        self._positions = None
         self.precise_positions = True
         self.statement: tuple[cst.SimpleStatementLine, int] | None = None  # innermost, with its first line
-        self._statement_positions: dict = {}
-        self._function_positions: dict = {}
+        self.share({})
         self.function: FunctionInfo | None = None  # innermost function being walked
         self.forced_unsupported: dict[str, ForcedUnsupported] = {}
         self.imports: dict[str, str] = {}  # module-level imports np2jax.project may follow (analysis/links.py)
@@ -247,8 +245,25 @@ class FileContext:
     def qualname(self, node: cst.BaseExpression) -> str | None:
         return self.resolver.qualname(node, self.scope)
 
+    def share(self, memo: dict) -> None:
+        """Keep the code of nodes and the positions computed for diagnostics in ``memo``, which the engine hands
+        to each walk of the same module: they depend only on the (unchanging) original tree and source."""
+        self._codes = memo.setdefault("codes", {})  # id(node) -> (node, code)
+        self._statement_positions = memo.setdefault("statement positions", {})  # statement -> (positions, lines)
+        self._function_positions = memo.setdefault("function positions", {})
+        self._memo = memo
+
+    @property
+    def _positions(self):
+        return self._memo.get("positions")
+
     def code(self, node: cst.CSTNode) -> str:
-        return self.module.code_for_node(node)
+        entry = self._codes.get(id(node))
+        if entry is not None and entry[0] is node:
+            return entry[1]
+        code = self.module.code_for_node(node)
+        self._codes[id(node)] = (node, code)
+        return code
 
     def report(
         self, code: str, severity: Severity, node: cst.CSTNode, message: str, use_instead: str,
@@ -299,16 +314,14 @@ class FileContext:
         """
         entry = cache.get(statement)
         if entry is None:
-            first_line_given = first_line is not None
             mini = self.module.with_changes(body=[statement], header=[], footer=[])
-            positions = code_positions(mini)
-            if first_line is None:
-                first_line = def_line - positions[statement.name].start.line + 1
-            entry = (positions, _split_lines(mini.code), first_line)
-            if first_line_given:
-                cache.clear()  # the walker has moved on: only the latest statement is asked about again
-            cache[statement] = entry
-        positions, lines, first_line = entry
+            code, positions = code_and_positions(mini)
+            # (a function's first line is found once; a statement's is given, the same at every walk)
+            entry = cache[statement] = (positions, _split_lines(code),
+                                        def_line - positions[statement.name].start.line + 1 if first_line is None else None)
+        positions, lines, found_first_line = entry
+        if first_line is None:
+            first_line = found_first_line
         position = positions.get(node)
         if position is None:
             return None
@@ -354,7 +367,7 @@ class FileContext:
 
     def _exact_positions(self):
         if self._positions is None:
-            self._positions = code_positions(self.module)
+            self._memo["positions"] = code_positions(self.module)
         return self._positions
 
 
@@ -369,13 +382,25 @@ def code_positions(module: cst.Module):
     ``MetadataWrapper.resolve`` also runs an (empty) batch of batchable providers, a full visit that rebuilds
     the tree, before the provider's own codegen pass: half the cost.  The provider is run by itself here when
     this libcst has the method that does it."""
+    return code_and_positions(module)[1]
+
+
+def code_and_positions(module: cst.Module) -> tuple[str, dict]:
+    """``module.code`` and ``code_positions(module)``, from one codegen pass when this libcst allows it (the
+    provider's own pass, ``PositionProvider._gen_impl``, builds the same tokens ``Module.code`` joins)."""
     provider = PositionProvider()
-    generate = getattr(provider, "_gen_impl", None)
-    if generate is None or not hasattr(provider, "_computed"):
-        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    if _POSITION_STATE is None or not hasattr(provider, "_gen_impl") or not hasattr(provider, "_computed"):
+        return module.code, MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     provider._computed = {}
-    generate(module)
-    return provider._computed
+    state = _POSITION_STATE(default_indent=module.default_indent, default_newline=module.default_newline, provider=provider)
+    module._codegen(state)  # (what PositionProvider._gen_impl does)
+    return "".join(state.tokens), provider._computed
+
+
+try:
+    from libcst.metadata.position_provider import PositionProvidingCodegenState as _POSITION_STATE
+except ImportError:  # pragma: no cover - another libcst
+    _POSITION_STATE = None
 
 _DEF_NAME = re.compile(r"\bdef\s+(\w+)")
 _UNPLANNED = object()  # (a plan may be None)

@@ -174,13 +174,15 @@ def _migrate_source(source: bytes, path: str, options: Options) -> FileResult:
         tree = _check_python_syntax(source, path)
         module = _parse(source)
         unstable: dict[str, ForcedUnsupported] = {}
+        original = None  # render(module), made once: the output's rendering copies its unchanged statements' tokens
         while True:
             new_module, diagnostics, functions, forced, links = _transform(module, path, source, options, tree=tree, forced=unstable)
-            rendered = None if new_module is module else render(new_module)
+            if new_module is not module and original is None:
+                original = render(module)
+            rendered = None if new_module is module else render(new_module, reuse=original)
             output = source if rendered is None else rendered.code.encode(new_module.encoding)
             if output == source:
                 break
-            original = render(module)
             if original.code.encode(module.encoding) != source:
                 raise MigrationError("libcst cannot reproduce this file byte for byte (unusual line endings?); left unchanged")
             try:
@@ -275,6 +277,8 @@ def _transform(
     if tracing is not None:  # loops see `f(a)` as the assignment `a = f(a)` it becomes (whenever it does)
         tracing.rebinds = unforced.rebinds
     written_results: dict = {}  # function node -> the callees whose results it writes into, and returns (stable across walks)
+    writes_nothing: dict = {}  # function node -> whether it writes nothing in place (propagation; stable across walks)
+    memo: dict = {}  # code and positions of the original tree's nodes, for diagnostics (FileContext.share)
     while True:
         kept = {
             name: f"{why.callee}, in another module, calls it and relies on the mutation" if why.via_module
@@ -284,13 +288,13 @@ def _transform(
         mutations = ModuleMutations(module, resolver, kept) if kept and returns_arguments else unforced
         new_module, diagnostics, functions, infos = _walk(
             module, path, collector, resolver, lines, options, forced, precise, tracing, mutations, attributes, imports,
-            fresh_results,
+            fresh_results, memo,
         )
         # Every reason found in this walk at once (each only ever adds functions, so the fixpoint is the same).
         more = {
             **callees_written_by_unsupported(infos, functions, forced, written_results, module),
             **mutators_of_unsupported_callers(infos, functions, forced, mutations),
-            **callers_of_unsupported(infos, functions, forced, external_callees),
+            **callers_of_unsupported(infos, functions, forced, external_callees, writes_nothing),
         }
         if not more:
             found = None
@@ -348,8 +352,10 @@ def _methods(module: cst.Module, name: str) -> list[str]:
 
 
 def _walk(module, path, collector, resolver, lines, options, forced, precise, tracing, mutations=None, attributes=None, imports=None,
-          fresh_results=None):
+          fresh_results=None, memo=None):
     ctx = FileContext(path, module, resolver, lines)
+    if memo is not None:
+        ctx.share(memo)
     ctx.imports = imports or {}
     ctx.stars = star_imports(module)
     ctx.mutations = mutations

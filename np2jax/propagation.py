@@ -22,10 +22,10 @@ from np2jax.analysis.loops import MUTATING_METHODS
 from np2jax.analysis.result_writes import attribute_sources, augments_shared_state, module_level_uses, result_uses
 from np2jax.context import ForcedUnsupported
 from np2jax.cstutil import target_parts
-from np2jax.visitors import FastVisitor, child_nodes, visit
+from np2jax.visitors import FastVisitor, child_nodes, exact_types, inner_nodes, visit
 
 
-def callers_of_unsupported(infos, functions, forced, imported=None) -> dict[str, ForcedUnsupported]:
+def callers_of_unsupported(infos, functions, forced, imported=None, writes_nothing=None) -> dict[str, ForcedUnsupported]:
     """Functions that call (transitively) a same-module function left untouched, or use one as a value
     (``apply(inc, x)``: whoever it is handed to calls it), or create an object of a class with a method left
     untouched; and the other methods of such a class and of the classes it shares ``self`` with through
@@ -36,14 +36,18 @@ def callers_of_unsupported(infos, functions, forced, imported=None) -> dict[str,
     through a second reference (``x = self.x; x += 2``), or that adds an attribute the rewritten methods set
     into a parameter's array (``params += self.v`` with ``self.v = np.zeros(n)`` in ``__init__``: on a JAX
     ``self.v`` NumPy's ``+=`` gives way and only rebinds ``params``), is NumPy code too: its class family stays
-    NumPy when any other method of it would migrate."""
+    NumPy when any other method of it would migrate.
+
+    ``writes_nothing``: a dict the caller keeps across the walks of one module (function node -> whether it
+    writes nothing in place), so each method's body is searched once."""
     imported = imported or {}
+    writes_nothing = {} if writes_nothing is None else writes_nothing
     unsupported = {record.qualname for record in functions if record.status == "unsupported"}
     families = class_families(infos)
     # methods that stay NumPy for their own code (np.random in a constructor) and write nothing in place
     harmless = {record.qualname for record in functions if record.status == "unsupported" and record.qualname not in forced}
     harmless = {info.qualname for info in infos if info.qualname in harmless and info.class_name is not None
-                and _writes_nothing(info.node)}
+                and _writes_nothing_cached(info.node, writes_nothing)}
     unsupported |= _stateful_methods(infos, families, unsupported)
     found: dict[str, ForcedUnsupported] = {}
     changed = True
@@ -128,29 +132,47 @@ _WRITING_CALLS = MUTATING_METHODS | frozenset({"at", "copyto", "place", "putmask
                                                "partition", "itemset", "__setitem__"})
 
 
+def _writes_nothing_cached(function: cst.FunctionDef, cache: dict) -> bool:
+    entry = cache.get(id(function))
+    if entry is None or entry[0] is not function:
+        entry = cache[id(function)] = (function, _writes_nothing(function))
+    return entry[1]
+
+
+_NOT_HARMLESS = exact_types(cst.AugAssign, cst.Del, cst.Global, cst.Nonlocal, cst.FunctionDef, cst.Lambda, cst.ClassDef)
+_ASSIGNS = exact_types(cst.Assign, cst.AnnAssign)
+_ASSIGN = exact_types(cst.Assign)
+_CALL = exact_types(cst.Call)
+_ATTRIBUTE = exact_types(cst.Attribute)
+_NAME = exact_types(cst.Name)
+
+
 def _writes_nothing(function: cst.FunctionDef) -> bool:
     """A method that stays NumPy code but changes no array or container in place: no ``op=``, no element or slice
     writes, no ``out=``, no mutating or storing calls, no ``del``/``global``/``nonlocal`` (a constructor that stays
     NumPy only because it draws from ``np.random``: ``self.W = rng.standard_normal(...)``). The other methods may
-    migrate: they rebind the attributes it made and it never writes into the ones they rebind."""
+    migrate: they rebind the attributes it made and it never writes into the ones they rebind.
+
+    (Exact type tests, ``exact_types``, and no trivia: none of it is any of the nodes looked for.)"""
     stack: list[cst.CSTNode] = [function.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, (cst.AugAssign, cst.Del, cst.Global, cst.Nonlocal, cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        kind = type(node)
+        if kind in _NOT_HARMLESS:
             return False
-        if isinstance(node, (cst.Assign, cst.AnnAssign)):
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-            if any(not isinstance(part, cst.Name) and not _self_attribute(part) for t in targets for part in target_parts(t)):
+        if kind in _ASSIGNS:
+            targets = [t.target for t in node.targets] if kind in _ASSIGN else [node.target]
+            if any(type(part) not in _NAME and not _self_attribute(part) for t in targets for part in target_parts(t)):
                 return False
-        if isinstance(node, cst.Call):
+        elif kind in _CALL:
             func = node.func
-            name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+            name = func.attr.value if type(func) in _ATTRIBUTE else func.value if type(func) in _NAME else ""
             if name in _WRITING_CALLS or any(a.keyword is not None and a.keyword.value == "out" for a in node.args):
                 return False
-            if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self") or any(
-                    isinstance(a.value, cst.Name) and a.value.value == "self" for a in node.args):
+            if (type(func) in _ATTRIBUTE and type(func.value) in _NAME and func.value.value == "self") or any(
+                    type(a.value) in _NAME and a.value.value == "self" for a in node.args):
                 return False  # `self.reset()`, `helper(self)`: code elsewhere may write into the object's arrays
-        stack.extend(child_nodes(node))
+        stack.extend(inner_nodes(node))
     return True
 
 

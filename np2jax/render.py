@@ -14,7 +14,7 @@ whole-file parse; anything unusual falls back to one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -24,21 +24,43 @@ from libcst._nodes.internal import CodegenState
 class Rendered:
     code: str
     statements: tuple[str, ...]  # the text of each top-level statement, in order
+    # for ``render``'s ``reuse``: the codegen tokens, each top-level statement's node and (start, end) in them,
+    # and the module's default indent and newline
+    tokens: list[str] = field(default_factory=list, repr=False, compare=False)
+    spans: tuple = field(default=(), repr=False, compare=False)
+    layout: tuple[str, str] | None = field(default=None, repr=False, compare=False)
 
 
-def render(module: cst.Module) -> Rendered:
+def render(module: cst.Module, reuse: Rendered | None = None) -> Rendered:
     """``module.code``, and the slice of it each top-level statement produced (one codegen pass).
 
     Mirrors ``cst.Module._codegen_impl``; the test suite compares ``code`` with ``module.code``.
+
+    ``reuse``: the ``render`` of another module (the original of a migrated one): a top-level statement of
+    ``module`` that is the very same node as one of it is not generated again, its tokens are copied.  A
+    top-level statement's tokens depend only on the node and the module's default indent and newline (codegen
+    starts it at indent level zero and passes nothing else on from the statements before it), so the result is
+    the same.
     """
     state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
+    known: dict[int, tuple[cst.CSTNode, int, int]] = {}
+    old_tokens: list[str] = []
+    if reuse is not None and reuse.layout == (module.default_indent, module.default_newline):
+        old_tokens = reuse.tokens
+        # (not a statement whose last token a module without a trailing newline dropped)
+        known = {id(node): (node, start, end) for node, start, end in reuse.spans if end <= len(old_tokens)}
     for line in module.header:
         line._codegen(state)
-    marks = []
+    spans = []
+    tokens = state.tokens
     for statement in module.body:
-        start = len(state.tokens)
-        statement._codegen(state)
-        marks.append((start, len(state.tokens)))
+        start = len(tokens)
+        entry = known.get(id(statement))
+        if entry is not None and entry[0] is statement:
+            tokens.extend(old_tokens[entry[1]:entry[2]])
+        else:
+            statement._codegen(state)
+        spans.append((statement, start, len(tokens)))
     for line in module.footer:
         line._codegen(state)
     if module.has_trailing_newline:
@@ -46,8 +68,8 @@ def render(module: cst.Module) -> Rendered:
             state.add_token(state.default_newline)
     else:
         state.pop_trailing_newline()
-    tokens = state.tokens
-    return Rendered("".join(tokens), tuple("".join(tokens[start:end]) for start, end in marks))
+    return Rendered("".join(tokens), tuple("".join(tokens[start:end]) for _, start, end in spans), tokens,
+                    tuple(spans), (module.default_indent, module.default_newline))
 
 
 def reparse(output: str, new: cst.Module, rendered: Rendered, old: cst.Module, old_rendered: Rendered) -> cst.Module:

@@ -142,3 +142,13 @@ def test_exact_spans_from_function_positions_equal_whole_file_positions(newline)
     assert len(spans) >= 5
     for mine, exact in spans:
         assert mine == exact
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_code_and_positions_equal_module_code_and_libcst_positions(newline):
+    source = TRICKY.replace("\n", newline)
+    for module in (cst.parse_module(source), cst.parse_module(source.rstrip())):
+        code, positions = context_module.code_and_positions(module)
+        assert code == module.code
+        expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        assert positions == dict(expected)

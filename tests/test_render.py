@@ -35,10 +35,24 @@ def test_render_is_module_code_and_reparse_equals_a_whole_file_parse(source):
     new, *_ = _transform(module, "m.py", source.encode(), Options())
     rendered = render(new)
     assert rendered.code == new.code
+    assert render(new, reuse=rendered_old) == rendered  # (code and statements)
     rebuilt = reparse(rendered.code, new, rendered, module, rendered_old)
     whole = cst.parse_module(rendered.code)
     assert rebuilt.deep_equals(whole)
     assert rebuilt.code == rendered.code
+
+
+@pytest.mark.parametrize("source", ["x = 1\ny = 2", "x = 1\ny = 2\n", "x = 1\ny = 2\n# footer", "if a:\r\n\tx = 1\r\n"])
+def test_render_reusing_another_modules_statements_is_module_code(source):
+    module = cst.parse_module(source)
+    old = render(module)
+    for body in (module.body[::-1], [*module.body, *module.body], [cst.parse_statement("z = 3"), *module.body]):
+        for trailing in (True, False):
+            new = module.with_changes(body=body, has_trailing_newline=trailing)
+            assert render(new, reuse=old).code == new.code
+            assert render(new, reuse=old) == render(new)
+    other = module.with_changes(default_indent="  ", default_newline="\r\n", body=[cst.parse_statement("if x:\n    y = 1\n")])
+    assert render(other, reuse=render(other.with_changes(default_indent="    "))).code == other.code
 
 
 def test_statements_that_changed_are_parsed_and_the_rest_reused():
