@@ -18,7 +18,8 @@ Integer arrays are recognised from how they are made, never guessed: ``np.arange
 a comparison or other boolean array, an explicit wide integer dtype (``dtype=int``, ``.astype(np.int64)``),
 subscripts, ``np.maximum``/``minimum``/``clip``/``abs`` and ``+ - * // %`` of those with int literals, and names
 bound only to such values.  Narrow ints (int8/int16/uint8/uint16) are left alone: NumPy keeps ``float32 / int16``
-float32.  A quotient of two such arrays, or of one and a Python int, is float64 in both already; Python floats
+float32.  A quotient of two int64 arrays, or of one and a Python int, is float64 in both already (an int32 one is
+float32 in jax.numpy under x64: it is cast too); Python floats
 count only when certain (a float literal, ``np.pi``, a name bound only to one): a parameter defaulting to ``0.1``
 may be given an int, with which NumPy's product stays an int array.
 """
@@ -53,18 +54,58 @@ def int_array_casts(function: cst.FunctionDef, resolver: Resolver) -> dict[cst.B
     found = cache.get(function)
     if found is None:
         found = cache[function] = {}
+        # `acc += 2.0 * k`: NumPy writes into `acc`, keeping its dtype, where the migrated `+=` rebinds `acc` to the
+        # result's; the cast would make a float32 `acc` float64 (and a loop carrying it raise)
+        in_place = {id(inner) for node, _ in nodes_of(function, resolver, frozenset({cst.AugAssign}))
+                    for inner in _expressions(node.value)}
         for node, scope in nodes_of(function, resolver, frozenset({cst.BinaryOperation})):
-            if not isinstance(node.operator, _WITH_FLOATS):
+            if not isinstance(node.operator, _WITH_FLOATS) or id(node) in in_place:
                 continue
             left, right = (wide_int_array(side, scope, resolver) for side in (node.left, node.right))
+            if isinstance(node.operator, cst.Divide) and (left or right) and any(
+                    _int32_array(side, scope, resolver) for side in (node.left, node.right)):
+                found[node] = (left, right)  # `t32 / 2`, `a32 / b32`: float32 in jax.numpy under x64, float64 in NumPy
+                continue
             if left == right:
-                continue  # neither (nothing to do), or both: int / int is float64 in both
+                continue  # neither (nothing to do), or both: int64 / int64 is float64 in both
             other = node.right if left else node.left
             number = _python_number(other, scope, resolver, 0)
             if number == "float" or (isinstance(node.operator, cst.Divide) and number is None and not _int_number(
                     other, scope, resolver, 0)):
                 found[node] = (left, right)  # (`counts / 2`, `r / (len(x) - 1)`: a Python int, float64 in both)
     return found
+
+
+_INT32 = frozenset({"int32", "uint32", "intc", "uintc"})
+
+
+def _int32_array(node: cst.BaseExpression, scope: Scope, resolver: Resolver, depth: int = 0) -> bool:
+    """An array made with an explicit 32-bit integer dtype (``np.arange(n, dtype=np.int32)``, ``t.astype(np.int32)``),
+    a subscript of one, or a name bound only to one: jax.numpy divides those in float32 even under x64."""
+    if depth > 4:
+        return False
+    if isinstance(node, cst.Subscript):
+        return _int32_array(node.value, scope, resolver, depth + 1)
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        made = [b for b in bindings if not (isinstance(b, ValueBinding) and b.augmented)]
+        return (found is not None and found.kind != "module" and bool(made)
+                and all(isinstance(b, ValueBinding) and _int32_array(b.value, found, resolver, depth + 1) for b in made))
+    if isinstance(node, cst.Call):
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype" and resolver.qualname(node.func, scope) is None:
+            dtype = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "dtype"), None)
+            return dtype is not None and _dtype_name(dtype, resolver, scope) in _INT32
+        return _made_dtype(node, resolver, scope) in _INT32
+    return False
+
+
+def _expressions(node: cst.CSTNode):
+    """``node`` and every node below it."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        yield current
+        pending.extend(current.children)
 
 
 def wide_int_array(node: cst.BaseExpression, scope: Scope, resolver: Resolver, depth: int = 0) -> bool:
@@ -109,6 +150,8 @@ def _numpy_call(name: str, node: cst.Call, scope: Scope, resolver: Resolver, dep
     positional = [a.value for a in node.args if a.keyword is None]
     if name in _INDEX_FUNCTIONS:
         return True
+    if name == "arange" and _has_keyword(node, "dtype"):
+        return _made_dtype(node, resolver, scope) in WIDE_INTS
     if name == "arange":  # (a bare parameter counts: given a Python float, arange's float64 array takes the cast unchanged)
         return 0 < len(positional) == len(node.args) and all(
             _int_number(p, scope, resolver, depth + 1) or _bare_parameter(p, scope) for p in positional)

@@ -243,7 +243,7 @@ def _inexact_source(node: cst.BaseExpression, scope: Scope, ctx: FileContext, de
         if name in SPACING | {"cross"} and ctx.resolver.args_static(node, scope):
             return None  # Python values only: it stays NumPy's own call
         if name in INEXACT_FUNCTIONS:
-            return node, _EXAMPLES[name], INEXACT_FUNCTIONS[name]
+            return node, _EXAMPLES["std" if name in SPREADS else name], INEXACT_FUNCTIONS[name]
         if name in POWER_FUNCTIONS and len(positional) == 2 and _fractional(positional[1]):
             return node, _EXAMPLES["power"], _POWER_INSTEAD
         if (qualname in PASS_THROUGH or qualname in MAGNITUDES) and positional:
