@@ -2311,3 +2311,30 @@ def test_int_array_casts_leave_in_place_updates_alone_and_cover_int32():
                     g = np.asarray(g)
                     assert g.dtype == (w.dtype if x64 else np.float32), (name, x64, g.dtype, w.dtype)
                     np.testing.assert_allclose(g, w, rtol=1e-6)
+
+
+def test_same_kind_functions_of_python_number_parameters_keep_numpys_strong_dtype():
+    """hunt30 S5: `img * np.square(k)` with `k=16` and a uint8 image: NumPy 2's `np.square(16)` is an int64 scalar, so
+    the product is int64 (38144); jax.numpy's is weakly typed and the uint8 product wrapped to 0. The result gets
+    `.astype(jnp.result_type(k))`: int64 for an int (int32 without x64), float64 for a float."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def area_scale(img, k=16):
+            return img * np.square(k)
+
+        def gain(img, factor=-2):
+            return img * np.abs(factor)
+        """
+    )
+    assert "jnp.square(k).astype(jnp.result_type(k))" in result.output.decode()
+    import jax
+
+    img = np.array([149, 3, 255], np.uint8)
+    for x64 in (False, True):
+        with jax.enable_x64(x64):
+            for name, extra in (("area_scale", ()), ("area_scale", (1.5,)), ("gain", ()), ("gain", (3,))):
+                got, want = np.asarray(getattr(migrated, name)(img, *extra)), getattr(original, name)(img, *extra)
+                np.testing.assert_allclose(got, want, rtol=1e-6)
+                assert got.dtype.kind == want.dtype.kind and (not x64 or got.dtype == want.dtype), (name, got.dtype)
