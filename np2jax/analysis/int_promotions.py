@@ -3,7 +3,8 @@
 * A true division by (or of) such an array: ``np.cumsum(x) / np.arange(1, n + 1)``.  NumPy promotes a float16 or
   float32 array meeting an int32/int64 one to float64 (``float32 / int64`` is float64), where jax.numpy keeps the
   float's dtype: with ``jax_enable_x64`` a float32 ``x`` gives a float32 quotient instead of NumPy's float64.
-* Such an array with a Python float: ``2.0 * np.pi * k / (n - 1)`` with ``k = np.arange(n)``.  NumPy's result is a
+* Such an array with a Python float or complex: ``2.0 * np.pi * k / (n - 1)`` with ``k = np.arange(n)``,
+  ``-2j * np.pi * np.outer(k, k) / n``.  NumPy's result is a
   float64 array like any other; jax.numpy's is *weakly typed* float64, which a float32 array it then meets narrows
   (``frame * window`` float32 in JAX, float64 in NumPy).
 
@@ -36,7 +37,7 @@ from np2jax.analysis.values import nodes_of
 
 WIDE_INTS = frozenset("int int32 int64 intp int_ intc uint32 uint64 uint uintc uintp long longlong ulonglong".split())
 _INDEX_FUNCTIONS = frozenset({"argmax", "argmin", "argsort", "count_nonzero"})
-_SAME_INT_FUNCTIONS = frozenset({"maximum", "minimum", "clip", "abs", "absolute", "negative"})
+_SAME_INT_FUNCTIONS = frozenset({"maximum", "minimum", "clip", "abs", "absolute", "negative", "outer"})
 _SAME_DTYPE_METHODS = frozenset({"copy", "reshape", "ravel", "flatten", "transpose", "squeeze", "clip"})
 _COUNTS = frozenset({"sum", "cumsum"})
 _BOOL_FUNCTIONS = frozenset("""isnan isinf isfinite isposinf isneginf signbit isclose logical_and logical_or
@@ -70,7 +71,7 @@ def int_array_casts(function: cst.FunctionDef, resolver: Resolver) -> dict[cst.B
                 continue  # neither (nothing to do), or both: int64 / int64 is float64 in both
             other = node.right if left else node.left
             number = _python_number(other, scope, resolver, 0)
-            if number == "float" or (isinstance(node.operator, cst.Divide) and number is None and not _int_number(
+            if number in ("float", "complex") or (isinstance(node.operator, cst.Divide) and number is None and not _int_number(
                     other, scope, resolver, 0)):
                 found[node] = (left, right)  # (`counts / 2`, `r / (len(x) - 1)`: a Python int, float64 in both)
     return found
@@ -194,8 +195,10 @@ def _python_number(node: cst.BaseExpression, scope: Scope, resolver: Resolver, d
     knows, and ``+ - * / **`` of those (``2.0 * np.pi``)."""
     if isinstance(node, cst.BinaryOperation) and depth < 6 and isinstance(node.operator, _WITH_FLOATS):
         kinds = {_python_number(side, scope, resolver, depth + 1) for side in (node.left, node.right)}
-        if None in kinds or kinds - {"int", "float"}:
+        if None in kinds or kinds - {"int", "float", "complex"}:
             return None
+        if "complex" in kinds:
+            return "complex"  # `-2j * np.pi`
         return "float" if "float" in kinds or isinstance(node.operator, cst.Divide) else "int"
     return python_number_kind(node, scope, resolver)
 
