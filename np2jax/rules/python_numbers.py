@@ -121,22 +121,37 @@ def of_python_numbers(call: cst.Call, scope: Scope, resolver) -> bool:
     and one at least is such a parameter."""
     found = [False]
 
-    def number(node: cst.BaseExpression) -> bool:
-        if isinstance(node, (cst.Integer, cst.Float)):
+    def number(node: cst.BaseExpression, scope: Scope, depth: int = 0) -> bool:
+        if isinstance(node, (cst.Integer, cst.Float)) or _size(node):
             return True
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
-            return number(node.expression)
+            return number(node.expression, scope, depth)
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)):
-            return number(node.left) and number(node.right)
+            return number(node.left, scope, depth) and number(node.right, scope, depth)
+        if isinstance(node, (cst.Name, cst.Attribute)) and python_number_kind(node, scope, resolver) in ("int", "float"):
+            return True  # `np.pi`, `TWO_PI = 2 * math.pi`
         if isinstance(node, cst.Name):
             found_in, bindings = scope.lookup(node.value)
             if bindings and all(isinstance(b, ParamBinding) and _real_number_param(b.param, found_in, resolver)
                                 for b in bindings):
                 found[0] = True
                 return True
+            # `w = 2.0 * np.pi * k / x.shape[0]`, then `np.cos(w)`: a local name bound only to such arithmetic
+            return (depth < 4 and bool(bindings) and found_in is not None and found_in.kind != "module" and all(
+                isinstance(b, ValueBinding) and not b.augmented and number(b.value, found_in, depth + 1) for b in bindings))
         return False
 
-    return bool(call.args) and all(a.keyword is None and not a.star and number(a.value) for a in call.args) and found[0]
+    return bool(call.args) and all(a.keyword is None and not a.star and number(a.value, scope) for a in call.args) and found[0]
+
+
+def _size(node: cst.BaseExpression) -> bool:
+    """``x.shape[k]``, ``len(x)``, ``x.size``, ``x.ndim``: a Python int."""
+    if isinstance(node, cst.Subscript):
+        return (isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape" and len(node.slice) == 1
+                and isinstance(node.slice[0].slice, cst.Index) and isinstance(_unsigned(node.slice[0].slice.value), cst.Integer))
+    if isinstance(node, cst.Attribute):
+        return node.attr.value in ("size", "ndim")
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1
 
 
 def _real_number_param(param: cst.Param, scope: Scope | None, resolver) -> bool:
