@@ -2384,37 +2384,3 @@ def test_float_functions_of_python_numbers_through_locals_and_static_parameters_
             got, want = np.asarray(getattr(migrated, name)(*args)), getattr(original, name)(*args)
             assert got.dtype == np.asarray(want).dtype, (name, got.dtype)
             np.testing.assert_allclose(got, want, rtol=1e-9 if got.dtype == np.float64 else 1e-5)
-
-
-def test_a_copy_passed_to_a_function_returning_new_arrays_stays_fresh():
-    """hunt31 FP: `pos = pos.copy(); acc = accel(pos); pos += dt * vel` was refused (NPJ201, "`pos` is a parameter"):
-    `acc` might hold `pos`'s array. `accel` is a function of the module whose results are always new arrays, so
-    it cannot; a function that may return its argument (`same(p)`) still blocks the write."""
-    result, original, migrated = migrated_pair(
-        """
-        import numpy as np
-
-        def accel(pos):
-            return -pos / np.linalg.norm(pos, axis=1, keepdims=True) ** 3
-
-        def same(p):
-            return p
-
-        def step(pos, vel, dt=0.01):
-            pos = pos.copy()
-            acc = accel(pos)
-            pos += dt * vel
-            return pos, acc
-
-        def aliased(pos, vel):
-            pos = pos.copy()
-            kept = same(pos)
-            pos += vel
-            return kept
-        """
-    )
-    assert record(result, "step").status == "migrated" and record(result, "aliased").status != "migrated"
-    pos, vel = np.array([[1.0, 2.0], [3.0, -1.0]]), np.array([[0.5, 0.5], [1.0, 0.0]])
-    for got, want in zip(migrated.step(pos, vel), original.step(pos, vel)):
-        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
-    np.testing.assert_allclose(np.asarray(migrated.aliased(pos, vel)), original.aliased(pos, vel))

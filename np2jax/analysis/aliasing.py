@@ -476,7 +476,7 @@ class FunctionAliasing:
         return self._fresh_rebinding.rebound_fresh_before(name, write)
 
     def _referenced(self, name: str, node: cst.CSTNode) -> bool:
-        checker = _AliasChecker(name, self.resolver, self.scope, self._scalar_item, self._fresh_call)
+        checker = _AliasChecker(name, self.resolver, self.scope, self._scalar_item)
         visit(node, checker)
         return checker.reason is not None or bool(checker.hand_offs)
 
@@ -516,7 +516,7 @@ class FunctionAliasing:
     def _alias_reason(self, name: str, is_parameter: bool = True) -> str | None:
         """Why another name or container may hold ``name``'s array (None: none can when it is written).  ``p = name``
         alone is fine for a local array handed on after its writes (analysis/hand_off.py)."""
-        checker = _AliasChecker(name, self.resolver, self.scope, self._scalar_item, self._fresh_call)
+        checker = _AliasChecker(name, self.resolver, self.scope, self._scalar_item)
         visit(self.function.body, checker)
         if checker.reason is None and checker.hand_offs and (is_parameter or not handed_on_after_writes(
                 self.function, name, checker.hand_offs, lambda value: is_fresh_array(value, self.resolver, self.scope))):
@@ -703,13 +703,11 @@ def _binds(target: cst.BaseExpression, name: str) -> bool:
 
 class _AliasChecker(FastVisitor):
     def __init__(self, name: str, resolver: Resolver, scope: Scope,
-                 scalar_item: Callable[[cst.BaseExpression], bool] = lambda value: False,
-                 fresh_call: Callable[[cst.BaseExpression], bool] = lambda value: False) -> None:
+                 scalar_item: Callable[[cst.BaseExpression], bool] = lambda value: False) -> None:
         self.name = name
         self.resolver = resolver
         self.scope = scope
         self.scalar_item = scalar_item  # `y[i]` that is one element of `y`, a copy
-        self.fresh_call = fresh_call  # `acc = accel(pos)`: a function of the module whose results are always new arrays
         self.reason: str | None = None
         self.hand_offs: list[cst.Assign] = []  # `p = name` statements, judged at the end (analysis/hand_off.py)
 
@@ -731,8 +729,7 @@ class _AliasChecker(FastVisitor):
         return False
 
     def _check_value(self, targets: list[cst.BaseExpression], value: cst.BaseExpression | None, node=None) -> None:
-        if value is None or not may_alias(value, self.name, self.resolver, self.scope) or self.scalar_item(value) or (
-                self.fresh_call(value)):
+        if value is None or not may_alias(value, self.name, self.resolver, self.scope) or self.scalar_item(value):
             return
         if all(self._copies_or_rebinds(t) for t in targets):
             return
