@@ -169,7 +169,10 @@ class CallRewrites:
         if sides is None or not runs_on_jax_arrays(function, self.ctx):
             return updated
         self.statement_rewrites += 1
-        left, right = (_as_float(side) if cast else side for side, cast in zip((updated.left, updated.right), sides))
+        left_cast, right_cast, into = sides
+        dtype = cst.Name("float") if into is None else call(f"{self.ctx.use_jnp()}.result_type", cst.Name(into), cst.Name("float"))
+        left, right = (_as_float(side, dtype.deep_clone()) if cast else side
+                       for side, cast in zip((updated.left, updated.right), (left_cast, right_cast)))
         return updated.with_changes(left=left, right=right)
 
     def leave_List(self, original: cst.List, updated: cst.BaseExpression) -> cst.BaseExpression:
@@ -227,8 +230,8 @@ def _operand(node: cst.BaseExpression) -> cst.BaseExpression:
     return node.deep_clone()
 
 
-def _as_float(node: cst.BaseExpression) -> cst.BaseExpression:
-    """``node.astype(float)``, parenthesised where the attribute would bind tighter than ``node``."""
+def _as_float(node: cst.BaseExpression, dtype: cst.BaseExpression) -> cst.BaseExpression:
+    """``node.astype(dtype)``, parenthesised where the attribute would bind tighter than ``node``."""
     if not node.lpar and not isinstance(node, (cst.Name, cst.Call, cst.Attribute, cst.Subscript)):
         node = node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-    return cst.Call(func=cst.Attribute(value=node, attr=cst.Name("astype")), args=[cst.Arg(cst.Name("float"))])
+    return cst.Call(func=cst.Attribute(value=node, attr=cst.Name("astype")), args=[cst.Arg(dtype)])

@@ -48,24 +48,33 @@ _INT_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modu
 _WITH_FLOATS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power)
 
 
-def int_array_casts(function: cst.FunctionDef, resolver: Resolver) -> dict[cst.BinaryOperation, tuple[bool, bool]]:
+def int_array_casts(function: cst.FunctionDef, resolver: Resolver) -> dict[cst.BinaryOperation, tuple[bool, bool, str | None]]:
     """Binary operations of ``function`` with a wide integer array on one side whose promotion differs (see the
-    module docstring): which sides (left, right) to cast to float. Memoised per function."""
+    module docstring): which sides (left, right) to cast, and to what: ``None`` for ``float``, or the name of the
+    array an augmented assignment writes into. Memoised per function.
+
+    ``acc += 2.0 * k``: NumPy computes the right-hand side as usual (float64) and writes it into ``acc``, keeping
+    ``acc``'s dtype; the migrated ``+=`` rebinds ``acc`` to the result's dtype. Cast to ``float``, a float32 ``acc``
+    would become float64 (and a loop carrying it raise); not cast, a float64 ``acc`` would get a float16/float32 sum.
+    So the cast there is ``jnp.result_type(acc, float)``: ``acc``'s own float dtype. Another target (an attribute)
+    gets no cast."""
     cache = resolver.memo.setdefault("int_array_casts", {})
     found = cache.get(function)
     if found is None:
         found = cache[function] = {}
-        # `acc += 2.0 * k`: NumPy writes into `acc`, keeping its dtype, where the migrated `+=` rebinds `acc` to the
-        # result's; the cast would make a float32 `acc` float64 (and a loop carrying it raise)
-        in_place = {id(inner) for node, _ in nodes_of(function, resolver, frozenset({cst.AugAssign}))
-                    for inner in _expressions(node.value)}
+        in_place: dict[int, str | None] = {}
+        for statement, _ in nodes_of(function, resolver, frozenset({cst.AugAssign})):
+            target = statement.target.value if isinstance(statement.target, cst.Subscript) else statement.target
+            name = target.value if isinstance(target, cst.Name) else None
+            in_place.update((id(inner), name) for inner in _expressions(statement.value))
         for node, scope in nodes_of(function, resolver, frozenset({cst.BinaryOperation})):
-            if not isinstance(node.operator, _WITH_FLOATS) or id(node) in in_place:
+            if not isinstance(node.operator, _WITH_FLOATS) or (id(node) in in_place and in_place[id(node)] is None):
                 continue
+            into = in_place.get(id(node))
             left, right = (wide_int_array(side, scope, resolver) for side in (node.left, node.right))
             if isinstance(node.operator, cst.Divide) and (left or right) and any(
                     _int32_array(side, scope, resolver) for side in (node.left, node.right)):
-                found[node] = (left, right)  # `t32 / 2`, `a32 / b32`: float32 in jax.numpy under x64, float64 in NumPy
+                found[node] = (left, right, into)  # `t32 / 2`, `a32 / b32`: float32 in jax.numpy under x64, float64 in NumPy
                 continue
             if left == right:
                 continue  # neither (nothing to do), or both: int64 / int64 is float64 in both
@@ -73,7 +82,7 @@ def int_array_casts(function: cst.FunctionDef, resolver: Resolver) -> dict[cst.B
             number = _python_number(other, scope, resolver, 0)
             if number in ("float", "complex") or (isinstance(node.operator, cst.Divide) and number is None and not _int_number(
                     other, scope, resolver, 0)):
-                found[node] = (left, right)  # (`counts / 2`, `r / (len(x) - 1)`: a Python int, float64 in both)
+                found[node] = (left, right, into)  # (`counts / 2`, `r / (len(x) - 1)`: a Python int, float64 in both)
     return found
 
 
