@@ -31,7 +31,8 @@ def test_a_list_parameter_rebound_by_its_copy_is_wrapped_in_every_assignment_for
             return q1 - q2
         """
     )
-    assert result.output.decode().count("jnp.asarray(q1)") == 3
+    # `np.copy` is `jnp.array`, which takes a list itself: nothing to wrap
+    assert result.output.decode().count("jnp.array(q1)") == 3 and "jnp.asarray(q1)" not in result.output.decode()
     a, b = [1.0, 2.0, 4.0], [0.5, 0.5, 0.5]
     assert migrated.single(a) == original.single(a)
     for name in ("fresh", "pair"):
@@ -74,9 +75,8 @@ def test_an_isinstance_check_for_list_says_the_parameter_may_be_one():
         """
     )
     output = result.output.decode()
-    assert "jnp.copy(jnp.asarray(q1)), jnp.copy(jnp.asarray(q2))" in output
-    assert "x = jnp.copy(jnp.asarray(x))" in output
-    assert "x = jnp.copy(x)" in output  # nothing says `sind` takes lists: no wrap
+    assert "jnp.array(q1), jnp.array(q2)" in output  # (`np.copy` is `jnp.array`, which takes lists)
+    assert output.count("x = jnp.array(x)") == 2
     assert migrated.guard([1.0, 0.0], [0.0, 1.0]) == original.guard([1.0, 0.0], [0.0, 1.0])
     for x in ([0.0, 90.0, -120.0], (60.0,), np.array([30.0]), 45.0):
         np.testing.assert_allclose(migrated.cosd(x), original.cosd(x), atol=1e-6)  # float32 without x64
