@@ -117,8 +117,9 @@ FLOAT_UFUNCS = frozenset(f"numpy.{name}" for name in (
 
 def of_python_numbers(call: cst.Call, scope: Scope, resolver) -> bool:
     """Every argument is a parameter meant to be a real Python number (``periods=252``, ``rate: float``,
-    ``periods=TRADING_DAYS`` with ``TRADING_DAYS = 252`` at module level), a number literal, or arithmetic on those,
-    and one at least is such a parameter."""
+    ``periods=TRADING_DAYS`` with ``TRADING_DAYS = 252`` at module level), a number literal, ``np.pi``, a size
+    (``x.shape[0]``), arithmetic on those, or a local name bound only to such arithmetic; and one at least is such a
+    parameter."""
     found = [False]
 
     def number(node: cst.BaseExpression, scope: Scope, depth: int = 0) -> bool:
