@@ -127,3 +127,18 @@ def bool_identity_operands(node: cst.Comparison) -> list[cst.BaseExpression]:
                 if isinstance(other, cst.Name) and other.value in ("True", "False"):
                     found.append(value)
     return found
+
+
+def size_expression(node: cst.BaseExpression) -> bool:
+    """``x.shape[k]`` (``k`` an int literal, signed or not), ``len(x)``, ``x.size``, ``x.ndim``: a Python int."""
+    if isinstance(node, cst.Subscript):
+        if not (isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape" and len(node.slice) == 1
+                and isinstance(node.slice[0].slice, cst.Index)):
+            return False
+        index = node.slice[0].slice.value
+        while isinstance(index, cst.UnaryOperation) and isinstance(index.operator, (cst.Minus, cst.Plus)):
+            index = index.expression
+        return isinstance(index, cst.Integer)
+    if isinstance(node, cst.Attribute):
+        return node.attr.value in ("size", "ndim")
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1

@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.loops import descendants
 from np2jax.analysis.narrow_dtypes import _dtype_name, _made_dtype  # (the dtype spelling rules live there)
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.value_kinds import literal_value, python_number_kind
 from np2jax.analysis.values import nodes_of
+from np2jax.cstutil import size_expression
 
 WIDE_INTS = frozenset("int int32 int64 intp int_ intc uint32 uint64 uint uintc uintp long longlong ulonglong".split())
 _INDEX_FUNCTIONS = frozenset({"argmax", "argmin", "argsort", "count_nonzero"})
@@ -66,7 +68,7 @@ def int_array_casts(function: cst.FunctionDef, resolver: Resolver) -> dict[cst.B
         for statement, _ in nodes_of(function, resolver, frozenset({cst.AugAssign})):
             target = statement.target.value if isinstance(statement.target, cst.Subscript) else statement.target
             name = target.value if isinstance(target, cst.Name) else None
-            in_place.update((id(inner), name) for inner in _expressions(statement.value))
+            in_place.update((id(inner), name) for inner in descendants(statement.value))
         for node, scope in nodes_of(function, resolver, frozenset({cst.BinaryOperation})):
             if not isinstance(node.operator, _WITH_FLOATS) or (id(node) in in_place and in_place[id(node)] is None):
                 continue
@@ -97,25 +99,29 @@ def _int32_array(node: cst.BaseExpression, scope: Scope, resolver: Resolver, dep
     if isinstance(node, cst.Subscript):
         return _int32_array(node.value, scope, resolver, depth + 1)
     if isinstance(node, cst.Name):
-        found, bindings = scope.lookup(node.value)
-        made = [b for b in bindings if not (isinstance(b, ValueBinding) and b.augmented)]
-        return (found is not None and found.kind != "module" and bool(made)
-                and all(isinstance(b, ValueBinding) and _int32_array(b.value, found, resolver, depth + 1) for b in made))
+        return _bound_only_to(node, scope, lambda value, found: _int32_array(value, found, resolver, depth + 1),
+                              skip_augmented=True)
     if isinstance(node, cst.Call):
         if isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype" and resolver.qualname(node.func, scope) is None:
-            dtype = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "dtype"), None)
-            return dtype is not None and _dtype_name(dtype, resolver, scope) in _INT32
+            return _astype_dtype(node, resolver, scope) in _INT32
         return _made_dtype(node, resolver, scope) in _INT32
     return False
 
 
-def _expressions(node: cst.CSTNode):
-    """``node`` and every node below it."""
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        yield current
-        pending.extend(current.children)
+def _bound_only_to(node: cst.Name, scope: Scope, test, skip_augmented: bool) -> bool:
+    """Every binding of the local name ``node`` is a value ``test(value, its scope)`` accepts. Augmented bindings are
+    skipped with ``skip_augmented`` (``n += 1`` keeps an integer array's dtype), and fail otherwise."""
+    found, bindings = scope.lookup(node.value)
+    if skip_augmented:
+        bindings = [b for b in bindings if not (isinstance(b, ValueBinding) and b.augmented)]
+    return (found is not None and found.kind != "module" and bool(bindings)
+            and all(isinstance(b, ValueBinding) and not b.augmented and test(b.value, found) for b in bindings))
+
+
+def _astype_dtype(node: cst.Call, resolver: Resolver, scope: Scope) -> str | None:
+    """The dtype name of ``x.astype(dtype)``, or None."""
+    dtype = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "dtype"), None)
+    return None if dtype is None else _dtype_name(dtype, resolver, scope)
 
 
 def wide_int_array(node: cst.BaseExpression, scope: Scope, resolver: Resolver, depth: int = 0) -> bool:
@@ -123,10 +129,8 @@ def wide_int_array(node: cst.BaseExpression, scope: Scope, resolver: Resolver, d
     if depth > 6:
         return False
     if isinstance(node, cst.Name):
-        found, bindings = scope.lookup(node.value)
-        made = [b for b in bindings if not (isinstance(b, ValueBinding) and b.augmented)]  # `n += 1` keeps the dtype
-        return (found is not None and found.kind != "module" and bool(made)
-                and all(isinstance(b, ValueBinding) and wide_int_array(b.value, found, resolver, depth + 1) for b in made))
+        return _bound_only_to(node, scope, lambda value, found: wide_int_array(value, found, resolver, depth + 1),
+                              skip_augmented=True)
     if isinstance(node, cst.Subscript):
         return wide_int_array(node.value, scope, resolver, depth + 1)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
@@ -145,8 +149,7 @@ def wide_int_array(node: cst.BaseExpression, scope: Scope, resolver: Resolver, d
         return False
     method, receiver = func.attr.value, func.value
     if method == "astype":
-        dtype = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "dtype"), None)
-        return dtype is not None and _dtype_name(dtype, resolver, scope) in WIDE_INTS
+        return _astype_dtype(node, resolver, scope) in WIDE_INTS
     if method in _INDEX_FUNCTIONS - {"count_nonzero"}:
         return True  # `x.argmax(axis=1)`: int64 indices (a list has no such method)
     if method in _COUNTS and not _has_keyword(node, "dtype"):
@@ -192,10 +195,8 @@ def _boolean(node: cst.BaseExpression, scope: Scope, resolver: Resolver, depth: 
         qualname = resolver.qualname(node.func, scope) or ""
         return qualname.startswith("numpy.") and qualname[len("numpy."):] in _BOOL_FUNCTIONS
     if isinstance(node, cst.Name):
-        found, bindings = scope.lookup(node.value)
-        return (found is not None and found.kind != "module" and bool(bindings)
-                and all(isinstance(b, ValueBinding) and not b.augmented and _boolean(b.value, found, resolver, depth + 1)
-                        for b in bindings))
+        return _bound_only_to(node, scope, lambda value, found: _boolean(value, found, resolver, depth + 1),
+                              skip_augmented=False)
     return False
 
 
@@ -219,13 +220,8 @@ def _int_number(node: cst.BaseExpression, scope: Scope, resolver: Resolver, dept
         return False
     if _int_literal(node):
         return True
-    if isinstance(node, cst.Call):
-        return isinstance(node.func, cst.Name) and node.func.value == "len" and scope.lookup("len")[0] is None
-    if isinstance(node, cst.Attribute):
-        return node.attr.value in ("size", "ndim")
-    if isinstance(node, cst.Subscript):
-        return (isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape" and len(node.slice) == 1
-                and isinstance(node.slice[0].slice, cst.Index) and _int_literal(node.slice[0].slice.value))
+    if size_expression(node):
+        return not isinstance(node, cst.Call) or scope.lookup("len")[0] is None  # (`len` not shadowed)
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
         return _int_number(node.left, scope, resolver, depth + 1) and _int_number(node.right, scope, resolver, depth + 1)
     if isinstance(node, cst.Name):

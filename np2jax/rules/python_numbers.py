@@ -15,7 +15,7 @@ import libcst as cst
 from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.value_kinds import python_number_kind
 from np2jax.context import FileContext, NumpyRef
-from np2jax.cstutil import number_literal
+from np2jax.cstutil import number_literal, size_expression
 
 
 def python_fill(ref: NumpyRef, ctx: FileContext) -> str | None:
@@ -123,7 +123,7 @@ def of_python_numbers(call: cst.Call, scope: Scope, resolver) -> bool:
     found = [False]
 
     def number(node: cst.BaseExpression, scope: Scope, depth: int = 0) -> bool:
-        if isinstance(node, (cst.Integer, cst.Float)) or _size(node):
+        if isinstance(node, (cst.Integer, cst.Float)) or size_expression(node):
             return True
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
             return number(node.expression, scope, depth)
@@ -143,16 +143,6 @@ def of_python_numbers(call: cst.Call, scope: Scope, resolver) -> bool:
         return False
 
     return bool(call.args) and all(a.keyword is None and not a.star and number(a.value, scope) for a in call.args) and found[0]
-
-
-def _size(node: cst.BaseExpression) -> bool:
-    """``x.shape[k]``, ``len(x)``, ``x.size``, ``x.ndim``: a Python int."""
-    if isinstance(node, cst.Subscript):
-        return (isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape" and len(node.slice) == 1
-                and isinstance(node.slice[0].slice, cst.Index) and isinstance(_unsigned(node.slice[0].slice.value), cst.Integer))
-    if isinstance(node, cst.Attribute):
-        return node.attr.value in ("size", "ndim")
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1
 
 
 def _real_number_param(param: cst.Param, scope: Scope | None, resolver) -> bool:
@@ -236,9 +226,11 @@ def convolution_dtype(ref: NumpyRef, ctx: FileContext) -> cst.BaseExpression | N
     positional = [a.value for a in call.args if a.keyword is None]
     keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     operands = positional[:2] + [keywords[k] for k in ("a", "v") if k in keywords]
+    if len(operands) != 2:
+        return None
     jnp = ctx.use_jnp()
     dtypes = [_dtype_code(op, ref.scope, ctx, jnp) for op in operands]
-    if len(operands) != 2 or None in dtypes:
+    if None in dtypes:
         return None
     return cst.parse_expression(f"{jnp}.result_type({', '.join(dtypes)})")
 
