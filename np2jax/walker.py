@@ -23,7 +23,7 @@ from np2jax.analysis.scope import (
 from np2jax.context import BLOCKED_AS_IS, FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan, runs_on_jax_arrays
 from np2jax.cstutil import call, dotted, trailing_comment_lines
 from np2jax.analysis.function_tracing import MASK_INDEX
-from np2jax.analysis.eager_shapes import varying_shape
+from np2jax.analysis.eager_shapes import element_write, numpy_writes_only, varying_shape
 from np2jax.analysis.loops import contains
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.rule import Rule
@@ -152,7 +152,7 @@ class Walker(CallRewrites, FastTransformer):
         for rule in self.hooks["on_leave_function"]:
             rule.on_leave_function(info, self.ctx)
         reverted = any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:])
-        kept = None if reverted or info.jit or not info.changed else (
+        kept = None if reverted or info.jit or not info.changed or self._returns_arguments(info) else (
             _shape_changing_loop(info, self.ctx) or _object_arguments(info, self.ctx))
         if kept is not None:  # un-jitted, eager jax.numpy would be slower than NumPy or fail where NumPy works
             reverted, info.changed = True, False
@@ -186,6 +186,12 @@ class Walker(CallRewrites, FastTransformer):
             for rule in self.hooks["on_function_decided"]:
                 rule.on_function_decided(info, self.ctx)
         return updated
+
+    def _returns_arguments(self, info: FunctionInfo) -> bool:
+        """``info``'s function now returns the arguments it mutated (NPJ203) and its calls here rebind them
+        (``a = f(a)``): left as NumPy code it would return None to them instead."""
+        mutations = self.ctx.mutations
+        return mutations is not None and bool(mutations.returned(info.node)[0])
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         qualname = self._qualified(node.name.value)
@@ -662,20 +668,29 @@ def _object_arguments(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] |
 
 
 def _shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:
-    """What to say (and do instead) when eager jax.numpy would compile new kernels at every step of a loop."""
+    """What to say (and do instead) when eager jax.numpy would compile new kernels, or copy a whole array, at
+    every step of a loop."""
     found = _changing_shape(info, ctx)
     if found is None:
         return None
     node, what = found
+    if what == ELEMENT_WRITE:
+        return (f"{what} inside a loop (line {ctx.exact_span(node)[0]}) would copy the whole array and dispatch a "
+                "kernel at every step as eager jax.numpy (`.at[]` outside jax.jit), far slower than NumPy",
+                "make the function jittable (see the other diagnostics): the loop then becomes a jax.lax loop")
     return (f"{what} inside a loop (line {ctx.exact_span(node)[0]}) gives arrays of a new shape at every step, for "
             "which eager jax.numpy compiles new kernels each time (far slower than NumPy)",
             "keep shapes fixed (jnp.where with the mask, a size= argument, fixed-length windows); the function can then be jitted")
 
 
+ELEMENT_WRITE = "a write into array elements"
+
+
 def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, str] | None:
     """A boolean mask index that keeps ``info``'s function from being jitted, inside one of its loops (the read),
-    or a slice or an array a loop of it makes with a length that changes at every step (analysis/eager_shapes.py);
-    with what it is."""
+    or a slice or an array a loop of it makes with a length that changes at every step (analysis/eager_shapes.py),
+    or a write into array elements in a loop; with what it is.  None when the function writes into arrays that a
+    caller in this module may hand it as JAX arrays (``numpy_writes_only``)."""
     plan = ctx.jit_state(info).plan
     if plan is None or plan.ok:
         return None
@@ -688,15 +703,27 @@ def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, 
             loops.append(node)
         if kind not in _NESTED_SCOPES:
             stack.extend(inner_nodes(node))  # (trivia holds no loop)
+    if not loops:
+        return None
+    scope = ctx.resolver.scopes.get(info.node)
+    if scope is None:
+        return None
+    name = info.node.name.value
+    called_here = any(caller is not info.node for _, caller in ctx.resolver.calls_by_name(ctx.module).get(name, ()))
+    if called_here and not numpy_writes_only(info.node, ctx.resolver, scope):
+        return None  # a migrated caller here may hand it JAX arrays, into which its NumPy code cannot write
     for blocker in plan.blockers:
         if blocker.message == MASK_INDEX and any(contains(loop, blocker.node) for loop in loops):
             return blocker.node, "a boolean mask index"
-    scope = ctx.resolver.scopes.get(info.node)
     for loop in loops:
-        found = varying_shape(loop, ctx.resolver, scope) if scope is not None else None
+        found = varying_shape(loop, ctx.resolver, scope)
         if found is not None:
             return found, ("a slice whose length changes with the step" if isinstance(found, cst.Subscript)
                            else "an array whose length changes with the step")
+    for loop in loops:
+        found = element_write(loop)
+        if found is not None:
+            return found, ELEMENT_WRITE
     return None
 
 

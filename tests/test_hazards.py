@@ -30,8 +30,9 @@ SOURCE = textwrap.dedent(
 
     def bin_counts(x, n_bins):
         counts = np.zeros(n_bins)
+        idx = (x * n_bins).astype(int)
         for i in range(len(x)):
-            counts[int(x[i] * n_bins)] += 1
+            counts[idx[i]] += 1
         return counts
 
     def factorials(n):

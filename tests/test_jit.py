@@ -812,7 +812,7 @@ FORI_CASES = [
                 out[i] = x[i] + s / 2147483647.0
             return out
         """,
-        {"f": ("NPJ303",)},
+        {"f": ("NPJ303", "NPJ304")},
         id="python-int-carry-would-overflow-int32",
     ),
     pytest.param(

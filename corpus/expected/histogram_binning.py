@@ -32,11 +32,11 @@ def bin_centers(edges):
 
 def weighted_counts(x, weights, lo, hi, n_bins):
     """Sum of weights per bin, one value at a time."""
-    counts = jnp.zeros(n_bins)
+    counts = np.zeros(n_bins)
     width = (hi - lo) / n_bins
     for i in range(len(x)):
         b = int((x[i] - lo) / width)
-        counts = counts.at[b].add(weights[i])
+        counts[b] += weights[i]
     return counts
 
 

@@ -177,7 +177,7 @@ class LoopToFori(Rule):
             diagnostics=("NPJ305",),
         ),
         Example(
-            title="a Python number as a carry: not converted (it would become a 32-bit array), not jitted",
+            title="a Python number as a carry: not converted (it would become a 32-bit array), not jitted, left as NumPy code (NPJ304)",
             before="""
             import numpy as np
 
@@ -190,17 +190,17 @@ class LoopToFori(Rule):
                 return out
             """,
             after="""
-            import jax.numpy as jnp
+            import numpy as np
 
             def lcg_noise(x, seed=12345):
-                out = jnp.zeros_like(x)
+                out = np.zeros_like(x)
                 s = seed
                 for i in range(len(x)):
                     s = (s * 16807) % 2147483647
-                    out = out.at[i].set(x[i] + s / 2147483647.0)
+                    out[i] = x[i] + s / 2147483647.0
                 return out
             """,
-            diagnostics=("NPJ303",),
+            diagnostics=("NPJ304", "NPJ303"),
         ),
         Example(
             title="float functions of the index move to jax.numpy with the loop",
@@ -307,7 +307,7 @@ class LoopToFori(Rule):
             diagnostics=("NPJ305", "NPJ305"),
         ),
         Example(
-            title="a window that runs past the end (NumPy cuts it, dynamic_slice would not): not converted",
+            title="a window that runs past the end (NumPy cuts it, dynamic_slice would not): not converted, left as NumPy code (NPJ304)",
             before="""
             import numpy as np
 
@@ -318,15 +318,15 @@ class LoopToFori(Rule):
                 return out
             """,
             after="""
-            import jax.numpy as jnp
+            import numpy as np
 
             def forward_sums(x):
-                out = jnp.zeros_like(x)
+                out = np.zeros_like(x)
                 for i in range(x.shape[0]):
-                    out = out.at[i].set(x[i:i + 3].sum())
+                    out[i] = x[i:i + 3].sum()
                 return out
             """,
-            diagnostics=("NPJ303", "NPJ303"),
+            diagnostics=("NPJ304", "NPJ303", "NPJ303"),
         ),
         Example(
             title="sums over prefixes at the index (triangular solves): full-length operands, masked",
