@@ -815,3 +815,33 @@ def test_static_arguments_used_as_shapes_or_axes_say_callers_must_pass_tuples():
     np.testing.assert_array_equal(np.asarray(new["pad_to"](x, (3, 4))), original["pad_to"](x, (3, 4)))
     with pytest.raises(ValueError, match="Non-hashable static arguments"):
         new["pad_to"](x, [3, 4])  # what the info warns about
+
+
+def test_parameters_an_operand_of_matmul_is_computed_from_are_never_static():
+    """hunt33 L1: `ab = b - a; denom = ab @ ab; t = 0.0 if denom == 0 else ...` made `a` and `b` static (they
+    looked like numbers reaching a test), so every ndarray there raised "Non-hashable static arguments".  An
+    operand of `@` is an array: the parameters it is computed from by arithmetic stay traced."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def segment_distance(p, a, b):
+            ab = b - a
+            denom = ab @ ab
+            t = 0.0 if denom == 0 else np.clip((p - a) @ ab / denom, 0, 1)
+            return np.linalg.norm(p - (a + t * ab))
+
+        def project(v, scale, k):
+            w = scale * v
+            return (w @ w) * np.ones(k)
+        """
+    )
+    result = migrate(source)
+    assert "static_argnums=(1, 2)" not in result.output.decode()
+    assert "an operand of `@`" in next(d.message for d in result.diagnostics if d.code == "NPJ301")
+    assert function_record(result, "project").static_argnums == (2,)  # `scale` stays traced too, `k` a size
+    _, original, new = migrate_and_exec(source)
+    p, a = np.array([1.0, 2.0]), np.array([0.0, 0.0])
+    for b in (np.array([3.0, 0.0]), np.array([0.0, 0.0])):
+        assert_matches_numpy(original, new, "segment_distance", (p, a, b))
+    assert_matches_numpy(original, new, "project", (p, 2.0, 3))

@@ -9,7 +9,9 @@ arguments" on every call.  So a parameter is never static when the code says it 
 * its docstring entry says so (``a : array-like, shape (3,)``, ``v (np.ndarray): ...``,
   ``:type q: list``);
 * the function indexes it (``a[2]``), unpacks it (``w, x, y, z = q``, ``f(*q)``) or iterates over it
-  (``for v in a``, ``zip(a, b)``, a comprehension, ``sorted(a)``, ``list(a)``, ``sum(a)``).
+  (``for v in a``, ``zip(a, b)``, a comprehension, ``sorted(a)``, ``list(a)``, ``sum(a)``);
+* an operand of ``@`` is computed from it by arithmetic (``ab = b - a; ab @ ab``): no Python number takes
+  ``@``, so one of those parameters holds an array, and each is taken to.
 
 Explicit evidence of a hashable value still wins over the use (a ``tuple`` hint, a tuple default, a shape-like
 name: ``shape[0]``): see ``FunctionTracing._may_be_static``.
@@ -22,7 +24,7 @@ import re
 import libcst as cst
 
 from np2jax.analysis.resolve import Resolver
-from np2jax.analysis.scope import ParamBinding
+from np2jax.analysis.scope import ParamBinding, ValueBinding
 from np2jax.analysis.tracing_tables import ARRAY_HINTS
 from np2jax.analysis.values import nodes_of
 
@@ -176,6 +178,9 @@ def _container_uses(function: cst.FunctionDef, params: set[str], resolver: Resol
         elif isinstance(node, cst.Call) and resolver.qualname(node.func, scope) in _ITERATING:
             # `vals = sorted(x)`, `max(x)`, `list(x)`: the elements of an array or a container
             used.extend((arg.value, "iterated over") for arg in node.args if arg.keyword is None and not arg.star)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.MatrixMultiply):  # no number takes `@`
+            used.extend((value, "an operand of `@`") for side in (node.left, node.right)
+                        for value in _arithmetic_names(side, scope, function_scope, 3))
         for value, how in used:
             if isinstance(value, cst.Name) and value.value in params and value.value not in found:
                 owner, bindings = scope.lookup(value.value)
@@ -184,4 +189,22 @@ def _container_uses(function: cst.FunctionDef, params: set[str], resolver: Resol
     return found
 
 
-_CONTAINER_USES = frozenset({cst.Subscript, cst.Assign, cst.Arg, cst.For, cst.CompFor, cst.Call})  # what _container_uses looks at
+def _arithmetic_names(node: cst.BaseExpression, scope, function_scope, depth: int) -> list[cst.Name]:
+    """The names ``node`` is computed from by arithmetic, following local names bound once (``ab = b - a``):
+    when ``node`` is an array, one of them holds it."""
+    if isinstance(node, cst.UnaryOperation):
+        return _arithmetic_names(node.expression, scope, function_scope, depth)
+    if isinstance(node, cst.BinaryOperation):
+        return [*_arithmetic_names(node.left, scope, function_scope, depth),
+                *_arithmetic_names(node.right, scope, function_scope, depth)]
+    if not isinstance(node, cst.Name):
+        return []
+    owner, bindings = scope.lookup(node.value)
+    if owner is function_scope and depth > 0 and len(bindings) == 1 and isinstance(bindings[0], ValueBinding) \
+            and not bindings[0].augmented:
+        return _arithmetic_names(bindings[0].value, scope, function_scope, depth - 1)
+    return [node]
+
+
+_CONTAINER_USES = frozenset({cst.Subscript, cst.Assign, cst.Arg, cst.For, cst.CompFor, cst.Call,
+                             cst.BinaryOperation})  # what _container_uses looks at
