@@ -27,6 +27,7 @@ CLIPPING = frozenset({"numpy.clip", "jax.numpy.clip"})
 BOOLEAN_FUNCTIONS = frozenset(f"numpy.{name}" for name in (
     "isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit", "isclose", "logical_and", "logical_or",
     "logical_not", "logical_xor", "greater", "greater_equal", "less", "less_equal", "equal", "not_equal"))
+CONVERTERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray", "numpy.ascontiguousarray"})
 ROUNDING = frozenset(f"numpy.{name}" for name in ("round", "around", "rint", "floor", "ceil", "trunc", "fix"))
 
 
@@ -38,6 +39,12 @@ def value_range(node: cst.BaseExpression, scope, ctx: FileContext, depth: int = 
     number = _literal(node)
     if number is not None:
         return number, number
+    if isinstance(node, (cst.List, cst.Tuple)) and node.elements:  # `np.array([0, 128, 255], dtype=np.uint8)`
+        ranges = [value_range(e.value, scope, ctx, depth + 1) if not isinstance(e, cst.StarredElement) else None
+                  for e in node.elements]
+        if any(r is None for r in ranges):
+            return None
+        return min(r[0] for r in ranges), max(r[1] for r in ranges)
     if isinstance(node, cst.Comparison) and not any(
             isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons):
         return 0, 1  # a boolean (array): casts to 0 and 1
@@ -223,7 +230,8 @@ class AstypeNarrowing(HazardRule):
     SEVERITY = Severity.WARNING
     DOC = RuleDoc(
         what=(
-            "Reports `.astype(...)` and dtype calls to unsigned or narrow integer types on traced values, also "
+            "Reports `.astype(...)`, dtype calls and `np.array`/`np.asarray` with `dtype=` (`np.array(img * 255.0, "
+            "dtype=np.uint8)`) to unsigned or narrow integer types on traced values, also "
             "when the dtype is chosen at run time among such types (`np.uint8 if bits == 8 else np.uint16`, directly "
             "or through a local name). Values clipped into the type's range by number literals are not reported "
             "(`np.clip(lut, 0, 255).astype(np.uint8)`, `np.round(np.clip(x, -1, 1) * 32767).astype(np.int16)`, also "
@@ -252,6 +260,23 @@ class AstypeNarrowing(HazardRule):
 
             def to_image(x):
                 return (x * 255).astype(np.uint8)
+            """,
+            diagnostics=("NPJ105",),
+        ),
+        Example(
+            title="`np.array`/`np.asarray` with a narrow integer dtype make the same cast",
+            before="""
+            import numpy as np
+
+            def to_image(x):
+                return np.array(x * 255.0, dtype=np.uint8)
+            """,
+            after="""
+            import numpy as np
+            import jax.numpy as jnp
+
+            def to_image(x):
+                return jnp.array(x * 255.0, dtype=np.uint8)
             """,
             diagnostics=("NPJ105",),
         ),
@@ -348,6 +373,7 @@ class AstypeNarrowing(HazardRule):
 
     def on_call(self, node: cst.Call, ctx: FileContext) -> None:
         if not isinstance(node.func, cst.Attribute) or node.func.attr.value != "astype":
+            self._constructor_dtype(node, ctx)
             return
         qualname = ctx.qualname(node.func)
         if qualname is not None and not qualname.startswith("numpy."):
@@ -359,6 +385,19 @@ class AstypeNarrowing(HazardRule):
             return
         dtype = self._dtype_name(args[0].value, ctx)
         if dtype in NARROW_INTEGERS and not _fits(value_range(node.func.value, ctx.scope, ctx), dtype):
+            self.report(ctx, node, self.MESSAGE.format(dtype=dtype))
+
+    def _constructor_dtype(self, node: cst.Call, ctx: FileContext) -> None:
+        """``np.array(img * 255.0, dtype=np.uint8)``, ``np.asarray(x, np.int16)``: the same cast as ``.astype``."""
+        if ctx.qualname(node.func) not in CONVERTERS or not node.args or node.args[0].keyword is not None:
+            return
+        dtype_arg = next((arg for arg in node.args if arg.keyword is not None and arg.keyword.value == "dtype"), None)
+        if dtype_arg is None and len(node.args) > 1 and node.args[1].keyword is None:
+            dtype_arg = node.args[1]
+        if dtype_arg is None:
+            return
+        dtype = self._dtype_name(dtype_arg.value, ctx)
+        if dtype in NARROW_INTEGERS and not _fits(value_range(node.args[0].value, ctx.scope, ctx), dtype):
             self.report(ctx, node, self.MESSAGE.format(dtype=dtype))
 
     @classmethod
