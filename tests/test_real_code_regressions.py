@@ -450,7 +450,8 @@ def test_numpy_functions_that_write_into_a_result_keep_the_callee_numpy():
 
 def test_the_mean_of_a_boolean_array_keeps_numpys_float64_under_x64(tmp_path):
     """jax.numpy averages booleans in float32 even with jax_enable_x64 (NumPy: float64): `dtype=float` is added,
-    to np.mean & co. and, in functions that are jitted, to the `.mean()`/`.std()`/`.var()` methods of comparisons."""
+    to np.mean & co. and, in functions that are jitted, to the `.mean()`/`.std()`/`.var()` methods of comparisons,
+    also through local names bound only to booleans (`correct = pred == y`, `m &= ...`) and of np.any/np.all."""
     source = textwrap.dedent(
         """
         import numpy as np
@@ -467,10 +468,17 @@ def test_the_mean_of_a_boolean_array_keeps_numpys_float64_under_x64(tmp_path):
         def noisy_hit_rate(x, lo):
             print(lo)  # not jitted: on NumPy arrays NumPy's method already averages in float64; left as it is
             return (x > lo).mean()
+
+        def named_rates(x, lo):
+            correct = x > lo
+            both = correct & (x < 1.0)
+            both &= ~np.isnan(x)
+            return np.mean(correct), both.mean(axis=0), np.any(x > lo, axis=1).mean()
         """
     ).lstrip()
     result = migrate_source(source.encode(), "m.py")
     output = result.output.decode()
+    assert "jnp.mean(correct, dtype=float), both.mean(axis=0, dtype=float), jnp.any(x > lo, axis=1).mean(dtype=float)" in output
     assert "jnp.mean(pred == labels, dtype=float)" in output
     assert "((x > lo) & (x < 1.0)).mean(axis=0, dtype=float)" in output and "(x > lo).mean()\n" in output, output
     (tmp_path / "original.py").write_text(source)
@@ -482,7 +490,8 @@ def test_the_mean_of_a_boolean_array_keeps_numpys_float64_under_x64(tmp_path):
         x = np.linspace(-1.0, 2.0, 21).reshape(7, 3)
         for want, got in [(original.accuracy(pred, labels), migrated.accuracy(jnp.asarray(pred), jnp.asarray(labels))),
                           (original.positive_share(x), migrated.positive_share(jnp.asarray(x))),
-                          (original.hit_rate(x, 0.1), migrated.hit_rate(jnp.asarray(x), 0.1))]:
+                          (original.hit_rate(x, 0.1), migrated.hit_rate(jnp.asarray(x), 0.1)),
+                          *zip(original.named_rates(x, 0.1), migrated.named_rates(jnp.asarray(x), 0.1))]:
             assert np.asarray(got).dtype == np.float64, np.asarray(got).dtype
             np.testing.assert_allclose(np.asarray(got), want, rtol=1e-15)  # float64 rounding, not float32's
         print("ok")

@@ -57,16 +57,28 @@ def _averages_booleans(ref: NumpyRef, ctx: FileContext) -> bool:
     return _is_boolean(args[0].value, ref, ctx)
 
 
-def _is_boolean(node: cst.BaseExpression, ref: NumpyRef | None, ctx: FileContext) -> bool:
-    """``node`` is plainly a boolean array or value: a comparison, ``~``/``&``/``|`` of those, ``np.isfinite`` ..."""
+def _is_boolean(node: cst.BaseExpression, ref: NumpyRef | None, ctx: FileContext, depth: int = 0) -> bool:
+    """``node`` is plainly a boolean array or value: a comparison, ``~``/``&``/``|`` of those, ``np.isfinite`` ...,
+    ``np.any``/``np.all`` (and the methods), or a local name bound only to those (``correct = pred == y``)."""
+    if depth > 4:
+        return False
     if isinstance(node, cst.Comparison):
         return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
-        return _is_boolean(node.expression, ref, ctx)
+        return _is_boolean(node.expression, ref, ctx, depth + 1)
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
-        return _is_boolean(node.left, ref, ctx) and _is_boolean(node.right, ref, ctx)
+        return _is_boolean(node.left, ref, ctx, depth + 1) and _is_boolean(node.right, ref, ctx, depth + 1)
+    scope = ref.scope if ref is not None else ctx.scope
     if isinstance(node, cst.Call):
-        return ctx.resolver.qualname(node.func, ref.scope if ref is not None else ctx.scope) in BOOLEAN_FUNCTIONS
+        qualname = ctx.resolver.qualname(node.func, scope)
+        if qualname is None and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("any", "all"):
+            return _is_boolean(node.func.value, ref, ctx, depth + 1)  # `(p > 0).any(axis=1)`
+        return qualname in BOOLEAN_FUNCTIONS or qualname in ("numpy.any", "numpy.all")
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        return found is not None and found.kind == "function" and bool(bindings) and all(
+            isinstance(b, ValueBinding) and (not b.augmented or b.operator in (cst.BitAndAssign, cst.BitOrAssign))
+            and _is_boolean(b.value, ref, ctx, depth + 1) for b in bindings)
     return False
 
 
@@ -356,10 +368,12 @@ class NumpyToJaxNumpy(Rule):
         known_problems=(
             "jax.numpy computes in 32-bit unless `jax_enable_x64` is set (see NPJ107). "
             "It averages booleans in float32 even then, where NumPy uses float64: `np.mean`/`std`/`var` (and the "
-            "`nan` variants) of a plainly boolean argument (a comparison, `~`/`&`/`|` of those, `np.isfinite` ...) "
+            "`nan` variants) of a plainly boolean argument (a comparison, `~`/`&`/`|` of those, `np.isfinite` ..., "
+            "`np.any`/`np.all`, a local name bound only to those: `correct = pred == y`) "
             "get `dtype=float`, and so do the `.mean()`/`.std()`/`.var()` methods of such an argument in a function that "
             "is jitted (elsewhere they may run on NumPy arrays, or on pandas or torch objects that take no `dtype=float`); "
-            "a boolean array held in a name is not recognised. "
+            "a boolean parameter, `np.average` of booleans (jax.numpy's takes no `dtype`) and explicit int32 arrays "
+            "(`labels.mean()` of `np.zeros(n, dtype=np.int32)`) are not recognised. "
             "`np.cumsum`/`np.cumprod` (and `nan` variants, `np.add/multiply.accumulate`, and the methods in jitted "
             "functions) accumulate bool and small integers in int64 where jax.numpy keeps the input's dtype and wraps "
             "(a uint8 image's running sum): they get `dtype=jnp.sum(x).dtype`, which widens as NumPy does; only where "
