@@ -78,6 +78,7 @@ class Resolver:
     def __init__(self, scopes: dict[cst.CSTNode, Scope]) -> None:
         self.scopes = scopes
         self._static_cache: dict[tuple[int, int], bool] = {}
+        self._qualnames: dict[tuple[str, int], tuple[Scope, str | None]] = {}  # see name_qualname
         self.memo: dict[str, dict] = {}  # per-module results of analyses keyed by node (see values.function_nodes)
         self.traced_loops: set[cst.BaseExpression] = set()  # iterables of loops jit turns into fori_loop/scan
         # other modules' tables of literals as this module spells them (`consts.WHITE`) -> their kind
@@ -112,6 +113,16 @@ class Resolver:
 
     # --- names ----------------------------------------------------------
     def name_qualname(self, name: str, scope: Scope) -> str | None:
+        """What ``name`` names from ``scope``, once per (name, scope): the scopes never change after collection."""
+        key = (name, id(scope))
+        entry = self._qualnames.get(key)
+        if entry is not None and entry[0] is scope:
+            return entry[1]
+        qualname = self._name_qualname(name, scope)
+        self._qualnames[key] = (scope, qualname)
+        return qualname
+
+    def _name_qualname(self, name: str, scope: Scope) -> str | None:
         found, bindings = scope.lookup(name)
         if found is None:
             module = scope.module

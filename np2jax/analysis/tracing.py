@@ -402,6 +402,8 @@ def _find_mutated_globals(tree: ast.Module) -> set[str]:
             module_names.update(
                 node.id for node in walk_code(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
             )
+    if not module_names:
+        return set()  # (what is found is kept only for module-level names)
     mutated: set[str] = set()
     stack: list[tuple[ast.AST, frozenset[str] | None]] = [(tree, None)]  # (node, parameters; None outside functions)
     while stack:

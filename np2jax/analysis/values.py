@@ -240,6 +240,11 @@ def function_nodes(function: cst.FunctionDef, resolver: Resolver) -> list[tuple[
 
     One pass per function, remembered by the resolver: several rules ask for the same function.
     """
+    return _indexed_nodes(function, resolver)[0]
+
+
+def _indexed_nodes(function: cst.FunctionDef, resolver: Resolver) -> tuple[list[tuple[cst.CSTNode, Scope]], dict[type, list[int]]]:
+    """``function_nodes``, and the positions in it of the nodes of each type (for ``nodes_of``), made in one pass."""
     cache = resolver.memo.setdefault("function_nodes", {})
     found = cache.get(function)
     if found is None:
@@ -247,24 +252,31 @@ def function_nodes(function: cst.FunctionDef, resolver: Resolver) -> list[tuple[
     return found
 
 
-def _nodes_with_scopes(function: cst.FunctionDef, resolver: Resolver) -> list[tuple[cst.CSTNode, Scope]]:
+def _nodes_with_scopes(function: cst.FunctionDef, resolver: Resolver) -> tuple[list[tuple[cst.CSTNode, Scope]], dict[type, list[int]]]:
     """Each child of ``function.body`` and every node under it but trivia, depth first in source order, with the
-    scope it is in (a lambda's or comprehension's own for what is inside it); nested ``def``s and classes left out."""
+    scope it is in (a lambda's or comprehension's own for what is inside it); nested ``def``s and classes left out.
+    Also: node type -> the positions of the nodes of that type in that list."""
     scopes = resolver.scopes
     outer = scopes[function]
     found: list[tuple[cst.CSTNode, Scope]] = []
+    positions: dict[type, list[int]] = {}
     stack = [(child, outer) for child in reversed(child_nodes(function.body))]
     while stack:
         node, scope = stack.pop()
         kind = type(node)
         if kind is cst.FunctionDef or kind is cst.ClassDef:
             continue
+        bucket = positions.get(kind)
+        if bucket is None:
+            positions[kind] = [len(found)]
+        else:
+            bucket.append(len(found))
         found.append((node, scope))
         inner = scopes.get(node, scope) if kind in _INNER_SCOPES else scope
         children = inner_nodes(node)
         if children:
             stack.extend([(child, inner) for child in reversed(children)])
-    return found
+    return found, positions
 
 
 def nodes_of(function: cst.FunctionDef, resolver: Resolver, kinds: frozenset[type]) -> list[tuple[cst.CSTNode, Scope]]:
@@ -274,7 +286,13 @@ def nodes_of(function: cst.FunctionDef, resolver: Resolver, kinds: frozenset[typ
     key = (function, kinds)
     found = cache.get(key)
     if found is None:
-        found = cache[key] = [(node, scope) for node, scope in function_nodes(function, resolver) if type(node) in kinds]
+        nodes, positions = _indexed_nodes(function, resolver)
+        wanted = [positions[kind] for kind in kinds if kind in positions]
+        if len(wanted) == 1:
+            found = [nodes[position] for position in wanted[0]]
+        else:
+            found = [nodes[position] for position in sorted(position for bucket in wanted for position in bucket)]
+        cache[key] = found
     return found
 
 
