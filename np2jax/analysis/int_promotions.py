@@ -21,7 +21,8 @@ subscripts, ``np.maximum``/``minimum``/``clip``/``abs`` and ``+ - * // %`` of th
 bound only to such values.  Narrow ints (int8/int16/uint8/uint16) are left alone: NumPy keeps ``float32 / int16``
 float32.  A quotient of two int64 arrays, or of one and a Python int, is float64 in both already (an int32 one is
 float32 in jax.numpy under x64: it is cast too); Python floats
-count only when certain (a float literal, ``np.pi``, a name bound only to one): a parameter defaulting to ``0.1``
+count only when certain (a float literal, ``np.pi``, a name bound only to one or to arithmetic of those, such as
+``TWO_PI = 2.0 * np.pi`` at module level): a parameter defaulting to ``0.1``
 may be given an int, with which NumPy's product stays an int array.
 """
 
@@ -210,7 +211,14 @@ def _python_number(node: cst.BaseExpression, scope: Scope, resolver: Resolver, d
         if "complex" in kinds:
             return "complex"  # `-2j * np.pi`
         return "float" if "float" in kinds or isinstance(node.operator, cst.Divide) else "int"
-    return python_number_kind(node, scope, resolver)
+    kind = python_number_kind(node, scope, resolver)
+    if kind is None and isinstance(node, cst.Name) and depth < 6 and resolver.qualname(node, scope) is None:
+        # `TWO_PI = 2.0 * np.pi` at module level, or a local name bound only to such arithmetic
+        found, bindings = scope.lookup(node.value)
+        if found is not None and bindings and all(isinstance(b, ValueBinding) and not b.augmented for b in bindings):
+            kinds = {_python_number(b.value, found, resolver, depth + 1) for b in bindings}
+            kind = kinds.pop() if len(kinds) == 1 else None
+    return kind
 
 
 def _int_number(node: cst.BaseExpression, scope: Scope, resolver: Resolver, depth: int) -> bool:
