@@ -2400,3 +2400,32 @@ def test_float_functions_of_python_numbers_through_locals_and_static_parameters_
             got, want = np.asarray(getattr(migrated, name)(*args)), getattr(original, name)(*args)
             assert got.dtype == np.asarray(want).dtype, (name, got.dtype)
             np.testing.assert_allclose(got, want, rtol=1e-9 if got.dtype == np.float64 else 1e-5)
+
+
+def test_a_column_index_computed_from_loop_indices_and_a_slice_length_parameter_is_one_int():
+    """hunt34 FP7: `cols[:, r * n + i] = x[r, i:i + k]` (im2col) was refused as a possible index array (NPJ201)
+    because `n` comes from the parameter `k`; `k` is a term of a slice bound, where NumPy takes nothing but an
+    int, so `r * n + i` indexes one column."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def unfold(x, k):
+            n = x.shape[1] - k + 1
+            cols = np.zeros((k, x.shape[0] * n))
+            for r in range(x.shape[0]):
+                for i in range(n):
+                    cols[:, r * n + i] = x[r, i:i + k]
+            return cols
+
+        def spread(x, w):
+            out = np.zeros(x.shape[0] * 2)
+            for i in range(x.shape[0]):
+                out[i * w] = x[i]
+            return out
+        """
+    )
+    assert record(result, "unfold").jit and not any(d.code == "NPJ201" and d.line < 11 for d in result.diagnostics)
+    assert any(d.code == "NPJ201" and d.line > 11 for d in result.diagnostics)  # `w` may be an index array there
+    x = np.arange(12.0).reshape(2, 6)
+    np.testing.assert_array_equal(np.asarray(migrated.unfold(x, 3)), original.unfold(x, 3))
