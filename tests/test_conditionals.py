@@ -905,3 +905,35 @@ def test_a_python_number_beside_an_array_takes_their_common_dtype():
                 assert np.asarray(got).dtype == (c.dtype if x64 else np.float32)
             for x in (np.array([1.5, 2.0], np.float32), np.array([-3.0, 1.0], np.float32)):
                 np.testing.assert_allclose(np.asarray(migrated.fallback(x, 2.0)), original.fallback(x, 2.0), rtol=1e-6)
+
+
+def test_a_name_that_starts_as_a_python_number_gets_the_promoted_dtype_in_a_cond():
+    """hunt34 L4: `best = 0; if x.max() > best: best = x.max()` became a jax.lax.cond whose branches were a weak
+    int and a float32 array, which raises; the branch leaving `best` alone now casts it to the dtype the two
+    promote to (a running maximum in a fori_loop, whose first step runs before the loop, too)."""
+    from tests.test_real_code_regressions import migrated_pair
+
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def clip_low(x):
+            best = 0
+            if x.max() > best:
+                best = x.max()
+            return np.zeros(3) + best
+
+        def running_max(x):
+            best = 0
+            out = np.zeros(len(x))
+            for i in range(len(x)):
+                if x[i] > best:
+                    best = x[i]
+                out[i] = best
+            return out
+        """
+    )
+    assert "lambda: jnp.asarray(best, jnp.result_type(best, x.max()))" in result.output.decode()
+    for x in (np.array([-1.0, 3.0, 2.0, 5.0], np.float32), np.array([-4.0, -2.0]), np.array([3, 1, 4], np.int32)):
+        for name in ("clip_low", "running_max"):
+            np.testing.assert_allclose(np.asarray(getattr(migrated, name)(x)), getattr(original, name)(x), rtol=1e-6)

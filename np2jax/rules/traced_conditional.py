@@ -5,7 +5,7 @@ import libcst as cst
 from np2jax.analysis.aliasing import has_number_hint
 from np2jax.analysis.branches import assigned_values, assignments, if_chain, returned
 from np2jax.analysis.conditionals import Conversion, Truth
-from np2jax.analysis.scope import ParamBinding
+from np2jax.analysis.scope import ParamBinding, ValueBinding
 from np2jax.analysis.value_kinds import python_number_kind
 from np2jax.context import FileContext, loop_plan
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
@@ -62,7 +62,10 @@ class TracedConditional(Rule):
             "combined later with float16 data it stays float16 where NumPy would give float32. A Python number (a literal, `np.inf`, a name bound only to one, a parameter meant to be one: `margin=1`) beside "
             "an array in a `jax.lax.cond` takes the dtype the two promote to (`jnp.asarray(np.inf, "
             "jnp.result_type(np.inf, dx / c))`: under x64 a float64 number beside a float32 array would make "
-            "`jax.lax.cond` raise); NumPy returns the Python number itself from that branch. Comments inside the branches of an "
+            "`jax.lax.cond` raise); NumPy returns the Python number itself from that branch. So does a name left alone "
+            "by a branch when one of its bindings is a Python int (`best = 0; if x.max() > best: best = x.max()`, a "
+            "running maximum: `lambda: jnp.asarray(best, jnp.result_type(best, x.max()))`; jax.lax.cond refuses an int "
+            "beside a float array). Comments inside the branches of an "
             "`if` statement move above the new statement; a conditional expression with comments between its "
             "parts is left as it is (the call would have nowhere to keep them). A guard clause is left as it is "
             "when a statement after it does more than bind local names from expressions free of side effects (a "
@@ -412,15 +415,28 @@ def _typed_numbers(branches: list[list], ctx: FileContext) -> list[list]:
     typed = [list(values) for values in branches]
     for column in range(len(typed[0]) if typed else 0):
         values = [values[column] for values in typed]
-        reference = next((v for v in values if not _number_constant(v, ctx) and not isinstance(v, str)), None)
+        numbers = [_number_constant(v, ctx) or _may_hold_number(v, ctx) for v in values]
+        reference = next((v for v, number in zip(values, numbers) if not number and not isinstance(v, str)), None)
         if reference is None:
             continue
-        for values in typed:
-            if _number_constant(values[column], ctx):
-                number = _code(values[column])
+        for values, number in zip(typed, numbers):
+            if number:
+                code = _code(values[column])
                 jnp = ctx.use_jnp()
-                values[column] = f"{jnp}.asarray({number}, {jnp}.result_type({number}, {_code(reference)}))"
+                values[column] = f"{jnp}.asarray({code}, {jnp}.result_type({code}, {_code(reference)}))"
     return typed
+
+
+def _may_hold_number(node: cst.BaseExpression | str, ctx: FileContext) -> bool:
+    """A local name one of whose bindings is a Python int (``best = 0`` before ``if x.max() > best: best =
+    x.max()``): the branch leaving it alone may hand jax.lax.cond that int beside a float array, which it refuses
+    (a weakly typed Python float it promotes to the other branch's float dtype itself)."""
+    if not isinstance(node, cst.Name) or ctx.scope is None or ctx.qualname(node) is not None:
+        return False
+    found, bindings = ctx.scope.lookup(node.value)
+    return found is ctx.scope and any(
+        isinstance(b, ValueBinding) and not b.augmented and python_number_kind(b.value, found, ctx.resolver) == "int"
+        for b in bindings)
 
 
 class _Comments(FastVisitor):
