@@ -417,3 +417,27 @@ def test_a_result_viewed_as_an_ndarray_subclass_keeps_its_function_numpy():
     q = migrated.Quaternion()
     assert type(q) is migrated.Quaternion and q.tolist() == original.Quaternion().tolist()
     np.testing.assert_array_equal(np.asarray(migrated.as_bits([1.0, 2.0])), original.as_bits([1.0, 2.0]))
+
+
+def test_values_reaching_a_set_through_itertools_keep_their_numpy_producer():
+    """real24 (pyDOE3's sparse grid): `itertools.product(grid_vals, repeat=k)` then `round(x, 8)` of each item put
+    in a set: `jnp.linspace` made the items JAX scalars, whose rounding is an unhashable array."""
+    result, original, migrated = migrated_pair(
+        """
+        import itertools
+        import numpy as np
+
+        def unique_grid(n_factors, target_count):
+            seen = set()
+            pts = []
+            grid_vals = np.linspace(0, 1, target_count // n_factors + 3)
+            for combo in itertools.product(grid_vals, repeat=n_factors):
+                t = tuple(round(x, 8) for x in combo)
+                if t not in seen:
+                    seen.add(t)
+                    pts.append(combo)
+            return np.array(pts)
+        """
+    )
+    assert "grid_vals = np.linspace(0, 1, target_count // n_factors + 3)" in result.output.decode()
+    np.testing.assert_array_equal(np.asarray(migrated.unique_grid(2, 4)), original.unique_grid(2, 4))

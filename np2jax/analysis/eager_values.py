@@ -38,6 +38,11 @@ from np2jax.visitors import FastVisitor, visit
 
 # Builtins whose result holds (or is one of) their arguments' values: followed into the arguments.
 CARRYING_BUILTINS = frozenset("list tuple sorted reversed enumerate zip set frozenset min max sum abs round iter".split())
+# itertools functions whose items are (or are computed from) their arguments' elements:
+# `for combo in itertools.product(grid, repeat=k)` then `round(x, 8) for x in combo` (pyDOE3's sparse grid)
+CARRYING_ITERTOOLS = frozenset(f"itertools.{name}" for name in (
+    "product", "permutations", "combinations", "combinations_with_replacement", "chain", "islice", "zip_longest",
+    "cycle", "repeat", "accumulate", "compress", "dropwhile", "takewhile", "pairwise"))
 # Methods whose result is a Python value already (``x.item()``), or a new array of another kind (``x.shape``).
 PYTHON_METHODS = frozenset({"item", "tolist", "__len__"})
 ARRAY_MUTATORS = frozenset({"sort", "fill", "put", "itemset", "resize", "setflags", "partition"})
@@ -128,8 +133,8 @@ class _Sources:
             self.calls.add(node)  # its arguments may move to jax.numpy: NumPy converts their results back
             for arg in node.args:  # (the NumPy calls computing them stay NumPy too: no round trip through JAX)
                 self.follow(arg.value, scope)
-        elif qualname is not None and qualname.startswith("builtins."):
-            if qualname[len("builtins."):] in CARRYING_BUILTINS:
+        elif qualname is not None and (qualname.startswith("builtins.") or qualname in CARRYING_ITERTOOLS):
+            if qualname in CARRYING_ITERTOOLS or qualname[len("builtins."):] in CARRYING_BUILTINS:
                 for arg in node.args:
                     self.follow(arg.value, scope)
         elif qualname is None and isinstance(node.func, cst.Attribute) and node.func.attr.value not in PYTHON_METHODS:
