@@ -845,3 +845,31 @@ def test_parameters_an_operand_of_matmul_is_computed_from_are_never_static():
     for b in (np.array([3.0, 0.0]), np.array([0.0, 0.0])):
         assert_matches_numpy(original, new, "segment_distance", (p, a, b))
     assert_matches_numpy(original, new, "project", (p, 2.0, 3))
+
+
+def test_a_parameter_whose_elements_hold_objects_is_not_jitted():
+    """real24 L1 (mcerp's correlation_matrix, 3 tests): `np.vstack([v._mcpts for v in items])` was jitted, and
+    every call raised 'Error interpreting argument ... as an abstract array': `items` holds Python objects."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        class Var:
+            def __init__(self, pts):
+                self._mcpts = np.asarray(pts, dtype=float)
+
+        def correlation_matrix(items):
+            data = np.vstack([v._mcpts for v in items])
+            return np.corrcoef(data)
+
+        def stacked_rows(rows):
+            return np.vstack([r.T for r in rows])
+        """
+    )
+    result, original, new = migrate_and_exec(source)
+    assert not function_record(result, "correlation_matrix").jit
+    assert any(d.code == "NPJ302" and "`._mcpts` is not an array attribute" in d.message for d in result.diagnostics)
+    assert function_record(result, "stacked_rows").jit  # `.T` is an array attribute: a list of arrays
+    items = [original["Var"]([1, 2, 3]), original["Var"]([2, 4, 7])]
+    got = new["correlation_matrix"]([new["Var"]([1, 2, 3]), new["Var"]([2, 4, 7])])
+    np.testing.assert_allclose(np.asarray(got), original["correlation_matrix"](items), rtol=1e-6)

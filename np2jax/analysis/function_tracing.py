@@ -29,7 +29,7 @@ from np2jax.analysis.named_selections import NamedSelections
 from np2jax.analysis.param_kinds import UNHASHABLE_HINTS, top_hints, unhashable_params
 from np2jax.analysis.prefix_masks import PrefixMasks
 from np2jax.analysis.resolve import is_numpy, is_shape_name
-from np2jax.analysis.scope import SCOPE_NODES, ParamBinding, Scope, ValueBinding
+from np2jax.analysis.scope import SCOPE_NODES, LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.side_effects import SideEffectChecks
 from np2jax.analysis.slice_windows import SliceWindows
 from np2jax.analysis.traced_tokens import TracedTokens
@@ -612,6 +612,16 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             return set()
         if isinstance(node, cst.Name):
             found, bindings = self.scope.lookup(node.value)
+            if found is not None and found.kind == "comprehension" and bindings and all(
+                    isinstance(b, LoopBinding) and not b.position for b in bindings):
+                # `[v._mcpts for v in items]`: the elements of a parameter hold Python objects too
+                owners = set()
+                for binding in bindings:
+                    found_owners = self._object_params(binding.iterable, depth + 1)
+                    if not found_owners:
+                        return set()
+                    owners |= found_owners
+                return owners
             if found is not self.function_scope or not bindings:
                 return set()
             if all(isinstance(b, ParamBinding) for b in bindings):
