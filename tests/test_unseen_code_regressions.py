@@ -2429,3 +2429,32 @@ def test_a_column_index_computed_from_loop_indices_and_a_slice_length_parameter_
     assert any(d.code == "NPJ201" and d.line > 11 for d in result.diagnostics)  # `w` may be an index array there
     x = np.arange(12.0).reshape(2, 6)
     np.testing.assert_array_equal(np.asarray(migrated.unfold(x, 3)), original.unfold(x, 3))
+
+
+def test_a_range_index_passed_to_a_function_updating_its_parameter_is_not_an_array():
+    """real24 FP8 (pyDOE3's halton): `vdc(i, b)` with `i` from `range()` and `i //= base` in `vdc` was refused
+    (NPJ201: the caller may read `i` after NumPy updated it in place), and `halton` with it (NPJ202); a Python
+    int is rebound by `//=` in NumPy too."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def vdc(i, base):
+            f, r = 1.0, 0.0
+            while i > 0:
+                f /= base
+                r += f * (i % base)
+                i //= base
+            return r
+
+        def halton(num_points, bases):
+            out = np.empty((num_points, len(bases)))
+            for d, b in enumerate(bases):
+                for i in range(num_points):
+                    out[i, d] = vdc(i, b)
+            return out
+        """
+    )
+    assert not any(d.code in ("NPJ201", "NPJ202") for d in result.diagnostics)
+    assert record(result, "vdc").status == "migrated"
+    np.testing.assert_array_equal(np.asarray(migrated.halton(5, [2, 3])), original.halton(5, [2, 3]))

@@ -28,7 +28,7 @@ import libcst as cst
 
 from np2jax.analysis.aliasing import FunctionAliasing, has_array_evidence, is_fresh_array, may_alias
 from np2jax.analysis.resolve import Resolver, is_numpy
-from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ScopedVisitor, ValueBinding
+from np2jax.analysis.scope import DefBinding, LoopBinding, ParamBinding, Scope, ScopedVisitor, ValueBinding
 from np2jax.analysis.writes import written_subscripts
 from np2jax.tables import lookup_numpy
 from np2jax.visitors import FastVisitor, visit
@@ -226,14 +226,23 @@ class ModuleMutations:
         caller_scope = self.resolver.scopes[site.caller]
         if isinstance(argument, cst.Name):
             bindings = caller_scope.bindings.get(argument.value, ())
-            if bindings and all(isinstance(b, ValueBinding) and _is_number_literal(b.value) for b in bindings):
-                return None  # a Python number: `+=` rebinds it in NumPy too
+            if bindings and all(isinstance(b, ValueBinding) and _is_number_literal(b.value) or self._range_index(b, caller_scope)
+                                for b in bindings):
+                return None  # a Python number (`i` of `for i in range(n)`): `+=` rebinds it in NumPy too
             if site.returned and site.scope is caller_scope and bindings and not _is_parameter(caller_scope, argument.value):
                 if self.aliasing(site.caller).blocker(argument.value, site.call) is None:
                     return None  # `return f(a)` of a fresh local array nothing else sees: nobody observes `a` later
         elif is_fresh_array(argument, self.resolver, site.scope):
             return None  # `f(x * 2)`, `f(x.copy())`: a temporary nobody observes
         return f"`{site.caller.name.value}` passes `{shown}` to `{function.name}` and may read it after the call"
+
+    def _range_index(self, binding, scope) -> bool:
+        """The target of ``for i in range(...)`` (or the count of ``enumerate``): a Python int."""
+        if not isinstance(binding, LoopBinding) or not isinstance(binding.iterable, cst.Call):
+            return False
+        qualname = self.resolver.qualname(binding.iterable.func, scope)
+        return (qualname == "builtins.range" and binding.position == ()) or (
+            qualname == "builtins.enumerate" and binding.position == (0,))
 
     def _cascade(self) -> None:
         """A caller that passes its own parameter to a mutating function mutates that parameter too."""
