@@ -2458,3 +2458,26 @@ def test_a_range_index_passed_to_a_function_updating_its_parameter_is_not_an_arr
     assert not any(d.code in ("NPJ201", "NPJ202") for d in result.diagnostics)
     assert record(result, "vdc").status == "migrated"
     np.testing.assert_array_equal(np.asarray(migrated.halton(5, [2, 3])), original.halton(5, [2, 3]))
+
+
+@pytest.mark.parametrize("index, unique", [
+    ("[:, [0, 3], [1, 2]]", True), ("[[0, 2]]", True), ("[:, [0, 0], [1, 2]]", True), ("[[1], [0, 2]]", True),
+    ("[[0, 0]]", False), ("[[0, -1]]", False), ("[:, [0, 1], [1, 1, 2]]", False), ("[[0, 1], [2, 2]]", True),
+    ("[[0, 0], [2, 2]]", False),
+])
+def test_literal_index_lists_naming_distinct_positions_are_unique(index, unique):
+    """real24 FP7 (rowan's skew matrices): `A[:, [0, 3], [1, 2]] = -X[:, [0]]` was refused as a possible index
+    with repeats (NPJ201); lists of non-negative int literals naming distinct positions are migrated."""
+    result, original, migrated = migrated_pair(
+        f"""
+        import numpy as np
+
+        def put(X):
+            A = np.zeros((4, 4, 4))
+            A{index} = X
+            return A
+        """
+    )
+    assert (not any(d.code == "NPJ201" for d in result.diagnostics)) == unique
+    if unique:
+        np.testing.assert_array_equal(np.asarray(migrated.put(7.0)), original.put(7.0))

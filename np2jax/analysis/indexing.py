@@ -321,8 +321,11 @@ class IndexClassifier:
     def is_unique(self, elements: Sequence[cst.SubscriptElement]) -> bool:
         """An index that cannot name one element twice: ``np.arange(...)`` (also reversed or sliced), or the
         index tuples of ``np.diag_indices(_from)`` / ``np.tril_indices(_from)`` / ``np.triu_indices(_from)``,
-        directly or through a name bound to nothing else.  (Repeats are what make NumPy's and JAX's
+        directly or through a name bound to nothing else, or lists of non-negative int literals whose positions
+        differ (``A[:, [0, 3], [1, 2]]``).  (Repeats are what make NumPy's and JAX's
         ``x[idx] = v`` / ``x[idx] += v`` differ.)"""
+        if _distinct_literal_positions(elements):
+            return True
         if len(elements) > 1:
             return self._unique_rows(elements)
         if len(elements) != 1 or not isinstance(elements[0].slice, cst.Index):
@@ -456,6 +459,33 @@ class IndexClassifier:
     @staticmethod
     def _is_name(expr: cst.BaseExpression, name: str) -> bool:
         return isinstance(expr, cst.Name) and expr.value == name and not expr.lpar
+
+
+def _distinct_literal_positions(elements: Sequence[cst.SubscriptElement]) -> bool:
+    """Every index is a slice, a non-negative int literal or a list of them, some list among them, and the lists
+    (broadcast together, a single element to every length) name distinct positions: ``A[:, [0, 3], [1, 2]]``.
+    (A negative literal may name the same element as a non-negative one.)"""
+    lists: list[list[int]] = []
+    for element in elements:
+        part = element.slice
+        if isinstance(part, cst.Slice):
+            continue
+        value = part.value
+        if isinstance(value, cst.Integer):
+            continue
+        if not isinstance(value, (cst.List, cst.Tuple)) or not value.elements or not all(
+                isinstance(e, cst.Element) and isinstance(e.value, cst.Integer) for e in value.elements):
+            return False
+        if isinstance(value, cst.Tuple) and len(elements) == 1:
+            return False  # `x[(0, 1)]` is `x[0, 1]`: one element
+        lists.append([int(e.value.value, 0) for e in value.elements])
+    if not lists:
+        return False
+    length = max(len(values) for values in lists)
+    if any(len(values) not in (1, length) for values in lists):
+        return False
+    positions = [tuple(values[k] if len(values) > 1 else values[0] for values in lists) for k in range(length)]
+    return len(set(positions)) == len(positions)
 
 
 def _int_hint(param: cst.Param) -> bool:
