@@ -202,3 +202,30 @@ def test_index_results_under_x64_have_numpy_dtypes():
     found = json.loads(completed.stdout.strip().splitlines()[-1])
     for name, (want, got, same) in found.items():
         assert (want, got, same) == ("float64", "float64", True), (name, want, got, same)
+
+
+def test_meshgrid_arguments_are_flattened_as_numpy_does():
+    """real24 L4 (scikit-fuzzy's relation_min): NumPy's meshgrid flattens each argument (`reshape(-1)`), jax.numpy
+    raises 'must be 1D' on a 2-D one: arguments not certainly 1-D get `jnp.ravel`."""
+    from tests.test_real_code_regressions import migrated_pair
+
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def relation(a, b):
+            x, y = np.meshgrid(a, b)
+            return np.fmin(x, y)
+
+        def grid(n):
+            xs = np.linspace(0, 1, n)
+            X, Y = np.meshgrid(xs, np.arange(3), indexing="ij")
+            return X + Y
+        """
+    )
+    output = result.output.decode()
+    assert "jnp.meshgrid(jnp.ravel(a), jnp.ravel(b))" in output
+    assert 'jnp.meshgrid(xs, jnp.arange(3), indexing="ij")' in output
+    a, b = np.arange(4.0).reshape(2, 2), np.array([0.5, 1.5, 2.5])
+    np.testing.assert_array_equal(np.asarray(migrated.relation(a, b)), original.relation(a, b))
+    np.testing.assert_allclose(np.asarray(migrated.grid(4)), original.grid(4), rtol=1e-6)

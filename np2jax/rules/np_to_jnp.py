@@ -21,7 +21,7 @@ from np2jax.rules.python_numbers import (FLOAT_UFUNCS, convolution_dtype, mixed_
 from np2jax.tables import positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES, UFUNCS
 from np2jax.tables.numpy_api import (
-    ARRAY_OPERANDS_FROM, INEXACT_ARGUMENTS, INT32_INDEX_RESULTS, KEYWORD_ADDITIONS, KEYWORD_RENAMES, STABLE_SORT_KINDS,
+    ARRAY_OPERANDS_FROM, FLATTENED_ARGUMENTS, INEXACT_ARGUMENTS, INT32_INDEX_RESULTS, KEYWORD_ADDITIONS, KEYWORD_RENAMES, STABLE_SORT_KINDS,
 )
 
 UFUNC_METHODS = frozenset({"reduce", "accumulate", "outer", "reduceat"})
@@ -79,6 +79,25 @@ def _is_boolean(node: cst.BaseExpression, ref: NumpyRef | None, ctx: FileContext
         return found is not None and found.kind == "function" and bool(bindings) and all(
             isinstance(b, ValueBinding) and (not b.augmented or b.operator in (cst.BitAndAssign, cst.BitOrAssign))
             and _is_boolean(b.value, ref, ctx, depth + 1) for b in bindings)
+    return False
+
+
+FLAT_CONSTRUCTORS = frozenset(f"{module}.{name}" for module in ("numpy", "jax.numpy")
+                              for name in ("arange", "linspace", "logspace", "geomspace"))
+
+
+def _certainly_flat(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int = 0) -> bool:
+    """1-D (or a list display, wrapped in ``jnp.asarray`` already): ``np.linspace(...)``, ``np.arange(n)``, a local
+    name bound only to one."""
+    if isinstance(node, (cst.List, cst.Tuple)):
+        return True
+    if isinstance(node, cst.Call):
+        return ctx.resolver.qualname(node.func, scope) in FLAT_CONSTRUCTORS
+    if isinstance(node, cst.Name) and depth < 3:
+        found, bindings = scope.lookup(node.value)
+        return found is not None and found.kind == "function" and bool(bindings) and all(
+            isinstance(b, ValueBinding) and not b.augmented and _certainly_flat(b.value, found, ctx, depth + 1)
+            for b in bindings)
     return False
 
 
@@ -354,6 +373,8 @@ class NumpyToJaxNumpy(Rule):
             "index (`x[[0, 2]]`, `x[idx]` with `idx = list(range(j)) + [k]`) becomes `jnp.asarray(idx)`, a `range` "
             "(`x[range(1, n)]`) `jnp.asarray(range(1, n), dtype=int)` (an empty one stays an int index). A list operand of an array's `.dot` method (`J.T.dot(F)` with `F = [a, b]`) is wrapped too, when the array is a JAX one. `polyfit`'s `x` and `y` "
             "get NumPy's own `jnp.asarray(x) + 0.0` (jax.numpy refuses an integer `x`, `np.polyfit(np.arange(n), y, 1)`). "
+            "`meshgrid`'s arguments get `jnp.ravel(a)`, the flattening NumPy does itself (jax.numpy refuses a 2-D `a`), "
+            "unless they are certainly 1-D (`np.linspace(...)`, `np.arange(n)`, a name bound only to one). "
             "`linalg.eigh`, `eigvalsh` and "
             "`cholesky` get `symmetrize_input=False`: NumPy reads one triangle, jax.numpy by default "
             "averages the matrix with its transpose, which differs for a not exactly symmetric input. "
@@ -661,6 +682,9 @@ class NumpyToJaxNumpy(Rule):
             ref.wrap_args |= self._sequence_elements(ref.call, target, ctx, ref)
             positional = [i for i, arg in enumerate(ref.call.args) if arg.keyword is None and not arg.star]
             ref.wrap_args |= {("inexact", i) for i in INEXACT_ARGUMENTS.get(row.numpy, ()) if i in positional}
+            if row.numpy in FLATTENED_ARGUMENTS:  # `np.meshgrid(a, b)` flattens a 2-D `a`; jnp.meshgrid raises
+                ref.wrap_args |= {("ravel", i) for i in positional if i not in ref.wrap_args
+                                  and not _certainly_flat(ref.call.args[i].value, ref.scope, ctx)}
             ref.wrap_args |= widened_arguments(ref, ctx)
             self._rename_keywords(ref)
             if row.numpy in INT32_INDEX_RESULTS:

@@ -68,6 +68,9 @@ KEYWORD_VALUES: dict[str, dict[str, tuple[tuple[str, ...], bool, str]]] = {
 # Arguments NumPy makes inexact itself (``x = asarray(x) + 0.0``) where jax.numpy refuses an integer array
 # ("data type int32 not inexact"): ``np.polyfit(np.arange(n), y, 1)``.  The rewritten call gets the same ``+ 0.0``.
 INEXACT_ARGUMENTS: dict[str, tuple[int, ...]] = {"numpy.polyfit": (0, 1)}
+# Functions that flatten each positional argument themselves (``reshape(-1)``) where jax.numpy refuses one that is
+# not 1-D ("must be 1D"): ``np.meshgrid(a, b)`` of 2-D ``a``.  Arguments not certainly 1-D get ``jnp.ravel(a)``.
+FLATTENED_ARGUMENTS = frozenset({"numpy.meshgrid"})
 # Index results jax.numpy gives as int32 even with jax_enable_x64, where NumPy gives intp (int64): with a
 # Python int, `np.searchsorted(xs, v) / n` is float64 in NumPy and float32 in JAX.  The rewritten call gets
 # `.astype(int)`, JAX's default integer (int32 without x64, int64 with it).  Methods of the same names too.
