@@ -2481,3 +2481,66 @@ def test_literal_index_lists_naming_distinct_positions_are_unique(index, unique)
     assert (not any(d.code == "NPJ201" for d in result.diagnostics)) == unique
     if unique:
         np.testing.assert_array_equal(np.asarray(migrated.put(7.0)), original.put(7.0))
+
+
+def test_a_fresh_copy_handed_to_a_function_that_keeps_no_reference_to_it_is_written_in_place():
+    """hunt33 FP7 / hunt31 FP3: `pos = pos.copy(); acc = accel(pos); pos += dt * vel` was refused (NPJ201): the
+    call's result was taken to be possibly `pos` or a view of it.  A function of the module that uses the parameter
+    only in arithmetic, through its shape and in NumPy calls that make new arrays keeps no reference to it.  Not
+    for one that stores it (`hist.append(p)`), returns NumPy's view of it (`np.diag(m)`), or whose name a `global`
+    statement may rebind (hunt32 S1/S2/S7, why 3076e78 was reverted)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def accel(p, k=1.0):
+            return -k * p / np.linalg.norm(p) ** 3
+
+        def drift(pos, vel, dt=0.1, steps=3):
+            pos = pos.astype(float).copy()
+            for _ in range(steps):
+                acc = accel(pos)
+                pos += dt * vel
+                vel = vel + dt * acc
+            return pos, vel
+
+        def get_diag(m):
+            return np.diag(m)
+
+        def run_diag(m):
+            m = m.copy()
+            d = get_diag(m)
+            m += 1.0
+            return d * 2.0
+
+        def record(p, hist):
+            hist.append(p)
+            return p * 2.0
+
+        def run_hist(x):
+            hist = []
+            y = np.array(x, dtype=float)
+            z = record(y, hist)
+            y += 1.0
+            return np.stack(hist)[0] + z
+
+        def force(p):
+            return -p / np.linalg.norm(p)
+
+        def use_raw():
+            global force
+            force = lambda p: p.reshape(p.shape)
+
+        def run_global(x, v):
+            y = x.copy()
+            a = force(y)
+            y += v
+            return a
+        """
+    )
+    assert record(result, "drift").jit
+    flagged = {d.line for d in result.diagnostics if d.code == "NPJ201"}
+    assert flagged == {20, 31, 44}, flagged  # `m += 1.0`, `y += 1.0`, `y += v`
+    pos, vel = np.array([1.0, 2.0]), np.array([0.5, -0.25])
+    for got, want in zip(migrated.drift(pos, vel), original.drift(pos, vel)):
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)

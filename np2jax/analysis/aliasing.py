@@ -16,6 +16,7 @@ import libcst as cst
 
 from np2jax.analysis.hand_off import handed_on_after_writes
 from np2jax.analysis.loops import descendants
+from np2jax.analysis.private_arguments import private_call
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.cstutil import string_valued
@@ -731,6 +732,8 @@ class _AliasChecker(FastVisitor):
     def _check_value(self, targets: list[cst.BaseExpression], value: cst.BaseExpression | None, node=None) -> None:
         if value is None or not may_alias(value, self.name, self.resolver, self.scope) or self.scalar_item(value):
             return
+        if private_call(value, self.name, self.resolver, self.scope):
+            return  # `acc = accel(pos)` of a function keeping no reference to `pos` (analysis/private_arguments.py)
         if all(self._copies_or_rebinds(t) for t in targets):
             return
         if node is not None and isinstance(value, cst.Name) and all(isinstance(t, cst.Name) for t in targets):
