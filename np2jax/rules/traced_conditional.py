@@ -419,12 +419,20 @@ def _typed_numbers(branches: list[list], ctx: FileContext) -> list[list]:
         reference = next((v for v, number in zip(values, numbers) if not number and not isinstance(v, str)), None)
         if reference is None:
             continue
+        numbers = [number and (_number_constant(v, ctx) or not _int_step(reference, v)) for v, number in zip(values, numbers)]
         for values, number in zip(typed, numbers):
             if number:
                 code = _code(values[column])
                 jnp = ctx.use_jnp()
                 values[column] = f"{jnp}.asarray({code}, {jnp}.result_type({code}, {_code(reference)}))"
     return typed
+
+
+def _int_step(value: cst.BaseExpression, name: cst.BaseExpression) -> bool:
+    """``count + 1`` beside ``count``: an int stays an int (no cast needed)."""
+    return (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract, cst.Multiply))
+            and isinstance(name, cst.Name) and any(isinstance(side, cst.Name) and side.value == name.value for side in (value.left, value.right))
+            and any(isinstance(side, cst.Integer) for side in (value.left, value.right)))
 
 
 def _may_hold_number(node: cst.BaseExpression | str, ctx: FileContext) -> bool:
