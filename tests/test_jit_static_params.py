@@ -873,3 +873,20 @@ def test_a_parameter_whose_elements_hold_objects_is_not_jitted():
     items = [original["Var"]([1, 2, 3]), original["Var"]([2, 4, 7])]
     got = new["correlation_matrix"]([new["Var"]([1, 2, 3]), new["Var"]([2, 4, 7])])
     np.testing.assert_allclose(np.asarray(got), original["correlation_matrix"](items), rtol=1e-6)
+
+
+def test_a_slice_bound_stays_static_though_it_meets_an_operand_of_matmul():
+    """hunt35 FP1: `Xn = X[:n] / n; Xn.T @ Xn`: `n` bounds a slice, where only a Python int goes; the `@`
+    evidence does not make it an array (it was jitted with static_argnums=(1,) before)."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def head_gram(X, n):
+            Xn = X[:n] / n
+            return Xn.T @ Xn
+        """
+    )
+    result, original, new = migrate_and_exec(source)
+    assert function_record(result, "head_gram").static_argnums == (1,)
+    assert_matches_numpy(original, new, "head_gram", (np.arange(12.0).reshape(4, 3), 3))
