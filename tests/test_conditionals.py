@@ -910,7 +910,8 @@ def test_a_python_number_beside_an_array_takes_their_common_dtype():
 def test_a_name_that_starts_as_a_python_number_gets_the_promoted_dtype_in_a_cond():
     """hunt34 L4: `best = 0; if x.max() > best: best = x.max()` became a jax.lax.cond whose branches were a weak
     int and a float32 array, which raises; the branch leaving `best` alone now casts it to the dtype the two
-    promote to (a running maximum in a fori_loop, whose first step runs before the loop, too)."""
+    promote to with JAX's default int (a running maximum in a fori_loop, whose first step runs before the loop,
+    too): a float or default-int branch's dtype; beside narrow ints it still raises."""
     from tests.test_real_code_regressions import migrated_pair
 
     result, original, migrated = migrated_pair(
@@ -933,7 +934,11 @@ def test_a_name_that_starts_as_a_python_number_gets_the_promoted_dtype_in_a_cond
             return out
         """
     )
-    assert "lambda: jnp.asarray(best, jnp.result_type(best, x.max()))" in result.output.decode()
+    assert "lambda: jnp.asarray(best, jnp.result_type(jnp.int_, x.max()))" in result.output.decode()
     for x in (np.array([-1.0, 3.0, 2.0, 5.0], np.float32), np.array([-4.0, -2.0]), np.array([3, 1, 4], np.int32)):
         for name in ("clip_low", "running_max"):
             np.testing.assert_allclose(np.asarray(getattr(migrated, name)(x)), getattr(original, name)(x), rtol=1e-6)
+    # hunt35 S2: beside uint8 data the int would become uint8, and `best - 1` wrap to 255 where NumPy gives -1: the
+    # cond raises instead, as it did before
+    with pytest.raises(TypeError):
+        migrated.clip_low(np.zeros(4, np.uint8))

@@ -64,8 +64,9 @@ class TracedConditional(Rule):
             "jnp.result_type(np.inf, dx / c))`: under x64 a float64 number beside a float32 array would make "
             "`jax.lax.cond` raise); NumPy returns the Python number itself from that branch. So does a name left alone "
             "by a branch when one of its bindings is a Python int (`best = 0; if x.max() > best: best = x.max()`, a "
-            "running maximum: `lambda: jnp.asarray(best, jnp.result_type(best, x.max()))`; jax.lax.cond refuses an int "
-            "beside a float array). Comments inside the branches of an "
+            "running maximum: `lambda: jnp.asarray(best, jnp.result_type(jnp.int_, x.max()))`; jax.lax.cond refuses an "
+            "int beside a float array); beside a narrow integer array (uint8) it still raises, as the int would "
+            "wrap there (`best - 1` is -1 in NumPy). Comments inside the branches of an "
             "`if` statement move above the new statement; a conditional expression with comments between its "
             "parts is left as it is (the call would have nowhere to keep them). A guard clause is left as it is "
             "when a statement after it does more than bind local names from expressions free of side effects (a "
@@ -424,7 +425,11 @@ def _typed_numbers(branches: list[list], ctx: FileContext) -> list[list]:
             if number:
                 code = _code(values[column])
                 jnp = ctx.use_jnp()
-                values[column] = f"{jnp}.asarray({code}, {jnp}.result_type({code}, {_code(reference)}))"
+                # a name that may hold a Python int takes a float branch's dtype, or JAX's default int beside default
+                # ints; beside narrow ints the cond still raises (a Python int next to uint8 data stays a Python int in
+                # NumPy: `best - 1` is -1, where uint8 would wrap to 255)
+                first = f"{jnp}.int_" if _may_hold_number(values[column], ctx) and not _number_constant(values[column], ctx) else code
+                values[column] = f"{jnp}.asarray({code}, {jnp}.result_type({first}, {_code(reference)}))"
     return typed
 
 
