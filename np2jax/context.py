@@ -84,6 +84,9 @@ class FunctionInfo:
     # nothing in it needed rewriting because what jax.jit cannot trace keeps its NumPy calls (an `if` on one's
     # result: analysis/eager_values.py): its blockers are reported as a rewritten function's are (NPJ301-NPJ303)
     blocked_as_is: bool = False
+    # left as NumPy code though it could have run eagerly (NPJ304: eager jax.numpy would be far slower): its
+    # callers stay NumPy too (propagation.py, links.py), so that it is handed NumPy arrays
+    kept_numpy: bool = False
     nested: list[FunctionInfo] = field(default_factory=list)  # of an outermost function: every function inside it
     outer: FunctionInfo | None = None  # of a nested function: the outermost function it is in
     decorator: str | None = None  # a decorator to add (the jit rule's), applied by the walker

@@ -43,6 +43,7 @@ def callers_of_unsupported(infos, functions, forced, imported=None, writes_nothi
     imported = imported or {}
     writes_nothing = {} if writes_nothing is None else writes_nothing
     unsupported = {record.qualname for record in functions if record.status == "unsupported"}
+    unsupported |= {info.qualname for info in infos if info.kept_numpy}  # NumPy code that NumPy callers must feed
     families = class_families(infos)
     # methods that stay NumPy for their own code (np.random in a constructor) and write nothing in place
     harmless = {record.qualname for record in functions if record.status == "unsupported" and record.qualname not in forced}

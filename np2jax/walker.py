@@ -23,7 +23,7 @@ from np2jax.analysis.scope import (
 from np2jax.context import BLOCKED_AS_IS, FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan, runs_on_jax_arrays
 from np2jax.cstutil import call, dotted, trailing_comment_lines
 from np2jax.analysis.function_tracing import MASK_INDEX
-from np2jax.analysis.eager_shapes import element_write, numpy_writes_only, varying_shape
+from np2jax.analysis.eager_shapes import element_write, varying_shape
 from np2jax.analysis.loops import contains
 from np2jax.diagnostics import Diagnostic, Severity
 from np2jax.rule import Rule
@@ -152,10 +152,11 @@ class Walker(CallRewrites, FastTransformer):
         for rule in self.hooks["on_leave_function"]:
             rule.on_leave_function(info, self.ctx)
         reverted = any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:])
-        kept = None if reverted or info.jit or not info.changed or self._returns_arguments(info) else (
-            _shape_changing_loop(info, self.ctx) or _object_arguments(info, self.ctx))
+        looping = None if reverted or info.jit or not info.changed or self._returns_arguments(info) else (
+            _shape_changing_loop(info, self.ctx))
+        kept = looping or (None if reverted or info.jit or not info.changed else _object_arguments(info, self.ctx))
         if kept is not None:  # un-jitted, eager jax.numpy would be slower than NumPy or fail where NumPy works
-            reverted, info.changed = True, False
+            reverted, info.changed, info.kept_numpy = True, False, looping is not None
             message, use_instead = kept
             start_line, col, end_line, end_col = self.ctx.def_name_span(info)
             self.ctx.diagnostics.append(Diagnostic(
@@ -689,8 +690,9 @@ ELEMENT_WRITE = "a write into array elements"
 def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, str] | None:
     """A boolean mask index that keeps ``info``'s function from being jitted, inside one of its loops (the read),
     or a slice or an array a loop of it makes with a length that changes at every step (analysis/eager_shapes.py),
-    or a write into array elements in a loop; with what it is.  None when the function writes into arrays that a
-    caller in this module may hand it as JAX arrays (``numpy_writes_only``)."""
+    or a write into array elements in a loop; with what it is.  Its callers then stay NumPy code too
+    (``FunctionInfo.kept_numpy``): handed JAX arrays, its NumPy code could neither write into them nor keep NumPy's
+    dtypes (``np.cumsum`` of a JAX uint8 array is JAX's, which wraps)."""
     plan = ctx.jit_state(info).plan
     if plan is None or plan.ok:
         return None
@@ -708,10 +710,6 @@ def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, 
     scope = ctx.resolver.scopes.get(info.node)
     if scope is None:
         return None
-    name = info.node.name.value
-    called_here = any(caller is not info.node for _, caller in ctx.resolver.calls_by_name(ctx.module).get(name, ()))
-    if called_here and not numpy_writes_only(info.node, ctx.resolver, scope):
-        return None  # a migrated caller here may hand it JAX arrays, into which its NumPy code cannot write
     for blocker in plan.blockers:
         if blocker.message == MASK_INDEX and any(contains(loop, blocker.node) for loop in loops):
             return blocker.node, "a boolean mask index"

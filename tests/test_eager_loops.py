@@ -106,10 +106,12 @@ def test_a_function_returning_the_argument_it_mutates_is_not_left_numpy():
     np.testing.assert_allclose(np.asarray(migrated.caller(a, m)), original.caller(a, m))
 
 
-def test_a_function_writing_into_a_copy_of_its_argument_is_not_left_numpy_when_called_here():
-    """`out = x.copy()` of the JAX array a migrated caller hands it is a JAX array: NumPy code cannot write
-    into it.  With no caller in the module, the function stays NumPy code."""
-    source = """
+def test_the_callers_of_a_function_left_numpy_stay_numpy_too():
+    """hunt35: handed JAX arrays by migrated callers, NumPy code could neither write into them (`out = x.copy()` of
+    one refuses `out[i:] += ...`), nor keep NumPy's dtypes (`np.cumsum` of a JAX uint8 array calls JAX's method,
+    which wraps), nor take one through `map`: its callers, in this module or another, stay NumPy code (NPJ202)."""
+    result, original, migrated = migrated_pair(
+        """
         import numpy as np
 
         def running(x):
@@ -117,14 +119,71 @@ def test_a_function_writing_into_a_copy_of_its_argument_is_not_left_numpy_when_c
             for i in range(len(x)):
                 out[i:] += x[i]
             return out
-        """
-    result, original, migrated = migrated_pair(source + """
+
         def doubled(x):
             return running(np.cumsum(x)) * 2
-        """)
-    assert "jnp" in _function_source(result.output, "running")
+
+        def counts_noise(mask, seed=7):
+            c = np.cumsum(mask)
+            out = np.zeros(len(c))
+            s = seed
+            for i in range(len(c)):
+                s = (s * 16807) % 2147483647
+                out[i] = c[i] + s / 2147483647.0
+            return out
+
+        def bright_noise(img):
+            return counts_noise(np.greater(img, 0.5).astype(np.uint8))
+
+        def mapped(rows):
+            return np.array(list(map(running, np.exp(rows))))
+        """
+    )
+    output = result.output.decode()
+    assert "jnp" not in output, output
+    for name in ("doubled", "bright_noise", "mapped"):
+        assert any(d.code == "NPJ202" and d.line >= record(result, name).line for d in result.diagnostics), name
     x = np.arange(1.0, 6.0)
-    np.testing.assert_allclose(np.asarray(migrated.doubled(x)), original.doubled(x))
-    alone, _, _ = migrated_pair(source)
-    assert "jnp" not in _function_source(alone.output, "running")
-    assert any(d.code == "NPJ304" and "left as NumPy code" in d.message for d in alone.diagnostics)
+    np.testing.assert_array_equal(migrated.doubled(x), original.doubled(x))
+    img = np.random.default_rng(0).random(1000)
+    np.testing.assert_array_equal(migrated.bright_noise(img), original.bright_noise(img))
+    rows = np.linspace(0.0, 1.0, 6).reshape(2, 3)
+    np.testing.assert_array_equal(migrated.mapped(rows), original.mapped(rows))
+
+
+def test_a_function_left_numpy_keeps_its_callers_in_other_modules_numpy(tmp_path):
+    """hunt35 L1: `noise.lcg_copy` is left as NumPy code; `feats.scaled_noise` handed it `jnp.exp(x)`, into whose
+    copy the NumPy code could not write. The project pass keeps that caller NumPy too."""
+    import subprocess
+    import sys
+    import textwrap
+
+    package = tmp_path / "src" / "pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "noise.py").write_text(textwrap.dedent("""
+        import numpy as np
+
+        def lcg_copy(x, seed=3):
+            out = x.copy()
+            s = seed
+            for i in range(len(x)):
+                s = (s * 16807) % 2147483647
+                out[i] = out[i] + s / 2147483647.0
+            return out
+        """))
+    (package / "feats.py").write_text(textwrap.dedent("""
+        import numpy as np
+        from pkg.noise import lcg_copy
+
+        def scaled_noise(x):
+            return lcg_copy(np.exp(x)).sum()
+        """))
+    done = subprocess.run([sys.executable, "-m", "np2jax", "migrate", str(tmp_path / "src"), "--out", str(tmp_path / "out"),
+                           "-q", "--no-cache"], capture_output=True, text=True, timeout=300)
+    assert done.returncode in (0, 1), done.stderr
+    script = "import numpy as np\nfrom pkg.feats import scaled_noise\nprint(float(scaled_noise(np.linspace(0, 1, 5))))"
+    values = [subprocess.run([sys.executable, "-c", script], cwd=tmp_path / tree, capture_output=True, text=True,
+                             timeout=300) for tree in ("src", "out")]
+    assert values[1].returncode == 0, values[1].stderr
+    assert values[0].stdout == values[1].stdout

@@ -159,7 +159,7 @@ def test_updates_in_functions_that_are_not_jitted_work_on_numpy_arguments():
     # NumPy arrays, and `xs.copy()` of one has no `.at` -- it is read through jnp.asarray.
     result, original, migrated = _run(UNJITTED)
     output = result.output.decode()
-    assert "x = jnp.asarray(x).at[k].add(x[k + 1])" in output, output
+    assert "        x[k] += x[k + 1]" in output, output  # an element loop, not jitted: left as NumPy code (NPJ304)
     assert "b = jnp.asarray(b).at[0].set(0.0)" in output, output
     assert "out = out.at[1:].set(1.0)" in output, output  # jnp.zeros: a JAX array already
     assert "self.P = jnp.asarray(self.P).at[0, 0]" in output and "self.Q = self.Q.at[0, 0]" in output, output

@@ -561,18 +561,18 @@ def test_a_loop_of_an_unjitted_function_that_slices_with_a_changing_length_stays
             return d
 
         def windows(x, k):
-            out = np.zeros(len(x) - 2)
+            total = np.zeros(3)
             for i in range(len(x) - 2):
                 if k > 0:
                     print(i)
-                out[i] = x[i:i + 3].sum()
-            return out
+                total = total + x[i:i + 3]
+            return total
         """
     )
     assert record(result, "sens_estimator").status == "needs-review" and not record(result, "sens_estimator").jit
     assert any(d.code == "NPJ304" and "length changes with the step" in d.message for d in result.diagnostics)
     assert "def sens_estimator(x):\n    idx = 0\n    n = len(x)\n    d = np.ones(" in result.output.decode()
-    assert "jnp.zeros(len(x) - 2)" in result.output.decode()
+    assert "jnp.zeros(3)" in result.output.decode()
     x = np.random.default_rng(1).normal(size=12)
     np.testing.assert_array_equal(migrated.sens_estimator(x), original.sens_estimator(x))
     np.testing.assert_allclose(np.asarray(migrated.windows(x, 0)), original.windows(x, 0), rtol=1e-6)

@@ -121,7 +121,7 @@ WINDOW_CASES = [
                 out[i] = x[None, i:i + 3]
             return out
         """,
-        {"f": ("NPJ303",)},  # after a None the window's axis is not its position
+        {"f": ("NPJ303", "NPJ304")},  # after a None the window's axis is not its position
         id="window-after-a-new-axis",
     ),
     pytest.param(
@@ -134,7 +134,7 @@ WINDOW_CASES = [
                 out[i] = x[i:i + 3].sum()
             return out
         """,
-        {"f": ("NPJ303",)},  # the last windows run past the end: NumPy cuts them, dynamic_slice would move them
+        {"f": ("NPJ303", "NPJ304")},  # the last windows run past the end: NumPy cuts them, dynamic_slice would move them
         id="window-past-the-end",
     ),
     pytest.param(
@@ -147,7 +147,7 @@ WINDOW_CASES = [
                 out[i] = x[i - 1:i + 2].sum()
             return out
         """,
-        {"f": ("NPJ303",)},  # x[-1:2] at i = 0: NumPy wraps the negative start
+        {"f": ("NPJ303", "NPJ304")},  # x[-1:2] at i = 0: NumPy wraps the negative start
         id="window-before-the-start",
     ),
     pytest.param(
@@ -161,7 +161,7 @@ WINDOW_CASES = [
                 out[i] = y[i:i + w].sum()
             return out
         """,
-        {"f": ("NPJ303",)},  # the range is x's length, not y's
+        {"f": ("NPJ303", "NPJ304")},  # the range is x's length, not y's
         id="window-of-another-array",
     ),
     pytest.param(
@@ -176,7 +176,7 @@ WINDOW_CASES = [
                 out[i] = x[i:i + w].sum()
             return out
         """,
-        {"f": ("NPJ303",)},  # two values of x: its length is not proven the same
+        {"f": ("NPJ303", "NPJ304")},  # two values of x: its length is not proven the same
         id="array-assigned-twice",
     ),
     pytest.param(
@@ -202,7 +202,7 @@ WINDOW_CASES = [
                 out[i] = x[i:i + j:2].sum()
             return out
         """,
-        {"f": ("NPJ303",)},
+        {"f": ("NPJ303", "NPJ304")},
         id="window-with-a-step",
     ),
     pytest.param(
@@ -215,7 +215,7 @@ WINDOW_CASES = [
                 out[i:i + w] += x[i]
             return out
         """,
-        {"f": ("NPJ303",)},  # a write at the index: not converted
+        {"f": ("NPJ303", "NPJ304")},  # a write at the index: not converted
         id="write-into-a-window",
     ),
     pytest.param(
@@ -252,6 +252,7 @@ WINDOW_CASES = [
 
 @pytest.mark.parametrize("source, expected", WINDOW_CASES)
 def test_window_decisions(source, expected):
+    """(NPJ304 with NPJ303: a function not jitted whose loop writes elements at the index is left as NumPy code.)"""
     result = migrate(source)
     found = outcome(result)
     assert found == expected, [d.format() for d in result.diagnostics]

@@ -9,10 +9,9 @@ from milliseconds to minutes.  Such a function is better left as NumPy code (wal
 elements (``out[i] = a * x[i] + (1 - a) * out[i - 1]``): outside jit every ``.at[i].set`` copies the whole
 array and dispatches a kernel, so an EMA of 2,000 samples took 6 s where NumPy takes 2 ms.
 
-Left as NumPy code, the function must still get the arrays it writes into from NumPy itself: a migrated
-caller may hand it JAX arrays, which refuse item assignment (``out = x.copy()`` of one is one too).  So every
-array it writes into in place must be bound only to a NumPy constructor's result (``np.zeros``,
-``np.empty_like(x)``, ``np.array(x)`` ...; ``numpy_writes_only``).
+Left as NumPy code, the function must still be handed NumPy arrays: a JAX array refuses item assignment
+(``out = x.copy()`` of one is one too), and NumPy functions hand it to its own methods (``np.cumsum`` of a JAX
+uint8 array wraps).  So its callers stay NumPy code too (propagation.py, ``FunctionInfo.kept_numpy``).
 
 A length counts as changing when a bound of a slice without a step (or an argument of the constructor) mentions a name
 the loop changes (its target, or a name the body assigns) and the length is not a constant offset
@@ -25,18 +24,10 @@ import libcst as cst
 
 from np2jax.analysis.loops import all_names, descendants
 from np2jax.analysis.resolve import Resolver, is_numpy
-from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
+from np2jax.analysis.scope import Scope
 
 # NumPy constructors whose arguments are sizes.
 SIZED_CONSTRUCTORS = frozenset({"arange", "zeros", "ones", "empty", "full", "linspace", "eye", "identity", "tri"})
-# NumPy functions whose result is always a new, writable NumPy array (whatever array type they are given).
-FRESH_NUMPY = SIZED_CONSTRUCTORS | frozenset({
-    "zeros_like", "ones_like", "empty_like", "full_like", "array", "copy", "logspace", "geomspace", "tile", "repeat",
-    "concatenate", "stack", "hstack", "vstack", "column_stack", "cumsum", "cumprod", "outer", "diff", "sort",
-})
-# Array methods and NumPy functions that write into the array (the first argument).
-_WRITING_METHODS = frozenset({"sort", "fill", "put", "itemset", "resize", "partition", "setfield"})
-_WRITING_FUNCTIONS = frozenset({"copyto", "fill_diagonal", "put", "place", "putmask", "put_along_axis"})
 SMALL_LOOP = 8  # a `range` of literals with at most this many steps costs little even eagerly
 
 
@@ -66,52 +57,6 @@ def _short_literal_range(iterable: cst.BaseExpression) -> bool:
     if not bounds or len(bounds) > 3 or not all(isinstance(b, cst.Integer) for b in bounds):
         return False
     return len(range(*(int(b.value, 0) for b in bounds))) <= SMALL_LOOP
-
-
-def numpy_writes_only(function: cst.FunctionDef, resolver: Resolver, scope: Scope) -> bool:
-    """Every array ``function`` writes into in place (item assignment, ``.sort()``/``.fill()``, ``np.copyto``,
-    ``ufunc.at``, ``out=``) is a local name bound only to a NumPy constructor's result (see the module docstring)."""
-    for name in _written_names(function.body, resolver, scope):
-        if name is None:
-            return False
-        found, bindings = scope.lookup(name)
-        if found is not scope or not bindings:
-            return False
-        for binding in bindings:
-            if isinstance(binding, ParamBinding) or not isinstance(binding, ValueBinding):
-                return False
-            if binding.augmented:
-                continue  # `out += v` keeps a NumPy array NumPy
-            value = binding.value
-            qualname = resolver.qualname(value.func, scope) if isinstance(value, cst.Call) else None
-            if not (qualname and is_numpy(qualname) and qualname.rsplit(".", 1)[-1] in FRESH_NUMPY):
-                return False
-    return True
-
-
-def _written_names(body: cst.CSTNode, resolver: Resolver, scope: Scope):
-    """The names written into in place in ``body`` (None for a target that is not a name: ``self.x[i]``)."""
-    for node in descendants(body):
-        targets: list[cst.BaseExpression] = []
-        if isinstance(node, cst.Assign):
-            targets = [t.target for t in node.targets if isinstance(t.target, cst.Subscript)]
-        elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Subscript):
-            targets = [node.target]
-        elif isinstance(node, cst.Call):
-            func = node.func
-            if isinstance(func, cst.Attribute) and func.attr.value in _WRITING_METHODS and not (
-                    resolver.qualname(func, scope) or "").startswith("numpy"):
-                targets = [func.value]
-            else:
-                qualname = resolver.qualname(func, scope) or ""
-                last = qualname.rsplit(".", 1)[-1]
-                if is_numpy(qualname) and node.args and (last in _WRITING_FUNCTIONS or last == "at"):
-                    targets = [node.args[0].value]
-            targets += [arg.value for arg in node.args if arg.keyword is not None and arg.keyword.value == "out"]
-        for target in targets:
-            while isinstance(target, cst.Subscript):
-                target = target.value
-            yield target.value if isinstance(target, cst.Name) else None
 
 
 def varying_shape(loop: cst.For | cst.While, resolver: Resolver, scope: Scope) -> cst.CSTNode | None:

@@ -261,7 +261,8 @@ def collect_links(module: cst.Module, scope: Scope, imports: dict[str, str], inf
                 line = info.imported_calls[target][1] if target in info.imported_calls else 0
                 writes.setdefault(target, (info.qualname, line))
         _add_handed(handed, info.node.body, resolver, info.qualname, local)
-    unsupported = frozenset(name for name, s in status.items() if s == "unsupported")
+    unsupported = frozenset(name for name, s in status.items() if s == "unsupported") | frozenset(
+        info.qualname for info in infos if info.kept_numpy)  # (NPJ304: left as NumPy code, for NumPy callers)
     return ModuleLinks(
         imports=imports,
         stars=stars,
