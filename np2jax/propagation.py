@@ -66,7 +66,7 @@ def callers_of_unsupported(infos, functions, forced, imported=None, writes_nothi
                 found[info.qualname] = ForcedUnsupported(callee)
             elif target is not None:
                 found[info.qualname] = ForcedUnsupported(target, via_module=True, where=imported[target])
-            elif info.class_name in blocked_classes:
+            elif info.class_name in blocked_classes and not is_static_method(info.node):
                 found[info.qualname] = ForcedUnsupported(blocked_classes[info.class_name], via_class=True)
             else:
                 continue
@@ -116,12 +116,18 @@ def class_families(infos) -> dict[str, frozenset[str]]:
     return {name: frozenset(members[root(name)]) for name in parent}
 
 
+def is_static_method(function: cst.FunctionDef) -> bool:
+    """``@staticmethod``: it shares no ``self`` (nor ``cls``) with the other methods of its class."""
+    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in function.decorators)
+
+
 def _blocked_classes(infos, families, unsupported, harmless=frozenset()) -> dict[str, str]:
     """Class -> a method of its family that stays NumPy code (one of its own when it has one); not one of
-    ``harmless`` (left NumPy for its own code, writing nothing in place: ``_writes_nothing``)."""
+    ``harmless`` (left NumPy for its own code, writing nothing in place: ``_writes_nothing``), nor a static method."""
     blocked: dict[str, str] = {}
     for info in infos:
-        if info.class_name is not None and info.qualname in unsupported and info.qualname not in harmless:
+        if (info.class_name is not None and info.qualname in unsupported and info.qualname not in harmless
+                and not is_static_method(info.node)):
             blocked.setdefault(info.class_name, info.qualname)
     for name in list(blocked):
         for member in families.get(name, ()):

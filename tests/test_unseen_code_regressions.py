@@ -2544,3 +2544,35 @@ def test_a_fresh_copy_handed_to_a_function_that_keeps_no_reference_to_it_is_writ
     pos, vel = np.array([1.0, 2.0]), np.array([0.5, -0.25])
     for got, want in zip(migrated.drift(pos, vel), original.drift(pos, vel)):
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+def test_a_static_method_neither_blocks_nor_is_blocked_by_its_class():
+    """real25 FP4 (kneed's DataGenerator): `Gen.ramp`, a static method of linspace and sqrt, was left NumPy with
+    NPJ202 because the static method `noisy` draws from np.random: static methods share no `self`."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        class Gen:
+            def __init__(self, n):
+                self.n = n
+
+            @staticmethod
+            def noisy(seed=42):
+                np.random.seed(seed)
+                return np.sort(np.random.normal(size=5))
+
+            @staticmethod
+            def ramp():
+                x = np.linspace(0.0, 1.0, 10)
+                return x, np.sqrt(x) + 1.0
+
+            def grid(self):
+                np.random.seed(self.n)
+                return np.random.normal(size=self.n)
+        """
+    )
+    assert record(result, "Gen.ramp").status == "migrated" and "jnp.sqrt(x)" in result.output.decode()
+    assert record(result, "Gen.noisy").status == "unsupported" and record(result, "Gen.grid").status == "unsupported"
+    for got, want in zip(migrated.Gen.ramp(), original.Gen.ramp()):
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
