@@ -890,3 +890,35 @@ def test_a_slice_bound_stays_static_though_it_meets_an_operand_of_matmul():
     result, original, new = migrate_and_exec(source)
     assert function_record(result, "head_gram").static_argnums == (1,)
     assert_matches_numpy(original, new, "head_gram", (np.arange(12.0).reshape(4, 3), 3))
+
+
+def test_a_parameter_whose_elements_a_loop_reads_object_attributes_of_is_not_jitted():
+    """real25 L2 (mcerp, 3 tests): `for v in map(to_v, items): np.mean(v.pts - 1.0)` was still jitted: the
+    elements reached through a `for` loop (also over `map(f, items)`, `list(items)`) hold Python objects too."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        class V:
+            def __init__(self, a):
+                self.pts = np.asarray(a, dtype=float)
+
+        def to_v(x):
+            return x if isinstance(x, V) else V([x, x])
+
+        def means(items):
+            out = []
+            for v in map(to_v, items):
+                out.append(np.mean(v.pts - 1.0))
+            return out
+
+        def firsts(items):
+            return [np.sum(v.pts) for v in list(items)]
+        """
+    )
+    result, original, new = migrate_and_exec(source)
+    for name in ("means", "firsts"):
+        assert not function_record(result, name).jit, name
+    items = [original["V"]([1.0, 2.0]), 3.0]
+    got = new["means"]([new["V"]([1.0, 2.0]), 3.0])
+    np.testing.assert_allclose(np.asarray(got), original["means"](items), rtol=1e-6)

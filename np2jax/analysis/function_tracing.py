@@ -612,12 +612,13 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             return set()
         if isinstance(node, cst.Name):
             found, bindings = self.scope.lookup(node.value)
-            if found is not None and found.kind == "comprehension" and bindings and all(
+            if found is not None and (found.kind == "comprehension" or found is self.function_scope) and bindings and all(
                     isinstance(b, LoopBinding) and not b.position for b in bindings):
-                # `[v._mcpts for v in items]`: the elements of a parameter hold Python objects too
+                # `[v._mcpts for v in items]`, `for v in map(to_v, items)`: the elements of a parameter hold
+                # Python objects too
                 owners = set()
                 for binding in bindings:
-                    found_owners = self._object_params(binding.iterable, depth + 1)
+                    found_owners = self._object_params(self._elements_of(binding.iterable, found), depth + 1)
                     if not found_owners:
                         return set()
                     owners |= found_owners
@@ -645,6 +646,18 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         if isinstance(node, cst.Subscript):
             return self._object_params(node.value, depth + 1)
         return set()
+
+    def _elements_of(self, iterable: cst.BaseExpression, scope: Scope) -> cst.BaseExpression:
+        """What a loop over ``iterable`` takes its items from: ``items`` of ``map(f, items)``, ``list(items)``."""
+        while isinstance(iterable, cst.Call) and iterable.args and not any(a.star or a.keyword for a in iterable.args):
+            qualname = self.resolver.qualname(iterable.func, scope)
+            if qualname == "builtins.map" and len(iterable.args) == 2:
+                iterable = iterable.args[1].value
+            elif qualname in ("builtins.list", "builtins.tuple", "builtins.sorted", "builtins.reversed") and len(iterable.args) == 1:
+                iterable = iterable.args[0].value
+            else:
+                break
+        return iterable
 
     def _pytree_hint(self, name: str) -> bool:
         """Hinted with a NamedTuple class of this module: a pytree, whose fields jax.jit traces."""
