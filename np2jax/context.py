@@ -87,6 +87,9 @@ class FunctionInfo:
     # left as NumPy code though it could have run eagerly (NPJ304: eager jax.numpy would be far slower): its
     # callers stay NumPy too (propagation.py, links.py), so that it is handed NumPy arrays
     kept_numpy: bool = False
+    # of a module-level function: what makes its result inexact under XLA (NPJ120's example and advice), for the
+    # modules importing it (project.py: an "inexact" fact, reported where they round or compare it)
+    inexact_return: tuple[str, str] | None = None
     nested: list[FunctionInfo] = field(default_factory=list)  # of an outermost function: every function inside it
     outer: FunctionInfo | None = None  # of a nested function: the outermost function it is in
     decorator: str | None = None  # a decorator to add (the jit rule's), applied by the walker

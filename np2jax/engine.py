@@ -26,6 +26,7 @@ from np2jax import __version__
 from np2jax.analysis.attributes import analyse_attributes
 from np2jax.analysis.fresh_results import FreshResults
 from np2jax.analysis.links import (
+    INEXACT_SEPARATOR,
     ExternalFact,
     ModuleLinks,
     collect_links,
@@ -250,6 +251,8 @@ def _transform(
     collector = collect_scopes(module)
     resolver = Resolver(collector.scopes)
     resolver.tables = {fact.name: fact.who for fact in options.external if fact.kind == "table"}
+    resolver.inexact_imports = {fact.name: tuple(fact.who.split(INEXACT_SEPARATOR, 1)) for fact in options.external
+                                if fact.kind == "inexact"}
     try:
         text = source.decode(module.encoding)
     except (UnicodeError, LookupError):
@@ -314,7 +317,7 @@ def _seed_external(facts, forced: dict, module: cst.Module) -> dict[str, str]:
     for fact in facts:
         if fact.kind == "callee":
             callees[fact.name] = fact.who
-        elif fact.kind in ("state", "attribute", "table", "exported"):
+        elif fact.kind in ("state", "attribute", "table", "exported", "inexact"):
             continue  # for the jit analysis (ModuleTracing.external_state, resolver.tables); _seed_attribute_facts;
             #           finalize_imports (exported)
         elif fact.kind == "class":

@@ -23,7 +23,9 @@ re-exports through a package's ``__init__``) and derives ``ExternalFact``s:
   ``from pkg.a import TABLE``; ``a.TABLE = new``): functions reading it are not jitted (NPJ302);
 * ``table``: a module reads another module's table of literals (its keys stay static under jit);
 * ``exported``: another module imports a NumPy name from this one (``from pkg.a import cos``) or star-imports
-  it: the NumPy imports it takes stay, though this module's own code no longer uses them.
+  it: the NumPy imports it takes stay, though this module's own code no longer uses them;
+* ``inexact``: this module imports a function whose migrated result XLA may compute one unit in the last place
+  off (``return (x - lo) / (hi - lo)``): NPJ120 reports where this module rounds or compares it.
 
 The runner then migrates the files whose facts grew again, with the facts in their ``Options``,
 and repeats until nothing grows (facts only ever accumulate, so this ends).
@@ -34,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from np2jax.analysis.links import ExternalFact, ModuleLinks
+from np2jax.analysis.links import INEXACT_SEPARATOR, ExternalFact, ModuleLinks
 
 MAX_DEPTH = 5  # re-exports followed in a row
 
@@ -93,6 +95,7 @@ class Project:
             self._handed_facts(index, found)
             self._table_facts(index, found)
             self._export_facts(index, found)
+            self._inexact_facts(index, found)
             for target, (writer, line) in links.state_writes.items():
                 for producer, name in self.resolve(index, target):
                     if producer != index and name in self.modules[producer].links.variables:
@@ -116,6 +119,16 @@ class Project:
                     for name, kind in self.modules[producer].links.tables.items():
                         kind += " changed" if (producer, name) in written else ""
                         found.setdefault(index, set()).add(ExternalFact("table", f"{local}.{name}", kind))
+
+    def _inexact_facts(self, index: int, found: dict[int, set[ExternalFact]]) -> None:
+        """Functions this module imports by name (``from .norm import minmax``) whose migrated results are inexact
+        under XLA: ``inexact`` ``minmax``, with NPJ120's example and advice, reported where this module rounds or
+        compares their results (real25: ``minmax(x) == 1.0`` missed the maximum)."""
+        for local, target in self.modules[index].links.imports.items():
+            for producer, name in self.resolve(index, target):
+                source = self.modules[producer].links.inexact_returns.get(name) if producer != index else None
+                if source is not None:
+                    found.setdefault(index, set()).add(ExternalFact("inexact", local, INEXACT_SEPARATOR.join(source)))
 
     def _export_facts(self, index: int, found: dict[int, set[ExternalFact]]) -> None:
         """NumPy names other modules take from a module (``from pkg.a import cos`` where ``pkg.a`` has

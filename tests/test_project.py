@@ -656,3 +656,29 @@ def test_numpy_names_nobody_imports_are_still_dropped(run_cli, tmp_path):
     write(src / "pkg" / "third.py", "from pkg.other import grow\n\n\ndef f(x):\n    return grow(x) * 2.0\n")
     migrate(run_cli, src, tmp_path / "out")
     assert "from numpy import exp" not in (tmp_path / "out" / "pkg" / "other.py").read_text()
+
+
+def test_an_exact_test_of_an_imported_inexact_result_is_reported(run_cli, tmp_path):
+    """real25 S1 (pymcdm's COMET): `minmax(x) == 1.0` in another module than `minmax`, migrated, missed the maximum
+    (XLA divides by the reciprocal: 0.9999999999999999) with no diagnostic; NPJ120 now reaches that caller."""
+    src = tmp_path / "src"
+    write(src / "pk" / "__init__.py", "")
+    write(src / "pk" / "norm.py", """\
+import numpy as np
+
+def minmax(x):
+    return (x - np.min(x)) / (np.max(x) - np.min(x))
+""")
+    write(src / "pk" / "use.py", """\
+import numpy as np
+from .norm import minmax
+
+def is_best(x):
+    return minmax(x) == 1.0
+
+def total(x):
+    return float(np.sum(minmax(x)))
+""")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "src/pk/use.py:5:12: NPJ120 [warning] `minmax(x)` can be one unit in the last place off" in run.stderr, run.stderr
+    assert run.stderr.count("NPJ120") == 1, run.stderr  # a sum is no exact test

@@ -61,6 +61,9 @@ class ExternalFact:
     who: str  # the function elsewhere and where it is, for the message: "`use` (pkg/b.py:12)"
 
 
+INEXACT_SEPARATOR = "\x1f"  # between the example and the advice in an "inexact" fact's `who`
+
+
 @dataclass
 class ModuleLinks:
     imports: dict[str, str] = field(default_factory=dict)  # module-level name -> dotted target ("." prefixes: relative)
@@ -89,6 +92,8 @@ class ModuleLinks:
     #   (caller, line)}: its NumPy code hands what the target returns to the callee (`M = make(n); bump(M)`)
     param_writers: frozenset[str] = frozenset()  # its functions left as NumPy code that write into (or update in
     #   place with `op=`) arrays their parameters hold (`def bump(x): x += 1`), or need them to be NumPy's (`M.flat`)
+    inexact_returns: dict[str, tuple[str, str]] = field(default_factory=dict)  # migrated function -> what makes its
+    #   result inexact under XLA (NPJ120's example and advice): modules importing it round or compare it knowingly
     numpy_names: frozenset[str] = frozenset()  # names its top-level NumPy imports bind (`from numpy import cos`):
     #   another module importing one from here (or star-importing the module) needs it kept
 
@@ -272,6 +277,8 @@ def collect_links(module: cst.Module, scope: Scope, imports: dict[str, str], inf
         defined=frozenset(status),
         migrated=frozenset(changed),
         unsupported=unsupported,
+        inexact_returns={info.qualname: info.inexact_return for info in infos
+                         if info.inexact_return is not None and info.qualname in changed and info.qualname not in unsupported},
         returns=_imported_returns(returned, local),
         bases=class_bases(module, imports),
         numpy_names=numpy_import_names(module),

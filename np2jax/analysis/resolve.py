@@ -84,6 +84,9 @@ class Resolver:
         # other modules' tables of literals as this module spells them (`consts.WHITE`) -> their kind
         # ("mapping", "sequence", with " rows" when every entry is a list or tuple: state_writes.module_tables)
         self.tables: dict[str, str] = {}
+        # imported functions whose migrated results are inexact under XLA (name as imported -> NPJ120's example and
+        # advice; project.py's "inexact" facts)
+        self.inexact_imports: dict[str, tuple[str, str]] = {}
 
     def table_kind(self, node: cst.BaseExpression, scope: Scope) -> str | None:
         """What another module's table ``node`` names is (``consts.WHITE``, or ``WHITE`` imported), if it is one."""

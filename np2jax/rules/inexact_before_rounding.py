@@ -21,7 +21,8 @@ import libcst as cst
 
 from np2jax.analysis.param_hints import int_like
 from np2jax.analysis.loops import descendants
-from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ValueBinding
+from np2jax.analysis.values import nodes_of
+from np2jax.analysis.scope import DefBinding, ImportBinding, ParamBinding, Scope, ValueBinding
 from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
@@ -78,7 +79,9 @@ class InexactBeforeRounding(HazardRule):
             "`np.full(n, 0)`, `np.arange(n)`), `//`, "
             "`%`, `==`/`!=`, an ordering against a literal zero (`if sd > 0:`, `np.cross(u, v) > 0`) or an exact test for zeros (`np.count_nonzero`, `np.any`, `np.all`, `np.nonzero`, `np.sign`, also of a norm, dot or sum: "
             "`np.count_nonzero(np.cross(a, b)) == 0` for parallel vectors). Also through a function of the module "
-            "that returns such a value (`cross(v1, v2)`), reported where the caller rounds or tests it."
+            "that returns such a value (`cross(v1, v2)`), reported where the caller rounds or tests it, also in "
+            "another module of the project that imports it (`from .norm import minmax`, then `minmax(x) == 1.0`: "
+            "project.py's \"inexact\" facts), even when the caller itself is left as it is."
         ),
         why=(
             "NumPy's `log2(8.0)` is exactly 3.0; XLA's (jax on CPU, float64) is 2.9999999999999996, and "
@@ -164,6 +167,16 @@ class InexactBeforeRounding(HazardRule):
     def on_leave_function(self, info, ctx: FileContext) -> None:
         self._reported: set[int] = set()
         super().on_leave_function(info, ctx)
+        imported = ctx.resolver.inexact_imports
+        if imported and not info.changed and not info.has_errors(ctx) and any(
+                isinstance(node.func, cst.Name) and node.func.value in imported
+                for node, _ in nodes_of(info.node, ctx.resolver, _CALLS)):
+            # left as it is, it still computes with what the migrated function of another module returns
+            for node, scope in nodes_of(info.node, ctx.resolver, self.NODE_TYPES):
+                self.check(node, scope, ctx)
+        if info.changed and info.is_module_level and not info.has_errors(ctx):
+            source = _returned_source(info.node.name.value, ctx.resolver.scopes[ctx.module], ctx, 0)
+            info.inexact_return = tuple(source[1:]) if source is not None else None
 
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
         for operand, sink in _rounded_operands(node, scope, ctx):
@@ -175,6 +188,9 @@ class InexactBeforeRounding(HazardRule):
             expr = " ".join(ctx.code(inexact).split())
             message = self.MESSAGE.format(expr=expr if len(expr) <= 50 else expr[:47] + "...", example=example, sink=sink)
             self.report(ctx, inexact, message, use_instead=use_instead, exact=True)
+
+
+_CALLS = frozenset({cst.Call})
 
 
 def _rounded_operands(node: cst.CSTNode, scope: Scope, ctx: FileContext):
@@ -250,15 +266,21 @@ def _inexact_source(node: cst.BaseExpression, scope: Scope, ctx: FileContext, de
             return _inexact_source(positional[0], scope, ctx, depth + 1)
         if not qualname and isinstance(node.func, cst.Attribute) and node.func.attr.value in SPREADS:
             return node, _EXAMPLES["std"], INEXACT_FUNCTIONS["std"]  # `r.std(ddof=1)`
-        if not qualname and isinstance(node.func, cst.Name) and depth < 4:
+        if isinstance(node.func, cst.Name) and depth < 4 and (not qualname or node.func.value in ctx.resolver.inexact_imports):
             source = _returned_source(node.func.value, scope, ctx, depth)
             return (node, *source[1:]) if source is not None else None  # (reported here, where it is rounded)
     return None
 
 
 def _returned_source(name: str, scope: Scope, ctx: FileContext, depth: int):
-    """A function of this module called here (``cross(v1, v2)``) that returns an inexact value: its source."""
+    """A function of this module called here (``cross(v1, v2)``) that returns an inexact value: its source; or one
+    imported from a module of the project whose migrated version does (an "inexact" fact: ``(None, example,
+    use_instead)``)."""
     found, bindings = scope.lookup(name)
+    if found is not None and found.kind == "module" and name in ctx.resolver.inexact_imports and all(
+            isinstance(b, ImportBinding) for b in bindings):
+        example, use_instead = ctx.resolver.inexact_imports[name]
+        return None, example, use_instead
     if found is None or found.kind != "module" or len(bindings) != 1 or not isinstance(bindings[0], DefBinding):
         return None
     callee = bindings[0].node
