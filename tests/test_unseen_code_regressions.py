@@ -2576,3 +2576,33 @@ def test_a_static_method_neither_blocks_nor_is_blocked_by_its_class():
     assert record(result, "Gen.noisy").status == "unsupported" and record(result, "Gen.grid").status == "unsupported"
     for got, want in zip(migrated.Gen.ramp(), original.Gen.ramp()):
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+def test_an_update_of_a_copy_of_a_parameter_keeps_the_callers_dtype():
+    """hunt36 S1/L2: `out = np.array(c); out += steps.sum(axis=0)` with an int8 `c`: NumPy casts the sum back into
+    int8 (it wraps: -120), the migrated rebinding widened it (136); in a loop the fori_loop carry changed dtype and
+    raised.  `+=` on a copy of a parameter's array becomes `(out + v).astype(out.dtype)`."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def add_counts(c, steps):
+            out = np.array(c)
+            out += steps.sum(axis=0)
+            return out
+
+        def tally(c, steps):
+            out = c.copy()
+            for i in range(steps.shape[0]):
+                out += steps[i]
+            return out
+        """
+    )
+    output = result.output.decode()
+    assert "out = (out + steps.sum(axis=0)).astype(out.dtype)" in output
+    c, steps = np.array([120, -5, 100], np.int8), np.array([[5, 5, 5], [10, 0, 0], [1, 1, 1]])
+    for name in ("add_counts", "tally"):
+        got, want = np.asarray(getattr(migrated, name)(c, steps)), getattr(original, name)(c, steps)
+        assert got.dtype == want.dtype and np.array_equal(got, want), (name, got, want)
+    x = np.linspace(0.0, 1.0, 3)
+    np.testing.assert_allclose(np.asarray(migrated.tally(x, steps)), original.tally(x, steps), rtol=1e-6)

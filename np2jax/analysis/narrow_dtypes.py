@@ -6,7 +6,8 @@ array's dtype (wrapping integers past 127).  JAX has no in-place operators:
 ``acc += counts`` rebinds ``acc`` to the promoted result, an int32 array that
 does not wrap.  The difference is silent, so the rewriting rule spells out
 NumPy's cast (``acc = (acc + counts).astype(acc.dtype)``) for names whose
-every binding is a NumPy array made with such a dtype.  32-bit dtypes count
+every binding is a NumPy array made with such a dtype, or a copy of a parameter's array (whose dtype the caller
+chooses: ``out = np.array(c)``, ``c.copy()``).  32-bit dtypes count
 too: a float32 or int32 array meets wider operands under ``jax_enable_x64``,
 where JAX's rebinding would give float64 (without it the cast changes nothing).
 """
@@ -65,7 +66,30 @@ def rebound_first(function: cst.CSTNode, name: str) -> bool:
 
 
 def _narrow_value(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
-    return _made_dtype(value, resolver, scope) in NARROW_DTYPES
+    return _made_dtype(value, resolver, scope) in NARROW_DTYPES or _parameter_copy(value, resolver, scope)
+
+
+def _parameter_copy(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
+    """A copy of a parameter's array, whose dtype is the caller's (``np.array(c)``, ``np.copy(c)``, ``c.copy()``,
+    ``np.asarray(c).copy()``): an int8 or float32 one is narrower than what ``+=`` with an int64 or float64 operand
+    computes in (hunt36: `out = np.array(c); out += steps.sum(axis=0)` wrapped in NumPy, widened in JAX)."""
+    if not isinstance(value, cst.Call) or any(arg.star or (arg.keyword is not None and arg.keyword.value != "copy")
+                                              for arg in value.args):
+        return False
+    func = value.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "copy" and not value.args and resolver.qualname(func, scope) is None:
+        source = func.value
+        if isinstance(source, cst.Call) and (resolver.qualname(source.func, scope) or "") in ("numpy.asarray", "numpy.array") \
+                and len(source.args) == 1:
+            source = source.args[0].value
+    elif (resolver.qualname(func, scope) or "") in ("numpy.array", "numpy.copy") and value.args and value.args[0].keyword is None:
+        source = value.args[0].value
+    else:
+        return False
+    if not isinstance(source, cst.Name):
+        return False
+    _, bindings = scope.lookup(source.value)
+    return bool(bindings) and all(isinstance(b, ParamBinding) for b in bindings)
 
 
 def made_dtype(name: str, scope: Scope, resolver: Resolver) -> str | None:
