@@ -2606,3 +2606,25 @@ def test_an_update_of_a_copy_of_a_parameter_keeps_the_callers_dtype():
         assert got.dtype == want.dtype and np.array_equal(got, want), (name, got, want)
     x = np.linspace(0.0, 1.0, 3)
     np.testing.assert_allclose(np.asarray(migrated.tally(x, steps)), original.tally(x, steps), rtol=1e-6)
+
+
+def test_a_shifted_arange_index_is_unique():
+    """hunt36 FP1: `idx = np.arange(n - 1); H[idx, idx + 1] = off` (a tridiagonal matrix) was refused as a
+    possible index with repeats (NPJ201); a shift of distinct integers stays distinct."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def tridiag(d, off):
+            n = d.shape[0]
+            H = np.zeros((n, n))
+            idx = np.arange(n - 1)
+            H[idx, idx + 1] = off
+            H[idx + 1, idx] = off
+            H[np.arange(n), np.arange(n)] = d
+            return H
+        """
+    )
+    assert record(result, "tridiag").jit and not result.diagnostics
+    d, off = np.array([2.0, 3.0, 4.0]), np.array([-1.0, -0.5])
+    np.testing.assert_array_equal(np.asarray(migrated.tridiag(d, off)), original.tridiag(d, off))

@@ -363,6 +363,10 @@ class IndexClassifier:
         return qualname in ("numpy.ravel", "jax.numpy.ravel") and len(expr.args) == 1
 
     def _unique(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract)):
+            # `idx + 1`, `k - idx`: a shift (or a reflection) of distinct integers stays distinct
+            return (self._unique(expr.left) and self.is_int(expr.right)) or (
+                isinstance(expr.operator, cst.Add) and self.is_int(expr.left) and self._unique(expr.right))
         if isinstance(expr, cst.Subscript):  # `np.arange(n)[::-1]`, `order[:k]`: a slice of unique values
             return (len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice)
                     and self._unique(expr.value) and not self._tuple_of_arrays(expr.value))

@@ -95,7 +95,7 @@ class FunctionalUpdate(LineRewrites, Rule):
             "JAX arrays are immutable and `x.at[mask]` needs a static shape under `jax.jit`. The rewrite is "
             "applied only when it is equivalent by construction: `x` is a local array always bound to a fresh "
             "array that no other name or view can observe, and the index is made of integers, slices, `...` "
-            "and `None`, or is `np.arange(...)` or the index tuple of `np.diag_indices`/`tril_indices`/`triu_indices` "
+            "and `None`, or is `np.arange(...)` (also shifted, `idx + 1`) or the index tuple of `np.diag_indices`/`tril_indices`/`triu_indices` "
             "(`_from` too), directly or through a name, or lists of non-negative int literals naming distinct "
             "positions (`A[:, [0, 3], [1, 2]]`; so no element is written twice), or the value is one number "
             "written everywhere, or the write swaps two rows or columns of the array (`A[[k, p]] = A[[p, k]]`, "
