@@ -9,7 +9,7 @@ import libcst as cst
 from np2jax.analysis.aliasing import has_number_hint
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
-from np2jax.cstutil import number_literal
+from np2jax.cstutil import number_literal, size_expression
 from np2jax.analysis.values import function_nodes
 from np2jax.visitors import FastVisitor, visit
 from np2jax.tables import lookup_numpy
@@ -363,10 +363,11 @@ class IndexClassifier:
         return qualname in ("numpy.ravel", "jax.numpy.ravel") and len(expr.args) == 1
 
     def _unique(self, expr: cst.BaseExpression) -> bool:
-        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract)):
-            # `idx + 1`, `k - idx`: a shift (or a reflection) of distinct integers stays distinct
-            return (self._unique(expr.left) and self.is_int(expr.right)) or (
-                isinstance(expr.operator, cst.Add) and self.is_int(expr.left) and self._unique(expr.right))
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+            # `idx + 1`: a shift of distinct non-negative integers by a non-negative one stays distinct and
+            # non-negative (a negative position would name the same element as `len + position`)
+            return (self._unique(expr.left) and _non_negative_int(expr.right)) or (
+                _non_negative_int(expr.left) and self._unique(expr.right))
         if isinstance(expr, cst.Subscript):  # `np.arange(n)[::-1]`, `order[:k]`: a slice of unique values
             return (len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice)
                     and self._unique(expr.value) and not self._tuple_of_arrays(expr.value))
@@ -463,6 +464,13 @@ class IndexClassifier:
     @staticmethod
     def _is_name(expr: cst.BaseExpression, name: str) -> bool:
         return isinstance(expr, cst.Name) and expr.value == name and not expr.lpar
+
+
+def _non_negative_int(node: cst.BaseExpression) -> bool:
+    """An int literal, a size (``len(x)``, ``x.shape[0]``) or a sum of those."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return _non_negative_int(node.left) and _non_negative_int(node.right)
+    return isinstance(node, cst.Integer) or size_expression(node)
 
 
 def _distinct_literal_positions(elements: Sequence[cst.SubscriptElement]) -> bool:
