@@ -894,7 +894,8 @@ def test_a_slice_bound_stays_static_though_it_meets_an_operand_of_matmul():
 
 def test_a_parameter_whose_elements_a_loop_reads_object_attributes_of_is_not_jitted():
     """real25 L2 (mcerp, 3 tests): `for v in map(to_v, items): np.mean(v.pts - 1.0)` was still jitted: the
-    elements reached through a `for` loop (also over `map(f, items)`, `list(items)`) hold Python objects too."""
+    elements reached through a `for` loop (also over `map(f, items)`, `list(items)`, a name bound to one,
+    `enumerate(vs)`) hold Python objects too."""
     source = textwrap.dedent(
         """
         import numpy as np
@@ -914,10 +915,22 @@ def test_a_parameter_whose_elements_a_loop_reads_object_attributes_of_is_not_jit
 
         def firsts(items):
             return [np.sum(v.pts) for v in list(items)]
+
+        def corr(items):
+            vs = list(items)
+            data = np.vstack([v.pts for v in vs])
+            return np.corrcoef(data.T, rowvar=0)
+
+        def squares(items):
+            vs = list(map(to_v, items))
+            out = []
+            for i, v in enumerate(vs):
+                out.append(np.mean(v.pts * v.pts))
+            return out
         """
     )
     result, original, new = migrate_and_exec(source)
-    for name in ("means", "firsts"):
+    for name in ("means", "firsts", "corr", "squares"):  # (real26: `vs = list(items)`, `enumerate(vs)`: mcerp)
         assert not function_record(result, name).jit, name
     items = [original["V"]([1.0, 2.0]), 3.0]
     got = new["means"]([new["V"]([1.0, 2.0]), 3.0])

@@ -613,12 +613,13 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         if isinstance(node, cst.Name):
             found, bindings = self.scope.lookup(node.value)
             if found is not None and (found.kind == "comprehension" or found is self.function_scope) and bindings and all(
-                    isinstance(b, LoopBinding) and not b.position for b in bindings):
-                # `[v._mcpts for v in items]`, `for v in map(to_v, items)`: the elements of a parameter hold
-                # Python objects too
+                    isinstance(b, LoopBinding) for b in bindings):
+                # `[v._mcpts for v in items]`, `for v in map(to_v, items)`, `for i, v in enumerate(vs)`: the
+                # elements of a parameter hold Python objects too
                 owners = set()
                 for binding in bindings:
-                    found_owners = self._object_params(self._elements_of(binding.iterable, found), depth + 1)
+                    source = self._loop_source(binding, found)
+                    found_owners = self._object_params(source, depth + 1) if source is not None else set()
                     if not found_owners:
                         return set()
                     owners |= found_owners
@@ -645,7 +646,20 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
             return self._object_params(node.expression, depth + 1)
         if isinstance(node, cst.Subscript):
             return self._object_params(node.value, depth + 1)
+        if isinstance(node, cst.Call):  # `vs = list(items)`: a container of the parameter's elements
+            inner = self._elements_of(node, self.scope)
+            return self._object_params(inner, depth + 1) if inner is not node else set()
         return set()
+
+    def _loop_source(self, binding: LoopBinding, scope: Scope) -> cst.BaseExpression | None:
+        """What the loop target at ``binding`` takes its items from (``vs`` of ``for i, v in enumerate(vs)``)."""
+        iterable = binding.iterable
+        if not binding.position:
+            return self._elements_of(iterable, scope)
+        if (binding.position == (1,) and isinstance(iterable, cst.Call) and len(iterable.args) == 1
+                and self.resolver.qualname(iterable.func, scope) == "builtins.enumerate"):
+            return self._elements_of(iterable.args[0].value, scope)
+        return None
 
     def _elements_of(self, iterable: cst.BaseExpression, scope: Scope) -> cst.BaseExpression:
         """What a loop over ``iterable`` takes its items from: ``items`` of ``map(f, items)``, ``list(items)``."""
