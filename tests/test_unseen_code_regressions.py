@@ -2591,15 +2591,23 @@ def test_an_update_of_a_copy_of_a_parameter_keeps_the_callers_dtype():
             out += steps.sum(axis=0)
             return out
 
-        def tally(c, steps):
+        def tally(c: np.ndarray, steps):
             out = c.copy()
             for i in range(steps.shape[0]):
                 out += steps[i]
             return out
+
+        def extend(items, extra):
+            out = items.copy()
+            out += extra
+            return np.array(out)
         """
     )
     output = result.output.decode()
     assert "out = (out + steps.sum(axis=0)).astype(out.dtype)" in output
+    # hunt37 L1: `.copy()` of a parameter nothing says is an array may be a list's (which has no `.astype`)
+    assert "    out += extra" in output
+    assert np.array_equal(np.asarray(migrated.extend([1.0], [2.0, 3.0])), original.extend([1.0], [2.0, 3.0]))
     c, steps = np.array([120, -5, 100], np.int8), np.array([[5, 5, 5], [10, 0, 0], [1, 1, 1]])
     for name in ("add_counts", "tally"):
         got, want = np.asarray(getattr(migrated, name)(c, steps)), getattr(original, name)(c, steps)

@@ -70,18 +70,21 @@ def _narrow_value(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -
 
 
 def _parameter_copy(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
-    """A copy of a parameter's array, whose dtype is the caller's (``np.array(c)``, ``np.copy(c)``, ``c.copy()``,
-    ``np.asarray(c).copy()``): an int8 or float32 one is narrower than what ``+=`` with an int64 or float64 operand
-    computes in (hunt36: `out = np.array(c); out += steps.sum(axis=0)` wrapped in NumPy, widened in JAX)."""
+    """A copy of a parameter's array, whose dtype is the caller's (``np.array(c)``, ``np.copy(c)``,
+    ``np.asarray(c).copy()``, and ``c.copy()`` of a parameter annotated or documented as an array: of a list it is a
+    list, which has no ``.astype``): an int8 or float32 one is narrower than what ``+=`` with an int64 or float64
+    operand computes in (hunt36: `out = np.array(c); out += steps.sum(axis=0)` wrapped in NumPy, widened in JAX)."""
     if not isinstance(value, cst.Call) or any(arg.star or (arg.keyword is not None and arg.keyword.value != "copy")
                                               for arg in value.args):
         return False
     func = value.func
+    method = False  # `c.copy()`: an array's copy only when the function uses `c` as one (a list's is a list: hunt37)
     if isinstance(func, cst.Attribute) and func.attr.value == "copy" and not value.args and resolver.qualname(func, scope) is None:
         source = func.value
+        method = True
         if isinstance(source, cst.Call) and (resolver.qualname(source.func, scope) or "") in ("numpy.asarray", "numpy.array") \
                 and len(source.args) == 1:
-            source = source.args[0].value
+            source, method = source.args[0].value, False
     elif (resolver.qualname(func, scope) or "") in ("numpy.array", "numpy.copy") and value.args and value.args[0].keyword is None:
         source = value.args[0].value
     else:
@@ -89,7 +92,13 @@ def _parameter_copy(value: cst.BaseExpression, resolver: Resolver, scope: Scope)
     if not isinstance(source, cst.Name):
         return False
     _, bindings = scope.lookup(source.value)
-    return bool(bindings) and all(isinstance(b, ParamBinding) for b in bindings)
+    if not bindings or not all(isinstance(b, ParamBinding) for b in bindings):
+        return False
+    if method:  # only a parameter annotated or documented as an array (its `.copy()` alone says nothing)
+        from np2jax.analysis.aliasing import array_evidence  # (aliasing imports much of analysis)
+
+        return isinstance(scope.node, cst.FunctionDef) and source.value in array_evidence(scope.node, resolver, scope).annotated
+    return True
 
 
 def made_dtype(name: str, scope: Scope, resolver: Resolver) -> str | None:

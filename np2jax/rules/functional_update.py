@@ -70,7 +70,7 @@ class FunctionalUpdate(LineRewrites, Rule):
             "is an int, and nothing else in the module sets an attribute so named: a ring buffer's position) names one "
             "element. `acc += v` on an array made with a dtype of 32 bits or fewer "
             "(`np.zeros(n, dtype=np.int8)`, `.astype(np.uint8)`), or on a copy of a parameter's array, whose dtype the "
-            "caller chooses (`out = np.array(c)`, `c.copy()`), becomes `acc = (acc + v).astype(acc.dtype)` (where "
+            "caller chooses (`out = np.array(c)`; `c.copy()` of a parameter annotated or documented as an array), becomes `acc = (acc + v).astype(acc.dtype)` (where "
             "NumPy refuses the cast, a float into an int array, this one truncates). NumPy calls that change a "
             "local array in place become the functional result assigned to it: `np.add.at(x, i, v)` -> "
             "`x = x.at[i].add(v)` (and `subtract`/`multiply`/`minimum`/`maximum.at`), `x.fill(v)` -> `x = jnp.full_like(x, v)`, "
