@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.loops import MUTATING_METHODS
+from np2jax.analysis.loops import MUTATING_METHODS, descendants
 from np2jax.analysis.result_writes import attribute_sources, augments_shared_state, module_level_uses, result_uses
 from np2jax.context import ForcedUnsupported
 from np2jax.cstutil import target_parts
@@ -61,6 +61,8 @@ def callers_of_unsupported(infos, functions, forced, imported=None, writes_nothi
             # a call to a class whose methods stay NumPy (`h = Holder(x0)`) hands them this function's arrays
             callee = next((name for name in info.calls if name in unsupported or name in blocked_classes), None)
             callee = callee or next((name for name in info.references if name in unsupported), None)
+            # `Norm.center(w)`: a method called through its class (a static method left NumPy, hunt37)
+            callee = callee or next((name for name in _class_method_calls(info.node) if name in unsupported), None)
             target = next((name for name in info.imported_calls if name in imported), None) if imported else None
             if callee is not None:
                 found[info.qualname] = ForcedUnsupported(callee)
@@ -114,6 +116,15 @@ def class_families(infos) -> dict[str, frozenset[str]]:
     for name in parent:
         members.setdefault(root(name), set()).add(name)
     return {name: frozenset(members[root(name)]) for name in parent}
+
+
+def _class_method_calls(function: cst.FunctionDef) -> list[str]:
+    """``C.m`` for each call ``C.m(...)`` in ``function`` (a method called through a class name)."""
+    found = []
+    for node in descendants(function.body):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+            found.append(f"{node.func.value.value}.{node.func.attr.value}")
+    return found
 
 
 def is_static_method(function: cst.FunctionDef) -> bool:

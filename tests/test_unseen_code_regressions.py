@@ -2644,3 +2644,35 @@ def test_a_shifted_arange_index_is_unique():
     assert [d.code for d in result.diagnostics] == ["NPJ201"] and result.diagnostics[0].line > 12
     d, off = np.array([2.0, 3.0, 4.0]), np.array([-1.0, -0.5])
     np.testing.assert_array_equal(np.asarray(migrated.tridiag(d, off)), original.tridiag(d, off))
+
+
+def test_a_method_left_numpy_called_through_its_class_keeps_the_caller_numpy():
+    """hunt37 S1/S2: `Norm.center(w)`, a static method writing its argument in place (NPJ201), called through the
+    class from a module function or a sibling static method: the caller was jitted and returned `w` uncentered.
+    Such a call keeps the caller NumPy code, as a call by name does (NPJ202)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        class Norm:
+            @staticmethod
+            def center(x):
+                x -= x.mean()
+                return x
+
+            @staticmethod
+            def centered_log(x):
+                w = np.log(x)
+                Norm.center(w)
+                return w
+
+        def centered_exp(x):
+            w = np.exp(x)
+            Norm.center(w)
+            return w
+        """
+    )
+    assert {d.line for d in result.diagnostics if d.code == "NPJ202"} == {12, 17}
+    x = np.linspace(0.5, 2.0, 5)
+    np.testing.assert_allclose(migrated.centered_exp(x), original.centered_exp(x))
+    np.testing.assert_allclose(migrated.Norm.centered_log(x), original.Norm.centered_log(x))

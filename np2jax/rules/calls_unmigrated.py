@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.loops import descendants
 from np2jax.analysis.ndarray_subclasses import NDARRAY_BASE
 from np2jax.context import UNSTABLE, FileContext, FunctionInfo
 from np2jax.diagnostics import Diagnostic, Severity
@@ -56,7 +57,8 @@ class CallsUnmigratedFunction(Rule):
             "or create an object of a class one of whose methods (or whose base classes' methods) it leaves untouched; "
             "the other methods of a class one of whose methods is left untouched (unless it is left untouched for "
             "its own code and writes nothing in place: a constructor drawing from `np.random` that only binds "
-            "attributes, or a static method, which shares no `self`; static methods are not held back either), and of "
+            "attributes, or a static method, which shares no `self`; static methods are not held back either, but a "
+            "call of one left NumPy code through its class, `Norm.center(w)`, holds its caller back), and of "
             "every class of the module "
             "it shares `self` with through inheritance (`class Sub(Base)`: its base classes and subclasses, "
             "transitively, also through several bases); a method left as it was (nothing in it needed rewriting) that "
@@ -349,9 +351,23 @@ class CallsUnmigratedFunction(Rule):
             if isinstance(call.func, cst.Name) and call.func.value != forced.callee:  # `Leaf(n)`, `class Leaf(Base)`
                 message = self.CREATE_MESSAGE.format(created=call.func.value, callee=forced.callee)
             self.report(ctx, call, message, exact=True, statement=info.call_statements.get(call))
+        elif (call := _class_method_call(info.node, forced.callee)) is not None:  # `Norm.center(w)`
+            self.report(ctx, call, self.MESSAGE.format(callee=forced.callee), exact=True)
         elif forced.callee in info.references:
             reference = info.references[forced.callee]
             message = self.REFERENCE_MESSAGE.format(callee=forced.callee)
             if reference.value != forced.callee:  # `HANDLER = inc` at module level
                 message = self.HOLDER_MESSAGE.format(callee=forced.callee, holder=reference.value)
             self.report(ctx, reference, message, exact=True, statement=info.call_statements.get(reference))
+
+
+def _class_method_call(function: cst.FunctionDef, qualname: str) -> cst.Call | None:
+    """The first call ``C.m(...)`` of the method ``qualname`` (``"C.m"``) through its class's name in ``function``."""
+    if "." not in qualname:
+        return None
+    owner, _, method = qualname.rpartition(".")
+    for node in descendants(function.body):
+        if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name)
+                and node.func.value.value == owner and node.func.attr.value == method):
+            return node
+    return None
