@@ -412,10 +412,10 @@ def test_report_version_1(tmp_path, run_cli, newline):
     assert by_path("proj/pkg/plain.py") == [("plain", 1, 2), ("C.m", 6, 7)]
     status = {f["qualname"]: f["status"] for f in report["functions"]}
     assert status["Klass.shapes"] == "unsupported" and status["decorated"] == "migrated"
-    # methods share `self`: one untouched method that writes in place (`u.sort()`) keeps its whole class
-    # untouched (NPJ202); one that writes nothing would not (np2jax/propagation.py, _writes_nothing)
-    assert status["Klass.method"] == "unsupported"
-    assert any(d["code"] == "NPJ202" and "Klass.shapes" in d["message"] for d in report["diagnostics"])
+    # methods share `self`, but a static method has none: `Klass.shapes`, left untouched (np.unique), does not
+    # keep `Klass.method` untouched (np2jax/propagation.py, is_static_method)
+    assert status["Klass.method"] == "migrated"
+    assert not any(d["code"] == "NPJ202" and "Klass.shapes" in d["message"] for d in report["diagnostics"])
 
     (diagnostic,) = [d for d in report["diagnostics"] if d["code"] == "NPJ102"]
     assert set(diagnostic) >= {"path", "line", "col", "code", "severity", "message"}
