@@ -160,7 +160,8 @@ def migrate_source(source: bytes, path: str = "<string>", options: Options = Opt
 
 def _migrate_source(source: bytes, path: str, options: Options) -> FileResult:
     try:
-        if b"numpy" not in source or not NUMPY_IMPORT.search(source):  # "numpy" only in a comment or a string
+        inexact = any(fact.kind == "inexact" for fact in options.external)  # (NPJ120 where it tests their results)
+        if not inexact and (b"numpy" not in source or not NUMPY_IMPORT.search(source)):  # "numpy" only in a comment or a string
             functions, imports, tree = _functions_without_numpy(source)
             if functions is not None:
                 mutating = mutating_functions(tree)

@@ -129,6 +129,12 @@ class Project:
                 source = self.modules[producer].links.inexact_returns.get(name) if producer != index else None
                 if source is not None:
                     found.setdefault(index, set()).add(ExternalFact("inexact", local, INEXACT_SEPARATOR.join(source)))
+            absolute = self._absolute(index, target)
+            for producer in self.by_name.get(absolute, []) if absolute else []:  # `from . import norm`: `norm.minmax`
+                if producer != index:
+                    for name, source in self.modules[producer].links.inexact_returns.items():
+                        found.setdefault(index, set()).add(
+                            ExternalFact("inexact", f"{local}.{name}", INEXACT_SEPARATOR.join(source)))
 
     def _export_facts(self, index: int, found: dict[int, set[ExternalFact]]) -> None:
         """NumPy names other modules take from a module (``from pkg.a import cos`` where ``pkg.a`` has

@@ -80,8 +80,9 @@ class InexactBeforeRounding(HazardRule):
             "`%`, `==`/`!=`, an ordering against a literal zero (`if sd > 0:`, `np.cross(u, v) > 0`) or an exact test for zeros (`np.count_nonzero`, `np.any`, `np.all`, `np.nonzero`, `np.sign`, also of a norm, dot or sum: "
             "`np.count_nonzero(np.cross(a, b)) == 0` for parallel vectors). Also through a function of the module "
             "that returns such a value (`cross(v1, v2)`), reported where the caller rounds or tests it, also in "
-            "another module of the project that imports it (`from .norm import minmax`, then `minmax(x) == 1.0`: "
-            "project.py's \"inexact\" facts), even when the caller itself is left as it is."
+            "another module of the project that imports it (`from .norm import minmax`, then `minmax(x) == 1.0`, or "
+            "`from . import norm`, then `norm.minmax(x) == 1.0`: project.py's \"inexact\" facts), even when the caller "
+            "itself is left as it is or its module does not import NumPy."
         ),
         why=(
             "NumPy's `log2(8.0)` is exactly 3.0; XLA's (jax on CPU, float64) is 2.9999999999999996, and "
@@ -169,8 +170,7 @@ class InexactBeforeRounding(HazardRule):
         super().on_leave_function(info, ctx)
         imported = ctx.resolver.inexact_imports
         if imported and not info.changed and not info.has_errors(ctx) and any(
-                isinstance(node.func, cst.Name) and node.func.value in imported
-                for node, _ in nodes_of(info.node, ctx.resolver, _CALLS)):
+                _imported_name(node.func) in imported for node, _ in nodes_of(info.node, ctx.resolver, _CALLS)):
             # left as it is, it still computes with what the migrated function of another module returns
             for node, scope in nodes_of(info.node, ctx.resolver, self.NODE_TYPES):
                 self.check(node, scope, ctx)
@@ -191,6 +191,15 @@ class InexactBeforeRounding(HazardRule):
 
 
 _CALLS = frozenset({cst.Call})
+
+
+def _imported_name(func: cst.BaseExpression) -> str | None:
+    """``minmax`` or ``norm.minmax``: how an "inexact" fact names an imported function (project.py)."""
+    if isinstance(func, cst.Name):
+        return func.value
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+        return f"{func.value.value}.{func.attr.value}"
+    return None
 
 
 def _rounded_operands(node: cst.CSTNode, scope: Scope, ctx: FileContext):
@@ -266,6 +275,9 @@ def _inexact_source(node: cst.BaseExpression, scope: Scope, ctx: FileContext, de
             return _inexact_source(positional[0], scope, ctx, depth + 1)
         if not qualname and isinstance(node.func, cst.Attribute) and node.func.attr.value in SPREADS:
             return node, _EXAMPLES["std"], INEXACT_FUNCTIONS["std"]  # `r.std(ddof=1)`
+        if isinstance(node.func, cst.Attribute) and _imported_name(node.func) in ctx.resolver.inexact_imports:
+            example, use_instead = ctx.resolver.inexact_imports[_imported_name(node.func)]  # `norm.minmax(x)`
+            return node, example, use_instead
         if isinstance(node.func, cst.Name) and depth < 4 and (not qualname or node.func.value in ctx.resolver.inexact_imports):
             source = _returned_source(node.func.value, scope, ctx, depth)
             return (node, *source[1:]) if source is not None else None  # (reported here, where it is rounded)
