@@ -51,6 +51,7 @@ def callers_of_unsupported(infos, functions, forced, imported=None, writes_nothi
                 and _writes_nothing_cached(info.node, writes_nothing)}
     unsupported |= _stateful_methods(infos, families, unsupported)
     found: dict[str, ForcedUnsupported] = {}
+    class_calls: dict[str, list[str]] = {}  # function -> its `C.m(...)` calls (found once, when needed)
     changed = True
     while changed:
         changed = False
@@ -62,7 +63,10 @@ def callers_of_unsupported(infos, functions, forced, imported=None, writes_nothi
             callee = next((name for name in info.calls if name in unsupported or name in blocked_classes), None)
             callee = callee or next((name for name in info.references if name in unsupported), None)
             # `Norm.center(w)`: a method called through its class (a static method left NumPy, hunt37)
-            callee = callee or next((name for name in _class_method_calls(info.node) if name in unsupported), None)
+            if callee is None and any("." in name for name in unsupported):
+                if info.qualname not in class_calls:
+                    class_calls[info.qualname] = _class_method_calls(info.node)
+                callee = next((name for name in class_calls[info.qualname] if name in unsupported), None)
             target = next((name for name in info.imported_calls if name in imported), None) if imported else None
             if callee is not None:
                 found[info.qualname] = ForcedUnsupported(callee)
