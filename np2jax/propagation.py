@@ -51,7 +51,7 @@ def callers_of_unsupported(infos, functions, forced, imported=None, writes_nothi
                 and _writes_nothing_cached(info.node, writes_nothing)}
     unsupported |= _stateful_methods(infos, families, unsupported)
     found: dict[str, ForcedUnsupported] = {}
-    class_calls: dict[str, list[str]] = {}  # function -> its `C.m(...)` calls (found once, when needed)
+    class_calls: dict[str, dict[str, cst.Call]] = {}  # function -> its `C.m(...)` calls (found once, when needed)
     changed = True
     while changed:
         changed = False
@@ -65,7 +65,7 @@ def callers_of_unsupported(infos, functions, forced, imported=None, writes_nothi
             # `Norm.center(w)`: a method called through its class (a static method left NumPy, hunt37)
             if callee is None and any("." in name for name in unsupported):
                 if info.qualname not in class_calls:
-                    class_calls[info.qualname] = _class_method_calls(info.node)
+                    class_calls[info.qualname] = class_method_calls(info.node)
                 callee = next((name for name in class_calls[info.qualname] if name in unsupported), None)
             target = next((name for name in info.imported_calls if name in imported), None) if imported else None
             if callee is not None:
@@ -122,12 +122,12 @@ def class_families(infos) -> dict[str, frozenset[str]]:
     return {name: frozenset(members[root(name)]) for name in parent}
 
 
-def _class_method_calls(function: cst.FunctionDef) -> list[str]:
-    """``C.m`` for each call ``C.m(...)`` in ``function`` (a method called through a class name)."""
-    found = []
+def class_method_calls(function: cst.FunctionDef) -> dict[str, cst.Call]:
+    """``"C.m"`` -> the first call ``C.m(...)`` in ``function`` (a method called through its class's name)."""
+    found: dict[str, cst.Call] = {}
     for node in descendants(function.body):
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
-            found.append(f"{node.func.value.value}.{node.func.attr.value}")
+            found.setdefault(f"{node.func.value.value}.{node.func.attr.value}", node)
     return found
 
 

@@ -7,6 +7,7 @@ from typing import Sequence
 import libcst as cst
 
 from np2jax.analysis.aliasing import has_number_hint
+from np2jax.analysis.param_kinds import size_names
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.cstutil import number_literal, size_expression
@@ -159,39 +160,9 @@ class IndexClassifier:
             for node, _ in function_nodes(scope.node, self.resolver))
 
     def _range_argument(self, name: str, scope: Scope) -> bool:
-        """The function hands the parameter to ``range`` (``for c in range(w)``), which takes nothing but an int (or
-        a 0-d integer array): ``r * w + c`` indexes one element; so does a term of a slice bound (``x[i:i + k]``)."""
-        memo = self.resolver.memo.setdefault("range_arguments", {})
-        found = memo.get(scope.node)
-        if found is None:
-            found = memo[scope.node] = frozenset(
-                arg.value.value for node, inner in function_nodes(scope.node, self.resolver)
-                if isinstance(node, cst.Call) and self.resolver.qualname(node.func, inner) == "builtins.range"
-                for arg in node.args if isinstance(arg.value, cst.Name) and inner.lookup(arg.value.value)[0] is scope)
-        return name in found or name in self._slice_bound_terms(scope)
-
-    def _slice_bound_terms(self, scope: Scope) -> frozenset[str]:
-        """Names that are terms of ``+ - * //`` arithmetic in a slice bound of the function (``x[i:i + k]``): NumPy
-        takes nothing but an int there (or a 0-d integer array); a float or an array raises TypeError."""
-        memo = self.resolver.memo.setdefault("slice_bound_terms", {})
-        found = memo.get(scope.node)
-        if found is None:
-            names = set()
-            for node, inner in function_nodes(scope.node, self.resolver):
-                if not isinstance(node, cst.Slice):
-                    continue
-                pending = [bound for bound in (node.lower, node.upper, node.step) if bound is not None]
-                while pending:
-                    part = pending.pop()
-                    if isinstance(part, cst.BinaryOperation) and isinstance(
-                            part.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
-                        pending += [part.left, part.right]
-                    elif isinstance(part, cst.UnaryOperation) and isinstance(part.operator, cst.Minus):
-                        pending.append(part.expression)
-                    elif isinstance(part, cst.Name) and inner.lookup(part.value)[0] is scope:
-                        names.add(part.value)
-            found = memo[scope.node] = frozenset(names)
-        return found
+        """The function hands the parameter to ``range`` (``for c in range(w)``) or bounds a slice with it
+        (``x[i:i + k]``), which take nothing but an int (or a 0-d integer array): ``r * w + c`` indexes one element."""
+        return isinstance(scope.node, cst.FunctionDef) and name in size_names(scope.node, self.resolver)
 
     def _sequence_index(self, name: str, scope: Scope) -> bool:
         """The function indexes a list or tuple display with the parameter, alone or in a sum (``_NEXT_AXIS[i +

@@ -181,7 +181,7 @@ def _container_uses(function: cst.FunctionDef, params: set[str], resolver: Resol
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.MatrixMultiply):  # no number takes `@`
             used.extend((value, "an operand of `@`") for side in (node.left, node.right)
                         for value in _arithmetic_names(side, scope, function_scope, 3)
-                        if value.value not in _size_names(function, resolver))
+                        if value.value not in size_names(function, resolver))
         for value, how in used:
             if isinstance(value, cst.Name) and value.value in params and value.value not in found:
                 owner, bindings = scope.lookup(value.value)
@@ -190,18 +190,20 @@ def _container_uses(function: cst.FunctionDef, params: set[str], resolver: Resol
     return found
 
 
-def _size_names(function: cst.FunctionDef, resolver: Resolver) -> frozenset[str]:
-    """Names the function uses as a slice bound or a ``range`` bound (``X[:n] / n``): a Python int there, whatever
-    arithmetic they also meet (evidence of an array from ``@`` does not hold for them)."""
+def size_names(function: cst.FunctionDef, resolver: Resolver) -> frozenset[str]:
+    """Names of the function's own scope that are terms of a slice bound or of a ``range`` bound (``x[i:i + k]``,
+    ``X[:n] / n``, ``range(n - 1)``): NumPy and ``range`` take nothing but an int there (or a 0-d integer array),
+    whatever arithmetic the name also meets (evidence of an array from ``@`` does not hold for them)."""
     memo = resolver.memo.setdefault("size_names", {})
     found = memo.get(function)
     if found is None:
+        own = resolver.scopes[function]
         names: set[str] = set()
         for node, scope in nodes_of(function, resolver, _SIZE_USES):
             parts = [b for b in (node.lower, node.upper, node.step) if b is not None] if isinstance(node, cst.Slice) else (
                 [arg.value for arg in node.args] if resolver.qualname(node.func, scope) == "builtins.range" else [])
             for part in parts:
-                names.update(n.value for n in _arithmetic_names(part, scope, scope, 0))
+                names.update(n.value for n in _arithmetic_names(part, scope, scope, 0) if scope.lookup(n.value)[0] is own)
         found = memo[function] = frozenset(names)
     return found
 

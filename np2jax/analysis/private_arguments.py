@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.loops import SHAPE_ATTRIBUTES, all_names
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, ParamBinding, Scope
 from np2jax.visitors import child_nodes
 
-SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
 # NumPy functions whose result never shares memory with an argument.
 FRESH_RESULTS = frozenset({
     "abs", "absolute", "sqrt", "exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "arcsin",
@@ -90,7 +90,7 @@ def _private(function: cst.FunctionDef, param: str, resolver: Resolver, scope: S
                 return False
             continue
         if isinstance(node, _BINDING_NODES):
-            if _mentions(node, param):
+            if any(name.value == param for name in all_names(node)):
                 return False  # a closure or comprehension: left to the general check
             continue
         if isinstance(node, cst.Call):
@@ -121,14 +121,4 @@ def _read_only_use(name: cst.Name, parent: cst.CSTNode | None) -> bool:
         return parent.left is name
     if isinstance(parent, cst.Attribute):
         return parent.value is name and parent.attr.value in SHAPE_ATTRIBUTES
-    return False
-
-
-def _mentions(node: cst.CSTNode, name: str) -> bool:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Name) and current.value == name:
-            return True
-        stack.extend(child_nodes(current))
     return False

@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.loops import descendants
 from np2jax.analysis.ndarray_subclasses import NDARRAY_BASE
 from np2jax.context import UNSTABLE, FileContext, FunctionInfo
 from np2jax.diagnostics import Diagnostic, Severity
+from np2jax.propagation import class_method_calls
 from np2jax.rule import Example, Rule, RuleDoc
 
 
@@ -351,7 +351,7 @@ class CallsUnmigratedFunction(Rule):
             if isinstance(call.func, cst.Name) and call.func.value != forced.callee:  # `Leaf(n)`, `class Leaf(Base)`
                 message = self.CREATE_MESSAGE.format(created=call.func.value, callee=forced.callee)
             self.report(ctx, call, message, exact=True, statement=info.call_statements.get(call))
-        elif (call := _class_method_call(info.node, forced.callee)) is not None:  # `Norm.center(w)`
+        elif (call := class_method_calls(info.node).get(forced.callee)) is not None:  # `Norm.center(w)`
             self.report(ctx, call, self.MESSAGE.format(callee=forced.callee), exact=True)
         elif forced.callee in info.references:
             reference = info.references[forced.callee]
@@ -359,15 +359,3 @@ class CallsUnmigratedFunction(Rule):
             if reference.value != forced.callee:  # `HANDLER = inc` at module level
                 message = self.HOLDER_MESSAGE.format(callee=forced.callee, holder=reference.value)
             self.report(ctx, reference, message, exact=True, statement=info.call_statements.get(reference))
-
-
-def _class_method_call(function: cst.FunctionDef, qualname: str) -> cst.Call | None:
-    """The first call ``C.m(...)`` of the method ``qualname`` (``"C.m"``) through its class's name in ``function``."""
-    if "." not in qualname:
-        return None
-    owner, _, method = qualname.rpartition(".")
-    for node in descendants(function.body):
-        if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name)
-                and node.func.value.value == owner and node.func.attr.value == method):
-            return node
-    return None
