@@ -691,3 +691,39 @@ def is_top(x):
     assert "src/pk/attr.py:4:12: NPJ120 [warning] `norm.minmax(x)` can be one unit" in run.stderr, run.stderr
     assert run.stderr.count("NPJ120") == 2, run.stderr  # a sum is no exact test
     assert (tmp_path / "out" / "pk" / "attr.py").read_text() == (src / "pk" / "attr.py").read_text()
+
+
+def test_an_exact_test_of_an_inexact_function_handed_in_as_a_value_is_reported(run_cli, tmp_path):
+    """real26 S1/S1b (pymcdm's COMET stores `normalization_function=normalizations.minmax_normalization`): the result
+    of a function a parameter defaults to (`f=minmax`), or that a constructor stores (`self.f = f`), was tested
+    exactly with no diagnostic: migrated, `best(np.array([0.1, 0.2, 0.3]))` is [False, False, False] under x64."""
+    src = tmp_path / "src"
+    write(src / "pk" / "__init__.py", "")
+    write(src / "pk" / "norm.py", """\
+import numpy as np
+
+def minmax(x):
+    return (x - np.min(x)) / (np.max(x) - np.min(x))
+
+def best(x, f=minmax):
+    return f(x) == 1.0
+
+def spread(x, f=np.max):
+    return f(x) == 1.0
+""")
+    write(src / "pk" / "use.py", """\
+import numpy as np
+from . import norm
+
+class Best:
+    def __init__(self, f=norm.minmax, g=np.abs):
+        self.f = f
+        self.g = g
+
+    def __call__(self, x):
+        return self.f(x) == 1.0, self.g(x) == 1.0
+""")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "src/pk/norm.py:7:12: NPJ120 [warning] `f(x)` can be one unit in the last place off" in run.stderr, run.stderr
+    assert "src/pk/use.py:10:16: NPJ120 [warning] `self.f(x)` can be one unit" in run.stderr, run.stderr
+    assert run.stderr.count("NPJ120") == 2, run.stderr  # np.max and np.abs are exact

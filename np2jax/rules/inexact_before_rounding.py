@@ -82,7 +82,9 @@ class InexactBeforeRounding(HazardRule):
             "that returns such a value (`cross(v1, v2)`), reported where the caller rounds or tests it, also in "
             "another module of the project that imports it (`from .norm import minmax`, then `minmax(x) == 1.0`, or "
             "`from . import norm`, then `norm.minmax(x) == 1.0`: project.py's \"inexact\" facts), even when the caller "
-            "itself is left as it is or its module does not import NumPy."
+            "itself is left as it is or its module does not import NumPy; and through a function a parameter defaults "
+            "to (`def best(x, f=minmax): return f(x) == 1.0`) or a method of the class stores in the attribute called "
+            "(`self.f = f` in `__init__(self, f=norm.minmax)`)."
         ),
         why=(
             "NumPy's `log2(8.0)` is exactly 3.0; XLA's (jax on CPU, float64) is 2.9999999999999996, and "
@@ -168,10 +170,10 @@ class InexactBeforeRounding(HazardRule):
     def on_leave_function(self, info, ctx: FileContext) -> None:
         self._reported: set[int] = set()
         super().on_leave_function(info, ctx)
-        imported = ctx.resolver.inexact_imports
-        if imported and not info.changed and not info.has_errors(ctx) and any(
-                _imported_name(node.func) in imported for node, _ in nodes_of(info.node, ctx.resolver, _CALLS)):
-            # left as it is, it still computes with what the migrated function of another module returns
+        if not info.changed and not info.has_errors(ctx) and any(
+                _called_source(node, scope, ctx, 0) is not None for node, scope in nodes_of(info.node, ctx.resolver, _CALLS)):
+            # left as it is, it still computes with what a migrated function returns (one of another module, or one
+            # handed in as a value: `def best(x, f=minmax)`)
             for node, scope in nodes_of(info.node, ctx.resolver, self.NODE_TYPES):
                 self.check(node, scope, ctx)
         if info.changed and info.is_module_level and not info.has_errors(ctx):
@@ -275,13 +277,75 @@ def _inexact_source(node: cst.BaseExpression, scope: Scope, ctx: FileContext, de
             return _inexact_source(positional[0], scope, ctx, depth + 1)
         if not qualname and isinstance(node.func, cst.Attribute) and node.func.attr.value in SPREADS:
             return node, _EXAMPLES["std"], INEXACT_FUNCTIONS["std"]  # `r.std(ddof=1)`
-        if isinstance(node.func, cst.Attribute) and _imported_name(node.func) in ctx.resolver.inexact_imports:
-            example, use_instead = ctx.resolver.inexact_imports[_imported_name(node.func)]  # `norm.minmax(x)`
-            return node, example, use_instead
-        if isinstance(node.func, cst.Name) and depth < 4 and (not qualname or node.func.value in ctx.resolver.inexact_imports):
-            source = _returned_source(node.func.value, scope, ctx, depth)
-            return (node, *source[1:]) if source is not None else None  # (reported here, where it is rounded)
+        if not qualname or _imported_name(node.func) in ctx.resolver.inexact_imports:
+            return _called_source(node, scope, ctx, depth)
     return None
+
+
+def _called_source(node: cst.Call, scope: Scope, ctx: FileContext, depth: int):
+    """``node`` calls a function of this module or an imported one whose migrated result is inexact: (``node``,
+    example, use instead), reported where the result is rounded. Also through a parameter's default (``def best(x,
+    f=minmax): f(x) == 1.0``) and an attribute the class sets (``self.f = f`` in ``__init__(self, f=norm.minmax)``,
+    pymcdm's stored normalization function): the function such code calls unless its caller says otherwise."""
+    if depth >= 4:
+        return None
+    for callee, callee_scope in _callees(node.func, scope, ctx, 0):
+        if isinstance(callee, cst.Attribute) and _imported_name(callee) in ctx.resolver.inexact_imports:
+            example, use_instead = ctx.resolver.inexact_imports[_imported_name(callee)]  # `norm.minmax(x)`
+            return node, example, use_instead
+        if isinstance(callee, cst.Name):
+            source = _returned_source(callee.value, callee_scope, ctx, depth)
+            if source is not None:
+                return (node, *source[1:])
+    return None
+
+
+def _callees(func: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int):
+    """(expression, scope) for what ``func`` names: itself, or the default of a parameter it is, or the values the
+    methods of its class store in the attribute it reads (``self.f``)."""
+    if depth > 2:
+        return
+    if isinstance(func, cst.Name):
+        found, bindings = scope.lookup(func.value)
+        if bindings and all(isinstance(b, ParamBinding) for b in bindings):
+            for binding in bindings:
+                if binding.param.default is not None and found.parent is not None:
+                    yield from _callees(binding.param.default, found.parent, ctx, depth + 1)
+            return
+    elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+        method = _method_scope(scope)
+        if method is not None and _first_parameter(method.node) == func.value.value:
+            for stored, store_scope in _stored_values(method.parent, func.attr.value, ctx):
+                yield from _callees(stored, store_scope, ctx, depth + 1)
+            return
+    yield func, scope
+
+
+def _method_scope(scope: Scope) -> Scope | None:
+    while scope.kind == "comprehension" and scope.parent is not None:
+        scope = scope.parent
+    return scope if scope.kind == "function" and scope.parent is not None and scope.parent.kind == "class" else None
+
+
+def _first_parameter(function: cst.CSTNode) -> str | None:
+    params = function.params.params if isinstance(function, cst.FunctionDef) else ()
+    return params[0].name.value if params else None
+
+
+def _stored_values(class_scope: Scope, attribute: str, ctx: FileContext):
+    """(value, method scope) of each ``self.<attribute> = value`` in the methods of ``class_scope``'s class."""
+    for statement in class_scope.node.body.body:
+        if not isinstance(statement, cst.FunctionDef):
+            continue
+        self_name = _first_parameter(statement)
+        method = ctx.resolver.scopes.get(statement)
+        if self_name is None or method is None:
+            continue
+        for node in descendants(statement.body):
+            if isinstance(node, cst.Assign) and any(
+                    isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
+                    and t.target.value.value == self_name and t.target.attr.value == attribute for t in node.targets):
+                yield node.value, method
 
 
 def _returned_source(name: str, scope: Scope, ctx: FileContext, depth: int):
