@@ -935,3 +935,44 @@ def test_a_parameter_whose_elements_a_loop_reads_object_attributes_of_is_not_jit
     items = [original["V"]([1.0, 2.0]), 3.0]
     got = new["means"]([new["V"]([1.0, 2.0]), 3.0])
     np.testing.assert_allclose(np.asarray(got), original["means"](items), rtol=1e-6)
+
+
+def test_functions_taken_from_a_parameter_and_called_are_not_jitted():
+    """hunt38 L6: `for fn in fns: x = fn(x)` and `[f(x) for f in fns]` were jitted with `fns` traced, so every call
+    passing functions raised ("Error interpreting argument"), and a tuple of NumPy functions as the default raised
+    on the tracer; such functions stay un-jitted now, as do NumPy functions in a tuple written in the function
+    (they stay NumPy's there). Other functions written in the function are traced with it."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def pre(x, coef=0.97):
+            return np.concatenate([x[:1], x[1:] - coef * x[:-1]])
+
+        def chain(x, fns=None):
+            if fns is None:
+                fns = [lambda v: pre(v, 0.5), pre]
+            for fn in fns:
+                x = fn(x)
+            return np.asarray(x) * 1.0
+
+        def stacked(x, fns=(np.abs, np.sqrt)):
+            return np.stack([f(x) for f in fns])
+
+        def trig(x):
+            return np.stack([f(x) for f in (np.sin, np.cos)])
+
+        def powers(x):
+            fs = (pre, lambda v: v * v)
+            return np.stack([f(x) for f in fs])
+        """
+    )
+    result, original, new = migrate_and_exec(source)
+    for name in ("chain", "stacked", "trig"):
+        assert not function_record(result, name).jit, name
+    assert function_record(result, "powers").jit
+    x = np.arange(1.0, 5.0)
+    for name, args in (("chain", (x, [original["pre"]])), ("chain", (x,)), ("stacked", (x,)), ("trig", (x,)),
+                       ("powers", (x,))):
+        passed = (x, [new["pre"]]) if len(args) == 2 else args
+        np.testing.assert_allclose(np.asarray(new[name](*passed)), original[name](*args), rtol=1e-6)

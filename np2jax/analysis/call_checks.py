@@ -18,7 +18,7 @@ from np2jax.analysis.loops import MUTATING_METHODS
 from np2jax.analysis.mask_writes import masked_reduction
 from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scipy_twins import STATIC_PARAMETERS as TWIN_STATIC_PARAMETERS, TWINS, twin_arguments, twin_for
-from np2jax.analysis.scope import DefBinding, ImportBinding, ParamBinding, ValueBinding
+from np2jax.analysis.scope import DefBinding, ImportBinding, LoopBinding, ParamBinding, ValueBinding
 from np2jax.analysis.value_kinds import python_number_kind
 from np2jax.analysis.slice_windows import _value_names
 from np2jax.analysis.tracing_tables import (
@@ -301,6 +301,18 @@ class CallChecks:
             self._block(node, "side-effect", f"calls `{name}`, which a `from ... import *` brings from another module "
                         "np2jax cannot see into", "import it by name; jit the function by hand once its callees are traceable")
             return
+        if found is not None and found.kind != "module" and bindings and all(isinstance(b, LoopBinding) for b in bindings):
+            listed = next((b.iterable for b in bindings if not self._listed_here(b.iterable, found)), None)
+            if listed is not None:  # hunt38 L6: `for fn in fns: x = fn(x)`, `[f(x) for f in fns]`
+                shown = self.module.module.code_for_node(listed)
+                if self._listed_here(listed, found, numpy_functions=True):
+                    self._block(node, "side-effect", f"calls `{name}`, an element of `{shown}`, which names NumPy "
+                                "functions: called on traced arrays they raise", "name the jax.numpy functions there")
+                else:
+                    self._block(node, "side-effect", f"calls `{name}`, an element of `{shown}`: functions jax.jit can "
+                                "take neither as traced arguments nor, in a list, as static ones", "pass the functions as "
+                                "a tuple and jit by hand with that argument static, or leave it un-jitted")
+            return
         if found is None or found.kind not in ("module",):
             return  # a nested function or lambda of this function: traced with it
         if qualname is not None and not qualname.startswith(TRACEABLE_MODULES) and not qualname.startswith("."):
@@ -340,6 +352,20 @@ class CallChecks:
                         "return a tuple or a NamedTuple, or register the class as a pytree")
         elif classdef is None and any(not isinstance(b, (DefBinding, ImportBinding)) for b in bindings):
             self._block(node, "side-effect", f"calls `{name}`, a module-level value np2jax cannot see into", "pass the function as an argument")
+
+    def _listed_here(self, iterable: cst.BaseExpression, scope, numpy_functions: bool = False) -> bool:
+        """``iterable`` is a tuple or list written in this function (``for f in (square, cube)``, or a local name
+        bound only to such displays) naming no NumPy function (which stays NumPy's there): traced with it. With
+        ``numpy_functions``: such displays whatever they name."""
+        displays = [iterable]
+        if isinstance(iterable, cst.Name):
+            found, bindings = scope.lookup(iterable.value)
+            if found is None or found.kind == "module" or not bindings or not all(
+                    isinstance(b, ValueBinding) and not b.augmented for b in bindings):
+                return False
+            displays, scope = [b.value for b in bindings], found
+        return all(isinstance(display, (cst.Tuple, cst.List)) and (numpy_functions or not any(
+            self._numpy_function(element.value, scope) for element in display.elements)) for display in displays)
 
     def _is_namedtuple(self, node: cst.ClassDef) -> bool:
         for base in node.bases:
