@@ -148,6 +148,8 @@ class CallRewrites:
                 arg = arg.with_changes(value=cst.Call(func=asarray, args=[cst.Arg(arg.value)]))
             elif ("ravel", i) in positions:  # `np.meshgrid(a, b)` flattens a 2-D `a` itself
                 arg = arg.with_changes(value=call(f"{self.ctx.jnp_alias}.ravel", arg.value))
+            elif ("atleast_1d", i) in positions:  # `np.convolve(x, taps)` makes a 0-d `taps` 1-D itself
+                arg = arg.with_changes(value=call(f"{self.ctx.jnp_alias}.atleast_1d", arg.value))
             elif (i, -1) in positions:  # `[jnp.asarray(part) for part in mappings]`
                 part = cst.Name("part" if self.ctx.jnp_alias != "part" else "part_")
                 arg = arg.with_changes(value=cst.ListComp(

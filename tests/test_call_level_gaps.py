@@ -229,3 +229,33 @@ def test_meshgrid_arguments_are_flattened_as_numpy_does():
     a, b = np.arange(4.0).reshape(2, 2), np.array([0.5, 1.5, 2.5])
     np.testing.assert_array_equal(np.asarray(migrated.relation(a, b)), original.relation(a, b))
     np.testing.assert_allclose(np.asarray(migrated.grid(4)), original.grid(4), rtol=1e-6)
+
+
+def test_convolve_makes_an_element_of_an_iterated_array_1d_as_numpy_does():
+    """check38 L2: `for taps in bank: np.convolve(x, taps)` with a 1-D `bank` convolves with 0-d taps in NumPy
+    (`array(v, ndmin=1)`), and jnp.convolve raised "only support 1-dimensional inputs": such an element (a loop
+    target, `bank[i]`) gets `jnp.atleast_1d`; other arguments are left as written."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def apply_bank(bank, x):
+            out = np.empty((len(bank), x.size))
+            for i, taps in enumerate(bank):
+                out[i] = np.convolve(x, taps, mode="same")
+            return out
+
+        def first(bank, x):
+            return np.convolve(x, bank[0])
+
+        def smooth(x, kernel):
+            return np.convolve(x, kernel, mode="same")
+        """
+    )
+    output = result.output.decode()
+    assert "jnp.convolve(x, jnp.atleast_1d(taps)" in output and "jnp.convolve(x, jnp.atleast_1d(bank[0])" in output
+    assert "jnp.convolve(x, kernel, " in output
+    x = np.arange(6.0)
+    for bank in (np.array([0.5, 2.0]), np.array([[0.25, 0.5, 0.25], [1.0, 0.0, -1.0]])):
+        np.testing.assert_allclose(np.asarray(migrated.apply_bank(bank, x)), original.apply_bank(bank, x), rtol=1e-6)
+        np.testing.assert_allclose(np.asarray(migrated.first(bank, x)), original.first(bank, x), rtol=1e-6)

@@ -78,7 +78,7 @@ def windowed_sinc(cutoff, numtaps):
 def apply_bank(bank, x):
     out = jnp.empty((len(bank), x.size))
     for i, taps in enumerate(bank):
-        out = out.at[i].set(jnp.convolve(x, taps, mode="same", preferred_element_type=jnp.result_type(x, taps)))
+        out = out.at[i].set(jnp.convolve(x, jnp.atleast_1d(taps), mode="same", preferred_element_type=jnp.result_type(x, taps)))
     return out
 
 

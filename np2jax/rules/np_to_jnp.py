@@ -9,7 +9,7 @@ from np2jax.analysis.eager_values import EagerValues
 from np2jax.analysis.jax_values import HOST_CONVERSIONS, computed_by_jax, makes_jax_array, name_holds_jax_array
 from np2jax.analysis.cumulative_dtype import CUMULATIVE, CUMULATIVE_METHODS, widening_dtype
 from np2jax.analysis.resolve import is_numpy, is_shape_name
-from np2jax.analysis.scope import ImportBinding, ParamBinding, Scope, ValueBinding
+from np2jax.analysis.scope import ImportBinding, LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.sequences import SequenceArguments, builds_list
 from np2jax.analysis.values import function_nodes, grown_at_run_time
 from np2jax.context import FileContext, NumpyRef, runs_on_jax_arrays
@@ -21,7 +21,7 @@ from np2jax.rules.python_numbers import (FLOAT_UFUNCS, convolution_dtype, mixed_
 from np2jax.tables import positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES, UFUNCS
 from np2jax.tables.numpy_api import (
-    ARRAY_OPERANDS_FROM, FLATTENED_ARGUMENTS, INEXACT_ARGUMENTS, INT32_INDEX_RESULTS, KEYWORD_ADDITIONS, KEYWORD_RENAMES, STABLE_SORT_KINDS,
+    ARRAY_OPERANDS_FROM, AT_LEAST_1D_ARGUMENTS, FLATTENED_ARGUMENTS, INEXACT_ARGUMENTS, INT32_INDEX_RESULTS, KEYWORD_ADDITIONS, KEYWORD_RENAMES, STABLE_SORT_KINDS,
 )
 
 UFUNC_METHODS = frozenset({"reduce", "accumulate", "outer", "reduceat"})
@@ -98,6 +98,19 @@ def _certainly_flat(node: cst.BaseExpression, scope: Scope, ctx: FileContext, de
         return found is not None and found.kind == "function" and bool(bindings) and all(
             isinstance(b, ValueBinding) and not b.augmented and _certainly_flat(b.value, found, ctx, depth + 1)
             for b in bindings)
+    return False
+
+
+def _element_of_array(node: cst.BaseExpression, scope: Scope) -> bool:
+    """An element of something iterated or indexed by one integer (``taps`` of ``for taps in bank`` or ``for i, taps
+    in enumerate(bank)``, ``bank[i]``): 0-d when that is a 1-D array."""
+    if isinstance(node, cst.Subscript):
+        return len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
+    if isinstance(node, cst.Name):
+        _, bindings = scope.lookup(node.value)
+        return any(isinstance(b, LoopBinding) for b in bindings) or any(
+            isinstance(b, ValueBinding) and not b.augmented and isinstance(b.value, cst.Subscript)
+            and _element_of_array(b.value, scope) for b in bindings)
     return False
 
 
@@ -685,6 +698,9 @@ class NumpyToJaxNumpy(Rule):
             if row.numpy in FLATTENED_ARGUMENTS:  # `np.meshgrid(a, b)` flattens a 2-D `a`; jnp.meshgrid raises
                 ref.wrap_args |= {("ravel", i) for i in positional if i not in ref.wrap_args
                                   and not _certainly_flat(ref.call.args[i].value, ref.scope, ctx)}
+            if row.numpy in AT_LEAST_1D_ARGUMENTS:  # `np.convolve(x, taps)`, `taps` of `for taps in bank`: maybe 0-d
+                ref.wrap_args |= {("atleast_1d", i) for i in positional if i not in ref.wrap_args
+                                  and _element_of_array(ref.call.args[i].value, ref.scope)}
             ref.wrap_args |= widened_arguments(ref, ctx)
             self._rename_keywords(ref)
             if row.numpy in INT32_INDEX_RESULTS:

@@ -71,6 +71,10 @@ INEXACT_ARGUMENTS: dict[str, tuple[int, ...]] = {"numpy.polyfit": (0, 1)}
 # Functions that flatten each positional argument themselves (``reshape(-1)``) where jax.numpy refuses one that is
 # not 1-D ("must be 1D"): ``np.meshgrid(a, b)`` of 2-D ``a``.  Arguments not certainly 1-D get ``jnp.ravel(a)``.
 FLATTENED_ARGUMENTS = frozenset({"numpy.meshgrid"})
+# Functions that make each positional argument at least 1-D themselves (``array(a, ndmin=1)``) where jax.numpy refuses
+# a 0-d one: ``np.convolve(x, taps)`` with ``taps`` an element of a 1-D array iterated (``for taps in bank``) or
+# indexed (``bank[i]``) gets ``jnp.atleast_1d(taps)``.
+AT_LEAST_1D_ARGUMENTS = frozenset({"numpy.convolve"})
 # Index results jax.numpy gives as int32 even with jax_enable_x64, where NumPy gives intp (int64): with a
 # Python int, `np.searchsorted(xs, v) / n` is float64 in NumPy and float32 in JAX.  The rewritten call gets
 # `.astype(int)`, JAX's default integer (int32 without x64, int64 with it).  Methods of the same names too.
