@@ -21,6 +21,7 @@ from np2jax.rules.isinstance_ndarray import IsinstanceNdarray
 from np2jax.rules.loop_to_fori import LoopToFori
 from np2jax.rules.loop_to_scan import LoopToScan
 from np2jax.rules.loop_to_while import LoopToWhile
+from np2jax.rules.masked_product import MaskedProduct
 from np2jax.rules.jit import Jit
 from np2jax.rules.jit_side_effect import JitSideEffect
 from np2jax.rules.jit_traced_value import JitTracedValue
@@ -69,6 +70,7 @@ RULES: tuple[type[Rule], ...] = (
     ToleranceBelowFloat32,
     Float32Range,
     InexactBeforeRounding,
+    MaskedProduct,
     NumpyToJaxNumpy,
     FunctionalUpdate,
     ReturnedArgument,

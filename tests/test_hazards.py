@@ -1,4 +1,4 @@
-"""The hazard rules (NPJ114-NPJ118, NPJ120, NPJ122) point at real differences, and only there.
+"""The hazard rules (NPJ114-NPJ118, NPJ120, NPJ122, NPJ125) point at real differences, and only there.
 
 Each flagged case is migrated, run with real JAX on an input at the edge and
 compared with NumPy: the results must differ (else the diagnostic is a false
@@ -18,7 +18,7 @@ import pytest
 
 from np2jax.engine import Options, migrate_source
 
-HAZARD_CODES = {"NPJ114", "NPJ115", "NPJ116", "NPJ117", "NPJ118", "NPJ120", "NPJ122"}
+HAZARD_CODES = {"NPJ114", "NPJ115", "NPJ116", "NPJ117", "NPJ118", "NPJ120", "NPJ122", "NPJ125"}
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
 SOURCE = textwrap.dedent(
@@ -762,3 +762,46 @@ def test_singular_vectors_returned_side_by_side_are_flagged():
     )
     result = migrate_source(source.encode(), "svd.py", Options(jit=True))
     assert [d.line for d in result.diagnostics if d.code == "NPJ123"] == [5]
+
+
+MASKED = textwrap.dedent(
+    """
+    import numpy as np
+
+    def masked_logsum(p):
+        return np.sum((p > 0).astype(float) * np.log(p))
+
+    def pool_backward(dout, mask, counts):
+        return mask * (np.asarray(dout) / counts)
+
+    def entropy(p):
+        return -np.sum((p > 0) * p * np.log(p))
+
+    def halves(x):
+        keep = x > 0
+        return keep * (x / 2.0) + keep * np.abs(x)
+    """
+)
+
+
+def test_a_boolean_mask_times_a_log_or_a_division_is_flagged_and_real():
+    """NPJ125 (hunt39 S1): under jax.jit XLA turns `mask * x` into a select, so a masked-out -inf or NaN is 0 where
+    NumPy's `0.0 * -inf` is NaN; `jnp.where(mask, x, x * 0)`, the advice, keeps NumPy's NaN."""
+    result = migrate_source(MASKED.encode(), "masked.py", Options(jit=True))
+    original, new = {}, {}
+    exec(compile(MASKED, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), new)
+    for name in ("masked_logsum", "pool_backward", "entropy"):
+        assert "NPJ125" in _codes_in(result, name), name
+    assert "NPJ125" not in _codes_in(result, "halves")
+    p = np.array([0.0, 0.5, 0.5], np.float32)
+    with np.errstate(all="ignore"):
+        assert np.isnan(original["masked_logsum"](p)) and np.isnan(original["entropy"](p))
+        expected = original["pool_backward"](np.ones(3, np.float32), np.array([False, True, True]), np.array([0.0, 2.0, 2.0], np.float32))
+    assert np.isfinite(np.asarray(new["masked_logsum"](p)))  # the difference reported
+    got = np.asarray(new["pool_backward"](np.ones(3, np.float32), np.array([False, True, True]), np.array([0.0, 2.0, 2.0], np.float32)))
+    assert np.isnan(expected[0]) and got[0] == 0.0
+    kept = jax.jit(lambda p: jnp.sum(jnp.where(p > 0, jnp.log(p), jnp.log(p) * 0)))(p)
+    assert np.isnan(np.asarray(kept))
+    x = np.array([-1.0, 0.0, 3.0], np.float32)
+    np.testing.assert_allclose(np.asarray(new["halves"](x)), original["halves"](x), rtol=1e-6)

@@ -1,0 +1,166 @@
+"""NPJ125: a product with a boolean mask, which XLA turns into a select.
+
+Under ``jax.jit`` XLA rewrites ``convert(mask) * x`` as ``select(mask, x, 0)``:
+where the mask is False the product is 0 even when ``x`` is NaN or infinite
+there, where NumPy computes ``0.0 * nan`` (NaN) and ``0.0 * inf`` (NaN).
+Measured with jax 0.10 on CPU: ``(p > 0) * np.log(p)`` of ``[0.0, 0.5]`` is
+``[nan, -0.69]`` in NumPy and ``[0.0, -0.69]`` jitted, and so is the sum of it
+(an entropy, a max-pool gradient ``mask * (dout / counts)`` with an empty
+window).  ``jnp.where(mask, x, x * 0)`` keeps NumPy's NaN (XLA does not fold
+``x * 0``).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
+from np2jax.context import FileContext
+from np2jax.diagnostics import Severity
+from np2jax.rule import Example, RuleDoc
+from np2jax.rules.hazard import HazardRule
+
+# NumPy functions whose value is -inf, inf or NaN for some finite arguments.
+NON_FINITE_FUNCTIONS = frozenset(
+    f"numpy.{name}" for name in ("log", "log2", "log10", "log1p", "reciprocal", "arctanh", "divide", "true_divide"))
+MASK_FUNCTIONS = frozenset(
+    f"numpy.{name}" for name in ("isnan", "isfinite", "isinf", "logical_and", "logical_or", "logical_not", "logical_xor",
+                                 "isclose", "signbit"))
+_MASK_OPERATORS = (cst.BitAnd, cst.BitOr, cst.BitXor)
+_FLOAT_DTYPES = frozenset({"float", "builtins.float", "numpy.float64", "numpy.float32", "numpy.float16", "numpy.double", "numpy.single"})
+
+
+class MaskedProduct(HazardRule):
+    CODE = "NPJ125"
+    NAME = "masked-product"
+    MESSAGE = (
+        "`{expr}` multiplies `{value}` by a boolean mask: under jax.jit XLA makes it a select, so where the mask is "
+        "False the result is 0 even where `{value}` is NaN or infinite (NumPy: NaN, as 0.0 * inf)"
+    )
+    SEVERITY = Severity.WARNING
+    DOC = RuleDoc(
+        what=(
+            "Reports products of a boolean mask (a comparison, `~m`, `m & n`, `np.isfinite(x)`..., a local name bound "
+            "to one, a parameter named for one such as `mask` or `valid_mask`, or `.astype(float)` of one) with a value that can be NaN or infinite for finite inputs: a log "
+            "(`np.log`, `log2`, `log10`, `log1p`), `np.reciprocal`, `np.arctanh` or a true division by something "
+            "other than a number literal, in the product itself or through a local name."
+        ),
+        why=(
+            "XLA's simplifier rewrites `convert(mask) * x` as `select(mask, x, 0)`. NumPy multiplies: "
+            "`(p > 0) * np.log(p)` of `[0.0, 0.5]` is `[nan, -0.69]` there (0.0 times -inf) and `[0.0, -0.69]` once "
+            "jitted, and so is a sum or mean of it (an entropy, a gradient `mask * (dout / counts)` with an empty "
+            "window): a NaN that NumPy code propagates silently becomes a number."
+        ),
+        use_instead=(
+            "`jnp.where(mask, x, x * 0)` to keep NumPy's NaN (XLA does not fold `x * 0`), or, when 0 is what was "
+            "meant, `np.where(mask, x, 0.0)` in the original too (computed in both as written)"
+        ),
+        known_problems=(
+            "Values that are NaN or infinite on input (`mask * x` with a NaN in a parameter `x`) are not reported, "
+            "nor masks that reach the product through a function call or `jnp.dot`/`@` (`mask.astype(float) @ "
+            "np.log(p)`, also a select under XLA)."
+        ),
+    )
+    EXAMPLES = (
+        Example(
+            before="""
+            import numpy as np
+
+            def masked_entropy(p):
+                return -np.sum((p > 0) * p * np.log(p))
+
+            def pool_grad(mask, dout, counts):
+                share = np.asarray(dout) / counts
+                return (mask > 0) * share
+
+            def scaled(x, w):
+                return (x > 0) * (x / 2.0) + w * x
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def masked_entropy(p):
+                return -jnp.sum((p > 0) * p * jnp.log(p))
+
+            def pool_grad(mask, dout, counts):
+                share = jnp.asarray(dout) / counts
+                return (mask > 0) * share
+
+            def scaled(x, w):
+                return (x > 0) * (x / 2.0) + w * x
+            """,
+            diagnostics=("NPJ125", "NPJ125"),
+        ),
+    )
+
+    NODE_TYPES = frozenset({cst.BinaryOperation})
+
+    def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
+        if not isinstance(node.operator, cst.Multiply):
+            return
+        pairs = [(node.left, node.right), (node.right, node.left)]
+        left = node.left
+        if isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Multiply) and not left.lpar:
+            pairs += [(left.left, node.right), (left.right, node.right)]  # `(p > 0) * p * np.log(p)`
+        for mask, value in pairs:
+            if _is_mask(mask, scope, ctx, 0) and _non_finite(value, scope, ctx, 0):
+                expr, shown = (" ".join(ctx.code(n).split()) for n in (node, value))
+                self.report(ctx, node, self.MESSAGE.format(expr=_short(expr, 60), value=_short(shown, 40)), exact=True)
+                return
+
+
+def _short(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _is_mask(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int) -> bool:
+    """``node`` is certainly a boolean array or bool (or its ``.astype(float)``)."""
+    if depth > 4:
+        return False
+    if isinstance(node, cst.Comparison):
+        return not any(isinstance(c.operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)) for c in node.comparisons)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+        return _is_mask(node.expression, scope, ctx, depth + 1)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _MASK_OPERATORS):
+        return _is_mask(node.left, scope, ctx, depth + 1) and _is_mask(node.right, scope, ctx, depth + 1)
+    if isinstance(node, cst.Call):
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "astype" and len(node.args) == 1:
+            dtype = ctx.resolver.qualname(node.args[0].value, scope) or (
+                node.args[0].value.value if isinstance(node.args[0].value, cst.Name) else None)
+            return dtype in _FLOAT_DTYPES and _is_mask(func.value, scope, ctx, depth + 1)
+        return ctx.resolver.qualname(func, scope) in MASK_FUNCTIONS
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        if bindings and all(isinstance(b, ParamBinding) for b in bindings):
+            return "mask" in node.value.lower()  # `def maxpool_backward(dout, mask)`: named for what it holds
+        return _bound_only_to(node, scope, lambda value, found: _is_mask(value, found, ctx, depth + 1))
+    return False
+
+
+def _non_finite(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int) -> bool:
+    """``node`` holds an operation that may give NaN or an infinity for finite inputs (a log, a division)."""
+    if depth > 4:
+        return False
+    if isinstance(node, cst.Call):
+        return ctx.resolver.qualname(node.func, scope) in NON_FINITE_FUNCTIONS
+    if isinstance(node, cst.BinaryOperation):
+        if isinstance(node.operator, cst.Divide) and not isinstance(node.right, (cst.Integer, cst.Float)):
+            return True
+        return isinstance(node.operator, (cst.Multiply, cst.Add, cst.Subtract, cst.Divide)) and (
+            _non_finite(node.left, scope, ctx, depth + 1) or _non_finite(node.right, scope, ctx, depth + 1))
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return _non_finite(node.expression, scope, ctx, depth + 1)
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        return found is not None and found.kind != "module" and any(
+            isinstance(b, ValueBinding) and not b.augmented and _non_finite(b.value, found, ctx, depth + 1) for b in bindings)
+    return False
+
+
+def _bound_only_to(name: cst.Name, scope: Scope, test) -> bool:
+    """Every binding of the local ``name`` is a plain assignment whose value passes ``test(value, scope)``."""
+    found, bindings = scope.lookup(name.value)
+    if found is None or found.kind == "module" or not bindings:
+        return False
+    return all(isinstance(b, ValueBinding) and not b.augmented and test(b.value, found) for b in bindings)
