@@ -18,16 +18,13 @@ from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.context import FileContext
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
+from np2jax.rules.astype_narrowing import _boolean
 from np2jax.rules.hazard import HazardRule
 
 # NumPy functions whose value is -inf, inf or NaN for some finite arguments.
 NON_FINITE_FUNCTIONS = frozenset(
     f"numpy.{name}" for name in ("log", "log2", "log10", "log1p", "reciprocal", "arctanh", "divide", "true_divide"))
-MASK_FUNCTIONS = frozenset(
-    f"numpy.{name}" for name in ("isnan", "isfinite", "isinf", "logical_and", "logical_or", "logical_not", "logical_xor",
-                                 "isclose", "signbit"))
-_MASK_OPERATORS = (cst.BitAnd, cst.BitOr, cst.BitXor)
-_FLOAT_DTYPES = frozenset({"float", "builtins.float", "numpy.float64", "numpy.float32", "numpy.float16", "numpy.double", "numpy.single"})
+_FLOAT_DTYPES = frozenset({"builtins.float", "numpy.float64", "numpy.float32", "numpy.float16", "numpy.double", "numpy.single"})
 
 
 class MaskedProduct(HazardRule):
@@ -114,28 +111,18 @@ def _short(text: str, width: int) -> str:
 
 
 def _is_mask(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int) -> bool:
-    """``node`` is certainly a boolean array or bool (or its ``.astype(float)``)."""
-    if depth > 4:
-        return False
-    if isinstance(node, cst.Comparison):
-        return not any(isinstance(c.operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)) for c in node.comparisons)
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
-        return _is_mask(node.expression, scope, ctx, depth + 1)
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _MASK_OPERATORS):
-        return _is_mask(node.left, scope, ctx, depth + 1) and _is_mask(node.right, scope, ctx, depth + 1)
-    if isinstance(node, cst.Call):
-        func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "astype" and len(node.args) == 1:
-            dtype = ctx.resolver.qualname(node.args[0].value, scope) or (
-                node.args[0].value.value if isinstance(node.args[0].value, cst.Name) else None)
-            return dtype in _FLOAT_DTYPES and _is_mask(func.value, scope, ctx, depth + 1)
-        return ctx.resolver.qualname(func, scope) in MASK_FUNCTIONS
+    """``node`` is certainly a boolean array or bool (``astype_narrowing._boolean``), a parameter named for one
+    (``mask``), or ``.astype(float)`` of one."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype":
+        if len(node.args) != 1 or depth > 4:
+            return False
+        dtype = ctx.resolver.qualname(node.args[0].value, scope)
+        return dtype in _FLOAT_DTYPES and _is_mask(node.func.value, scope, ctx, depth + 1)
     if isinstance(node, cst.Name):
-        found, bindings = scope.lookup(node.value)
+        _, bindings = scope.lookup(node.value)
         if bindings and all(isinstance(b, ParamBinding) for b in bindings):
             return "mask" in node.value.lower()  # `def maxpool_backward(dout, mask)`: named for what it holds
-        return _bound_only_to(node, scope, lambda value, found: _is_mask(value, found, ctx, depth + 1))
-    return False
+    return _boolean(node, scope, ctx, depth)
 
 
 def _non_finite(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int) -> bool:
@@ -156,11 +143,3 @@ def _non_finite(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth:
         return found is not None and found.kind != "module" and any(
             isinstance(b, ValueBinding) and not b.augmented and _non_finite(b.value, found, ctx, depth + 1) for b in bindings)
     return False
-
-
-def _bound_only_to(name: cst.Name, scope: Scope, test) -> bool:
-    """Every binding of the local ``name`` is a plain assignment whose value passes ``test(value, scope)``."""
-    found, bindings = scope.lookup(name.value)
-    if found is None or found.kind == "module" or not bindings:
-        return False
-    return all(isinstance(b, ValueBinding) and not b.augmented and test(b.value, found) for b in bindings)
