@@ -805,3 +805,20 @@ def test_a_boolean_mask_times_a_log_or_a_division_is_flagged_and_real():
     assert np.isnan(np.asarray(kept))
     x = np.array([-1.0, 0.0, 3.0], np.float32)
     np.testing.assert_allclose(np.asarray(new["halves"](x)), original["halves"](x), rtol=1e-6)
+
+
+def test_a_clipped_inexact_value_before_an_integer_cast_is_flagged_and_real():
+    """check38 follow-up (found by np2jax check's special inputs): `np.clip(scaled, 0, 1) * 255` then `.astype(np.uint8)`
+    lost NPJ120 at the clip; a tie of the 99th percentile made NumPy's 254.99999 into 254 and XLA's 255.0 into 255."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def normalize_uint8(img):
+            lo, hi = np.percentile(img, [1, 99])
+            scaled = (img - lo) / (hi - lo + 1e-12)
+            return (np.clip(scaled, 0, 1) * 255).astype(np.uint8)
+        """
+    )
+    result = migrate_source(source.encode(), "norm.py", Options(jit=True))
+    assert "NPJ120" in _codes_in(result, "normalize_uint8")

@@ -55,8 +55,9 @@ ZERO_TESTS = frozenset({"numpy.count_nonzero", "numpy.nonzero", "numpy.flatnonze
                         "numpy.all", "numpy.sign"})
 # Calls whose result is inexact when their argument is (and exactly 0 only when it is): `np.linalg.norm(c) == 0`.
 MAGNITUDES = frozenset(f"numpy.{name}" for name in ("linalg.norm", "dot", "vdot", "inner", "sum", "sqrt", "square"))
-# Calls a value passes through unchanged but for its type.
-PASS_THROUGH = frozenset({"numpy.asarray", "numpy.array", "numpy.abs", "numpy.absolute", "builtins.float", "builtins.abs"})
+# Calls a value passes through unchanged but for its type (or where it is inside their bounds: `np.clip(v, 0, 1)`).
+PASS_THROUGH = frozenset({"numpy.asarray", "numpy.array", "numpy.abs", "numpy.absolute", "builtins.float", "builtins.abs",
+                          "numpy.clip"})
 _ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
 DIVISION_INSTEAD = "`a // b` (floor division is exact in XLA) instead of floor(a / b), or round with a margin"
 
