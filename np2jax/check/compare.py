@@ -30,6 +30,7 @@ from np2jax.check.portable import Leaf, Node, Opaque, child_path, describe
 RELATIVE, ABSOLUTE, NOISE = 32, 4, 8
 LOOSE_RELATIVE, LOOSE_ABSOLUTE = 64, 8
 EPS32 = float(np.finfo(np.float32).eps)
+UNIT_SCALE_LOOSENESS = 4  # special inputs: 16 (float32) or 32 units of 1.0
 
 
 @dataclass
@@ -52,11 +53,22 @@ class Outcome:
             self.ok, self.where, self.index, self.message = False, where, index, message
 
 
-def compare(expected: object, actual: object, perturbed: list, *, x64: bool, narrow: bool = False) -> Outcome:
+@dataclass(frozen=True)
+class Mode:
+    x64: bool
+    narrow: bool = False  # the original computes in float32 or float16 on its way (a dtype it names)
+    unit_scale: bool = False  # the input holds few whole and half values (execute.special_values)
+
+
+def compare(expected: object, actual: object, perturbed: list, *, x64: bool, narrow: bool = False,
+            unit_scale: bool = False) -> Outcome:
     """``narrow``: the original computes in float32 or float16 on its way (a dtype it names): even under --x64,
-    float results are held to float32's precision (the "precision lost" test on result dtypes stays)."""
+    float results are held to float32's precision (the "precision lost" test on result dtypes stays).
+    ``unit_scale``: the input's values are whole and half numbers up to 2, so intermediate values are about 1 even
+    where the result cancels to exactly 0 (``s - s.max()`` of ties): the absolute tolerance is taken relative to
+    at least 1, and loosely (a few units in the last place of the values cancelled)."""
     outcome = Outcome()
-    _walk(expected, actual, perturbed, "output", outcome, x64, narrow)
+    _walk(expected, actual, perturbed, "output", outcome, Mode(x64, narrow, unit_scale))
     return outcome
 
 
@@ -64,12 +76,12 @@ def _kind(dtype: np.dtype) -> str:
     return {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}.get(dtype.kind, dtype.kind)
 
 
-def _walk(expected, actual, perturbed: list, where: str, outcome: Outcome, x64: bool, narrow: bool) -> None:
+def _walk(expected, actual, perturbed: list, where: str, outcome: Outcome, mode: Mode) -> None:
     if isinstance(expected, Leaf):
         if not isinstance(actual, Leaf):
             outcome.fail(where, f"{where}: expected {describe(expected)}, got {describe(actual)}")
             return
-        _compare_leaf(expected, actual, [p for p in perturbed if isinstance(p, Leaf)], where, outcome, x64, narrow)
+        _compare_leaf(expected, actual, [p for p in perturbed if isinstance(p, Leaf)], where, outcome, mode)
         return
     if isinstance(expected, Node):
         problem = _structure_problem(expected, actual)
@@ -80,7 +92,7 @@ def _walk(expected, actual, perturbed: list, where: str, outcome: Outcome, x64: 
             child = actual.children[actual.keys.index(key)] if expected.kind in ("dict", "object") else actual.children[position]
             twins = [p.children[position] for p in perturbed
                      if isinstance(p, Node) and p.keys == expected.keys and len(p.children) == len(expected.children)]
-            _walk(expected.children[position], child, twins, where + child_path(expected, key), outcome, x64, narrow)
+            _walk(expected.children[position], child, twins, where + child_path(expected, key), outcome, mode)
         return
     if isinstance(expected, Opaque):
         if not (isinstance(actual, Opaque) and actual.type_name == expected.type_name):
@@ -132,8 +144,8 @@ def _as_float(array: np.ndarray) -> np.ndarray:
     return array.astype(np.float64)
 
 
-def _compare_leaf(expected: Leaf, actual: Leaf, perturbed: list[Leaf], where: str, outcome: Outcome, x64: bool,
-                  narrow: bool) -> None:
+def _compare_leaf(expected: Leaf, actual: Leaf, perturbed: list[Leaf], where: str, outcome: Outcome, mode: Mode) -> None:
+    x64, narrow = mode.x64, mode.narrow
     e, a = expected.array, actual.array
     if e.dtype.kind not in "biufc" or a.dtype.kind not in "biufc":
         same = e.shape == a.shape and bool(np.all(e == a)) if e.dtype == a.dtype or e.dtype.kind == a.dtype.kind else False
@@ -182,6 +194,8 @@ def _compare_leaf(expected: Leaf, actual: Leaf, perturbed: list[Leaf], where: st
                 eps = max(eps, EPS32)
             relative, absolute = (LOOSE_RELATIVE, LOOSE_ABSOLUTE) if loose else (RELATIVE, ABSOLUTE)
             scale = float(np.max(np.abs(ef[np.isfinite(ef)]))) if np.isfinite(ef).any() else 0.0
+            if mode.unit_scale:
+                scale, absolute = max(scale, 1.0), absolute * UNIT_SCALE_LOOSENESS
             tolerance = absolute * eps * scale + relative * eps * np.abs(ef) + NOISE * noise
             unstable = np.isinf(noise)
             nan_e, nan_a = np.isnan(ef), np.isnan(af)

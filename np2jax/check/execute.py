@@ -239,7 +239,9 @@ class Prober:
         self.signatures.add(signature)
         self.accepted.append({
             "call": call, "rule": rule, "positions": positions, "expected": expected,
-            "perturbed": self.perturbed_outputs(call, rule, positions), "description": signature,
+            # (none for a special input: a nudge moves its whole and half values off the thresholds it is for)
+            "perturbed": self.perturbed_outputs(call, rule, positions) if call.source != "special" else [],
+            "description": signature,
             "source": call.source, "mutated": position_names(positions, self.params) if positions else "",
         })
         return True
@@ -292,6 +294,22 @@ class Prober:
             variant = resample(copy.deepcopy(given[attempt % len(given)]), rng)
             variant.source = "variant"
             self.try_call(variant, probing=True, distinct_shapes=False)
+
+    def from_special(self) -> None:
+        """One more input like the first accepted one, its float arrays made of a few whole and half values with
+        zeros and ties (0, 0.5, 1, 2 and -1 where the array has negative values), its integer arrays of zeros and
+        two of their own values; then one with every such array all zeros. What random values never hit (an exact
+        zero, equal elements, a value on a threshold), where a wrong comparison or tie-break shows. Its outputs are compared without the nudges that
+        excuse differences as noise elsewhere: such values are exact in floats, and so are the sums and products of
+        a few of them."""
+        if not self.accepted or self.stopped() or time.monotonic() > self.probe_deadline:
+            return
+        for zeros in (False, True):  # then every array all zeros: plateaus, empty selections, `mean == 0` branches
+            rng = np.random.default_rng(inputs_module.stable_seed(self.qualname, "special", zeros))
+            special = special_values(copy.deepcopy(self.accepted[0]["call"]), rng, zeros=zeros)
+            if special is not None and not self.stopped():
+                special.source = "special"
+                self.try_call(special, probing=True, distinct_shapes=False)
 
     def from_doctests(self, function) -> None:
         if self.kind != "function":
@@ -406,6 +424,46 @@ def resample(value, rng: np.random.Generator):
     return value
 
 
+SPECIAL_SIGNED = np.array([-1.0, 0.0, 0.0, 0.5, 1.0, 1.0, 2.0])
+SPECIAL_NONNEGATIVE = np.array([0.0, 0.5, 1.0, 1.0, 2.0])
+
+
+def special_values(value, rng: np.random.Generator, changed: list | None = None, zeros: bool = False):
+    """``value`` with every float array of more than one element redrawn from a few whole and half values (ties,
+    zeros; no negative ones where the array has none) and every integer one from zeros and two of its own values
+    (``zeros``: every such array all zeros); None when it has no such array."""
+    top = changed is None
+    changed = [] if top else changed
+    if isinstance(value, Call):
+        result = Call(special_values(value.prefix, rng, changed, zeros), special_values(value.args, rng, changed, zeros),
+                      special_values(value.kwargs, rng, changed, zeros), value.source,
+                      special_values(value.prefix_kwargs, rng, changed, zeros))
+    elif isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.size > 1 and np.all(np.isfinite(value)):
+        choices = np.zeros(1) if zeros else SPECIAL_NONNEGATIVE if value.min() >= 0 else SPECIAL_SIGNED
+        changed.append(True)
+        result = _every_one(choices, value, rng)
+    elif isinstance(value, np.ndarray) and value.dtype.kind in "iu" and value.size > 1:
+        # zeros (a valid index, pixel, count) and two of its own values again and again: ties, in range
+        own = value.reshape(-1)[:2]
+        changed.append(True)
+        result = _every_one(np.array([0] if zeros else [0, 0, *own]), value, rng)
+    elif isinstance(value, tuple) and not hasattr(type(value), "_fields"):
+        result = tuple(special_values(v, rng, changed, zeros) for v in value)
+    elif isinstance(value, list):
+        result = [special_values(v, rng, changed, zeros) for v in value]
+    elif isinstance(value, dict):
+        result = {k: special_values(v, rng, changed, zeros) for k, v in value.items()}
+    else:
+        result = value
+    return result if not top or changed else None
+
+
+def _every_one(choices: np.ndarray, like: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """An array shaped and typed like ``like`` holding the ``choices`` in a random order, each at least once when
+    there is room (a random draw of 8 from 7 misses one of them a third of the time)."""
+    return rng.permutation(np.resize(choices, like.size)).reshape(like.shape).astype(like.dtype)
+
+
 def perturb(value, rng: np.random.Generator, eps: float):
     """The same structure with every float nudged by a few units in the last place.
 
@@ -455,6 +513,8 @@ def run_original(message: dict) -> dict:
         prober.from_variants()  # the user's inputs say what valid input looks like: stay close to them
     elif not prober.stopped() and len(prober.accepted) < prober.min_inputs:
         prober.probe(function)
+    if prober.accepted and all(entry["source"] in ("probe", "hypothesis") for entry in prober.accepted):
+        prober.from_special()  # (not beside the user's own inputs: they say what valid input looks like)
     return _original_reply(prober)
 
 

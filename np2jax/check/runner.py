@@ -179,7 +179,8 @@ class Checker:
             if state != "ok":
                 first_error = first_error or f"input {number} {entry['description']}: the migrated function failed: {value}"
                 continue
-            outcome = compare(entry["expected"], value, entry["perturbed"], x64=self.x64, narrow=narrow)
+            outcome = compare(entry["expected"], value, entry["perturbed"], x64=self.x64, narrow=narrow,
+                              unit_scale=entry.get("source") == "special")
             for attribute, found in (("max_abs_err", outcome.max_abs), ("max_rel_err", outcome.max_rel)):
                 if found is not None:
                     current = getattr(record, attribute)
