@@ -226,3 +226,24 @@ def test_twins_that_would_differ_at_the_edges_stay_scipy():
         assert record(result, name).status == "unsupported", name
     assert sum(d.code == "NPJ113" for d in result.diagnostics) == 3
     np.testing.assert_allclose(migrated.critical(1e-18, 100), original.critical(1e-18, 100))
+
+
+def test_a_twin_of_values_jit_keeps_static_is_still_traced():
+    """real27 L1 (PyEMD's significance test): with every parameter static, `stats.norm.ppf(...)` became its jax.scipy
+    twin, a traced array under jit, and `not (e <= upper)` raised TracerBoolConversionError on every call; the
+    twin's result now counts as traced, so the test blocks jit and the function runs un-jitted."""
+    result, original, migrated = migrated_pair(
+        """
+        import math
+        import numpy as np
+        from scipy import stats
+
+        def significance(e, T, N, alpha):
+            k = abs(stats.norm.ppf((1 - alpha) / 2))
+            upper = -T + k * math.sqrt(2 / N) * math.exp(T / 2)
+            return not (e <= upper)
+        """
+    )
+    assert not record(result, "significance").jit
+    for args in ((0.5, 2.0, 100, 0.95), (-20.0, 2.0, 100, 0.95)):
+        assert migrated.significance(*args) == original.significance(*args)

@@ -17,7 +17,7 @@ from typing import Iterable
 import libcst as cst
 
 from np2jax.analysis.branches import if_chain
-from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, is_numpy
+from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, is_numpy, is_scipy
 from np2jax.analysis.scope import DefBinding, ImportBinding, LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.tracing_tables import ARRAY, ARRAY_METHODS
 from np2jax.tables import lookup_numpy
@@ -204,6 +204,10 @@ class TracedTokens:
                 return args | {ARRAY}
             if qualname.startswith(("builtins.", "math.")):
                 return args
+            if is_scipy(qualname) and not self.resolver.args_static(node, scope):
+                # its jax.scipy twin (rules/foreign_array_library.py) gives a traced array under jit, even of
+                # arguments jit keeps static (real27: `not (e <= upper)` with `k = stats.norm.ppf((1 - alpha) / 2)`)
+                return args | {ARRAY}
         if isinstance(func, cst.Name):
             found, _ = scope.lookup(func.value)
             if found is self.module.module_scope and self.module.function_node(func.value) is not None:
