@@ -191,6 +191,18 @@ def test_package_root_given_directly_with_another_name(tmp_path):
     assert statuses["stats.centred"] == "equivalent" and statuses["core.differs_on_purpose"] == "mismatch", run
 
 
+
+def test_a_package_inside_a_dotted_folder_that_is_a_package_too(tmp_path):
+    """real27 C3: an sdist folder `emd_signal-1.10.0/` with its own `__init__.py` above the package made every module
+    import as `_np2jax_pkg_emd_signal_1_10_0.10...` (split at the folder's dots): 234 of 234 functions skipped. No
+    import can name such a folder: the package below it is the top, and its absolute self-imports work."""
+    for side in ("original", "migrated"):
+        shutil.copytree(CASES / f"package/{side}/pkg", tmp_path / side / "src-1.10.0" / "pkg")
+        (tmp_path / side / "src-1.10.0" / "__init__.py").write_text("")
+    run = check(tmp_path / "original/src-1.10.0/pkg", tmp_path / "migrated/src-1.10.0/pkg", tmp=tmp_path)
+    statuses = {name: f["status"] for name, f in run.functions.items()}
+    assert statuses["stats.centred"] == "equivalent" and statuses["core.differs_on_purpose"] == "mismatch", run
+
 EXAMPLES_ORIGINAL = '''\
 import numpy as np
 
@@ -310,6 +322,16 @@ def test_an_original_needing_a_missing_module_is_skipped(tmp_path):
     run = check(tmp_path / "a.py", tmp_path / "a.py", tmp=tmp_path)
     record = run.functions["a.f"]
     assert record["status"] == "skipped" and "np2jax_no_such_module" in record["message"], record
+    assert run.returncode == 0
+
+
+def test_an_original_that_skips_itself_at_import_is_skipped(tmp_path):
+    """real27 C4: pymap3d's Matlab test modules call `pytest.skip(..., allow_module_level=True)` without Matlab: an
+    `error` before, `skipped` now, with pytest's reason."""
+    (tmp_path / "a.py").write_text('import pytest\npytest.skip("no engine", allow_module_level=True)\n\n\ndef f(x):\n    return x\n')
+    run = check(tmp_path / "a.py", tmp_path / "a.py", tmp=tmp_path)
+    record = run.functions["a.f"]
+    assert record["status"] == "skipped" and "no engine" in record["message"], record
     assert run.returncode == 0
 
 

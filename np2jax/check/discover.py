@@ -287,6 +287,8 @@ def module_spec(path: Path, source: bytes | None = None) -> ModuleSpec:
     parts = [] if path.stem == "__init__" else [path.stem]
     top = None
     while (directory / "__init__.py").is_file():
+        if top is not None and not directory.name.isidentifier():
+            break  # `emd_signal-1.10.0/__init__.py` above `PyEMD/`: no import names it, `PyEMD` is the top
         top = directory
         parts.insert(0, directory.name)
         directory = directory.parent
@@ -295,7 +297,7 @@ def module_spec(path: Path, source: bytes | None = None) -> ModuleSpec:
     name = ".".join(parts)
     if not all(part.isidentifier() for part in parts):
         safe = "_np2jax_pkg_" + "".join(c if c.isalnum() else "_" for c in top.name)
-        rest = name.split(".", 1)[1] if "." in name else ""
+        rest = ".".join(parts[1:])  # (not a split of `name`: the top's own name may hold dots, `my-pkg-1.0`)
         return ModuleSpec(str(path), f"{safe}.{rest}" if rest else safe, str(top.parent), (safe, str(top)), True)
     return ModuleSpec(str(path), name, str(top.parent), None, True)
 
