@@ -299,9 +299,9 @@ class Prober:
         """One more input like the first accepted one, its float arrays made of a few whole and half values with
         zeros and ties (0, 0.5, 1, 2 and -1 where the array has negative values), its integer arrays of zeros and
         two of their own values; then one with every such array all zeros. What random values never hit (an exact
-        zero, equal elements, a value on a threshold), where a wrong comparison or tie-break shows. Its outputs are compared without the nudges that
-        excuse differences as noise elsewhere: such values are exact in floats, and so are the sums and products of
-        a few of them."""
+        zero, equal elements, a value on a threshold), where a wrong comparison or tie-break shows. Its outputs are
+        compared without the nudges that excuse differences as noise elsewhere: such values are exact in floats, and
+        so are the sums and products of a few of them."""
         if not self.accepted or self.stopped() or time.monotonic() > self.probe_deadline:
             return
         for zeros in (False, True):  # then every array all zeros: plateaus, empty selections, `mean == 0` branches
