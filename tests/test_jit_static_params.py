@@ -940,8 +940,9 @@ def test_a_parameter_whose_elements_a_loop_reads_object_attributes_of_is_not_jit
 def test_functions_taken_from_a_parameter_and_called_are_not_jitted():
     """hunt38 L6: `for fn in fns: x = fn(x)` and `[f(x) for f in fns]` were jitted with `fns` traced, so every call
     passing functions raised ("Error interpreting argument"), and a tuple of NumPy functions as the default raised
-    on the tracer; such functions stay un-jitted now, as do NumPy functions in a tuple written in the function
-    (they stay NumPy's there). Other functions written in the function are traced with it."""
+    on the tracer; such functions stay un-jitted now. Functions listed in the function are traced with it, NumPy
+    ones as their jax.numpy twins (`for f in (np.sin, np.cos)`), unless they have none that jit can trace
+    (`np.unique`)."""
     source = textwrap.dedent(
         """
         import numpy as np
@@ -962,17 +963,25 @@ def test_functions_taken_from_a_parameter_and_called_are_not_jitted():
         def trig(x):
             return np.stack([f(x) for f in (np.sin, np.cos)])
 
+        def features(x):
+            fs = [np.mean, np.std, np.max]
+            return np.array([f(x) for f in fs]) * 1.0
+
+        def counts(x):
+            return [len(f(x)) for f in (np.unique, np.flatnonzero)] + [np.sum(x)]
+
         def powers(x):
             fs = (pre, lambda v: v * v)
             return np.stack([f(x) for f in fs])
         """
     )
     result, original, new = migrate_and_exec(source)
-    for name in ("chain", "stacked", "trig"):
+    for name in ("chain", "stacked", "counts"):
         assert not function_record(result, name).jit, name
-    assert function_record(result, "powers").jit
+    for name in ("trig", "powers", "features"):
+        assert function_record(result, name).jit, name
     x = np.arange(1.0, 5.0)
     for name, args in (("chain", (x, [original["pre"]])), ("chain", (x,)), ("stacked", (x,)), ("trig", (x,)),
-                       ("powers", (x,))):
+                       ("powers", (x,)), ("features", (x,))):
         passed = (x, [new["pre"]]) if len(args) == 2 else args
         np.testing.assert_allclose(np.asarray(new[name](*passed)), original[name](*args), rtol=1e-6)

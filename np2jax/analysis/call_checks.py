@@ -302,16 +302,22 @@ class CallChecks:
                         "np2jax cannot see into", "import it by name; jit the function by hand once its callees are traceable")
             return
         if found is not None and found.kind != "module" and bindings and all(isinstance(b, LoopBinding) for b in bindings):
-            listed = next((b.iterable for b in bindings if not self._listed_here(b.iterable, found)), None)
-            if listed is not None:  # hunt38 L6: `for fn in fns: x = fn(x)`, `[f(x) for f in fns]`
-                shown = self.module.module.code_for_node(listed)
-                if self._listed_here(listed, found, numpy_functions=True):
-                    self._block(node, "side-effect", f"calls `{name}`, an element of `{shown}`, which names NumPy "
-                                "functions: called on traced arrays they raise", "name the jax.numpy functions there")
-                else:
+            for binding in bindings:  # hunt38 L6: `for fn in fns: x = fn(x)`, `[f(x) for f in fns]`
+                elements = self._listed_here(binding.iterable, found)
+                shown = self.module.module.code_for_node(binding.iterable)
+                if elements is None:
                     self._block(node, "side-effect", f"calls `{name}`, an element of `{shown}`: functions jax.jit can "
                                 "take neither as traced arguments nor, in a list, as static ones", "pass the functions as "
                                 "a tuple and jit by hand with that argument static, or leave it un-jitted")
+                    return
+                for element, scope in elements:
+                    if numpy_twin(element, self.resolver, scope) is not None:
+                        self.called_values.append(element)  # `for f in (np.mean, np.std)`: jnp.mean, jnp.std
+                    elif self._numpy_function(element, scope):
+                        self._block(node, "side-effect", f"calls `{name}`, an element of `{shown}`, which names the "
+                                    f"NumPy function `{self.module.module.code_for_node(element)}`: called on traced "
+                                    "arrays it raises", "name a jax.numpy function there")
+                        return
             return
         if found is None or found.kind not in ("module",):
             return  # a nested function or lambda of this function: traced with it
@@ -353,19 +359,21 @@ class CallChecks:
         elif classdef is None and any(not isinstance(b, (DefBinding, ImportBinding)) for b in bindings):
             self._block(node, "side-effect", f"calls `{name}`, a module-level value np2jax cannot see into", "pass the function as an argument")
 
-    def _listed_here(self, iterable: cst.BaseExpression, scope, numpy_functions: bool = False) -> bool:
-        """``iterable`` is a tuple or list written in this function (``for f in (square, cube)``, or a local name
-        bound only to such displays) naming no NumPy function (which stays NumPy's there): traced with it. With
-        ``numpy_functions``: such displays whatever they name."""
+    @staticmethod
+    def _listed_here(iterable: cst.BaseExpression, scope) -> list | None:
+        """(element, scope) of each element of ``iterable`` when it is a tuple or list written in this function
+        (``for f in (square, np.mean)``, or a local name bound only to such displays): traced with it; else None."""
         displays = [iterable]
         if isinstance(iterable, cst.Name):
             found, bindings = scope.lookup(iterable.value)
             if found is None or found.kind == "module" or not bindings or not all(
                     isinstance(b, ValueBinding) and not b.augmented for b in bindings):
-                return False
+                return None
             displays, scope = [b.value for b in bindings], found
-        return all(isinstance(display, (cst.Tuple, cst.List)) and (numpy_functions or not any(
-            self._numpy_function(element.value, scope) for element in display.elements)) for display in displays)
+        if not all(isinstance(display, (cst.Tuple, cst.List)) and not any(
+                isinstance(element, cst.StarredElement) for element in display.elements) for display in displays):
+            return None
+        return [(element.value, scope) for display in displays for element in display.elements]
 
     def _is_namedtuple(self, node: cst.ClassDef) -> bool:
         for base in node.bases:
