@@ -970,18 +970,37 @@ def test_functions_taken_from_a_parameter_and_called_are_not_jitted():
         def counts(x):
             return [len(f(x)) for f in (np.unique, np.flatnonzero)] + [np.sum(x)]
 
+        ACTS = (pre,)
+        NP_ACTS = (np.negative, pre)
+
+        def wrapped(x):
+            x = np.asarray(x, dtype=float)
+            for f, w in zip((pre, lambda v: v * v), (0.5, 2.0)):
+                x = x + w * f(x)
+            for i, f in enumerate(reversed([pre, np.cos])):
+                x = x + i * f(x)
+            for f in ACTS:
+                x = f(x)
+            return x
+
+        def module_numpy(x):
+            return np.stack([f(x) for f in NP_ACTS])
+
+        def weighted(x, funcs, weights):
+            return np.sum([w * f(x) for f, w in zip(funcs, weights)], axis=0)
+
         def powers(x):
             fs = (pre, lambda v: v * v)
             return np.stack([f(x) for f in fs])
         """
     )
     result, original, new = migrate_and_exec(source)
-    for name in ("chain", "stacked", "counts"):
+    for name in ("chain", "stacked", "counts", "weighted", "module_numpy"):
         assert not function_record(result, name).jit, name
-    for name in ("trig", "powers", "features"):
+    for name in ("trig", "powers", "features", "wrapped"):  # (hunt40 FP1: zip, enumerate, reversed, module-level)
         assert function_record(result, name).jit, name
     x = np.arange(1.0, 5.0)
     for name, args in (("chain", (x, [original["pre"]])), ("chain", (x,)), ("stacked", (x,)), ("trig", (x,)),
-                       ("powers", (x,)), ("features", (x,))):
+                       ("powers", (x,)), ("features", (x,)), ("wrapped", (x,)), ("module_numpy", (x,))):
         passed = (x, [new["pre"]]) if len(args) == 2 else args
         np.testing.assert_allclose(np.asarray(new[name](*passed)), original[name](*args), rtol=1e-6)

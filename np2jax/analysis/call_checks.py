@@ -303,20 +303,18 @@ class CallChecks:
             return
         if found is not None and found.kind != "module" and bindings and all(isinstance(b, LoopBinding) for b in bindings):
             for binding in bindings:  # hunt38 L6: `for fn in fns: x = fn(x)`, `[f(x) for f in fns]`
-                elements = self._listed_here(binding.iterable, found)
-                shown = self.module.module.code_for_node(binding.iterable)
-                if elements is None:
-                    self._block(node, "side-effect", f"calls `{name}`, an element of `{shown}`: functions jax.jit can "
-                                "take neither as traced arguments nor, in a list, as static ones", "pass the functions as "
-                                "a tuple and jit by hand with that argument static, or leave it un-jitted")
-                    return
-                for element, scope in elements:
-                    if numpy_twin(element, self.resolver, scope) is not None:
+                for element, scope in self._loop_elements(binding.iterable, binding.position, found, 0):
+                    shown = self.module.module.code_for_node(element)
+                    if isinstance(element, cst.Name) and element.value in self.params and scope is self.function_scope:
+                        self._block(node, "side-effect", f"calls `{name}`, an element of `{shown}`: functions jax.jit "
+                                    "can take neither as traced arguments nor, in a list, as static ones", "pass the "
+                                    "functions as a tuple and jit by hand with that argument static, or leave it un-jitted")
+                        return
+                    if scope.kind != "module" and numpy_twin(element, self.resolver, scope) is not None:
                         self.called_values.append(element)  # `for f in (np.mean, np.std)`: jnp.mean, jnp.std
                     elif self._numpy_function(element, scope):
-                        self._block(node, "side-effect", f"calls `{name}`, an element of `{shown}`, which names the "
-                                    f"NumPy function `{self.module.module.code_for_node(element)}`: called on traced "
-                                    "arrays it raises", "name a jax.numpy function there")
+                        self._block(node, "side-effect", f"calls `{name}`, which may be the NumPy function `{shown}`: "
+                                    "called on traced arrays it raises", "name a jax.numpy function there")
                         return
             return
         if found is None or found.kind not in ("module",):
@@ -359,21 +357,39 @@ class CallChecks:
         elif classdef is None and any(not isinstance(b, (DefBinding, ImportBinding)) for b in bindings):
             self._block(node, "side-effect", f"calls `{name}`, a module-level value np2jax cannot see into", "pass the function as an argument")
 
-    @staticmethod
-    def _listed_here(iterable: cst.BaseExpression, scope) -> list | None:
-        """(element, scope) of each element of ``iterable`` when it is a tuple or list written in this function
-        (``for f in (square, np.mean)``, or a local name bound only to such displays): traced with it; else None."""
-        displays = [iterable]
+    def _loop_elements(self, iterable: cst.BaseExpression, position: tuple, scope, depth: int):
+        """(element, scope) for what a loop target at ``position`` may take from ``iterable``, as far as it can be
+        followed: the elements of a tuple or list display (through `zip`, `enumerate`, `reversed`, `list`, `tuple`,
+        `sorted` and names bound to displays, module-level ones too, which stay NumPy code), or the parameter it
+        comes from (``fns``)."""
+        if depth > 4:
+            return
+        if isinstance(iterable, (cst.Tuple, cst.List)) and not position:
+            for element in iterable.elements:
+                if isinstance(element, cst.StarredElement):
+                    yield from self._loop_elements(element.value, (), scope, depth + 1)
+                else:
+                    yield element.value, scope
+            return
         if isinstance(iterable, cst.Name):
             found, bindings = scope.lookup(iterable.value)
-            if found is None or found.kind == "module" or not bindings or not all(
-                    isinstance(b, ValueBinding) and not b.augmented for b in bindings):
-                return None
-            displays, scope = [b.value for b in bindings], found
-        if not all(isinstance(display, (cst.Tuple, cst.List)) and not any(
-                isinstance(element, cst.StarredElement) for element in display.elements) for display in displays):
-            return None
-        return [(element.value, scope) for display in displays for element in display.elements]
+            if found is None:
+                return
+            if any(isinstance(b, ParamBinding) for b in bindings):
+                yield iterable, found  # (a parameter: the caller's functions)
+            for binding in bindings:
+                if isinstance(binding, ValueBinding) and not binding.augmented:
+                    yield from self._loop_elements(binding.value, position, found, depth + 1)
+            return
+        if isinstance(iterable, cst.Call) and iterable.args and not any(a.star or a.keyword for a in iterable.args):
+            qualname = self.resolver.qualname(iterable.func, scope)
+            args = [a.value for a in iterable.args]
+            if qualname == "builtins.zip" and position and position[0] < len(args):
+                yield from self._loop_elements(args[position[0]], position[1:], scope, depth + 1)
+            elif qualname == "builtins.enumerate" and position and position[0] == 1:
+                yield from self._loop_elements(args[0], position[1:], scope, depth + 1)
+            elif qualname in ("builtins.reversed", "builtins.list", "builtins.tuple", "builtins.sorted") and len(args) == 1:
+                yield from self._loop_elements(args[0], position, scope, depth + 1)
 
     def _is_namedtuple(self, node: cst.ClassDef) -> bool:
         for base in node.bases:
