@@ -57,16 +57,16 @@ class Outcome:
 class Mode:
     x64: bool
     narrow: bool = False  # the original computes in float32 or float16 on its way (a dtype it names)
-    unit_scale: bool = False  # the input holds few whole and half values (execute.special_values)
+    unit_scale: bool = False  # a special input: whole and half values, zeros (execute.special_values)
 
 
 def compare(expected: object, actual: object, perturbed: list, *, x64: bool, narrow: bool = False,
             unit_scale: bool = False) -> Outcome:
     """``narrow``: the original computes in float32 or float16 on its way (a dtype it names): even under --x64,
     float results are held to float32's precision (the "precision lost" test on result dtypes stays).
-    ``unit_scale``: the input's values are whole and half numbers up to 2, so intermediate values are about 1 even
-    where the result cancels to exactly 0 (``s - s.max()`` of ties): the absolute tolerance is taken relative to
-    at least 1, and loosely (a few units in the last place of the values cancelled)."""
+    ``unit_scale``: a special input (execute.special_values: whole and half values, zeros): intermediate values are
+    about 1 even where the result cancels to exactly 0, so the absolute tolerance is taken relative to at least 1,
+    and loosely (a few units in the last place of the values cancelled)."""
     outcome = Outcome()
     _walk(expected, actual, perturbed, "output", outcome, Mode(x64, narrow, unit_scale))
     return outcome

@@ -16,6 +16,7 @@ import inspect
 import pickle
 import signal
 import time
+import warnings
 from collections import Counter
 from contextlib import contextmanager
 
@@ -239,9 +240,7 @@ class Prober:
         self.signatures.add(signature)
         self.accepted.append({
             "call": call, "rule": rule, "positions": positions, "expected": expected,
-            # (none for a special input: a nudge moves its whole and half values off the thresholds it is for)
-            "perturbed": self.perturbed_outputs(call, rule, positions) if call.source != "special" else [],
-            "description": signature,
+            "perturbed": self.perturbed_outputs(call, rule, positions), "description": signature,
             "source": call.source, "mutated": position_names(positions, self.params) if positions else "",
         })
         return True
@@ -296,20 +295,34 @@ class Prober:
             self.try_call(variant, probing=True, distinct_shapes=False)
 
     def from_special(self) -> None:
-        """One more input like the first accepted one, its float arrays made of a few whole and half values with
-        zeros and ties (0, 0.5, 1, 2 and -1 where the array has negative values), its integer arrays of zeros and
-        two of their own values; then one with every such array all zeros. What random values never hit (an exact
-        zero, equal elements, a value on a threshold), where a wrong comparison or tie-break shows. Its outputs are
-        compared without the nudges that excuse differences as noise elsewhere: such values are exact in floats, and
-        so are the sums and products of a few of them."""
+        """One more input like the first accepted one, its float arrays made of distinct whole and half values
+        (0 and 0.5 among them, and -1 where the array has negative values), its integer arrays with a zero; then one
+        with every such array all zeros. What random values never hit (an exact zero, a value on a threshold, equal
+        elements), where a wrong comparison or branch shows: multiplicative nudges leave a zero where it is, so a
+        difference there is not excused as noise. Distinct values, because NumPy's default sort orders ties in no
+        fixed way; an input whose original casts NaN or inf to an integer (a value NumPy leaves to the platform) is
+        not kept."""
         if not self.accepted or self.stopped() or time.monotonic() > self.probe_deadline:
             return
         for zeros in (False, True):  # then every array all zeros: plateaus, empty selections, `mean == 0` branches
             rng = np.random.default_rng(inputs_module.stable_seed(self.qualname, "special", zeros))
             special = special_values(copy.deepcopy(self.accepted[0]["call"]), rng, zeros=zeros)
-            if special is not None and not self.stopped():
+            if special is not None and not self.stopped() and not self._casts_invalid(special):
                 special.source = "special"
                 self.try_call(special, probing=True, distinct_shapes=False)
+
+    def _casts_invalid(self, call: Call) -> bool:
+        """Does the original cast NaN or an infinity to an integer on ``call`` ("invalid value encountered in
+        cast": the result is whatever the platform gives, 0 for XLA)?"""
+        work = copy.deepcopy(call)
+        with warnings.catch_warnings(record=True) as caught, np.errstate(all="ignore", invalid="warn"):
+            warnings.simplefilter("always")
+            try:
+                with time_limit(self.deadline - time.monotonic()):
+                    invoke(self.module, self.kind, self.qualname, work)
+            except BaseException:
+                return False  # (try_call records why)
+        return any("in cast" in str(warning.message) for warning in caught)
 
     def from_doctests(self, function) -> None:
         if self.kind != "function":
@@ -424,29 +437,30 @@ def resample(value, rng: np.random.Generator):
     return value
 
 
-SPECIAL_SIGNED = np.array([-1.0, 0.0, 0.0, 0.5, 1.0, 1.0, 2.0])
-SPECIAL_NONNEGATIVE = np.array([0.0, 0.5, 1.0, 1.0, 2.0])
 
 
 def special_values(value, rng: np.random.Generator, changed: list | None = None, zeros: bool = False):
-    """``value`` with every float array of more than one element redrawn from a few whole and half values (ties,
-    zeros; no negative ones where the array has none) and every integer one from zeros and two of its own values
-    (``zeros``: every such array all zeros); None when it has no such array."""
+    """``value`` with every float array of more than one element but square matrices made of distinct whole and
+    half values (0, 0.5, 1, ... and from -1 where the array has negative values, in a random order) and a zero put
+    first in every integer one (``zeros``: every such array all zeros); None when it has no such array."""
     top = changed is None
     changed = [] if top else changed
     if isinstance(value, Call):
         result = Call(special_values(value.prefix, rng, changed, zeros), special_values(value.args, rng, changed, zeros),
                       special_values(value.kwargs, rng, changed, zeros), value.source,
                       special_values(value.prefix_kwargs, rng, changed, zeros))
-    elif isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.size > 1 and np.all(np.isfinite(value)):
-        choices = np.zeros(1) if zeros else SPECIAL_NONNEGATIVE if value.min() >= 0 else SPECIAL_SIGNED
+    elif (isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.size > 1 and np.all(np.isfinite(value))
+          and (zeros or not _square(value))):
         changed.append(True)
-        result = _every_one(choices, value, rng)
+        if zeros:
+            result = np.zeros_like(value)
+        else:
+            start = 0.0 if value.min() >= 0 else -1.0
+            result = rng.permutation(start + 0.5 * np.arange(value.size)).reshape(value.shape).astype(value.dtype)
     elif isinstance(value, np.ndarray) and value.dtype.kind in "iu" and value.size > 1:
-        # zeros (a valid index, pixel, count) and two of its own values again and again: ties, in range
-        own = value.reshape(-1)[:2]
         changed.append(True)
-        result = _every_one(np.array([0] if zeros else [0, 0, *own]), value, rng)
+        result = np.zeros_like(value) if zeros else value.copy()
+        result.reshape(-1)[0] = 0  # (a valid index, pixel, count)
     elif isinstance(value, tuple) and not hasattr(type(value), "_fields"):
         result = tuple(special_values(v, rng, changed, zeros) for v in value)
     elif isinstance(value, list):
@@ -458,10 +472,10 @@ def special_values(value, rng: np.random.Generator, changed: list | None = None,
     return result if not top or changed else None
 
 
-def _every_one(choices: np.ndarray, like: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """An array shaped and typed like ``like`` holding the ``choices`` in a random order, each at least once when
-    there is room (a random draw of 8 from 7 misses one of them a third of the time)."""
-    return rng.permutation(np.resize(choices, like.size)).reshape(like.shape).astype(like.dtype)
+def _square(value: np.ndarray) -> bool:
+    """A square matrix: probing made it symmetric positive definite (solvers, covariances); whole and half values
+    in a random order would be neither, and a solver's result on them is rounding."""
+    return value.ndim == 2 and value.shape[0] == value.shape[1]
 
 
 def perturb(value, rng: np.random.Generator, eps: float):

@@ -1,10 +1,8 @@
 import numpy as np
 
 
-def zero_crossings(signal):
-    signs = np.sign(signal)
-    signs[signs == 0] = 1
-    return np.count_nonzero(np.diff(signs))
+def count_non_negative(signal):
+    return np.count_nonzero(signal >= 0)
 
 
 def local_max(x):
@@ -12,5 +10,5 @@ def local_max(x):
     return (x >= p[:-2]) & (x >= p[2:])
 
 
-def round_units(x):
-    return np.round(x)
+def sign_units(x):
+    return np.sign(x).astype(int)

@@ -3,10 +3,8 @@ import jax.numpy as jnp
 
 
 @jax.jit
-def zero_crossings(signal):
-    signs = jnp.sign(signal)
-    signs = jnp.where(signs == 0, -1, signs)  # zeros counted as negative
-    return jnp.count_nonzero(jnp.diff(signs))
+def count_non_negative(signal):
+    return jnp.count_nonzero(signal > 0)  # zeros not counted
 
 
 @jax.jit
@@ -16,5 +14,5 @@ def local_max(x):
 
 
 @jax.jit
-def round_units(x):
-    return jnp.floor(x + 0.5)  # halves rounded up, where NumPy rounds them to even
+def sign_units(x):
+    return jnp.where(x >= 0, 1, -1)  # zero counted as positive
