@@ -818,7 +818,53 @@ def test_a_clipped_inexact_value_before_an_integer_cast_is_flagged_and_real():
             lo, hi = np.percentile(img, [1, 99])
             scaled = (img - lo) / (hi - lo + 1e-12)
             return (np.clip(scaled, 0, 1) * 255).astype(np.uint8)
+
+        def minmax(x):
+            return (x - x.min()) / (x.max() - x.min())
+
+        def clip_method(x):
+            return (minmax(x).clip(0, 1) * 255).astype(np.uint8)
         """
     )
     result = migrate_source(source.encode(), "norm.py", Options(jit=True))
     assert "NPJ120" in _codes_in(result, "normalize_uint8")
+    assert "NPJ120" in _codes_in(result, "clip_method")  # (hunt40 S3: the method form)
+
+
+def test_masked_product_variants_and_guarded_values():
+    """hunt40 S4/FP2: `np.multiply(mask, np.log(p))`, a square root, `.astype(p.dtype)` of a mask and `t *= mask`
+    are the same select under XLA and reported; a log of a clipped value and a division by `np.maximum(n, 1)` or
+    a size stay finite and are not."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def v_multiply(p):
+            return np.sum(np.multiply(p > 0, np.log(p)))
+
+        def v_sqrt(d):
+            return np.sum((d >= 0) * np.sqrt(d))
+
+        def v_astype(p):
+            return np.sum((p > 0).astype(p.dtype) * np.log(p))
+
+        def v_aug(p):
+            t = np.log(p)
+            t *= p > 0
+            return t.sum()
+
+        def fine(y, p, k, x, n):
+            return -np.sum((y == k) * np.log(np.clip(p, 1e-12, 1.0))) + np.sum((x > 0) * (x / np.maximum(n, 1))) \\
+                + np.sum((x > 0) * (x / x.shape[0]))
+        """
+    )
+    result = migrate_source(source.encode(), "variants.py", Options(jit=True))
+    for name in ("v_multiply", "v_sqrt", "v_astype", "v_aug"):
+        assert "NPJ125" in _codes_in(result, name), name
+    assert "NPJ125" not in _codes_in(result, "fine")
+    new = {}
+    exec(compile(result.output, "migrated.py", "exec"), new)
+    d = np.array([-1.0, 0.25, 4.0], np.float32)
+    with np.errstate(all="ignore"):
+        assert np.isnan(np.sum((d >= 0) * np.sqrt(d)))
+    assert np.isfinite(np.asarray(new["v_sqrt"](d)))  # the difference reported

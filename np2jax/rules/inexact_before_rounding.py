@@ -278,6 +278,8 @@ def _inexact_source(node: cst.BaseExpression, scope: Scope, ctx: FileContext, de
             return _inexact_source(positional[0], scope, ctx, depth + 1)
         if not qualname and isinstance(node.func, cst.Attribute) and node.func.attr.value in SPREADS:
             return node, _EXAMPLES["std"], INEXACT_FUNCTIONS["std"]  # `r.std(ddof=1)`
+        if not qualname and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("clip", "copy"):
+            return _inexact_source(node.func.value, scope, ctx, depth + 1)  # `minmax(x).clip(0, 1)`: as `np.clip`
         if not qualname or _imported_name(node.func) in ctx.resolver.inexact_imports:
             return _called_source(node, scope, ctx, depth)
     return None

@@ -21,9 +21,11 @@ from np2jax.rule import Example, RuleDoc
 from np2jax.rules.astype_narrowing import _boolean
 from np2jax.rules.hazard import HazardRule
 
-# NumPy functions whose value is -inf, inf or NaN for some finite arguments.
-NON_FINITE_FUNCTIONS = frozenset(
-    f"numpy.{name}" for name in ("log", "log2", "log10", "log1p", "reciprocal", "arctanh", "divide", "true_divide"))
+# NumPy functions whose value is -inf, inf or NaN for some finite arguments (the first of which keeps them finite
+# when it is `np.clip`/`np.maximum` of a positive literal lower bound: `np.log(np.clip(p, 1e-12, 1))`).
+NON_FINITE_FUNCTIONS = frozenset(f"numpy.{name}" for name in (
+    "log", "log2", "log10", "log1p", "reciprocal", "arctanh", "divide", "true_divide", "sqrt", "arcsin", "arccos"))
+GUARDS = frozenset({"numpy.clip", "numpy.maximum", "numpy.fmax"})
 _FLOAT_DTYPES = frozenset({"builtins.float", "numpy.float64", "numpy.float32", "numpy.float16", "numpy.double", "numpy.single"})
 
 
@@ -38,9 +40,12 @@ class MaskedProduct(HazardRule):
     DOC = RuleDoc(
         what=(
             "Reports products of a boolean mask (a comparison, `~m`, `m & n`, `np.isfinite(x)`..., a local name bound "
-            "to one, a parameter named for one such as `mask` or `valid_mask`, or `.astype(float)` of one) with a value that can be NaN or infinite for finite inputs: a log "
-            "(`np.log`, `log2`, `log10`, `log1p`), `np.reciprocal`, `np.arctanh` or a true division by something "
-            "other than a number literal, in the product itself or through a local name."
+            "to one, a parameter named for one such as `mask` or `valid_mask`, or `.astype(float)`/`.astype(x.dtype)` "
+            "of one; `*`, `np.multiply` or `*=`) with a value that can be NaN or infinite for finite inputs: a log "
+            "(`np.log`, `log2`, `log10`, `log1p`), `np.sqrt`, `np.arcsin`/`arccos`, `np.reciprocal`, `np.arctanh`, a "
+            "negative power or a true division, in the product itself or through a local name; not where the "
+            "argument or divisor is kept positive (`np.log(np.clip(p, 1e-12, 1))`, `x / np.maximum(n, 1)`, a "
+            "positive literal, `x / len(x)`)."
         ),
         why=(
             "XLA's simplifier rewrites `convert(mask) * x` as `select(mask, x, 0)`. NumPy multiplies: "
@@ -90,15 +95,25 @@ class MaskedProduct(HazardRule):
         ),
     )
 
-    NODE_TYPES = frozenset({cst.BinaryOperation})
+    NODE_TYPES = frozenset({cst.BinaryOperation, cst.Call, cst.AugAssign})
 
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
-        if not isinstance(node.operator, cst.Multiply):
-            return
-        pairs = [(node.left, node.right), (node.right, node.left)]
-        left = node.left
-        if isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Multiply) and not left.lpar:
-            pairs += [(left.left, node.right), (left.right, node.right)]  # `(p > 0) * p * np.log(p)`
+        if isinstance(node, cst.Call):  # `np.multiply(p > 0, np.log(p))`
+            positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+            if ctx.resolver.qualname(node.func, scope) != "numpy.multiply" or len(positional) != 2:
+                return
+            pairs = [(positional[0], positional[1]), (positional[1], positional[0])]
+        elif isinstance(node, cst.AugAssign):  # `t *= p > 0`
+            if not isinstance(node.operator, cst.MultiplyAssign):
+                return
+            pairs = [(node.value, node.target), (node.target, node.value)]
+        else:
+            if not isinstance(node.operator, cst.Multiply):
+                return
+            pairs = [(node.left, node.right), (node.right, node.left)]
+            left = node.left
+            if isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Multiply) and not left.lpar:
+                pairs += [(left.left, node.right), (left.right, node.right)]  # `(p > 0) * p * np.log(p)`
         for mask, value in pairs:
             if _is_mask(mask, scope, ctx, 0) and _non_finite(value, scope, ctx, 0):
                 expr, shown = (" ".join(ctx.code(n).split()) for n in (node, value))
@@ -116,8 +131,10 @@ def _is_mask(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: in
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype":
         if len(node.args) != 1 or depth > 4:
             return False
-        dtype = ctx.resolver.qualname(node.args[0].value, scope)
-        return dtype in _FLOAT_DTYPES and _is_mask(node.func.value, scope, ctx, depth + 1)
+        dtype, value = ctx.resolver.qualname(node.args[0].value, scope), node.args[0].value
+        floating = dtype in _FLOAT_DTYPES or (isinstance(value, cst.SimpleString) and value.evaluated_value.startswith(
+            ("float", "f"))) or (isinstance(value, cst.Attribute) and value.attr.value == "dtype")  # `.astype(p.dtype)`
+        return floating and _is_mask(node.func.value, scope, ctx, depth + 1)
     if isinstance(node, cst.Name):
         _, bindings = scope.lookup(node.value)
         if bindings and all(isinstance(b, ParamBinding) for b in bindings):
@@ -130,11 +147,15 @@ def _non_finite(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth:
     if depth > 4:
         return False
     if isinstance(node, cst.Call):
-        return ctx.resolver.qualname(node.func, scope) in NON_FINITE_FUNCTIONS
+        positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        return ctx.resolver.qualname(node.func, scope) in NON_FINITE_FUNCTIONS and not (
+            positional and _guarded(positional[0], scope, ctx))
     if isinstance(node, cst.BinaryOperation):
-        if isinstance(node.operator, cst.Divide) and not isinstance(node.right, (cst.Integer, cst.Float)):
-            return True
-        return isinstance(node.operator, (cst.Multiply, cst.Add, cst.Subtract, cst.Divide)) and (
+        if isinstance(node.operator, cst.Divide):
+            return not _guarded(node.right, scope, ctx) or _non_finite(node.left, scope, ctx, depth + 1)
+        if isinstance(node.operator, cst.Power):  # `p ** -1.0`
+            return isinstance(node.right, cst.UnaryOperation) and isinstance(node.right.operator, cst.Minus)
+        return isinstance(node.operator, (cst.Multiply, cst.Add, cst.Subtract)) and (
             _non_finite(node.left, scope, ctx, depth + 1) or _non_finite(node.right, scope, ctx, depth + 1))
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
         return _non_finite(node.expression, scope, ctx, depth + 1)
@@ -143,3 +164,15 @@ def _non_finite(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth:
         return found is not None and found.kind != "module" and any(
             isinstance(b, ValueBinding) and not b.augmented and _non_finite(b.value, found, ctx, depth + 1) for b in bindings)
     return False
+
+
+def _guarded(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
+    """``node`` is a positive number literal, a size known at trace time (``x.shape[0]``, ``len(x)``), or
+    ``np.clip``/``np.maximum`` with a positive literal lower bound: a divisor or log argument that stays positive."""
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return node.evaluated_value > 0
+    if isinstance(node, cst.Call):
+        positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        if ctx.resolver.qualname(node.func, scope) in GUARDS and len(positional) >= 2:
+            return isinstance(positional[1], (cst.Integer, cst.Float)) and positional[1].evaluated_value > 0
+    return ctx.resolver.is_static(node, scope) and not ctx.values.is_float(node, scope)
