@@ -1004,3 +1004,30 @@ def test_functions_taken_from_a_parameter_and_called_are_not_jitted():
                        ("powers", (x,)), ("features", (x,)), ("wrapped", (x,)), ("module_numpy", (x,))):
         passed = (x, [new["pre"]]) if len(args) == 2 else args
         np.testing.assert_allclose(np.asarray(new[name](*passed)), original[name](*args), rtol=1e-6)
+
+
+def test_a_function_that_cannot_be_jitted_passed_as_a_value_or_builtins_in_a_loop_block_jit():
+    """real28 L2: `list(map(g, xs))` in a jitted caller, `g` refused jit for `float(x.sum())`, raised on the tracer;
+    hunt40 L8: `for cls in (float, int): cls(x.sum())` needs concrete values. Both callers stay un-jitted now."""
+    source = textwrap.dedent(
+        """
+        import numpy as np
+
+        def g(x):
+            if float(x.sum()) > 0:
+                return x * 2.0
+            return x
+
+        def run(xs):
+            return np.stack(list(map(g, xs)))
+
+        def classes(x):
+            return [cls(np.sum(x)) for cls in (float, int)]
+        """
+    )
+    result, original, new = migrate_and_exec(source)
+    for name in ("run", "classes"):
+        assert not function_record(result, name).jit, name
+    xs = [np.ones(3), -np.ones(3)]
+    np.testing.assert_allclose(np.asarray(new["run"](xs)), original["run"](xs))
+    assert new["classes"](np.arange(4.0)) == original["classes"](np.arange(4.0))

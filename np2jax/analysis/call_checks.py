@@ -40,6 +40,7 @@ from np2jax.analysis.tracing_tables import (
 from np2jax.tables import lookup_numpy, positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES
 
+CONCRETE_CLASSES = frozenset(f"builtins.{name}" for name in "float int bool complex str list tuple dict set".split())
 TYPE_BUILTINS = frozenset({"isinstance", "hasattr", "type", "callable"})  # they answer from a value's Python type
 PYTHON_RESULTS = frozenset({"round", "hash"})  # on a JAX scalar: an array (not a Python number), or a TypeError
 
@@ -83,6 +84,10 @@ class CallChecks:
             if self._numpy_function(arg.value, self.scope):
                 self._block(arg.value, "side-effect", f"passes the NumPy function `{self.module.module.code_for_node(arg.value)}` "
                             "as a value; called on traced arrays it raises", "pass the jax.numpy function instead")
+            elif self._unjittable_function(arg.value):  # real28 L2: `list(map(g, xs))`, g with `float(x.sum())`
+                self._block(arg.value, "side-effect", f"passes `{arg.value.value}`, which cannot be jitted, as a value: "
+                            "called on traced arrays it fails as it does jitted", f"fix `{arg.value.value}` first (see "
+                            "its own diagnostics)")
         qualname = self.resolver.qualname(func, self.scope)
         if qualname is None and isinstance(func, cst.Name):
             aliased = self._local_alias(func.value)
@@ -310,6 +315,10 @@ class CallChecks:
                                     "can take neither as traced arguments nor, in a list, as static ones", "pass the "
                                     "functions as a tuple and jit by hand with that argument static, or leave it un-jitted")
                         return
+                    if (self.resolver.qualname(element, scope) or "") in CONCRETE_CLASSES:  # `for cls in (float, int)`
+                        self._block(node, "side-effect", f"calls `{name}`, which may be the builtin `{shown}`: it needs "
+                                    "a concrete value, which jax.jit does not give", "convert outside the jitted function")
+                        return
                     if scope.kind != "module" and numpy_twin(element, self.resolver, scope) is not None:
                         self.called_values.append(element)  # `for f in (np.mean, np.std)`: jnp.mean, jnp.std
                     elif self._numpy_function(element, scope):
@@ -356,6 +365,16 @@ class CallChecks:
                         "return a tuple or a NamedTuple, or register the class as a pytree")
         elif classdef is None and any(not isinstance(b, (DefBinding, ImportBinding)) for b in bindings):
             self._block(node, "side-effect", f"calls `{name}`, a module-level value np2jax cannot see into", "pass the function as an argument")
+
+    def _unjittable_function(self, node: cst.BaseExpression) -> bool:
+        """``node`` names a function of this module that cannot be jitted (its own blockers, or recursion)."""
+        if not isinstance(node, cst.Name):
+            return False
+        found, _ = self.scope.lookup(node.value)
+        if found is not self.module.module_scope or self.module.function_node(node.value) is None:
+            return False
+        plan = self.module.plan(node.value)
+        return plan is not None and not plan.ok
 
     def _loop_elements(self, iterable: cst.BaseExpression, position: tuple, scope, depth: int):
         """(element, scope) for what a loop target at ``position`` may take from ``iterable``, as far as it can be
