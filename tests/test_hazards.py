@@ -868,3 +868,58 @@ def test_masked_product_variants_and_guarded_values():
     with np.errstate(all="ignore"):
         assert np.isnan(np.sum((d >= 0) * np.sqrt(d)))
     assert np.isfinite(np.asarray(new["v_sqrt"](d)))  # the difference reported
+
+
+STORED_FUNCTIONS = textwrap.dedent(
+    """
+    from dataclasses import dataclass, field
+    from typing import Callable
+
+    import numpy as np
+
+
+    def minmax(x):
+        return (x - x.min()) / (x.max() - x.min())
+
+
+    class Base:
+        def __init__(self, f=minmax):
+            self.f = f
+
+
+    class Sub(Base):
+        def rank(self, x):
+            return np.floor(self.f(x) * 10).astype(int)
+
+
+    class Annotated:
+        def __init__(self, f=minmax, g=np.abs):
+            self.f: Callable = f
+            self.h, self.g = f, g
+
+        def rank(self, x):
+            return np.floor(self.f(x) * 10).astype(int), np.floor(self.h(x) * 10).astype(int), np.floor(self.g(x) * 10)
+
+
+    @dataclass
+    class Config:
+        f: Callable = minmax
+        g: Callable = field(default=minmax)
+
+        def rank(self, x):
+            return np.floor(self.f(x) * 10).astype(int) + np.floor(self.g(x) * 10).astype(int)
+
+
+    def lam(x, f=lambda v: (v - v.min()) / (v.max() - v.min())):
+        return np.sum(f(x) == 1.0)
+    """
+)
+
+
+def test_an_inexact_function_stored_or_defaulted_in_other_forms_is_followed():
+    """hunt40 S1/S2: NPJ120 followed `self.f = f` of the class itself only; an inherited constructor, an annotated
+    or unpacked store, a dataclass field (also `field(default=...)`) and a lambda default went unreported, each one
+    level off at the maximum (`floor(self.f(x) * 10)` is 9 where NumPy has 10)."""
+    result = migrate_source(STORED_FUNCTIONS.encode(), "stored.py", Options(jit=True))
+    found = sorted((d.line, d.col) for d in result.diagnostics if d.code == "NPJ120")
+    assert found == [(19, 25), (28, 25), (28, 63), (37, 25), (37, 64), (41, 19)], found

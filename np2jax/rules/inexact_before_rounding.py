@@ -84,8 +84,9 @@ class InexactBeforeRounding(HazardRule):
             "another module of the project that imports it (`from .norm import minmax`, then `minmax(x) == 1.0`, or "
             "`from . import norm`, then `norm.minmax(x) == 1.0`: project.py's \"inexact\" facts), even when the caller "
             "itself is left as it is or its module does not import NumPy; and through a function a parameter defaults "
-            "to (`def best(x, f=minmax): return f(x) == 1.0`) or a method of the class stores in the attribute called "
-            "(`self.f = f` in `__init__(self, f=norm.minmax)`)."
+            "to (`def best(x, f=minmax): return f(x) == 1.0`, also a lambda) or a method of the class or of a base "
+            "class in the module stores in the attribute called (`self.f = f` in `__init__(self, f=norm.minmax)`, "
+            "annotated or unpacked from a tuple; a dataclass field's default)."
         ),
         why=(
             "NumPy's `log2(8.0)` is exactly 3.0; XLA's (jax on CPU, float64) is 2.9999999999999996, and "
@@ -300,6 +301,10 @@ def _called_source(node: cst.Call, scope: Scope, ctx: FileContext, depth: int):
             source = _returned_source(callee.value, callee_scope, ctx, depth)
             if source is not None:
                 return (node, *source[1:])
+        if isinstance(callee, cst.Lambda) and ctx.resolver.scopes.get(callee) is not None:
+            source = _inexact_source(callee.body, ctx.resolver.scopes[callee], ctx, depth + 4)  # `f=lambda v: ...`
+            if source is not None:
+                return (node, *source[1:])
     return None
 
 
@@ -335,9 +340,17 @@ def _first_parameter(function: cst.CSTNode) -> str | None:
     return params[0].name.value if params else None
 
 
-def _stored_values(class_scope: Scope, attribute: str, ctx: FileContext):
-    """(value, method scope) of each ``self.<attribute> = value`` in the methods of ``class_scope``'s class."""
-    for statement in class_scope.node.body.body:
+def _stored_values(class_scope: Scope, attribute: str, ctx: FileContext, depth: int = 0):
+    """(value, method scope) of each ``self.<attribute> = value`` (also annotated or unpacked from a tuple display)
+    in the methods of ``class_scope``'s class and of its base classes defined in the module, and each class-level
+    ``attribute = value`` there (a dataclass field's default)."""
+    classdef = class_scope.node
+    for statement in classdef.body.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:  # `f: Callable = minmax` of a dataclass, `f = staticmethod(minmax)`
+                value = _assigned(small, lambda target: isinstance(target, cst.Name) and target.value == attribute)
+                if value is not None:
+                    yield _unwrapped(value, class_scope, ctx), class_scope.parent
         if not isinstance(statement, cst.FunctionDef):
             continue
         self_name = _first_parameter(statement)
@@ -345,10 +358,46 @@ def _stored_values(class_scope: Scope, attribute: str, ctx: FileContext):
         if self_name is None or method is None:
             continue
         for node in descendants(statement.body):
-            if isinstance(node, cst.Assign) and any(
-                    isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
-                    and t.target.value.value == self_name and t.target.attr.value == attribute for t in node.targets):
-                yield node.value, method
+            value = _assigned(node, lambda target: isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+                              and target.value.value == self_name and target.attr.value == attribute)
+            if value is not None:
+                yield value, method
+    for base in classdef.bases if depth < 3 else ():
+        if isinstance(base.value, cst.Name):
+            found, bindings = class_scope.parent.lookup(base.value.value) if class_scope.parent else (None, [])
+            for binding in bindings if found is not None else ():
+                base_scope = ctx.resolver.scopes.get(binding.node) if isinstance(binding, DefBinding) else None
+                if base_scope is not None and base_scope.kind == "class":
+                    yield from _stored_values(base_scope, attribute, ctx, depth + 1)
+
+
+def _assigned(node: cst.CSTNode, is_target) -> cst.BaseExpression | None:
+    """The value ``node`` (an assignment) gives the target ``is_target`` accepts: ``t = v``, ``t: T = v``, and
+    ``a, t = u, v`` (a tuple display on both sides)."""
+    if isinstance(node, cst.AnnAssign):
+        return node.value if node.value is not None and is_target(node.target) else None
+    if not isinstance(node, cst.Assign):
+        return None
+    for target in node.targets:
+        if is_target(target.target):
+            return node.value
+        if (isinstance(target.target, (cst.Tuple, cst.List)) and isinstance(node.value, (cst.Tuple, cst.List))
+                and len(target.target.elements) == len(node.value.elements)):
+            for element, value in zip(target.target.elements, node.value.elements):
+                if is_target(element.value):
+                    return value.value
+    return None
+
+
+def _unwrapped(value: cst.BaseExpression, scope: Scope, ctx: FileContext) -> cst.BaseExpression:
+    """``minmax`` of ``staticmethod(minmax)`` and of ``field(default=minmax)``; else ``value``."""
+    if isinstance(value, cst.Call) and value.args:
+        qualname = ctx.resolver.qualname(value.func, scope)
+        if qualname == "builtins.staticmethod":
+            return value.args[0].value
+        if qualname == "dataclasses.field":
+            return next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "default"), value)
+    return value
 
 
 def _returned_source(name: str, scope: Scope, ctx: FileContext, depth: int):
