@@ -84,7 +84,9 @@ class CallChecks:
             if self._numpy_function(arg.value, self.scope):
                 self._block(arg.value, "side-effect", f"passes the NumPy function `{self.module.module.code_for_node(arg.value)}` "
                             "as a value; called on traced arrays it raises", "pass the jax.numpy function instead")
-            elif self._unjittable_function(arg.value):  # real28 L2: `list(map(g, xs))`, g with `float(x.sum())`
+            elif self._unjittable_function(arg.value) and not all(
+                    self.resolver.is_static(other.value, self.scope) for other in node.args if other is not arg):
+                # real28 L2: `list(map(g, xs))`, g with `float(x.sum())` (not `map(next_pow2, x.shape)`)
                 self._block(arg.value, "side-effect", f"passes `{arg.value.value}`, which cannot be jitted, as a value: "
                             "called on traced arrays it fails as it does jitted", f"fix `{arg.value.value}` first (see "
                             "its own diagnostics)")
@@ -315,15 +317,16 @@ class CallChecks:
                                     "can take neither as traced arguments nor, in a list, as static ones", "pass the "
                                     "functions as a tuple and jit by hand with that argument static, or leave it un-jitted")
                         return
-                    if (self.resolver.qualname(element, scope) or "") in CONCRETE_CLASSES:  # `for cls in (float, int)`
+                    qualname = self.resolver.qualname(element, scope) or ""
+                    row = lookup_numpy(qualname) if is_numpy(qualname) else None
+                    if qualname in CONCRETE_CLASSES or (row is not None and row.kind == "dtype"):  # `for t in (float, np.int64)`
                         self._block(node, "side-effect", f"calls `{name}`, which may be the builtin `{shown}`: it needs "
                                     "a concrete value, which jax.jit does not give", "convert outside the jitted function")
                         return
-                    if scope.kind != "module" and numpy_twin(element, self.resolver, scope) is not None:
-                        self.called_values.append(element)  # `for f in (np.mean, np.std)`: jnp.mean, jnp.std
-                    elif self._numpy_function(element, scope):
+                    if self._numpy_function(element, scope):  # `for f in (np.mean, np.std)`: they stay NumPy's
+                        # (as values, they may also be compared, hashed or returned: not rewritten)
                         self._block(node, "side-effect", f"calls `{name}`, which may be the NumPy function `{shown}`: "
-                                    "called on traced arrays it raises", "name a jax.numpy function there")
+                                    "called on traced arrays it raises", "name the jax.numpy function there")
                         return
             return
         if found is None or found.kind not in ("module",):

@@ -101,7 +101,6 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         # values Python uses where a JAX scalar is no stand-in for a Python number even eagerly (a repetition count,
         # a hashed key, round()'s argument, a type check), with their scopes (analysis/eager_values.py)
         self.python_values: list[tuple[cst.BaseExpression, Scope]] = []
-        self.called_values: list[cst.BaseExpression] = []  # (JitPlan.called_values)
         self.type_checks: list[tuple[cst.Call, str]] = []  # `isinstance(x, float)`, `hasattr(x, ...)` of a non-constant
         self.blockers: list[Blocker] = []
         self.object_operands = False  # a NumPy call takes a value computed from parameters holding Python objects
@@ -193,7 +192,6 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         plan.blockers = self.blockers if self.object_operands else [
             dataclasses.replace(b, objects=False) if b.objects else b for b in self.blockers]
         plan.python_values = self.python_values
-        plan.called_values = self.called_values
         plan.loops = self.loops
         plan.whiles = self.whiles
         plan.conditionals = self.conditionals

@@ -111,9 +111,6 @@ class JitPlan:
     prefixes: dict[cst.Subscript, PrefixMask] = field(default_factory=dict)  # -> jnp.where(iota < bound, ...)
     # values Python needs as Python values even un-jitted, with their scopes (analysis/eager_values.py)
     python_values: list[tuple[cst.BaseExpression, object]] = field(default_factory=list)
-    # NumPy functions named in a tuple or list the function iterates and calls (`for f in (np.mean, np.std)`):
-    # jitted, they become their jax.numpy twins (rules/np_to_jnp.py), which take traced arrays
-    called_values: list[cst.BaseExpression] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

@@ -12,7 +12,7 @@ from np2jax.analysis.resolve import is_numpy, is_shape_name
 from np2jax.analysis.scope import ImportBinding, LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.sequences import SequenceArguments, builds_list
 from np2jax.analysis.values import function_nodes, grown_at_run_time
-from np2jax.context import FileContext, NumpyRef, loop_plan, runs_on_jax_arrays
+from np2jax.context import FileContext, NumpyRef, runs_on_jax_arrays
 from np2jax.cstutil import call
 from np2jax.diagnostics import FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -315,14 +315,6 @@ def _called_back(ref: NumpyRef, ctx: FileContext) -> bool:
     return any(isinstance(node, cst.Call) and node in ctx.jax_calls
                and any(c is ref.node for c in callback_arguments(node, ctx.resolver, ref.scope))
                for node in descendants(statement))
-
-
-def _called_in_loop(ref: NumpyRef, ctx: FileContext) -> bool:
-    """``np.mean`` in a tuple a jitted function iterates and calls (``[f(x) for f in (np.mean, np.std)]``):
-    JitPlan.called_values (analysis/call_checks.py)."""
-    info = ctx.function
-    plan = loop_plan(info.outer or info, ctx) if info is not None else None
-    return plan is not None and any(value is ref.node for value in plan.called_values)
 
 
 def _grown_list_argument(ref: NumpyRef, ctx: FileContext) -> bool:
@@ -680,8 +672,6 @@ class NumpyToJaxNumpy(Rule):
                 ref.rewrite = target  # `np.r_[False, row[:-1]]` -> `jnp.r_[...]` (analysis/index_tricks.py)
             elif _called_back(ref, ctx):
                 ref.rewrite = target  # `jnp.apply_along_axis(jnp.linalg.norm, 1, X)`: called with JAX arrays
-            elif _called_in_loop(ref, ctx):
-                ref.rewrite = target  # `for f in (jnp.mean, jnp.std)` of a jitted function: called on traced arrays
             return  # a function passed around as a value may be called on lists or static values: keep it
         if row.kind == "dtype":
             if ctx.resolver.args_static(ref.call, ref.scope):
