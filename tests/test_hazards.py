@@ -853,15 +853,26 @@ def test_masked_product_variants_and_guarded_values():
             t *= p > 0
             return t.sum()
 
+        def v_numerator(a, b):
+            m = b > 0
+            return np.sum(m * np.divide(np.maximum(a, 1.0), b))
+
+        def v_arcsin(c):
+            return np.sum((c > 0) * np.arcsin(np.clip(c, 0.5, 2.0)))
+
+        def fine_bounds(c, p, a, b):
+            return np.sum((c > 0) * np.arccos(np.clip(c, -1.0, 1.0))) + np.sum((p > 0) * np.log(np.maximum(1e-12, p))) \
+                + np.sum((b > 0) * np.divide(a, np.maximum(b, 1.0)))
+
         def fine(y, p, k, x, n):
             return -np.sum((y == k) * np.log(np.clip(p, 1e-12, 1.0))) + np.sum((x > 0) * (x / np.maximum(n, 1))) \\
                 + np.sum((x > 0) * (x / x.shape[0]))
         """
     )
     result = migrate_source(source.encode(), "variants.py", Options(jit=True))
-    for name in ("v_multiply", "v_sqrt", "v_astype", "v_aug"):
+    for name in ("v_multiply", "v_sqrt", "v_astype", "v_aug", "v_numerator", "v_arcsin"):  # (hunt41 S3/S4)
         assert "NPJ125" in _codes_in(result, name), name
-    assert "NPJ125" not in _codes_in(result, "fine")
+    assert "NPJ125" not in _codes_in(result, "fine") and "NPJ125" not in _codes_in(result, "fine_bounds")
     new = {}
     exec(compile(result.output, "migrated.py", "exec"), new)
     d = np.array([-1.0, 0.25, 4.0], np.float32)

@@ -148,8 +148,14 @@ def _non_finite(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth:
         return False
     if isinstance(node, cst.Call):
         positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
-        return ctx.resolver.qualname(node.func, scope) in NON_FINITE_FUNCTIONS and not (
-            positional and _guarded(positional[0], scope, ctx))
+        qualname = ctx.resolver.qualname(node.func, scope)
+        if qualname not in NON_FINITE_FUNCTIONS:
+            return False
+        if qualname in ("numpy.divide", "numpy.true_divide"):  # the divisor is what must stay positive
+            return len(positional) < 2 or not _guarded(positional[1], scope, ctx)
+        if qualname in ("numpy.arcsin", "numpy.arccos", "numpy.arctanh"):  # defined inside [-1, 1] only
+            return not (positional and _within_unit(positional[0], scope, ctx))
+        return not (positional and _guarded(positional[0], scope, ctx))
     if isinstance(node, cst.BinaryOperation):
         if isinstance(node.operator, cst.Divide):
             return not _guarded(node.right, scope, ctx) or _non_finite(node.left, scope, ctx, depth + 1)
@@ -173,6 +179,27 @@ def _guarded(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
         return node.evaluated_value > 0
     if isinstance(node, cst.Call):
         positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
-        if ctx.resolver.qualname(node.func, scope) in GUARDS and len(positional) >= 2:
-            return isinstance(positional[1], (cst.Integer, cst.Float)) and positional[1].evaluated_value > 0
+        qualname = ctx.resolver.qualname(node.func, scope)
+        if qualname in GUARDS and len(positional) >= 2:  # `np.maximum(n, 1)`, `np.maximum(1e-12, p)`, `np.clip(p, 1e-12, 1)`
+            bounds = positional[1:2] if qualname == "numpy.clip" else positional[:2]
+            return any((_number(bound) or 0) > 0 for bound in bounds)
     return ctx.resolver.is_static(node, scope) and not ctx.values.is_float(node, scope)
+
+
+def _within_unit(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
+    """``np.clip(c, lo, hi)`` with literal bounds inside [-1, 1]: an argument arcsin/arccos/arctanh take."""
+    if not isinstance(node, cst.Call) or ctx.resolver.qualname(node.func, scope) != "numpy.clip":
+        return False
+    positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+    bounds = [_number(bound) for bound in positional[1:3]]
+    return len(bounds) == 2 and None not in bounds and -1 <= bounds[0] and bounds[1] <= 1
+
+
+def _number(node: cst.BaseExpression) -> float | None:
+    """The value of a number literal, negated ones too (``-1.0``)."""
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return float(node.evaluated_value)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(
+            node.expression, (cst.Integer, cst.Float)):
+        return -float(node.expression.evaluated_value)
+    return None
