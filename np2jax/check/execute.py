@@ -414,62 +414,62 @@ def example_call(kind: str, case) -> Call:
     return Call(None, tuple(case) if isinstance(case, (tuple, list)) else (case,), {}, "example")
 
 
+def map_values(value, leaf):
+    """``value`` rebuilt with ``leaf`` applied to everything but a ``Call``, a tuple (not a named one), a list or a
+    dict, which are walked in order (the order draws from a random generator are made in)."""
+    if isinstance(value, Call):
+        return Call(map_values(value.prefix, leaf), map_values(value.args, leaf), map_values(value.kwargs, leaf),
+                    value.source, map_values(value.prefix_kwargs, leaf))
+    if isinstance(value, tuple) and not hasattr(type(value), "_fields"):
+        return tuple(map_values(v, leaf) for v in value)
+    if isinstance(value, list):
+        return [map_values(v, leaf) for v in value]
+    if isinstance(value, dict):
+        return {k: map_values(v, leaf) for k, v in value.items()}
+    return leaf(value)
+
+
 def resample(value, rng: np.random.Generator):
     """The same structure with fresh array values of the same shape, dtype and range."""
-    if isinstance(value, Call):
-        return Call(resample(value.prefix, rng), resample(value.args, rng), resample(value.kwargs, rng),
-                    value.source, resample(value.prefix_kwargs, rng))
-    if isinstance(value, np.ndarray) and value.size > 1:
-        if value.dtype.kind in "biu":
-            return rng.permutation(value.reshape(-1)).reshape(value.shape)
-        if value.dtype.kind == "f" and np.all(np.isfinite(value)):
-            low, high = float(value.min()), float(value.max())
-            if low >= 0:
-                return rng.uniform(low, high, size=value.shape).astype(value.dtype)
-            return (value.mean() + value.std() * rng.standard_normal(value.shape)).astype(value.dtype)
-        return value
-    if isinstance(value, tuple) and not hasattr(type(value), "_fields"):
-        return tuple(resample(v, rng) for v in value)
-    if isinstance(value, list):
-        return [resample(v, rng) for v in value]
-    if isinstance(value, dict):
-        return {k: resample(v, rng) for k, v in value.items()}
-    return value
+
+    def fresh(leaf):
+        if isinstance(leaf, np.ndarray) and leaf.size > 1:
+            if leaf.dtype.kind in "biu":
+                return rng.permutation(leaf.reshape(-1)).reshape(leaf.shape)
+            if leaf.dtype.kind == "f" and np.all(np.isfinite(leaf)):
+                low, high = float(leaf.min()), float(leaf.max())
+                if low >= 0:
+                    return rng.uniform(low, high, size=leaf.shape).astype(leaf.dtype)
+                return (leaf.mean() + leaf.std() * rng.standard_normal(leaf.shape)).astype(leaf.dtype)
+        return leaf
+
+    return map_values(value, fresh)
 
 
-
-
-def special_values(value, rng: np.random.Generator, changed: list | None = None, zeros: bool = False):
+def special_values(value, rng: np.random.Generator, zeros: bool = False):
     """``value`` with every float array of more than one element but square matrices made of distinct whole and
     half values (0, 0.5, 1, ... and from -1 where the array has negative values, in a random order) and a zero put
     first in every integer one (``zeros``: every such array all zeros); None when it has no such array."""
-    top = changed is None
-    changed = [] if top else changed
-    if isinstance(value, Call):
-        result = Call(special_values(value.prefix, rng, changed, zeros), special_values(value.args, rng, changed, zeros),
-                      special_values(value.kwargs, rng, changed, zeros), value.source,
-                      special_values(value.prefix_kwargs, rng, changed, zeros))
-    elif (isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.size > 1 and np.all(np.isfinite(value))
-          and (zeros or not _square(value))):
-        changed.append(True)
-        if zeros:
-            result = np.zeros_like(value)
-        else:
-            start = 0.0 if value.min() >= 0 else -1.0
-            result = rng.permutation(start + 0.5 * np.arange(value.size)).reshape(value.shape).astype(value.dtype)
-    elif isinstance(value, np.ndarray) and value.dtype.kind in "iu" and value.size > 1:
-        changed.append(True)
-        result = np.zeros_like(value) if zeros else value.copy()
-        result.reshape(-1)[0] = 0  # (a valid index, pixel, count)
-    elif isinstance(value, tuple) and not hasattr(type(value), "_fields"):
-        result = tuple(special_values(v, rng, changed, zeros) for v in value)
-    elif isinstance(value, list):
-        result = [special_values(v, rng, changed, zeros) for v in value]
-    elif isinstance(value, dict):
-        result = {k: special_values(v, rng, changed, zeros) for k, v in value.items()}
-    else:
-        result = value
-    return result if not top or changed else None
+    changed = []
+
+    def special(leaf):
+        if not isinstance(leaf, np.ndarray) or leaf.size <= 1:
+            return leaf
+        if leaf.dtype.kind == "f" and np.all(np.isfinite(leaf)) and (zeros or not _square(leaf)):
+            changed.append(leaf)
+            if zeros:
+                return np.zeros_like(leaf)
+            start = 0.0 if leaf.min() >= 0 else -1.0
+            return rng.permutation(start + 0.5 * np.arange(leaf.size)).reshape(leaf.shape).astype(leaf.dtype)
+        if leaf.dtype.kind in "iu":
+            changed.append(leaf)
+            result = np.zeros_like(leaf) if zeros else leaf.copy()
+            result.reshape(-1)[0] = 0  # (a valid index, pixel, count)
+            return result
+        return leaf
+
+    result = map_values(value, special)
+    return result if changed else None
 
 
 def _square(value: np.ndarray) -> bool:
@@ -484,22 +484,17 @@ def perturb(value, rng: np.random.Generator, eps: float):
     ``eps`` is the nudge for Python floats; an array is nudged by at least as many units of its
     own dtype (a float32 input under --x64 would not move by float64 units: its rounding is float32's).
     """
-    if isinstance(value, Call):
-        return Call(perturb(value.prefix, rng, eps), perturb(value.args, rng, eps),
-                    perturb(value.kwargs, rng, eps), value.source, perturb(value.prefix_kwargs, rng, eps))
-    if isinstance(value, np.ndarray) and value.dtype.kind in "fc":
-        signs = rng.choice(np.array([-1.0, 1.0]), size=value.shape)
-        own = float(np.finfo(value.dtype).eps) * PERTURBATION_ULPS
-        return (value * (1.0 + max(eps, own) * signs)).astype(value.dtype)
-    if isinstance(value, float) and not isinstance(value, bool):
-        return value * (1.0 + eps * rng.choice([-1.0, 1.0]))
-    if isinstance(value, tuple) and not hasattr(type(value), "_fields"):
-        return tuple(perturb(v, rng, eps) for v in value)
-    if isinstance(value, list):
-        return [perturb(v, rng, eps) for v in value]
-    if isinstance(value, dict):
-        return {k: perturb(v, rng, eps) for k, v in value.items()}
-    return value
+
+    def nudged(leaf):
+        if isinstance(leaf, np.ndarray) and leaf.dtype.kind in "fc":
+            signs = rng.choice(np.array([-1.0, 1.0]), size=leaf.shape)
+            own = float(np.finfo(leaf.dtype).eps) * PERTURBATION_ULPS
+            return (leaf * (1.0 + max(eps, own) * signs)).astype(leaf.dtype)
+        if isinstance(leaf, float) and not isinstance(leaf, bool):
+            return leaf * (1.0 + eps * rng.choice([-1.0, 1.0]))
+        return leaf
+
+    return map_values(value, nudged)
 
 
 def run_original(message: dict) -> dict:

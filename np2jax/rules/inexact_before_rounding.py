@@ -20,6 +20,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.param_hints import int_like
+from np2jax.analysis.indexing import _first_param
 from np2jax.analysis.loops import descendants
 from np2jax.analysis.values import nodes_of
 from np2jax.analysis.scope import DefBinding, ImportBinding, ParamBinding, Scope, ValueBinding
@@ -322,7 +323,7 @@ def _callees(func: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: in
             return
     elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
         method = _method_scope(scope)
-        if method is not None and _first_parameter(method.node) == func.value.value:
+        if method is not None and _first_param(method.node) == func.value.value:
             for stored, store_scope in _stored_values(method.parent, func.attr.value, ctx):
                 yield from _callees(stored, store_scope, ctx, depth + 1)
             return
@@ -333,11 +334,6 @@ def _method_scope(scope: Scope) -> Scope | None:
     while scope.kind == "comprehension" and scope.parent is not None:
         scope = scope.parent
     return scope if scope.kind == "function" and scope.parent is not None and scope.parent.kind == "class" else None
-
-
-def _first_parameter(function: cst.CSTNode) -> str | None:
-    params = function.params.params if isinstance(function, cst.FunctionDef) else ()
-    return params[0].name.value if params else None
 
 
 def _stored_values(class_scope: Scope, attribute: str, ctx: FileContext, depth: int = 0):
@@ -353,7 +349,7 @@ def _stored_values(class_scope: Scope, attribute: str, ctx: FileContext, depth: 
                     yield _unwrapped(value, class_scope, ctx), class_scope.parent
         if not isinstance(statement, cst.FunctionDef):
             continue
-        self_name = _first_parameter(statement)
+        self_name = _first_param(statement)
         method = ctx.resolver.scopes.get(statement)
         if self_name is None or method is None:
             continue

@@ -16,6 +16,7 @@ import libcst as cst
 
 from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.context import FileContext
+from np2jax.cstutil import number_literal
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
 from np2jax.rules.astype_narrowing import _boolean
@@ -182,7 +183,7 @@ def _guarded(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bool:
         qualname = ctx.resolver.qualname(node.func, scope)
         if qualname in GUARDS and len(positional) >= 2:  # `np.maximum(n, 1)`, `np.maximum(1e-12, p)`, `np.clip(p, 1e-12, 1)`
             bounds = positional[1:2] if qualname == "numpy.clip" else positional[:2]
-            return any((_number(bound) or 0) > 0 for bound in bounds)
+            return any((number_literal(bound) or 0) > 0 for bound in bounds)
     return ctx.resolver.is_static(node, scope) and not ctx.values.is_float(node, scope)
 
 
@@ -191,15 +192,5 @@ def _within_unit(node: cst.BaseExpression, scope: Scope, ctx: FileContext) -> bo
     if not isinstance(node, cst.Call) or ctx.resolver.qualname(node.func, scope) != "numpy.clip":
         return False
     positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
-    bounds = [_number(bound) for bound in positional[1:3]]
+    bounds = [number_literal(bound) for bound in positional[1:3]]
     return len(bounds) == 2 and None not in bounds and -1 <= bounds[0] and bounds[1] <= 1
-
-
-def _number(node: cst.BaseExpression) -> float | None:
-    """The value of a number literal, negated ones too (``-1.0``)."""
-    if isinstance(node, (cst.Integer, cst.Float)):
-        return float(node.evaluated_value)
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(
-            node.expression, (cst.Integer, cst.Float)):
-        return -float(node.expression.evaluated_value)
-    return None
