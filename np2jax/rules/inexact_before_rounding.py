@@ -20,7 +20,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.param_hints import int_like
-from np2jax.analysis.indexing import _first_param
+from np2jax.analysis.callees import callees
 from np2jax.analysis.loops import descendants
 from np2jax.analysis.values import nodes_of
 from np2jax.analysis.scope import DefBinding, ImportBinding, ParamBinding, Scope, ValueBinding
@@ -294,7 +294,7 @@ def _called_source(node: cst.Call, scope: Scope, ctx: FileContext, depth: int):
     pymcdm's stored normalization function): the function such code calls unless its caller says otherwise."""
     if depth >= 4:
         return None
-    for callee, callee_scope in _callees(node.func, scope, ctx, 0):
+    for callee, callee_scope in callees(node.func, scope, ctx.resolver, 0):
         if isinstance(callee, cst.Attribute) and _imported_name(callee) in ctx.resolver.inexact_imports:
             example, use_instead = ctx.resolver.inexact_imports[_imported_name(callee)]  # `norm.minmax(x)`
             return node, example, use_instead
@@ -307,93 +307,6 @@ def _called_source(node: cst.Call, scope: Scope, ctx: FileContext, depth: int):
             if source is not None:
                 return (node, *source[1:])
     return None
-
-
-def _callees(func: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int):
-    """(expression, scope) for what ``func`` names: itself, or the default of a parameter it is, or the values the
-    methods of its class store in the attribute it reads (``self.f``)."""
-    if depth > 2:
-        return
-    if isinstance(func, cst.Name):
-        found, bindings = scope.lookup(func.value)
-        if bindings and all(isinstance(b, ParamBinding) for b in bindings):
-            for binding in bindings:
-                if binding.param.default is not None and found.parent is not None:
-                    yield from _callees(binding.param.default, found.parent, ctx, depth + 1)
-            return
-    elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
-        method = _method_scope(scope)
-        if method is not None and _first_param(method.node) == func.value.value:
-            for stored, store_scope in _stored_values(method.parent, func.attr.value, ctx):
-                yield from _callees(stored, store_scope, ctx, depth + 1)
-            return
-    yield func, scope
-
-
-def _method_scope(scope: Scope) -> Scope | None:
-    while scope.kind == "comprehension" and scope.parent is not None:
-        scope = scope.parent
-    return scope if scope.kind == "function" and scope.parent is not None and scope.parent.kind == "class" else None
-
-
-def _stored_values(class_scope: Scope, attribute: str, ctx: FileContext, depth: int = 0):
-    """(value, method scope) of each ``self.<attribute> = value`` (also annotated or unpacked from a tuple display)
-    in the methods of ``class_scope``'s class and of its base classes defined in the module, and each class-level
-    ``attribute = value`` there (a dataclass field's default)."""
-    classdef = class_scope.node
-    for statement in classdef.body.body:
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:  # `f: Callable = minmax` of a dataclass, `f = staticmethod(minmax)`
-                value = _assigned(small, lambda target: isinstance(target, cst.Name) and target.value == attribute)
-                if value is not None:
-                    yield _unwrapped(value, class_scope, ctx), class_scope.parent
-        if not isinstance(statement, cst.FunctionDef):
-            continue
-        self_name = _first_param(statement)
-        method = ctx.resolver.scopes.get(statement)
-        if self_name is None or method is None:
-            continue
-        for node in descendants(statement.body):
-            value = _assigned(node, lambda target: isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
-                              and target.value.value == self_name and target.attr.value == attribute)
-            if value is not None:
-                yield value, method
-    for base in classdef.bases if depth < 3 else ():
-        if isinstance(base.value, cst.Name):
-            found, bindings = class_scope.parent.lookup(base.value.value) if class_scope.parent else (None, [])
-            for binding in bindings if found is not None else ():
-                base_scope = ctx.resolver.scopes.get(binding.node) if isinstance(binding, DefBinding) else None
-                if base_scope is not None and base_scope.kind == "class":
-                    yield from _stored_values(base_scope, attribute, ctx, depth + 1)
-
-
-def _assigned(node: cst.CSTNode, is_target) -> cst.BaseExpression | None:
-    """The value ``node`` (an assignment) gives the target ``is_target`` accepts: ``t = v``, ``t: T = v``, and
-    ``a, t = u, v`` (a tuple display on both sides)."""
-    if isinstance(node, cst.AnnAssign):
-        return node.value if node.value is not None and is_target(node.target) else None
-    if not isinstance(node, cst.Assign):
-        return None
-    for target in node.targets:
-        if is_target(target.target):
-            return node.value
-        if (isinstance(target.target, (cst.Tuple, cst.List)) and isinstance(node.value, (cst.Tuple, cst.List))
-                and len(target.target.elements) == len(node.value.elements)):
-            for element, value in zip(target.target.elements, node.value.elements):
-                if is_target(element.value):
-                    return value.value
-    return None
-
-
-def _unwrapped(value: cst.BaseExpression, scope: Scope, ctx: FileContext) -> cst.BaseExpression:
-    """``minmax`` of ``staticmethod(minmax)`` and of ``field(default=minmax)``; else ``value``."""
-    if isinstance(value, cst.Call) and value.args:
-        qualname = ctx.resolver.qualname(value.func, scope)
-        if qualname == "builtins.staticmethod":
-            return value.args[0].value
-        if qualname == "dataclasses.field":
-            return next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "default"), value)
-    return value
 
 
 def _returned_source(name: str, scope: Scope, ctx: FileContext, depth: int):
