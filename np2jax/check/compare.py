@@ -58,17 +58,21 @@ class Mode:
     x64: bool
     narrow: bool = False  # the original computes in float32 or float16 on its way (a dtype it names)
     unit_scale: bool = False  # a special input: whole and half values, zeros (execute.special_values)
+    nan_input: bool = False  # the special input with a NaN in each float array
 
 
 def compare(expected: object, actual: object, perturbed: list, *, x64: bool, narrow: bool = False,
-            unit_scale: bool = False) -> Outcome:
+            unit_scale: bool = False, nan_input: bool = False) -> Outcome:
     """``narrow``: the original computes in float32 or float16 on its way (a dtype it names): even under --x64,
     float results are held to float32's precision (the "precision lost" test on result dtypes stays).
     ``unit_scale``: a special input (execute.special_values: whole and half values, zeros): intermediate values are
     about 1 even where the result cancels to exactly 0, so the absolute tolerance is taken relative to at least 1,
-    and loosely (a few units in the last place of the values cancelled)."""
+    and loosely (a few units in the last place of the values cancelled).
+    ``nan_input``: the special input with a NaN in each float array: integer arrays in the output are compared in
+    dtype and shape only, as they are where NaNs tie in a sort (an argsort of a row of NaN distances: NumPy orders
+    ties in no fixed way); 0-d integers (an argmax), booleans and floats are compared."""
     outcome = Outcome()
-    _walk(expected, actual, perturbed, "output", outcome, Mode(x64, narrow, unit_scale))
+    _walk(expected, actual, perturbed, "output", outcome, Mode(x64, narrow, unit_scale, nan_input))
     return outcome
 
 
@@ -165,7 +169,7 @@ def _compare_leaf(expected: Leaf, actual: Leaf, perturbed: list[Leaf], where: st
         # int8/int16/float16 results (NumPy's in-place ops keep them; values past the range wrap or round there)
         outcome.fail(where, f"{where}: dtype widened: got {a.dtype}, the original returns {e.dtype}")
         return
-    if e.size == 0:
+    if e.size == 0 or (mode.nan_input and e.dtype.kind in "iu" and e.ndim):
         return
     noise = _noise(e, perturbed)
     if e.dtype.kind in "fc" and noise.size:
@@ -208,7 +212,10 @@ def _compare_leaf(expected: Leaf, actual: Leaf, perturbed: list[Leaf], where: st
     got, want = a[index].item(), e[index].item()
     allowed = np.broadcast_to(tolerance, e.shape)[index]
     text = f"{where}{list(index) if index else ''}: got {_number(got)}, expected {_number(want)}"
-    text += f" (abs err {float(diff[index]):.3g}, tolerance {float(allowed):.3g})"
+    if np.isnan(diff[index]):
+        text += " (NaN on one side only)"
+    else:
+        text += f" (abs err {float(diff[index]):.3g}, tolerance {float(allowed):.3g})"
     if a.dtype != e.dtype:
         text += f"; dtype {a.dtype} vs {e.dtype}"
     outcome.fail(where, text, index)

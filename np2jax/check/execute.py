@@ -182,6 +182,7 @@ class Prober:
         self.timed_out: str | None = None
         self.nondeterministic: str | None = None
         self.params = None
+        self.none_returning: Call | None = None  # a probe the original ran, returning None (from_none_returning)
 
     # Each accepted input: {"call", "rule", "positions", "expected", "perturbed", "description", "source"}
     def run_once(self, call: Call):
@@ -209,6 +210,8 @@ class Prober:
             return False
         if probing and expected is None:
             self.failures["returns None and updates no argument"] += 1
+            if self.none_returning is None and rule == "return":
+                self.none_returning = call
             return False
         if probing and not some_finite(expected):
             self.failures["no finite output"] += 1
@@ -241,7 +244,7 @@ class Prober:
         self.accepted.append({
             "call": call, "rule": rule, "positions": positions, "expected": expected,
             "perturbed": self.perturbed_outputs(call, rule, positions), "description": signature,
-            "source": call.source, "mutated": position_names(positions, self.params) if positions else "",
+            "source": call.source, "mutated": position_names(positions, self.params) if positions else "", "nan": False,
         })
         return True
 
@@ -295,21 +298,33 @@ class Prober:
             self.try_call(variant, probing=True, distinct_shapes=False)
 
     def from_special(self) -> None:
-        """One more input like the first accepted one, its float arrays made of distinct whole and half values
-        (0 and 0.5 among them, and -1 where the array has negative values), its integer arrays with a zero; then one
-        with every such array all zeros. What random values never hit (an exact zero, a value on a threshold, equal
-        elements), where a wrong comparison or branch shows: multiplicative nudges leave a zero where it is, so a
+        """Three more inputs like the first accepted one. First its float arrays made of distinct whole and half
+        values (0 and 0.5 among them, and -1 where the array has negative values), its integer arrays with a zero;
+        then every such array all zeros; then its float arrays as first accepted, each with one NaN. What random
+        values never hit (an exact zero, a value on a threshold, equal elements, a missing value), where a wrong
+        comparison, branch or reduction shows: multiplicative nudges leave a zero and a NaN where they are, so a
         difference there is not excused as noise. Distinct values, because NumPy's default sort orders ties in no
         fixed way; an input whose original casts NaN or inf to an integer (a value NumPy leaves to the platform) is
-        not kept."""
+        not kept, nor one whose output has no finite value."""
         if not self.accepted or self.stopped() or time.monotonic() > self.probe_deadline:
             return
-        for zeros in (False, True):  # then every array all zeros: plateaus, empty selections, `mean == 0` branches
-            rng = np.random.default_rng(inputs_module.stable_seed(self.qualname, "special", zeros))
-            special = special_values(copy.deepcopy(self.accepted[0]["call"]), rng, zeros=zeros)
+        for mode in SPECIAL_MODES:
+            rng = np.random.default_rng(inputs_module.stable_seed(self.qualname, "special", mode != "halves"))
+            special = special_values(copy.deepcopy(self.accepted[0]["call"]), rng, mode)
             if special is not None and not self.stopped() and not self._casts_invalid(special):
                 special.source = "special"
-                self.try_call(special, probing=True, distinct_shapes=False)
+                if self.try_call(special, probing=True, distinct_shapes=False) and mode == "nan":
+                    self.accepted[-1]["description"] += " with a NaN in each float array"
+                    self.accepted[-1]["nan"] = True
+
+    def from_none_returning(self) -> None:
+        """No input found whose output can be compared, but the original ran and returned None, updating no
+        argument (a test function, a setup or a printing one): keep one such input, so that a migrated function
+        that raises or returns something is not skipped (real28 C5: a test calling a jitted function with lists).
+        The original's run may also set state later targets read (a classmethod's class attributes)."""
+        if self.accepted or self.stopped() or self.none_returning is None:
+            return
+        self.try_call(self.none_returning, probing=False, distinct_shapes=False)
 
     def _casts_invalid(self, call: Call) -> bool:
         """Does the original cast NaN or an infinity to an integer on ``call`` ("invalid value encountered in
@@ -446,24 +461,32 @@ def resample(value, rng: np.random.Generator):
     return map_values(value, fresh)
 
 
-def special_values(value, rng: np.random.Generator, zeros: bool = False):
+SPECIAL_MODES = ("halves", "zeros", "nan")
+
+
+def special_values(value, rng: np.random.Generator, mode: str = "halves"):
     """``value`` with every float array of more than one element but square matrices made of distinct whole and
     half values (0, 0.5, 1, ... and from -1 where the array has negative values, in a random order) and a zero put
-    first in every integer one (``zeros``: every such array all zeros); None when it has no such array."""
+    first in every integer one (``mode`` "zeros": every such array all zeros; "nan": each such float array as it
+    was, with one NaN at a random place); None when it has no such array."""
     changed = []
 
     def special(leaf):
         if not isinstance(leaf, np.ndarray) or leaf.size <= 1:
             return leaf
-        if leaf.dtype.kind == "f" and np.all(np.isfinite(leaf)) and (zeros or not _square(leaf)):
+        if leaf.dtype.kind == "f" and np.all(np.isfinite(leaf)) and (mode == "zeros" or not _square(leaf)):
             changed.append(leaf)
-            if zeros:
+            if mode == "zeros":
                 return np.zeros_like(leaf)
+            if mode == "nan":
+                result = leaf.copy()
+                result.reshape(-1)[rng.integers(leaf.size)] = np.nan
+                return result
             start = 0.0 if leaf.min() >= 0 else -1.0
             return rng.permutation(start + 0.5 * np.arange(leaf.size)).reshape(leaf.shape).astype(leaf.dtype)
-        if leaf.dtype.kind in "iu":
+        if leaf.dtype.kind in "iu" and mode != "nan":
             changed.append(leaf)
-            result = np.zeros_like(leaf) if zeros else leaf.copy()
+            result = np.zeros_like(leaf) if mode == "zeros" else leaf.copy()
             result.reshape(-1)[0] = 0  # (a valid index, pixel, count)
             return result
         return leaf
@@ -527,6 +550,7 @@ def run_original(message: dict) -> dict:
         prober.probe(function)
     if prober.accepted and all(entry["source"] in ("probe", "hypothesis") for entry in prober.accepted):
         prober.from_special()  # (not beside the user's own inputs: they say what valid input looks like)
+    prober.from_none_returning()
     return _original_reply(prober)
 
 
@@ -548,7 +572,7 @@ def _original_reply(prober: Prober) -> dict:
         blob = pickle.dumps(calls, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception as error:
         return {**reply, "status": "skipped", "message": f"the inputs cannot be sent to the migrated side: {one_line(error)}"}
-    fields = ("rule", "positions", "expected", "perturbed", "description", "source", "mutated")
+    fields = ("rule", "positions", "expected", "perturbed", "description", "source", "mutated", "nan")
     return {**reply, "status": "ok", "message": "", "calls": blob,
             "inputs": [{k: entry[k] for k in fields} for entry in prober.accepted]}
 
