@@ -471,3 +471,70 @@ def test_reductions_over_the_rows_a_mask_picks_reduce_where_it_holds():
         for name, args in (("centroids", (X, labels, 5)), ("class_totals", (X, labels, 5)),
                            ("spread", (X, labels - 2)), ("spread", (X[:, 0], labels - 2))):
             np.testing.assert_allclose(np.asarray(new[name](*args)), original[name](*args), rtol=1e-5, atol=1e-5)
+
+
+THROUGH_NAMES = """\
+import numpy as np
+
+
+def rebalance(weights, target, band=0.05):
+    w = weights.copy()
+    drift = np.abs(w - target)
+    need = drift > band
+    w[need] = target[need]
+    return w / w.sum()
+
+
+def inline_mask(weights, target, band=0.05):
+    w = weights.copy()
+    gap = w - target
+    drift = np.abs(gap)
+    w[drift > band] = target[drift > band]
+    return w
+
+
+def reshaped_after(w0, band):
+    w = w0.copy()
+    drift = np.abs(w)
+    w = np.tile(w[:, None], 3)
+    need = drift > band
+    w[need] = 0.0
+    return w
+
+
+def drift_rebound(w0, other, band):
+    w = w0.copy()
+    drift = np.abs(w)
+    drift = other.sum(axis=1)
+    need = drift > band
+    w[need] = 0.0
+    return w
+"""
+
+
+def test_a_mask_made_through_intermediate_names_covers_the_written_array():
+    """hunt42 FP1: `drift = np.abs(w - target); need = drift > band; w[need] = target[need]` was refused (NPJ201)
+    although `need` has `w`'s and `target`'s axes through `drift`. Followed through the nearest bindings in the
+    block, and only where nothing after them rebinds the arrays they read (`w = np.tile(...)` makes `need` pick
+    rows of a 2-D `w`: refused) or the name itself."""
+    result = migrate_source(THROUGH_NAMES.encode(), "m.py")
+    output = result.output.decode()
+    by_function = {r.qualname: r for r in result.functions}
+    assert by_function["rebalance"].jit and by_function["inline_mask"].jit, output
+    assert "w = jnp.where(need, jnp.asarray(target, w.dtype), w)" in output
+    assert "w = jnp.where(drift > band, jnp.asarray(target, w.dtype), w)" in output
+    for name in ("reshaped_after", "drift_rebound"):
+        assert not by_function[name].jit, name
+    assert output.count("jnp.where") == 2
+    namespace: dict = {}
+    exec(compile(output, "m.py", "exec"), namespace)
+    original: dict = {}
+    exec(compile(THROUGH_NAMES, "orig.py", "exec"), original)
+    rng = np.random.default_rng(0)
+    weights, target = rng.uniform(0, 1, 8).astype(np.float32), rng.uniform(0, 1, 8).astype(np.float32)
+    for name in ("rebalance", "inline_mask"):
+        np.testing.assert_allclose(np.asarray(namespace[name](weights, target, 0.2)),
+                                   original[name](weights, target, 0.2), rtol=1e-6)
+    w0 = rng.standard_normal(4).astype(np.float32)
+    assert original["reshaped_after"](w0, 0.5).shape == (4, 3)  # NumPy picks rows there
+    np.testing.assert_array_equal(np.asarray(namespace["reshaped_after"](w0, 0.5)), original["reshaped_after"](w0, 0.5))

@@ -9,7 +9,9 @@ JAX's scatter-add).  Likewise:
 * ``x.fill(v)`` -> ``x = jnp.full_like(x, v)`` (same shape and dtype);
 * ``x.sort()`` / ``x.sort(axis=k)`` -> ``x = jnp.sort(x, axis=k)`` (NaN last in both);
 * ``np.fill_diagonal(a, v)`` -> ``a = jnp.fill_diagonal(a, v, inplace=False)``;
-* ``np.copyto(dst, src)`` -> ``dst = jnp.broadcast_to(jnp.asarray(src, dst.dtype), dst.shape)``;
+* ``np.copyto(dst, src)`` -> ``dst = jnp.broadcast_to(jnp.asarray(src, dst.dtype), dst.shape)``; with
+  ``where=m``, ``dst = jnp.where(m, jnp.asarray(src, dst.dtype), dst)`` (the broadcast of the three is
+  ``dst``'s shape wherever NumPy does not raise);
 * ``np.putmask(a, mask, number)`` -> ``a = jnp.where(mask, jnp.asarray(number, a.dtype), a)``;
 * ``np.f(..., out=y)`` -> ``y = jnp.f(...).astype(y.dtype)`` (NumPy casts into ``out``'s dtype; its
   shape must already be the result's); with ``where=m``, which keeps ``y``'s old values elsewhere,
@@ -45,7 +47,7 @@ FUNCTIONS = {"numpy.fill_diagonal": 2, "numpy.copyto": 2, "numpy.putmask": 3}  #
 @dataclass(frozen=True)
 class InplaceCall:
     name: str  # the array the call changes
-    kind: str  # "at", "fill", "sort", "fill_diagonal", "copyto", "putmask", "out", "out_where", "out_method"
+    kind: str  # "at", "fill", "sort", "fill_diagonal", "copyto", "copyto_where", "putmask", "out", "out_where", "out_method"
     method: str = ""  # for "at": the `.at[]` method
     attribute: cst.Attribute | None = None  # for "at": `self.counts` in a method, when it is the array changed
 
@@ -79,8 +81,10 @@ def plan_inplace_call(statement: cst.BaseSmallStatement, aliasing: FunctionAlias
 
 
 def _copy_of_parameter(name: str, aliasing: FunctionAliasing) -> bool:
-    """Every binding of ``name`` is ``p.copy()`` of a parameter not annotated or defaulted as a Python sequence:
-    ``y = x.copy(); y.sort()`` sorts an array's copy (a list given there makes the rewritten `jnp.sort` raise, loudly)."""
+    """Every binding of ``name`` is ``p.copy()`` of a parameter not annotated or defaulted as a Python sequence, or
+    of a slice or element of one (``x[:3].copy()``), or of a slice of a local NumPy array (``padded[i:i + k].copy()``
+    of ``padded = np.pad(...)``): ``y = x.copy(); y.sort()`` sorts an array's copy (a list given there makes the
+    rewritten `jnp.sort` raise, loudly)."""
     from np2jax.analysis.sequences import sequence_annotation  # (sequences imports much of analysis)
 
     bindings = aliasing.scope.bindings.get(name, ())
@@ -89,9 +93,16 @@ def _copy_of_parameter(name: str, aliasing: FunctionAliasing) -> bool:
     for binding in bindings:
         value = binding.value if isinstance(binding, ValueBinding) and not binding.augmented else None
         if not (isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Attribute)
-                and value.func.attr.value == "copy" and isinstance(value.func.value, cst.Name)):
+                and value.func.attr.value == "copy"):
             return False
-        sources = aliasing.scope.bindings.get(value.func.value.value, ())
+        source, sliced = value.func.value, False
+        while isinstance(source, cst.Subscript):
+            source, sliced = source.value, True
+        if not isinstance(source, cst.Name) or source.value == name:
+            return False
+        sources = aliasing.scope.bindings.get(source.value, ())
+        if sliced and aliasing.holds_numpy_array(source.value, strict=True):
+            continue
         if not sources or not all(isinstance(b, ParamBinding) and not sequence_annotation(b.param.annotation)
                                   and not isinstance(b.param.default, (cst.List, cst.Tuple)) for b in sources):
             return False
@@ -149,6 +160,9 @@ def _recognise(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | None
         row = lookup_numpy(qualname)
         kind = "out_where" if "where" in keywords else "out"
         return InplaceCall(out.value, kind) if row is not None and row.jax is not None else None
+    if (qualname == "numpy.copyto" and set(keywords) == {"where"} and len(positional) == 2
+            and isinstance(positional[0], cst.Name)):
+        return InplaceCall(positional[0].value, "copyto_where")
     if keywords or not positional or not isinstance(positional[0], cst.Name):
         return None
     name = positional[0].value

@@ -29,7 +29,9 @@ What must be proved, and how:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import libcst as cst
 
@@ -52,6 +54,7 @@ BROADCAST_FUNCTIONS = ELEMENTWISE_VALUES | frozenset({
 })
 BOOLEAN_FUNCTIONS = ELEMENTWISE_PREDICATES | frozenset({"logical_and", "logical_or", "logical_xor", "isclose"})
 SAME_SHAPE_METHODS = frozenset({"copy", "astype", "conj", "conjugate"})
+EMPTY: Mapping[str, frozenset[str]] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -106,13 +109,16 @@ def where_write(target: cst.Subscript, value: cst.BaseExpression | None, augment
         if mask is not None and between & (steady | mask.covers | {mask_expr.value}):
             return None  # the mask, the array or an operand the mask was made from changed in between
     else:
+        definition = mask_expr
         mask = _mask(mask_expr, classifier, frozenset({name}))
     if mask is None:
         return None
-    alike = frozenset({name} | {other for other in mask.covers if _same_shape(units, name, other)})
-    if not alike & mask.covers:
+    extra = _derived_covers(units, mask.covers - {name}, classifier)
+    covers = mask.covers.union(*extra.values())
+    alike = frozenset({name} | {other for other in covers if _same_shape(units, name, other)})
+    if not alike & covers:
         return None
-    mask = _mask(definition if isinstance(mask_expr, cst.Name) and mask_expr.value != name else mask_expr, classifier, alike)
+    mask = _mask(definition, classifier, alike, extra=extra)
     if mask is None or not mask.array:
         return None  # perhaps a Python bool: `~` of it is an integer index
     if leaves and any(leaf.value not in mask.covers | alike for leaf in leaves):
@@ -243,22 +249,24 @@ class _Impure(FastVisitor):
         self.found = True
 
 
-def _mask(expr: cst.BaseExpression, classifier: IndexClassifier, arrays: frozenset[str], depth: int = 0) -> _Mask | None:
+def _mask(expr: cst.BaseExpression, classifier: IndexClassifier, arrays: frozenset[str], depth: int = 0,
+          extra: Mapping[str, frozenset[str]] = EMPTY) -> _Mask | None:
     """Whether ``expr`` is a boolean (``array``: certainly a NumPy one, given that the names ``arrays`` are
-    arrays) and which names its shape covers; None when it may not be a boolean at all."""
+    arrays) and which names its shape covers (``extra``: more names a name's own value covers, see
+    ``_derived_covers``); None when it may not be a boolean at all."""
     if depth > 8:
         return None
     if isinstance(expr, cst.Comparison):
         if len(expr.comparisons) != 1 or not isinstance(expr.comparisons[0].operator, COMPARISON_OPERATORS):
             return None
         operands = (expr.left, expr.comparisons[0].comparator)
-        covers = _covers(operands[0], classifier) | _covers(operands[1], classifier)
+        covers = _covers(operands[0], classifier, extra) | _covers(operands[1], classifier, extra)
         return _Mask(bool(covers & arrays) or any(_numpy_call(o, classifier) for o in operands), covers)
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
-        inner = _mask(expr.expression, classifier, arrays, depth + 1)
+        inner = _mask(expr.expression, classifier, arrays, depth + 1, extra)
         return inner if inner is not None and inner.array else None  # `~True` is -2
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, LOGICAL_OPERATORS):
-        left, right = _mask(expr.left, classifier, arrays, depth + 1), _mask(expr.right, classifier, arrays, depth + 1)
+        left, right = _mask(expr.left, classifier, arrays, depth + 1, extra), _mask(expr.right, classifier, arrays, depth + 1, extra)
         if left is None or right is None:
             return None  # `b & ints` is an integer array
         return _Mask(left.array or right.array, left.covers | right.covers)
@@ -269,7 +277,7 @@ def _mask(expr: cst.BaseExpression, classifier: IndexClassifier, arrays: frozens
         qualname = classifier.resolver.qualname(func, classifier.scope) or ""
         if is_numpy(qualname) and qualname.rsplit(".", 1)[-1] in BOOLEAN_FUNCTIONS and not any(a.star for a in expr.args):
             positional = [a.value for a in expr.args if a.keyword is None]
-            covers = frozenset().union(*(_covers(a, classifier) for a in positional))
+            covers = frozenset().union(*(_covers(a, classifier, extra) for a in positional))
             return _Mask(True, covers)
         return None
     if isinstance(expr, cst.Name):  # a boolean through a name: its shape is not followed
@@ -291,25 +299,48 @@ def _numpy_call(expr: cst.BaseExpression, classifier: IndexClassifier) -> bool:
     return is_numpy(qualname) and qualname.rsplit(".", 1)[-1] in BROADCAST_FUNCTIONS
 
 
-def _covers(expr: cst.BaseExpression, classifier: IndexClassifier) -> frozenset[str]:
+def _covers(expr: cst.BaseExpression, classifier: IndexClassifier,
+            extra: Mapping[str, frozenset[str]] = EMPTY) -> frozenset[str]:
     """Names whose axes the result of ``expr`` has at least (broadcasting keeps every axis of an operand)."""
     if isinstance(expr, cst.Name):
-        return frozenset({expr.value})
+        return frozenset({expr.value}) | extra.get(expr.value, frozenset())
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, BROADCAST_OPERATORS):
-        return _covers(expr.left, classifier) | _covers(expr.right, classifier)
+        return _covers(expr.left, classifier, extra) | _covers(expr.right, classifier, extra)
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus, cst.BitInvert)):
-        return _covers(expr.expression, classifier)
+        return _covers(expr.expression, classifier, extra)
     if isinstance(expr, cst.Attribute) and expr.attr.value in ("real", "imag"):
-        return _covers(expr.value, classifier)
+        return _covers(expr.value, classifier, extra)
     if isinstance(expr, cst.Call) and not any(a.star for a in expr.args):
         func = expr.func
         if isinstance(func, cst.Attribute) and func.attr.value in SAME_SHAPE_METHODS:
-            return _covers(func.value, classifier)
+            return _covers(func.value, classifier, extra)
         qualname = classifier.resolver.qualname(func, classifier.scope) or ""
         if is_numpy(qualname) and qualname.rsplit(".", 1)[-1] in BROADCAST_FUNCTIONS:
             positional = [a.value for a in expr.args if a.keyword is None]
-            return frozenset().union(*(_covers(a, classifier) for a in positional))
+            return frozenset().union(*(_covers(a, classifier, extra) for a in positional))
     return frozenset()
+
+
+def _derived_covers(units: list[cst.CSTNode], names: frozenset[str], classifier: IndexClassifier,
+                    depth: int = 0) -> dict[str, frozenset[str]]:
+    """For each of ``names`` made by the nearest ``name = value`` among ``units`` (the statements before the write
+    in its block), the names ``value`` covers, followed through their own such bindings (``drift = np.abs(w -
+    target)`` then ``need = drift > band``: ``drift`` covers ``w`` and ``target``). Only where nothing after that
+    binding rebinds the name or what ``value`` covers: then at the write ``name`` still has at least their axes."""
+    found: dict[str, frozenset[str]] = {}
+    if depth > 3:
+        return found
+    for name in names:
+        definition = _definition(units, name)
+        if definition is None:
+            continue
+        value, between = definition
+        reads = _covers(value, classifier) - {name}
+        if not reads or between & (reads | {name}):
+            continue
+        deeper = _derived_covers(units, reads, classifier, depth + 1)
+        found[name] = reads.union(*deeper.values())
+    return found
 
 
 def _definition(units: list[cst.CSTNode], mask: str) -> tuple[cst.BaseExpression, set[str]] | None:

@@ -101,18 +101,21 @@ def _parameter_copy(value: cst.BaseExpression, resolver: Resolver, scope: Scope)
     return True
 
 
-def made_dtype(name: str, scope: Scope, resolver: Resolver) -> str | None:
+def made_dtype(name: str, scope: Scope, resolver: Resolver, defaults: bool = False) -> str | None:
     """The NumPy dtype name (``"int16"``) every (non-augmented) binding of ``name`` makes an array of, explicitly
-    (``np.zeros(n, dtype=np.int16)``, ``x.astype("u1")``, ``np.full(n, 0, np.int8).copy()``), or None."""
+    (``np.zeros(n, dtype=np.int16)``, ``x.astype("u1")``, ``np.full(n, 0, np.int8).copy()``), or None.
+    ``defaults``: a dtype parameter counts as its default (``def pack(x, dtype=np.uint8)``: what callers that say
+    nothing get), for diagnostics that say what may happen."""
     found, bindings = scope.lookup(name)
     made = [b for b in bindings if not (isinstance(b, ValueBinding) and b.augmented)]
     if found is None or not made or not all(isinstance(b, ValueBinding) for b in made):
         return None
-    names = {_made_dtype(b.value, resolver, found) for b in made}
+    names = {_made_dtype(b.value, resolver, found, defaults=defaults) for b in made}
     return names.pop() if len(names) == 1 else None
 
 
-def _made_dtype(value: cst.BaseExpression, resolver: Resolver, scope: Scope, depth: int = 0) -> str | None:
+def _made_dtype(value: cst.BaseExpression, resolver: Resolver, scope: Scope, depth: int = 0,
+                defaults: bool = False) -> str | None:
     """The dtype name of the NumPy array or scalar ``value`` makes with a dtype given explicitly, or None."""
     if not isinstance(value, cst.Call) or depth > 4:
         return None
@@ -121,7 +124,7 @@ def _made_dtype(value: cst.BaseExpression, resolver: Resolver, scope: Scope, dep
         dtype = next((arg.value for arg in value.args if arg.keyword is None or arg.keyword.value == "dtype"), None)
     elif isinstance(value.func, cst.Attribute) and value.func.attr.value in _SAME_DTYPE_METHODS and (
             resolver.qualname(value.func, scope) is None):
-        return _made_dtype(value.func.value, resolver, scope, depth + 1)  # `np.zeros(n, np.int8).reshape(2, -1)`
+        return _made_dtype(value.func.value, resolver, scope, depth + 1, defaults)  # `np.zeros(n, np.int8).reshape(2, -1)`
     else:
         qualname = resolver.qualname(value.func, scope) or ""
         if not is_numpy(qualname):
@@ -136,7 +139,7 @@ def _made_dtype(value: cst.BaseExpression, resolver: Resolver, scope: Scope, dep
                 dtype = arg.value
     if dtype is None:
         return _inferred_int(value, resolver, scope)
-    return _dtype_name(dtype, resolver, scope)
+    return _dtype_name(dtype, resolver, scope, defaults=defaults)
 
 
 def _inferred_int(value: cst.Call, resolver: Resolver, scope: Scope) -> str | None:
@@ -172,14 +175,22 @@ def _size(node: cst.BaseExpression) -> bool:
             and isinstance(node.slice[0].slice.value, cst.Integer))
 
 
-def _dtype_name(node: cst.BaseExpression, resolver: Resolver, scope: Scope, depth: int = 0) -> str | None:
+def _dtype_name(node: cst.BaseExpression, resolver: Resolver, scope: Scope, depth: int = 0,
+                defaults: bool = False) -> str | None:
     if isinstance(node, cst.SimpleString):
         text = str(node.evaluated_value).lstrip("<>=|")
         return DTYPE_CODES.get(text, text)
     if isinstance(node, cst.Name) and depth < 4 and resolver.qualname(node, scope) is None:
         found, bindings = scope.lookup(node.value)  # `dt = np.int8`, then `dtype=dt`
-        names = {_dtype_name(b.value, resolver, found, depth + 1) if isinstance(b, ValueBinding) and not b.augmented
-                 else None for b in bindings}
+
+        def named(binding) -> str | None:
+            if isinstance(binding, ValueBinding) and not binding.augmented:
+                return _dtype_name(binding.value, resolver, found, depth + 1, defaults)
+            if defaults and isinstance(binding, ParamBinding) and binding.param.default is not None:
+                return _dtype_name(binding.param.default, resolver, found, depth + 1, defaults)
+            return None
+
+        names = {named(b) for b in bindings}
         return names.pop() if len(names) == 1 else None
     qualname = resolver.qualname(node, scope) or ""
     if qualname in _BUILTIN_DTYPES:

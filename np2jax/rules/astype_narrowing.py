@@ -182,7 +182,7 @@ def integer_writes(node: cst.CSTNode, scope, ctx: FileContext):
         if isinstance(node, cst.AugAssign) and isinstance(target, cst.Subscript) and not _one_element(target, scope, ctx):
             continue  # `out[1:-1] -= v`: the ufunc writes into the view itself, and NumPy refuses float into int
         if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
-            dtype = made_dtype(target.value.value, scope, ctx.resolver) or _image_dtype(target.value.value, scope, ctx)
+            dtype = made_dtype(target.value.value, scope, ctx.resolver, defaults=True) or _image_dtype(target.value.value, scope, ctx)
             if dtype in INTEGER_DTYPES:
                 yield target.value.value, dtype
 
@@ -346,6 +346,33 @@ class AstypeNarrowing(HazardRule):
             diagnostics=("NPJ105",),
         ),
         Example(
+            title="a dtype parameter whose default is narrow (what callers that say nothing get)",
+            before="""
+            import numpy as np
+
+            def to_image(x, dtype=np.uint8):
+                return (x * 255.0).astype(dtype)
+
+            def pack(x, dtype=np.uint8):
+                out = np.empty(x.shape, dtype=dtype)
+                out[:] = x * 255.0
+                return out
+            """,
+            after="""
+            import numpy as np
+            import jax.numpy as jnp
+
+            def to_image(x, dtype=np.uint8):
+                return (x * 255.0).astype(dtype)
+
+            def pack(x, dtype=np.uint8):
+                out = jnp.empty(x.shape, dtype=dtype)
+                out = out.at[:].set(x * 255.0)
+                return out
+            """,
+            diagnostics=("NPJ105", "NPJ105"),
+        ),
+        Example(
             title="a dtype chosen at run time among narrow ones",
             before="""
             import numpy as np
@@ -413,6 +440,8 @@ class AstypeNarrowing(HazardRule):
             found, bindings = ctx.scope.lookup(value.value)
             if found is not None and found.kind == "function":
                 choices = [b.value for b in bindings if isinstance(b, ValueBinding) and not b.augmented]
+                # `def to_image(x, dtype=np.uint8)`: the default is what callers that say nothing get (hunt42 S3)
+                choices += [b.param.default for b in bindings if isinstance(b, ParamBinding) and b.param.default is not None]
         if choices:
             names = [cls._dtype_name(choice, ctx, depth + 1) for choice in choices]
             return next((name for name in names if name in NARROW_INTEGERS), None)
