@@ -21,9 +21,9 @@ def run_pytest(migrated: str, tmp_path: Path) -> subprocess.CompletedProcess:
 def test_every_function_is_a_test_item(tmp_path):
     right = run_pytest("correct", tmp_path)
     assert right.returncode == 0, right.stdout[-3000:]
-    assert re.search(r"\b19 passed\b", right.stdout), right.stdout[-3000:]
+    assert re.search(r"\b20 passed\b", right.stdout), right.stdout[-3000:]
     wrong = run_pytest("wrong", tmp_path)
     assert wrong.returncode == 1, wrong.stdout[-3000:]
-    assert re.search(r"\b19 failed\b", wrong.stdout), wrong.stdout[-3000:]
+    assert re.search(r"\b20 failed\b", wrong.stdout), wrong.stdout[-3000:]
     assert "off_by_one.py::zero_first" in wrong.stdout
     assert "mismatch: input 1" in wrong.stdout

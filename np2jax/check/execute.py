@@ -299,7 +299,7 @@ class Prober:
 
     def from_special(self) -> None:
         """Three more inputs like the first accepted one. First its float arrays made of distinct whole and half
-        values (0 and 0.5 among them, and -1 where the array has negative values), its integer arrays with a zero;
+        values (0 and 0.5 among them, centred on 0 where the array has negative values), its integer arrays with a zero;
         then every such array all zeros; then its float arrays as first accepted, each with one NaN. What random
         values never hit (an exact zero, a value on a threshold, equal elements, a missing value), where a wrong
         comparison, branch or reduction shows: multiplicative nudges leave a zero and a NaN where they are, so a
@@ -466,7 +466,7 @@ SPECIAL_MODES = ("halves", "zeros", "nan")
 
 def special_values(value, rng: np.random.Generator, mode: str = "halves"):
     """``value`` with every float array of more than one element but square matrices made of distinct whole and
-    half values (0, 0.5, 1, ... and from -1 where the array has negative values, in a random order) and a zero put
+    half values (0, 0.5, 1, ..., centred on 0 where the array has negative values, in a random order) and a zero put
     first in every integer one (``mode`` "zeros": every such array all zeros; "nan": each such float array as it
     was, with one NaN at a random place); None when it has no such array."""
     changed = []
@@ -482,7 +482,7 @@ def special_values(value, rng: np.random.Generator, mode: str = "halves"):
                 result = leaf.copy()
                 result.reshape(-1)[rng.integers(leaf.size)] = np.nan
                 return result
-            start = 0.0 if leaf.min() >= 0 else -1.0
+            start = 0.0 if leaf.min() >= 0 else -0.5 * (leaf.size // 2)  # as many negative values as positive ones
             return rng.permutation(start + 0.5 * np.arange(leaf.size)).reshape(leaf.shape).astype(leaf.dtype)
         if leaf.dtype.kind in "iu" and mode != "nan":
             changed.append(leaf)

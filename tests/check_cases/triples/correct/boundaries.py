@@ -16,3 +16,10 @@ def local_max(x):
 @jax.jit
 def sign_units(x):
     return jnp.sign(x).astype(int)
+
+
+@jax.jit
+def zero_crossing_rate(x):
+    s = jnp.sign(x)
+    s = jnp.where(s == 0, jnp.asarray(1, s.dtype), s)
+    return jnp.mean(jnp.abs(jnp.diff(s)) > 0)

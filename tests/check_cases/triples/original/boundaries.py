@@ -12,3 +12,9 @@ def local_max(x):
 
 def sign_units(x):
     return np.sign(x).astype(int)
+
+
+def zero_crossing_rate(x):
+    s = np.sign(x)
+    s[s == 0] = 1
+    return np.mean(np.abs(np.diff(s)) > 0)

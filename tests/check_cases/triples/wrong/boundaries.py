@@ -16,3 +16,9 @@ def local_max(x):
 @jax.jit
 def sign_units(x):
     return jnp.where(x >= 0, 1, -1)  # zero counted as positive
+
+
+@jax.jit
+def zero_crossing_rate(x):
+    s = jnp.where(x > 0, 1.0, -1.0)  # zero counted as negative
+    return jnp.mean(jnp.abs(jnp.diff(s)) > 0)
