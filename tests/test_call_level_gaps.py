@@ -259,3 +259,50 @@ def test_convolve_makes_an_element_of_an_iterated_array_1d_as_numpy_does():
     for bank in (np.array([0.5, 2.0]), np.array([[0.25, 0.5, 0.25], [1.0, 0.0, -1.0]])):
         np.testing.assert_allclose(np.asarray(migrated.apply_bank(bank, x)), original.apply_bank(bank, x), rtol=1e-6)
         np.testing.assert_allclose(np.asarray(migrated.first(bank, x)), original.first(bank, x), rtol=1e-6)
+
+
+def test_a_function_decorated_with_np_vectorize_keeps_its_callers_unjitted():
+    """real29 L1 (scikit-commpy's `signal_power`): `@np.vectorize` on a helper, nested or at module level, called
+    from a function that was jitted: np.vectorize converted the tracer to a NumPy array and the call raised. Callers
+    of a function with any decorator but jax.jit now stay un-jitted (NPJ302); callers of jitted helpers are still
+    jitted."""
+    result, original, migrated = migrated_pair(
+        """
+        import functools
+        import jax
+        import numpy as np
+
+        def signal_power(signal):
+            @np.vectorize
+            def square_abs(s):
+                return abs(s) ** 2
+            return np.mean(square_abs(signal))
+
+        @np.vectorize
+        def clipped(s):
+            return s if s > 0 else 0.0
+
+        def positive_mean(x):
+            return np.mean(clipped(x))
+
+        @jax.jit
+        def sq(s):
+            return s * s
+
+        @functools.partial(jax.jit, static_argnums=(1,))
+        def powk(s, k):
+            return s ** k
+
+        def moments(x):
+            return np.mean(sq(x)) + np.mean(powk(x, 2))
+        """
+    )
+    for name in ("signal_power", "positive_mean"):
+        assert not record(result, name).jit, name
+        assert any(d.code == "NPJ302" and "np.vectorize" in d.message for d in result.diagnostics), result.diagnostics
+    assert record(result, "moments").jit
+    signal = np.array([1 + 1j, 2, 3j])
+    assert migrated.signal_power(signal) == original.signal_power(signal) == 5.0
+    x = np.array([-1.0, 2.0, 4.0], np.float32)
+    np.testing.assert_allclose(np.asarray(migrated.positive_mean(x)), original.positive_mean(x))
+    np.testing.assert_allclose(np.asarray(migrated.moments(x)), original.moments(x), rtol=1e-6)

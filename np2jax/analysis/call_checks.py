@@ -329,6 +329,12 @@ class CallChecks:
                                     "called on traced arrays it raises", "name the jax.numpy function there")
                         return
             return
+        decorated = self._decorated(bindings, found)
+        if decorated is not None:  # real29: `@np.vectorize def square_abs(s)`, nested or at module level
+            self._block(node, "side-effect", f"calls `{name}`, decorated with `@{decorated}`: np2jax does not know what "
+                        "it does with traced arrays (`np.vectorize` converts them to NumPy arrays, which fails)",
+                        "call the undecorated function, or a jax.numpy form of the decorator (`jnp.vectorize`)")
+            return
         if found is None or found.kind not in ("module",):
             return  # a nested function or lambda of this function: traced with it
         if qualname is not None and not qualname.startswith(TRACEABLE_MODULES) and not qualname.startswith("."):
@@ -368,6 +374,21 @@ class CallChecks:
                         "return a tuple or a NamedTuple, or register the class as a pytree")
         elif classdef is None and any(not isinstance(b, (DefBinding, ImportBinding)) for b in bindings):
             self._block(node, "side-effect", f"calls `{name}`, a module-level value np2jax cannot see into", "pass the function as an argument")
+
+    def _decorated(self, bindings, found) -> str | None:
+        """The first decorator other than ``jax.jit`` (or ``functools.partial(jax.jit, ...)``) of the function
+        ``bindings`` define, when every binding is a ``def`` of one; None otherwise."""
+        if found is None or not bindings or not all(isinstance(b, DefBinding) and isinstance(b.node, cst.FunctionDef)
+                                                    for b in bindings):
+            return None
+        for binding in bindings:
+            for decorator in binding.node.decorators:
+                expr = decorator.decorator
+                target = expr.args[0].value if (isinstance(expr, cst.Call) and expr.args and self.resolver.qualname(
+                    expr.func, found) == "functools.partial") else expr.func if isinstance(expr, cst.Call) else expr
+                if self.resolver.qualname(target, found) != "jax.jit":
+                    return self.module.module.code_for_node(expr).strip()
+        return None
 
     def _unjittable_function(self, node: cst.BaseExpression) -> bool:
         """``node`` names a function of this module that cannot be jitted (its own blockers, or recursion)."""
