@@ -8,7 +8,8 @@ re-exports through a package's ``__init__``) and derives ``ExternalFact``s:
 * ``result``: NumPy code in another module writes into (or augments through a second reference)
   what a migrated function returns, also handed on by a function of a third module
   (``def passthru(n): return make(n)``) or held in a module-level name (``BUF = make(3)``, then
-  ``BUF[0] = v`` in a function): the function stays NumPy code (NPJ202);
+  ``BUF[0] = v`` in a function): the function stays NumPy code (NPJ202); also a function that stays NumPy code
+  for its own reasons, so that the results it hands back (``return bits(n, w).copy()``) are followed in its module;
 * ``mutation``: another module calls a function np2jax made return the arguments it wrote into
   (NPJ203): that caller still relies on the mutation, so the function keeps mutating (NPJ201);
 * ``callee``: a migrated function calls a function another module leaves as NumPy code (which may
@@ -76,7 +77,8 @@ class Project:
             links = module.links
             for target, (writer, line) in links.writes.items():
                 for producer, name in self._producers(index, target):
-                    if producer != index and name in self.modules[producer].links.migrated:
+                    # (one left as NumPy code too: the results it hands back are written into, real29 L2)
+                    if producer != index and name in self.modules[producer].links.defined:
                         found.setdefault(producer, set()).add(ExternalFact("result", name, self._who(index, writer, line)))
             for target, callers in links.calls.items():
                 for producer, name in self.resolve(index, target):
@@ -174,7 +176,8 @@ class Project:
                 if not any(name in self.modules[where].links.param_writers for where, name in self.resolve(index, callee)):
                     continue
                 for producer, name in self._producers(index, target):
-                    if producer != index and name in self.modules[producer].links.migrated:
+                    # (one left as NumPy code too: the results it hands back are written into, real29 L2)
+                    if producer != index and name in self.modules[producer].links.defined:
                         who = self._who(index, caller, line)
                         found.setdefault(producer, set()).add(ExternalFact("result", name, who))
 

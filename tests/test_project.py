@@ -317,6 +317,47 @@ def use(n):
     assert printed.strip() == "6.0"
 
 
+def test_a_result_handed_back_by_a_function_that_stays_numpy_keeps_its_producer_numpy(run_cli, tmp_path):
+    # real29 L2 (scikit-commpy's decimal2bitarray): `bits_any` stays NumPy for its own loop (NPJ304) and returns
+    # `bits(n, width).copy()`; another module writes into `bits_any`'s result. `bits` was migrated, so the copy
+    # was a JAX array and the write raised; in one module it already stayed NumPy
+    src = tmp_path / "src"
+    write(src / "pkg2" / "__init__.py", "")
+    write(src / "pkg2" / "util.py", """\
+import numpy as np
+
+
+def bits(number, width):
+    result = np.zeros(width, np.int8)
+    if number & 1:
+        result[width - 1] = 1
+    return result
+
+
+def bits_any(n, width):
+    if isinstance(n, int):
+        return bits(n, width).copy()
+    result = np.zeros(width * len(n), np.int8)
+    for i, v in enumerate(n):
+        result[i * width:(i + 1) * width] = bits(v, width).copy()
+    return result
+""")
+    write(src / "pkg2" / "user.py", """\
+import numpy as np
+from pkg2.util import bits_any
+
+
+def user(n):
+    s = bits_any(n, 4)
+    s[0:2] = 1
+    return s
+""")
+    run = migrate(run_cli, src, tmp_path / "out")
+    assert "pkg2/util.py:4:5: NPJ202 [error] `user` (src/pkg2/user.py:6), in another module, writes in place" in run.stderr, run.stderr[-3000:]
+    printed = same_results(src, tmp_path / "out", "from pkg2.user import user; print(user(3).tolist())")
+    assert printed.strip() == "[1, 1, 0, 1]"
+
+
 def test_a_module_level_name_holding_an_imported_result_written_by_a_function(run_cli, package, tmp_path):
     write(package / "pkg" / "cons.py", """\
 import numpy as np
