@@ -896,3 +896,29 @@ def test_the_nan_input_leaves_index_arrays_to_ties_but_compares_floats_and_scala
                        nan_input=True).ok
     assert not compare(to_portable(np.array([True, False])), to_portable(np.array([False, False])), [], x64=False,
                        nan_input=True).ok
+
+
+def test_the_nan_input_is_kept_when_every_output_is_nan_and_fp_is_an_array(tmp_path):
+    """hunt43 C5/C4: a reduction that propagates the NaN (`np.maximum(x, 0).sum()`) has no finite output on the
+    NaN input, which was then dropped like a diverging probe: a migration that turns NaN into 0 passed. And `fp`
+    (np.interp's values) was taken for a file object and skipped; it gets arrays (never an int, a descriptor)."""
+    original = """\
+import numpy as np
+
+
+def relu_energy(x):
+    return np.maximum(x, 0.0).sum()
+
+
+def lookup(x, xp, fp):
+    return np.interp(x, np.sort(xp), fp)
+"""
+    (tmp_path / "orig").mkdir()
+    (tmp_path / "orig" / "m.py").write_text(original)
+    (tmp_path / "mig").mkdir()
+    (tmp_path / "mig" / "m.py").write_text(original.replace("np.maximum(x, 0.0).sum()", "np.where(x > 0, x, 0.0).sum()"))
+    run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
+    functions = run.functions
+    assert functions["m.relu_energy"]["status"] == "mismatch", run
+    assert "with a NaN in each float array" in functions["m.relu_energy"]["message"], run
+    assert functions["m.lookup"]["status"] == "equivalent", run

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from np2jax.engine import migrate_source
+from tests.test_real_code_regressions import migrated_pair, record
 
 SOURCE = """\
 import numpy as np
@@ -155,6 +156,7 @@ import json, sys
 import numpy as np
 import jax, jax.numpy as jnp
 from np2jax.engine import migrate_source
+from tests.test_real_code_regressions import migrated_pair, record
 source, cases_code = sys.stdin.read().split("#---#")
 original, new = {}, {}
 exec(compile(source, "original.py", "exec"), original)
@@ -538,3 +540,51 @@ def test_a_mask_made_through_intermediate_names_covers_the_written_array():
     w0 = rng.standard_normal(4).astype(np.float32)
     assert original["reshaped_after"](w0, 0.5).shape == (4, 3)  # NumPy picks rows there
     np.testing.assert_array_equal(np.asarray(namespace["reshaped_after"](w0, 0.5)), original["reshaped_after"](w0, 0.5))
+
+
+def test_a_shape_set_in_place_between_the_mask_and_the_write_is_a_rebinding():
+    """hunt43 S1: `col.shape = (-1, 1)` after the mask was made: `need` now has fewer axes than `col` and NumPy
+    picks rows, which jnp.where would not (it gave a 4x4 result for NumPy's 4x1)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def zero_outlier_rows(x, band):
+            col = x.copy()
+            drift = np.abs(col - col.mean())
+            need = drift > band
+            col.shape = (-1, 1)
+            col[need] = 0.0
+            return col
+        """
+    )
+    assert "jnp.where" not in result.output.decode() and not record(result, "zero_outlier_rows").jit
+    x = np.array([0.1, 0.9, -0.7, 0.2], np.float32)
+    assert original.zero_outlier_rows(x, 0.3).shape == (4, 1)
+    np.testing.assert_array_equal(np.asarray(migrated.zero_outlier_rows(x, 0.3)), original.zero_outlier_rows(x, 0.3))
+
+
+def test_copyto_where_keeps_the_destination_shape_and_takes_a_list_mask():
+    """hunt43 S2/L1: NumPy's copyto drops extra leading axes of length 1 of `src` (a keepdims row), and takes a
+    list as `where`; jnp.where broadcast them into a (1, 3) result and refused the list."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def fill_from_row_max(a, M):
+            x = a.copy()
+            np.copyto(x, M.max(axis=0, keepdims=True), where=a > 0.5)
+            return x
+
+        def keep_first_and_last(a, b):
+            x = a.copy()
+            np.copyto(x, b, where=[True, False, True])
+            return x
+        """
+    )
+    assert record(result, "fill_from_row_max").jit and record(result, "keep_first_and_last").jit
+    a, M = np.array([0.1, 0.9, 0.3], np.float32), np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(np.asarray(migrated.fill_from_row_max(a, M)), original.fill_from_row_max(a, M))
+    assert np.asarray(migrated.fill_from_row_max(a, M)).shape == (3,)
+    b = np.ones(3, np.float32)
+    np.testing.assert_array_equal(np.asarray(migrated.keep_first_and_last(a, b)), original.keep_first_and_last(a, b))

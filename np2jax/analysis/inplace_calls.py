@@ -10,8 +10,9 @@ JAX's scatter-add).  Likewise:
 * ``x.sort()`` / ``x.sort(axis=k)`` -> ``x = jnp.sort(x, axis=k)`` (NaN last in both);
 * ``np.fill_diagonal(a, v)`` -> ``a = jnp.fill_diagonal(a, v, inplace=False)``;
 * ``np.copyto(dst, src)`` -> ``dst = jnp.broadcast_to(jnp.asarray(src, dst.dtype), dst.shape)``; with
-  ``where=m``, ``dst = jnp.where(m, jnp.asarray(src, dst.dtype), dst)`` (the broadcast of the three is
-  ``dst``'s shape wherever NumPy does not raise);
+  ``where=m``, ``dst = jnp.where(m, jnp.asarray(src, dst.dtype), dst).reshape(dst.shape)`` (NumPy broadcasts
+  ``src`` and ``m`` to ``dst``'s shape, dropping extra leading axes of length 1: the reshape drops them too, and
+  raises where NumPy does, on other extra axes);
 * ``np.putmask(a, mask, number)`` -> ``a = jnp.where(mask, jnp.asarray(number, a.dtype), a)``;
 * ``np.f(..., out=y)`` -> ``y = jnp.f(...).astype(y.dtype)`` (NumPy casts into ``out``'s dtype; its
   shape must already be the result's); with ``where=m``, which keeps ``y``'s old values elsewhere,

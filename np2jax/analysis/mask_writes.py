@@ -476,8 +476,12 @@ def _declares_nonlocal(root: cst.CSTNode) -> bool:
     return bool(collector.nonlocals)
 
 
+SHAPE_ATTRIBUTES = frozenset({"shape", "strides", "dtype"})  # set in place, they give the array another shape
+
+
 class _Bindings(FastVisitor):
-    """Names a statement binds: assignment targets (not subscripts or attributes), loop and ``with`` targets,
+    """Names a statement binds: assignment targets (not subscripts or attributes, but ``x.shape = s``: a new shape),
+    loop and ``with`` targets,
     walrus, ``del``, imports, definitions, ``except ... as``; and names declared ``nonlocal``."""
 
     def __init__(self) -> None:
@@ -487,6 +491,9 @@ class _Bindings(FastVisitor):
     def _target(self, node: cst.BaseExpression | None) -> None:
         if isinstance(node, cst.Name):
             self.names.add(node.value)
+        elif (isinstance(node, cst.Attribute) and node.attr.value in SHAPE_ATTRIBUTES
+              and isinstance(node.value, cst.Name)):
+            self.names.add(node.value.value)  # `col.shape = (-1, 1)`: the same array, of another shape (hunt43 S1)
         elif isinstance(node, (cst.Tuple, cst.List)):
             for element in node.elements:
                 self._target(element.value)

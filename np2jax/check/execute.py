@@ -192,9 +192,9 @@ class Prober:
             result, instance = invoke(self.module, self.kind, self.qualname, work)
         return work, before, result, instance
 
-    def try_call(self, call: Call, probing: bool, distinct_shapes: bool | None = None) -> bool:
-        """Run the original on ``call``; keep it when it runs (and, for probes, gives finite values
-        and, unless told otherwise, has shapes no accepted input has)."""
+    def try_call(self, call: Call, probing: bool, distinct_shapes: bool | None = None, finite: bool = True) -> bool:
+        """Run the original on ``call``; keep it when it runs (and, for probes, gives finite values unless
+        ``finite`` is False, and, unless told otherwise, has shapes no accepted input has)."""
         distinct_shapes = probing if distinct_shapes is None else distinct_shapes
         self.candidates += 1
         try:
@@ -213,7 +213,7 @@ class Prober:
             if self.none_returning is None and rule == "return":
                 self.none_returning = call
             return False
-        if probing and not some_finite(expected):
+        if probing and finite and not some_finite(expected):
             self.failures["no finite output"] += 1
             return False
         if probing and not self.x64 and beyond_float32(expected):
@@ -305,7 +305,7 @@ class Prober:
         comparison, branch or reduction shows: multiplicative nudges leave a zero and a NaN where they are, so a
         difference there is not excused as noise. Distinct values, because NumPy's default sort orders ties in no
         fixed way; an input whose original casts NaN or inf to an integer (a value NumPy leaves to the platform) is
-        not kept, nor one whose output has no finite value."""
+        not kept, nor (but for the NaN one) one whose output has no finite value."""
         if not self.accepted or self.stopped() or time.monotonic() > self.probe_deadline:
             return
         for mode in SPECIAL_MODES:
@@ -313,7 +313,8 @@ class Prober:
             special = special_values(copy.deepcopy(self.accepted[0]["call"]), rng, mode)
             if special is not None and not self.stopped() and not self._casts_invalid(special):
                 special.source = "special"
-                if self.try_call(special, probing=True, distinct_shapes=False) and mode == "nan":
+                # (a NaN the original propagates to every output, `np.maximum(x, 0).sum()`, is compared too)
+                if self.try_call(special, probing=True, distinct_shapes=False, finite=mode != "nan") and mode == "nan":
                     self.accepted[-1]["description"] += " with a NaN in each float array"
                     self.accepted[-1]["nan"] = True
 

@@ -85,6 +85,8 @@ def is_file_name(name: str) -> bool:
 
 def _name_kinds(name: str) -> list[Kind]:
     lower = name.lower()
+    if lower == "fp":  # a file object, or `fp` of np.interp(x, xp, fp): an array only (an int would be a descriptor)
+        return [("array", "float")]
     if is_file_name(lower):
         return []
     if lower in AXIS_NAMES:

@@ -233,7 +233,9 @@ class AstypeNarrowing(HazardRule):
             "Reports `.astype(...)`, dtype calls and `np.array`/`np.asarray` with `dtype=` (`np.array(img * 255.0, "
             "dtype=np.uint8)`) to unsigned or narrow integer types on traced values, also "
             "when the dtype is chosen at run time among such types (`np.uint8 if bits == 8 else np.uint16`, directly "
-            "or through a local name). Values clipped into the type's range by number literals are not reported "
+            "or through a local or module-level name, or a parameter's default: `def to_image(x, dtype=np.uint8)`). "
+            "Integer values are not reported (`np.argmax(p, axis=-1).astype(np.uint8)`: NumPy and XLA wrap an int "
+            "cast to a narrower int alike). Values clipped into the type's range by number literals are not reported "
             "(`np.clip(lut, 0, 255).astype(np.uint8)`, `np.round(np.clip(x, -1, 1) * 32767).astype(np.int16)`, also "
             "through local names), nor booleans and choices between literals (`(img > t).astype(np.uint8)`, "
             "`(~mask).astype(np.uint8)`, `np.where(img > t, 255, 0).astype(np.uint8)`) unless the array is written "
@@ -373,6 +375,33 @@ class AstypeNarrowing(HazardRule):
             diagnostics=("NPJ105", "NPJ105"),
         ),
         Example(
+            title="a module-level dtype (hunt43); an integer result cast narrower wraps alike in both: not reported",
+            before="""
+            import numpy as np
+
+            IMAGE_DTYPE = np.uint8
+
+            def to_image(x, dtype=IMAGE_DTYPE):
+                return (x * 255.0).astype(dtype)
+
+            def labels_image(p, dtype=np.uint8):
+                return np.argmax(p, axis=-1).astype(dtype)
+            """,
+            after="""
+            import numpy as np
+            import jax.numpy as jnp
+
+            IMAGE_DTYPE = np.uint8
+
+            def to_image(x, dtype=IMAGE_DTYPE):
+                return (x * 255.0).astype(dtype)
+
+            def labels_image(p, dtype=np.uint8):
+                return jnp.argmax(p, axis=-1).astype(dtype)
+            """,
+            diagnostics=("NPJ105",),
+        ),
+        Example(
             title="a dtype chosen at run time among narrow ones",
             before="""
             import numpy as np
@@ -411,7 +440,8 @@ class AstypeNarrowing(HazardRule):
         if not args:
             return
         dtype = self._dtype_name(args[0].value, ctx)
-        if dtype in NARROW_INTEGERS and not _fits(value_range(node.func.value, ctx.scope, ctx), dtype):
+        if dtype in NARROW_INTEGERS and not _fits(value_range(node.func.value, ctx.scope, ctx), dtype) and not (
+                ctx.values.is_integer(node.func.value, ctx.scope)):  # int -> int wraps alike (hunt43 FP1: argmax)
             self.report(ctx, node, self.MESSAGE.format(dtype=dtype))
 
     def _constructor_dtype(self, node: cst.Call, ctx: FileContext) -> None:
@@ -424,7 +454,8 @@ class AstypeNarrowing(HazardRule):
         if dtype_arg is None:
             return
         dtype = self._dtype_name(dtype_arg.value, ctx)
-        if dtype in NARROW_INTEGERS and not _fits(value_range(node.args[0].value, ctx.scope, ctx), dtype):
+        if dtype in NARROW_INTEGERS and not _fits(value_range(node.args[0].value, ctx.scope, ctx), dtype) and not (
+                ctx.values.is_integer(node.args[0].value, ctx.scope)):
             self.report(ctx, node, self.MESSAGE.format(dtype=dtype))
 
     @classmethod
@@ -438,7 +469,7 @@ class AstypeNarrowing(HazardRule):
             choices = [value.body, value.orelse]
         elif isinstance(value, cst.Name) and ctx.qualname(value) is None:
             found, bindings = ctx.scope.lookup(value.value)
-            if found is not None and found.kind == "function":
+            if found is not None and found.kind in ("function", "module"):  # (`IMAGE_DTYPE = np.uint8`, hunt43 S3)
                 choices = [b.value for b in bindings if isinstance(b, ValueBinding) and not b.augmented]
                 # `def to_image(x, dtype=np.uint8)`: the default is what callers that say nothing get (hunt42 S3)
                 choices += [b.param.default for b in bindings if isinstance(b, ParamBinding) and b.param.default is not None]

@@ -75,7 +75,7 @@ class FunctionalUpdate(LineRewrites, Rule):
             "local array in place become the functional result assigned to it: `np.add.at(x, i, v)` -> "
             "`x = x.at[i].add(v)` (and `subtract`/`multiply`/`minimum`/`maximum.at`), `x.fill(v)` -> `x = jnp.full_like(x, v)`, "
             "`x.sort()` -> `x = jnp.sort(x)` (also `x.sort(kind=...)`: sorted values do not depend on the kind; and for `x` "
-            "bound only to arithmetic no list gives, `v = -x`, `r = y - yhat`, `s = x * 1.0`), `np.fill_diagonal`, `np.copyto` (with `where=m`: `x = jnp.where(m, jnp.asarray(src, x.dtype), x)`), `np.putmask` with a number, `np.f(..., out=y)` -> "
+            "bound only to arithmetic no list gives, `v = -x`, `r = y - yhat`, `s = x * 1.0`), `np.fill_diagonal`, `np.copyto` (with `where=m`: `x = jnp.where(m, jnp.asarray(src, x.dtype), x).reshape(x.shape)`: NumPy drops extra leading axes of length 1), `np.putmask` with a number, `np.f(..., out=y)` -> "
             "`y = jnp.f(...).astype(y.dtype)` (with `where=m`: `y = jnp.where(m, jnp.f(...), y).astype(y.dtype)`), "
             "`np.f(..., out=np.zeros_like(a), where=m)` (a new constant array: `zeros`, `ones`, `full` and their `_like`) "
             "-> `jnp.where(m, jnp.f(...), jnp.zeros_like(a)).astype(a.dtype)` wherever it is (cast to the constant array's "
@@ -303,7 +303,7 @@ class FunctionalUpdate(LineRewrites, Rule):
 
             def merge_positive(a, b):
                 x = a.copy()
-                x = jnp.where(b > 0, jnp.asarray(b, x.dtype), x)
+                x = jnp.where(b > 0, jnp.asarray(b, x.dtype), x).reshape(x.shape)
                 return x
 
             def median3(x):
@@ -563,9 +563,12 @@ class FunctionalUpdate(LineRewrites, Rule):
             value = call(_jnp(ctx, "broadcast_to"), call(_jnp(ctx, "asarray"), args[1], of_name("dtype")), of_name("shape"))
         elif plan.kind == "putmask":  # with a number
             value = call(_jnp(ctx, "where"), args[1], call(_jnp(ctx, "asarray"), args[2], of_name("dtype")), name)
-        elif plan.kind == "copyto_where":
+        elif plan.kind == "copyto_where":  # NumPy broadcasts `src` and `where` to `dst`, extra leading 1s dropped
             mask = next(arg.value for arg in updated.value.args if arg.keyword is not None)
-            value = call(_jnp(ctx, "where"), mask, call(_jnp(ctx, "asarray"), args[1], of_name("dtype")), name)
+            if isinstance(mask, (cst.List, cst.Tuple)):
+                mask = call(_jnp(ctx, "asarray"), mask)  # (jnp.where refuses a list)
+            picked = call(_jnp(ctx, "where"), mask, call(_jnp(ctx, "asarray"), args[1], of_name("dtype")), name)
+            value = call(cst.Attribute(value=picked, attr=cst.Name("reshape")), of_name("shape"))
         else:  # the result that NumPy wrote into `out=` (where `where=` holds)
             value = updated.value.with_changes(args=change_keywords(updated.value.args, {"out": None, "where": None}))
             if plan.kind == "out_where":

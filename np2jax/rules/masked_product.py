@@ -46,7 +46,8 @@ class MaskedProduct(HazardRule):
             "(`np.log`, `log2`, `log10`, `log1p`), `np.sqrt`, `np.arcsin`/`arccos`, `np.reciprocal`, `np.arctanh`, a "
             "negative power or a true division, in the product itself or through a local name; not where the "
             "argument or divisor is kept positive (`np.log(np.clip(p, 1e-12, 1))`, `x / np.maximum(n, 1)`, a "
-            "positive literal, `x / len(x)`)."
+            "positive literal, `x / len(x)`). Also a boolean mask divided by a value not kept positive (`m / m.sum()`, "
+            "`np.divide(m, n)`): XLA makes that a select too, 0 where NumPy's 0.0 / 0.0 is NaN (an empty mask)."
         ),
         why=(
             "XLA's simplifier rewrites `convert(mask) * x` as `select(mask, x, 0)`. NumPy multiplies: "
@@ -94,11 +95,45 @@ class MaskedProduct(HazardRule):
             """,
             diagnostics=("NPJ125", "NPJ125"),
         ),
+        Example(
+            title="a boolean mask divided by its count (empty: NumPy's 0.0 / 0.0 is NaN, jitted 0); by a size, not",
+            before="""
+            import numpy as np
+
+            def above_mean_weights(x):
+                m = x > np.mean(x)
+                return m / m.sum()
+
+            def share(x):
+                return (x > 0) / len(x)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def above_mean_weights(x):
+                m = x > jnp.mean(x)
+                return m / m.sum()
+
+            def share(x):
+                return (x > 0) / len(x)
+            """,
+            diagnostics=("NPJ125",),
+        ),
     )
 
     NODE_TYPES = frozenset({cst.BinaryOperation, cst.Call, cst.AugAssign})
 
+    DIVIDE_MESSAGE = (
+        "`{expr}` divides a boolean mask by `{value}`: under jax.jit XLA makes it a select, so where the mask is "
+        "False the result is 0 even where `{value}` is 0 or NaN (NumPy: NaN, as 0.0 / 0.0; an empty mask's count)"
+    )
+
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
+        divided = _masked_division(node, scope, ctx)
+        if divided is not None:  # `m / m.sum()` (hunt: np2jax check's NaN input), `np.divide(m, n)`
+            expr, shown = (" ".join(ctx.code(n).split()) for n in (node, divided))
+            self.report(ctx, node, self.DIVIDE_MESSAGE.format(expr=_short(expr, 60), value=_short(shown, 40)), exact=True)
+            return
         if isinstance(node, cst.Call):  # `np.multiply(p > 0, np.log(p))`
             positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
             if ctx.resolver.qualname(node.func, scope) != "numpy.multiply" or len(positional) != 2:
@@ -120,6 +155,20 @@ class MaskedProduct(HazardRule):
                 expr, shown = (" ".join(ctx.code(n).split()) for n in (node, value))
                 self.report(ctx, node, self.MESSAGE.format(expr=_short(expr, 60), value=_short(shown, 40)), exact=True)
                 return
+
+
+def _masked_division(node: cst.CSTNode, scope: Scope, ctx: FileContext) -> cst.BaseExpression | None:
+    """The divisor of ``mask / d`` (``np.divide(mask, d)``) when it is not kept positive (``_guarded``)."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Divide):
+        numerator, divisor = node.left, node.right
+    elif isinstance(node, cst.Call) and ctx.resolver.qualname(node.func, scope) in ("numpy.divide", "numpy.true_divide"):
+        positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        if len(positional) != 2:
+            return None
+        numerator, divisor = positional
+    else:
+        return None
+    return divisor if _is_mask(numerator, scope, ctx, 0) and not _guarded(divisor, scope, ctx) else None
 
 
 def _short(text: str, width: int) -> str:
