@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from np2jax.engine import migrate_source
-from tests.test_real_code_regressions import migrated_pair, record
+from tests.test_real_code_regressions import migrated_pair, record as record_of
 
 SOURCE = """\
 import numpy as np
@@ -156,7 +156,7 @@ import json, sys
 import numpy as np
 import jax, jax.numpy as jnp
 from np2jax.engine import migrate_source
-from tests.test_real_code_regressions import migrated_pair, record
+from tests.test_real_code_regressions import migrated_pair, record as record_of
 source, cases_code = sys.stdin.read().split("#---#")
 original, new = {}, {}
 exec(compile(source, "original.py", "exec"), original)
@@ -558,7 +558,7 @@ def test_a_shape_set_in_place_between_the_mask_and_the_write_is_a_rebinding():
             return col
         """
     )
-    assert "jnp.where" not in result.output.decode() and not record(result, "zero_outlier_rows").jit
+    assert "jnp.where" not in result.output.decode() and not record_of(result, "zero_outlier_rows").jit
     x = np.array([0.1, 0.9, -0.7, 0.2], np.float32)
     assert original.zero_outlier_rows(x, 0.3).shape == (4, 1)
     np.testing.assert_array_equal(np.asarray(migrated.zero_outlier_rows(x, 0.3)), original.zero_outlier_rows(x, 0.3))
@@ -582,7 +582,7 @@ def test_copyto_where_keeps_the_destination_shape_and_takes_a_list_mask():
             return x
         """
     )
-    assert record(result, "fill_from_row_max").jit and record(result, "keep_first_and_last").jit
+    assert record_of(result, "fill_from_row_max").jit and record_of(result, "keep_first_and_last").jit
     a, M = np.array([0.1, 0.9, 0.3], np.float32), np.arange(6.0, dtype=np.float32).reshape(2, 3)
     np.testing.assert_array_equal(np.asarray(migrated.fill_from_row_max(a, M)), original.fill_from_row_max(a, M))
     assert np.asarray(migrated.fill_from_row_max(a, M)).shape == (3,)
