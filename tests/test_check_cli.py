@@ -922,3 +922,22 @@ def lookup(x, xp, fp):
     assert functions["m.relu_energy"]["status"] == "mismatch", run
     assert "with a NaN in each float array" in functions["m.relu_energy"]["message"], run
     assert functions["m.lookup"]["status"] == "equivalent", run
+
+
+def test_a_parameter_named_for_positive_values_leaves_the_others_signed(tmp_path):
+    """check39 C3: `prices` and `weights` made every array of the call positive, `cash` too, so a truncation
+    migrated for a floor (equal on positive values) passed; only the parameters so named are positive now."""
+    original = """\
+import numpy as np
+
+
+def target_shares(cash, weights, prices):
+    alloc = cash * weights / weights.sum()
+    return np.floor(alloc / prices).astype(np.int64)
+"""
+    (tmp_path / "orig").mkdir()
+    (tmp_path / "orig" / "m.py").write_text(original)
+    (tmp_path / "mig").mkdir()
+    (tmp_path / "mig" / "m.py").write_text(original.replace("np.floor(alloc / prices)", "np.trunc(alloc / prices)"))
+    run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
+    assert run.functions["m.target_shares"]["status"] == "mismatch", run

@@ -346,8 +346,8 @@ def array_count(kinds: tuple[Kind, ...]) -> int:
 
 
 def flavors(params: list[Param]) -> tuple[str, ...]:
-    if any(p.name.lower() in POSITIVE_NAMES for p in params):
-        return ("positive", "normal")
+    """Normal values first, then positive ones (parameters named for positive values get them either way:
+    role "positive"), so that `cash` beside `prices` is also drawn negative (check39 C3)."""
     return ("normal", "positive")
 
 
