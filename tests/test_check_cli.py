@@ -941,3 +941,25 @@ def target_shares(cash, weights, prices):
     (tmp_path / "mig" / "m.py").write_text(original.replace("np.floor(alloc / prices)", "np.trunc(alloc / prices)"))
     run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", tmp=tmp_path)
     assert run.functions["m.target_shares"]["status"] == "mismatch", run
+
+
+def test_a_probe_the_original_never_finishes_does_not_end_the_search(tmp_path):
+    """The corpus's newton_sqrt loops for ever on negative values, the first probe: the timeout took the whole
+    budget and the function came out an error. A probe now gets a fifth of the budget; the next ones (positive
+    values) are still tried."""
+    original = """\
+import numpy as np
+
+
+def newton_sqrt(a, tol=1e-6):
+    x = np.maximum(a, 1.0)
+    while np.max(np.abs(x * x - a)) > tol * np.max(a):
+        x = 0.5 * (x + a / x)
+    return x
+"""
+    (tmp_path / "orig").mkdir()
+    (tmp_path / "orig" / "m.py").write_text(original)
+    (tmp_path / "mig").mkdir()
+    (tmp_path / "mig" / "m.py").write_text(original.replace("    return x\n", "    return x + 1e-3\n"))
+    run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", "--timeout", "5", tmp=tmp_path)
+    assert run.functions["m.newton_sqrt"]["status"] == "mismatch", run

@@ -33,6 +33,7 @@ PERTURBATION_ULPS = 4
 MAX_CANDIDATES = 160
 HYPOTHESIS_EXAMPLES = 60
 PROBE_SHARE = 0.5  # of the budget, for finding inputs
+PROBE_CALL_SHARE = 0.2  # of the budget, for one probe of the original (one that loops for ever on it: the next)
 
 
 class CallTimeout(BaseException):
@@ -180,15 +181,18 @@ class Prober:
         self.failures: Counter[str] = Counter()
         self.last_error: BaseException | None = None  # what the last probe of the original raised
         self.timed_out: str | None = None
+        self.budget = budget
+        self.probe_timeout: str | None = None  # a probe the original did not finish (others are tried after it)
         self.nondeterministic: str | None = None
         self.params = None
         self.none_returning: Call | None = None  # a probe the original ran, returning None (from_none_returning)
 
     # Each accepted input: {"call", "rule", "positions", "expected", "perturbed", "description", "source"}
-    def run_once(self, call: Call):
+    def run_once(self, call: Call, limit: float | None = None):
         work = copy.deepcopy(call)
         before = [(pos, to_portable(v)) for pos, v in argument_values(work)]
-        with quiet_numerics(), time_limit(self.deadline - time.monotonic()):
+        seconds = self.deadline - time.monotonic()
+        with quiet_numerics(), time_limit(seconds if limit is None else min(seconds, limit)):
             result, instance = invoke(self.module, self.kind, self.qualname, work)
         return work, before, result, instance
 
@@ -197,12 +201,20 @@ class Prober:
         ``finite`` is False, and, unless told otherwise, has shapes no accepted input has)."""
         distinct_shapes = probing if distinct_shapes is None else distinct_shapes
         self.candidates += 1
+        # A probe may loop for ever where a real input would not (Newton's method on negative values): the first
+        # one that does costs a share of the budget, and the other probes are still tried.
+        limit = self.budget * PROBE_CALL_SHARE if probing and self.probe_timeout is None else None
         try:
-            work, before, result, instance = self.run_once(call)
+            work, before, result, instance = self.run_once(call, limit)
             rule, positions = decide_output(self.kind, work, before, result, instance)
             expected = output_value(rule, positions, work, result, instance, jax_side=False)
         except CallTimeout:
-            self.timed_out = f"the original timed out on {self.describe(call)}"
+            message = f"the original timed out on {self.describe(call)}"
+            if limit is not None and time.monotonic() < self.deadline:
+                self.probe_timeout = message
+                self.failures[f"timed out after {limit:.0f} s"] += 1
+            else:
+                self.timed_out = message
             return False
         except BaseException as error:  # user code may raise anything, SystemExit included
             self.failures[one_line(error)] += 1
@@ -229,7 +241,7 @@ class Prober:
         if distinct_shapes and signature in self.signatures:
             return False
         try:
-            work2, _, result2, instance2 = self.run_once(call)
+            work2, _, result2, instance2 = self.run_once(call, limit)
             again = output_value(rule, positions, work2, result2, instance2, jax_side=False)
         except CallTimeout:
             self.timed_out = f"the original timed out on {signature}"
@@ -559,8 +571,8 @@ def _original_reply(prober: Prober) -> dict:
     reply = {"candidates": prober.candidates, "original_ran": bool(prober.accepted)}
     if prober.nondeterministic:
         return {**reply, "status": "skipped", "message": prober.nondeterministic}
-    if prober.timed_out and not prober.accepted:
-        return {**reply, "status": "error", "message": prober.timed_out}
+    if (prober.timed_out or prober.probe_timeout) and not prober.accepted:
+        return {**reply, "status": "error", "message": prober.timed_out or prober.probe_timeout}
     if not prober.accepted:
         common = "; ".join(f"{reason} (x{count})" for reason, count in prober.failures.most_common(2))
         if prober.kind == "closure":
