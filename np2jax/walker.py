@@ -152,8 +152,9 @@ class Walker(CallRewrites, FastTransformer):
         for rule in self.hooks["on_leave_function"]:
             rule.on_leave_function(info, self.ctx)
         reverted = any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:])
-        looping = None if reverted or info.jit or not info.changed or self._returns_arguments(info) else (
-            _shape_changing_loop(info, self.ctx))
+        compiled = None if reverted or info.jit or self._returns_arguments(info) else _compiled_body(info, self.ctx)
+        looping = compiled or (None if reverted or info.jit or not info.changed or self._returns_arguments(info) else (
+            _shape_changing_loop(info, self.ctx)))
         kept = looping or (None if reverted or info.jit or not info.changed else _object_arguments(info, self.ctx))
         if kept is not None:  # un-jitted, eager jax.numpy would be slower than NumPy or fail where NumPy works
             reverted, info.changed, info.kept_numpy = True, False, looping is not None
@@ -668,6 +669,29 @@ def _object_arguments(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] |
             "pass the arrays the objects hold instead; the function can then be migrated")
 
 
+# decorators that run the body as compiled NumPy code or element by element (numba's, also a local fallback of the
+# same name, and np.vectorize): jax.numpy there would not compile, or would dispatch once per element
+ELEMENT_DECORATORS = frozenset({"jit", "njit", "vectorize", "guvectorize", "stencil", "cfunc", "generated_jit"})
+
+
+def _compiled_body(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:
+    """Decorated with numba's ``@njit``/``@jit`` (or a fallback of that name) or ``@np.vectorize``: the body stays
+    NumPy code, and so do its callers, which would hand it JAX arrays (real30: mapclassify's ``@njit`` Fisher-Jenks
+    loops, 1000x slower as eager ``.at[]`` writes, and numba cannot compile jax.numpy)."""
+    for decorator in info.node.decorators:
+        expr = decorator.decorator
+        target = expr.func if isinstance(expr, cst.Call) else expr
+        name = target.attr.value if isinstance(target, cst.Attribute) else target.value if isinstance(target, cst.Name) else ""
+        qualname = ctx.qualname(target) or ""
+        if name in ELEMENT_DECORATORS and qualname != "jax.jit" and (
+                qualname in ("", "numpy.vectorize") or qualname.startswith("numba.") or "." not in qualname):
+            shown = ctx.code(expr).strip()
+            return (f"decorated with `@{shown}`, which compiles the NumPy code or runs it element by element: "
+                    "jax.numpy there would not compile, or would dispatch once per element",
+                    "keep it NumPy code, or write it with jax.numpy and jax.jit (jnp.vectorize) in place of the decorator")
+    return None
+
+
 def _shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:
     """What to say (and do instead) when eager jax.numpy would compile new kernels, or copy a whole array, at
     every step of a loop."""
@@ -693,8 +717,11 @@ def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, 
     or a write into array elements in a loop; with what it is.  Its callers then stay NumPy code too
     (``FunctionInfo.kept_numpy``): handed JAX arrays, its NumPy code could neither write into them nor keep NumPy's
     dtypes (``np.cumsum`` of a JAX uint8 array is JAX's, which wraps)."""
-    plan = ctx.jit_state(info).plan
-    if plan is None or plan.ok:
+    state = ctx.jit_state(info)
+    plan = state.plan
+    # (a function with a decorator jit does not combine with has no plan: its loops are looked at all the same)
+    decorated = plan is None and info.class_name is None and bool(info.node.decorators) and not state.already_jitted
+    if (plan is None and not decorated) or (plan is not None and plan.ok):
         return None
     loops: list[cst.CSTNode] = []
     stack: list[cst.CSTNode] = [info.node.body]
@@ -710,7 +737,7 @@ def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, 
     scope = ctx.resolver.scopes.get(info.node)
     if scope is None:
         return None
-    for blocker in plan.blockers:
+    for blocker in plan.blockers if plan is not None else ():
         if blocker.message == MASK_INDEX and any(contains(loop, blocker.node) for loop in loops):
             return blocker.node, "a boolean mask index"
     for loop in loops:

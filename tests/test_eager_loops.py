@@ -187,3 +187,61 @@ def test_a_function_left_numpy_keeps_its_callers_in_other_modules_numpy(tmp_path
                              timeout=300) for tree in ("src", "out")]
     assert values[1].returncode == 0, values[1].stderr
     assert values[0].stdout == values[1].stdout
+
+
+def test_numba_and_vectorize_bodies_and_decorated_element_loops_stay_numpy():
+    """real30 (mapclassify's `@njit` Fisher-Jenks): a function with a decorator jit does not combine with had no jit
+    plan, so its element loop was not looked at and became eager `.at[]` writes (1000x slower); and numba cannot
+    compile jax.numpy at all, nor np.vectorize run it fast element by element. Such bodies stay NumPy code, and
+    their callers too (they would hand them JAX arrays)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        try:
+            from numba import njit
+        except ImportError:
+            def njit(*args, **kwargs):
+                def wrap(f):
+                    return f
+                return wrap
+
+        def deco(f):
+            return f
+
+        @njit("f8[:](f8[:])")
+        def cumulative(x):
+            out = np.empty_like(x)
+            acc = 0.0
+            for i in range(x.shape[0]):
+                acc += x[i]
+                out[i] = acc
+            return out
+
+        @np.vectorize
+        def step(v):
+            return np.sign(v) * min(abs(v), 1.0)
+
+        @deco
+        def table(values, classes):
+            mat = np.zeros((len(values) + 1, classes + 1))
+            for l in range(2, len(values) + 1):
+                for j in range(1, classes + 1):
+                    mat[l, j] = mat[l - 1, j] + values[l - 1] * j
+            return mat
+
+        def total(x):
+            return np.sum(cumulative(x)) + np.sum(step(x))
+        """
+    )
+    output = result.output.decode()
+    for name in ("cumulative", "step", "table", "total"):
+        assert "jnp." not in _function_source(result.output, name), name
+        assert not record(result, name).jit, name
+    messages = [d.message for d in result.diagnostics if d.code == "NPJ304"]
+    assert any("decorated with `@njit(\"f8[:](f8[:])\")`" in m and "left as NumPy code" in m for m in messages), messages
+    assert any("decorated with `@np.vectorize`" in m for m in messages), messages
+    assert "jnp" not in output
+    x = np.array([0.5, -2.0, 3.0])
+    assert migrated.total(x) == original.total(x)
+    np.testing.assert_array_equal(migrated.table(x, 3), original.table(x, 3))
