@@ -588,3 +588,23 @@ def test_copyto_where_keeps_the_destination_shape_and_takes_a_list_mask():
     assert np.asarray(migrated.fill_from_row_max(a, M)).shape == (3,)
     b = np.ones(3, np.float32)
     np.testing.assert_array_equal(np.asarray(migrated.keep_first_and_last(a, b)), original.keep_first_and_last(a, b))
+
+
+def test_a_finfo_number_written_through_a_mask_is_one_number():
+    """real30 FP4 (pycpd's EM step, which kept four registration classes NumPy): `den[den == 0] =
+    np.finfo(float).eps` was refused as "not a plain number"; the literal it stands for was not."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def normalize(P, c):
+            den = np.sum(P, axis=0)
+            den[den == 0] = np.finfo(float).eps
+            den += c
+            return P / den
+        """
+    )
+    assert record_of(result, "normalize").jit, result.diagnostics
+    P = np.array([[0.0, 1.0], [0.0, 2.0]], np.float32)
+    np.testing.assert_allclose(np.asarray(migrated.normalize(P, 0.5)), original.normalize(P, 0.5), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(migrated.normalize(P, 0.0)), original.normalize(P, 0.0), rtol=1e-6)

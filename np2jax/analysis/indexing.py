@@ -20,6 +20,7 @@ INT_ATTRIBUTES = frozenset({"ndim", "size", "itemsize", "nbytes"})
 SCALAR_REDUCTIONS = frozenset({"argmax", "argmin", "count_nonzero"})
 ELEMENTWISE_PREDICATES = frozenset({"isnan", "isinf", "isfinite", "isneginf", "isposinf", "signbit", "logical_not"})
 WHOLE_REDUCTIONS = frozenset({"mean", "max", "min", "sum", "std", "var", "median", "nanmean", "nanmax", "nanmin", "nanmedian", "ptp"})
+FINFO_NUMBERS = frozenset({"eps", "tiny", "max", "min", "resolution", "epsneg", "smallest_normal"})  # np.finfo(t).eps ...
 UNIQUE_INDEX_FUNCTIONS = frozenset(
     {"arange", "diag_indices", "diag_indices_from", "tril_indices", "tril_indices_from", "triu_indices", "triu_indices_from"})
 ELEMENTWISE_VALUES = frozenset({"abs", "absolute", "fabs", "real", "imag", "square", "sqrt", "exp", "log", "sign", "negative"})
@@ -376,6 +377,9 @@ class IndexClassifier:
             return self.every_binding(expr.value, lambda b: (isinstance(b, ParamBinding) and has_number_hint(b.param)) or (
                 isinstance(b, ValueBinding) and not b.augmented and (
                     self.is_scalar(b.value) or self._unpacked_quantile(expr.value, b.value))))
+        if (isinstance(expr, cst.Attribute) and expr.attr.value in FINFO_NUMBERS and isinstance(expr.value, cst.Call)
+                and self.resolver.qualname(expr.value.func, self.scope) in ("numpy.finfo", "numpy.iinfo")):
+            return True  # `np.finfo(float).eps` (real30: pycpd's EM step)
         if isinstance(expr, (cst.Name, cst.Attribute)):  # `np.inf`, `np.pi` (not `np.newaxis`, which is None)
             qualname = self.resolver.qualname(expr, self.scope) or ""
             row = lookup_numpy(qualname) if is_numpy(qualname) else None
