@@ -14,7 +14,7 @@ from np2jax.rule import Example, RuleDoc
 from np2jax.rules.hazard import HazardRule
 
 INT32_MAX = 2**31 - 1
-PRODUCT_FUNCTIONS = frozenset({"prod", "cumprod", "nanprod", "nancumprod"})
+PRODUCT_FUNCTIONS = frozenset({"prod", "cumprod", "nanprod", "nancumprod", "linalg.matrix_power"})
 SUM_FUNCTIONS = frozenset({"sum", "cumsum", "nansum", "nancumsum"})
 
 
@@ -30,7 +30,7 @@ class Int32Overflow(HazardRule):
     DOC = RuleDoc(
         what=(
             "Reports integer arithmetic on run-time values that can outgrow int32: products (`np.prod`, "
-            "`np.cumprod`, `a * b` of two integer arrays, a run-time integer times constants whose product is at "
+            "`np.cumprod`, `np.linalg.matrix_power` (walks counted on an adjacency matrix), `a * b` of two integer arrays, a run-time integer times constants whose product is at "
             "least 2**15, `i * 86400 * 1000`, also with `i` the index of a loop that becomes `jax.lax.fori_loop`, "
             "an int32 there where Python's int never overflows), integer powers, sums of `np.arange`, hash-like "
             "accumulations (`h = h * 31 + c`) and integer constants that do not fit in int32 (also `np.iinfo(np.int64).max`, "
@@ -56,6 +56,22 @@ class Int32Overflow(HazardRule):
         ),
     )
     EXAMPLES = (
+        Example(
+            title="hunt44: walks counted with a matrix power (an integer adjacency matrix: 2.5e10 walks of length 16 on K6)",
+            before="""
+            import numpy as np
+
+            def walk_counts(adj, k=3):
+                return np.linalg.matrix_power(adj, k)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def walk_counts(adj, k=3):
+                return jnp.linalg.matrix_power(adj, k)
+            """,
+            diagnostics=("NPJ115",),
+        ),
         Example(
             before="""
             import numpy as np
