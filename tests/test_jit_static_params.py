@@ -16,7 +16,6 @@ import pytest
 
 from tests.test_jit import jit, migrate, outcome
 from tests.runtime_helpers import assert_matches_numpy, function_record, migrate_and_exec
-from tests.test_real_code_regressions import migrated_pair, record
 
 # transforms3d.quaternions.quat2mat, reduced: `q` is "4 element array-like", unpacked
 QUAT2MAT = """
@@ -1044,37 +1043,3 @@ def test_a_function_that_cannot_be_jitted_passed_as_a_value_or_builtins_in_a_loo
     xs = [np.ones(3), -np.ones(3)]
     np.testing.assert_allclose(np.asarray(new["run"](xs)), original["run"](xs))
     assert new["classes"](np.arange(4.0)) == original["classes"](np.arange(4.0))
-
-
-def test_an_int_default_written_into_an_array_or_passed_where_a_callee_traces_it_is_traced():
-    """real30 L1 (scikit-kinematics' `stm(axis, angle=0)` calling `R(angle)`) and hunt44 L10 (`y[::2] = v` with
-    `v=0`): an integer default made the parameter static, so an array there raised (unhashable) and every new
-    number compiled again. Written into an array, or handed to a same-module function that traces it, it is data."""
-    result, original, migrated = migrated_pair(
-        """
-        import numpy as np
-
-        def R(angle=90):
-            return np.cos(np.deg2rad(angle))
-
-        def stm(angle=0):
-            return R(angle) * 2
-
-        def set_every_other(x, v=0):
-            y = x.copy()
-            y[::2] = v
-            return y
-
-        def padded(x, k=1):
-            return np.concatenate([np.zeros(k), x])
-        """
-    )
-    for name in ("R", "stm", "set_every_other"):
-        assert record(result, name).jit and record(result, name).static_argnums == (), name
-    assert record(result, "padded").static_argnums == (1,)  # a size: static, as before
-    angles = np.array([30.0, 60.0], np.float32)
-    np.testing.assert_allclose(np.asarray(migrated.stm(angles)), original.stm(angles), rtol=1e-6)
-    x = np.arange(6.0, dtype=np.float32)
-    values = np.array([7.0, 8.0, 9.0], np.float32)
-    np.testing.assert_array_equal(np.asarray(migrated.set_every_other(x, values)), original.set_every_other(x, values))
-    np.testing.assert_array_equal(np.asarray(migrated.set_every_other(x)), original.set_every_other(x))

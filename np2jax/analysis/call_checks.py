@@ -367,8 +367,6 @@ class CallChecks:
                 static = (keyword in plan.static) if keyword is not None else index in callee_positions
                 if static:
                     self._require(arg.value, f"static argument of `{name}`", STATIC_INSTEAD)
-                else:  # `R(angle)` where `R` traces it: array data here too, though `angle=0` (real30 L1)
-                    self._mark_data(arg.value)
             return
         classdef = self.module.class_node(name)
         if classdef is not None and not self._is_namedtuple(classdef):

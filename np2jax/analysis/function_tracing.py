@@ -706,8 +706,6 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self.check_named_selection(node)
-        if any(isinstance(target.target, cst.Subscript) for target in node.targets):
-            self._mark_data(node.value)  # `y[::2] = v`: array data, though `v=0` (hunt44 L10)
         for target in node.targets:
             self._check_store(target.target)
             self._check_mask_store(target.target, node.value, augmented=False)
@@ -718,8 +716,6 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.operator, cst.AddAssign) and _is_string(node.value):  # `s += "->"`: a Python str
             self._require(node.target, "operand of string concatenation", VALUE_INSTEAD)
-        if isinstance(node.target, cst.Subscript):
-            self._mark_data(node.value)
         self._check_store(node.target)
         self._check_mask_store(node.target, node.value, augmented=True)
         self.store_targets.add(node.target)
