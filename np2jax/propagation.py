@@ -429,6 +429,7 @@ def mutators_of_unsupported_callers(infos, functions, forced, mutations) -> dict
     """Functions rewritten to return the arguments they mutate, one of whose callers stays NumPy code:
     that caller still relies on the mutation, so the function must keep mutating (stay NumPy) too."""
     reverted = {record.qualname for record in functions if record.status == "unsupported"}
+    reverted |= {info.qualname for info in infos if info.kept_numpy}  # (NPJ304: left as NumPy code, hunt45 S2)
     unsupported = {  # a nested function is reverted with the function around it
         info.node: info.qualname for info in infos
         if info.qualname in reverted or any(info.qualname.startswith(name + ".<locals>.") for name in reverted)

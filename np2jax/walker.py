@@ -683,8 +683,10 @@ def _compiled_body(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | No
         target = expr.func if isinstance(expr, cst.Call) else expr
         name = target.attr.value if isinstance(target, cst.Attribute) else target.value if isinstance(target, cst.Name) else ""
         qualname = ctx.qualname(target) or ""
-        if name in ELEMENT_DECORATORS and qualname != "jax.jit" and (
-                qualname in ("", "numpy.vectorize") or qualname.startswith("numba.") or "." not in qualname):
+        last = qualname.rsplit(".", 1)[-1]
+        # (`from numba import njit as _njit`; `from ._compat import njit`, a fallback module re-exporting numba's)
+        if qualname.startswith("numba.") or qualname == "numpy.vectorize" or (
+                (name.lstrip("_") in ELEMENT_DECORATORS or last in ELEMENT_DECORATORS) and not qualname.startswith(("jax.", "numpy."))):
             shown = ctx.code(expr).strip()
             return (f"decorated with `@{shown}`, which compiles the NumPy code or runs it element by element: "
                     "jax.numpy there would not compile, or would dispatch once per element",

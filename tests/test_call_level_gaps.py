@@ -306,3 +306,35 @@ def test_a_function_decorated_with_np_vectorize_keeps_its_callers_unjitted():
     x = np.array([-1.0, 2.0, 4.0], np.float32)
     np.testing.assert_allclose(np.asarray(migrated.positive_mean(x)), original.positive_mean(x))
     np.testing.assert_allclose(np.asarray(migrated.moments(x)), original.moments(x), rtol=1e-6)
+
+
+def test_callers_of_overload_stubs_and_jax_decorated_functions_are_still_jitted():
+    """hunt45 FP6: `@typing.overload` stubs and JAX's own decorators (`jax.custom_jvp`, `jax.checkpoint`) are
+    traceable: their callers stay jitted (other decorators keep them un-jitted, NPJ302)."""
+    result, original, migrated = migrated_pair(
+        """
+        from typing import overload
+        import jax
+        import numpy as np
+
+        @overload
+        def f(x: float) -> float: ...
+        @overload
+        def f(x: np.ndarray) -> np.ndarray: ...
+        def f(x):
+            return np.sin(x) * 2.0
+
+        def g(x):
+            return f(x) + np.mean(x)
+
+        @jax.checkpoint
+        def h(x):
+            return x * 2.0
+
+        def uses_h(x):
+            return np.sum(h(x))
+        """
+    )
+    assert record(result, "g").jit and record(result, "uses_h").jit
+    x = np.array([0.5, 1.0], np.float32)
+    np.testing.assert_allclose(np.asarray(migrated.g(x)), original.g(x), rtol=1e-6)

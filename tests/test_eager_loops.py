@@ -206,8 +206,21 @@ def test_numba_and_vectorize_bodies_and_decorated_element_loops_stay_numpy():
                     return f
                 return wrap
 
+        try:
+            from numba import njit as _njit
+        except ImportError:
+            def _njit(*args, **kwargs):
+                return args[0] if len(args) == 1 and callable(args[0]) else (lambda f: f)
+
         def deco(f):
             return f
+
+        @_njit(cache=True)
+        def sum_squares(x):
+            s = 0.0
+            for i in range(x.shape[0]):
+                s += x[i] * x[i]
+            return np.sqrt(s)
 
         @njit("f8[:](f8[:])")
         def cumulative(x):
@@ -235,7 +248,7 @@ def test_numba_and_vectorize_bodies_and_decorated_element_loops_stay_numpy():
         """
     )
     output = result.output.decode()
-    for name in ("cumulative", "step", "table", "total"):
+    for name in ("sum_squares", "cumulative", "step", "table", "total"):
         assert "jnp." not in _function_source(result.output, name), name
         assert not record(result, name).jit, name
     messages = [d.message for d in result.diagnostics if d.code == "NPJ304"]
@@ -245,3 +258,41 @@ def test_numba_and_vectorize_bodies_and_decorated_element_loops_stay_numpy():
     x = np.array([0.5, -2.0, 3.0])
     assert migrated.total(x) == original.total(x)
     np.testing.assert_array_equal(migrated.table(x, 3), original.table(x, 3))
+
+
+def test_a_mutator_called_by_a_function_left_numpy_for_its_decorator_keeps_mutating():
+    """hunt45 S2: `build`, left NumPy code for its `@njit` (or for an element loop under any decorator), calls
+    `set_head(buf, v)`, which np2jax made return `buf` (NPJ203): the call stayed as it was, so `buf` kept its zeros.
+    Functions left NumPy code count as callers relying on the mutation, as reverted ones do."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def njit(f):
+            return f
+
+        def deco(f):
+            return f
+
+        def set_head(buf, v):
+            buf[:2] = v
+
+        @njit
+        def build(n):
+            buf = np.zeros(n)
+            set_head(buf, 3.0)
+            return buf
+
+        @deco
+        def build2(x):
+            buf = np.zeros(x.shape[0])
+            set_head(buf, 3.0)
+            for i in range(2, x.shape[0]):
+                buf[i] = buf[i - 1] + x[i]
+            return buf
+        """
+    )
+    np.testing.assert_array_equal(migrated.build(4), original.build(4))
+    x = np.arange(4.0)
+    np.testing.assert_array_equal(migrated.build2(x), original.build2(x))
+    assert "jnp" not in _function_source(result.output, "set_head")

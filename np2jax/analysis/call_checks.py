@@ -64,6 +64,9 @@ def _first_axis(rest: list[cst.Arg]) -> bool:
     return any(_is_axis(arg, first=arg is rest[0]) for arg in rest)
 
 
+TRANSPARENT_DECORATORS = frozenset({"typing.overload", "typing_extensions.overload"})
+
+
 class CallChecks:
     """The call visitor of ``FunctionTracing`` (analysis/function_tracing.py)."""
 
@@ -332,7 +335,7 @@ class CallChecks:
         decorated = self._decorated(bindings, found)
         if decorated is not None:  # real29: `@np.vectorize def square_abs(s)`, nested or at module level
             self._block(node, "side-effect", f"calls `{name}`, decorated with `@{decorated}`: np2jax does not know what "
-                        "it does with traced arrays (`np.vectorize` converts them to NumPy arrays, which fails)",
+                        "it does with traced arrays (`np.vectorize`, for one, converts them to NumPy arrays, which fails)",
                         "call the undecorated function, or a jax.numpy form of the decorator (`jnp.vectorize`)")
             return
         if found is None or found.kind not in ("module",):
@@ -376,7 +379,8 @@ class CallChecks:
             self._block(node, "side-effect", f"calls `{name}`, a module-level value np2jax cannot see into", "pass the function as an argument")
 
     def _decorated(self, bindings, found) -> str | None:
-        """The first decorator other than ``jax.jit`` (or ``functools.partial(jax.jit, ...)``) of the function
+        """The first decorator other than JAX's own (``jax.jit``, ``functools.partial(jax.jit, ...)``,
+        ``jax.custom_jvp``, ``jax.checkpoint``: traceable) and ``typing.overload`` (a stub) of the function
         ``bindings`` define, when every binding is a ``def`` of one; None otherwise."""
         if found is None or not bindings or not all(isinstance(b, DefBinding) and isinstance(b.node, cst.FunctionDef)
                                                     for b in bindings):
@@ -386,7 +390,8 @@ class CallChecks:
                 expr = decorator.decorator
                 target = expr.args[0].value if (isinstance(expr, cst.Call) and expr.args and self.resolver.qualname(
                     expr.func, found) == "functools.partial") else expr.func if isinstance(expr, cst.Call) else expr
-                if self.resolver.qualname(target, found) != "jax.jit":
+                qualname = self.resolver.qualname(target, found) or ""
+                if not qualname.startswith("jax.") and qualname not in TRANSPARENT_DECORATORS:
                     return self.module.module.code_for_node(expr).strip()
         return None
 

@@ -29,7 +29,7 @@ class NotJitted(Rule):
             "`counts[b] += w[i]`; not a short `range` of literals, not a write at a fixed index such as "
             "`lap[1:-1] = ...`): outside jax.jit every `.at[i].set` copies the whole array (an EMA of 2,000 samples "
             "took 6 s against NumPy's 2 ms); also in a function with a decorator jax.jit does not combine with. So is a function "
-            "decorated with numba's `@njit`/`@jit` (or a local fallback of that name) or `@np.vectorize`: numba cannot "
+            "decorated with numba's `@njit`/`@jit` (also imported under another name, or a fallback of that name) or `@np.vectorize`: numba cannot "
             "compile jax.numpy, and np.vectorize runs the body once per element, where eager jax.numpy would dispatch "
             "kernels each time. NPJ301/NPJ303 still name what keeps it un-jitted. The functions calling "
             "such a function (or handing it on, `map(f, xs)`), in this module or another, stay NumPy code too "
