@@ -152,7 +152,8 @@ class Walker(CallRewrites, FastTransformer):
         for rule in self.hooks["on_leave_function"]:
             rule.on_leave_function(info, self.ctx)
         reverted = any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:])
-        compiled = None if reverted or info.jit or self._returns_arguments(info) else _compiled_body(info, self.ctx)
+        compiled = None if reverted or info.jit or self._returns_arguments(info) else (
+            _compiled_body(info, self.ctx) or _kept_inside(info, self.ctx))
         looping = compiled or (None if reverted or info.jit or not info.changed or self._returns_arguments(info) else (
             _shape_changing_loop(info, self.ctx)))
         kept = looping or (None if reverted or info.jit or not info.changed else _object_arguments(info, self.ctx))
@@ -692,6 +693,19 @@ def _compiled_body(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | No
                     "jax.numpy there would not compile, or would dispatch once per element",
                     "keep it NumPy code, or write it with jax.numpy and jax.jit (jnp.vectorize) in place of the decorator")
     return None
+
+
+def _kept_inside(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:
+    """A function defined inside ``info``'s (outermost) function is left NumPy code (an ``@njit`` helper): it would
+    be handed the JAX arrays the migrated function computes, which numba cannot take (hunt45 L3)."""
+    if info.outer is not None:
+        return None
+    inner = next((nested for nested in info.nested if nested.kept_numpy), None)
+    if inner is None:
+        return None
+    return (f"defines `{inner.node.name.value}` (line {ctx.exact_span(inner.node.name)[0]}), which is left as NumPy "
+            "code: it would be handed the JAX arrays this function computes",
+            "move the helper to module level and keep it NumPy code, or write it with jax.numpy")
 
 
 def _shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:

@@ -31,7 +31,7 @@ class NotJitted(Rule):
             "took 6 s against NumPy's 2 ms); also in a function with a decorator jax.jit does not combine with. So is a function "
             "decorated with numba's `@njit`/`@jit` (also imported under another name, or a fallback of that name) or `@np.vectorize`: numba cannot "
             "compile jax.numpy, and np.vectorize runs the body once per element, where eager jax.numpy would dispatch "
-            "kernels each time. NPJ301/NPJ303 still name what keeps it un-jitted. The functions calling "
+            "kernels each time; and a function that defines such a helper inside it. NPJ301/NPJ303 still name what keeps it un-jitted. The functions calling "
             "such a function (or handing it on, `map(f, xs)`), in this module or another, stay NumPy code too "
             "(NPJ202): handed JAX arrays, its NumPy code could not write into them (`out = x.copy()` of one), nor "
             "keep NumPy's dtypes (`np.cumsum` of a JAX uint8 array is JAX's, which wraps). A function that now "
