@@ -22,13 +22,11 @@ from np2jax.analysis.scope import (
 )
 from np2jax.context import BLOCKED_AS_IS, FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan, runs_on_jax_arrays
 from np2jax.cstutil import call, dotted, trailing_comment_lines
-from np2jax.analysis.function_tracing import MASK_INDEX
-from np2jax.analysis.eager_shapes import element_write, varying_shape
-from np2jax.analysis.loops import contains
 from np2jax.diagnostics import Diagnostic, Severity
+from np2jax.kept_numpy import compiled_body, kept_inside, object_arguments, shape_changing_loop
 from np2jax.rule import Rule
 from np2jax.tables import lookup_numpy
-from np2jax.visitors import FastTransformer, TRIVIA, child_nodes, inner_nodes
+from np2jax.visitors import FastTransformer, TRIVIA, child_nodes
 from np2jax.walker_calls import CallRewrites
 
 HEADER_STATEMENTS = frozenset({cst.If, cst.While, cst.For, cst.With})  # exact types: cheaper than isinstance
@@ -153,10 +151,10 @@ class Walker(CallRewrites, FastTransformer):
             rule.on_leave_function(info, self.ctx)
         reverted = any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:])
         compiled = None if reverted or info.jit or self._returns_arguments(info) else (
-            _compiled_body(info, self.ctx) or _kept_inside(info, self.ctx))
+            compiled_body(info, self.ctx) or kept_inside(info, self.ctx))
         looping = compiled or (None if reverted or info.jit or not info.changed or self._returns_arguments(info) else (
-            _shape_changing_loop(info, self.ctx)))
-        kept = looping or (None if reverted or info.jit or not info.changed else _object_arguments(info, self.ctx))
+            shape_changing_loop(info, self.ctx)))
+        kept = looping or (None if reverted or info.jit or not info.changed else object_arguments(info, self.ctx))
         if kept is not None:  # un-jitted, eager jax.numpy would be slower than NumPy or fail where NumPy works
             reverted, info.changed, info.kept_numpy = True, False, looping is not None
             message, use_instead = kept
@@ -655,117 +653,3 @@ def walker_for(ctx: FileContext, rules: Sequence[Rule]) -> Walker:
     """A walker for ``ctx``'s source; one that counts lines in continuation whitespace only if it has any."""
     continued = any(line.endswith("\\") for line in ctx.source_lines)
     return (ContinuationWalker if continued else Walker)(ctx, rules)
-
-
-def _object_arguments(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:
-    """Un-jitted because its parameters hold Python objects (``d = M1 - M2; d.simplify()`` of SymPy matrices):
-    eager jax.numpy cannot take them either (``jnp.array(d)``), so the function stays NumPy."""
-    plan = ctx.jit_state(info).plan
-    blocker = next((b for b in plan.blockers if b.objects), None) if plan is not None else None
-    if blocker is None:
-        return None
-    line = ctx.exact_span(blocker.node)[0]
-    what = blocker.message.split(", which jax.jit")[0]
-    return (f"{what} (line {line}), which jax.numpy cannot take either",
-            "pass the arrays the objects hold instead; the function can then be migrated")
-
-
-# decorators that run the body as compiled NumPy code or element by element (numba's, also a local fallback of the
-# same name, and np.vectorize): jax.numpy there would not compile, or would dispatch once per element
-ELEMENT_DECORATORS = frozenset({"jit", "njit", "vectorize", "guvectorize", "stencil", "cfunc", "generated_jit"})
-
-
-def _compiled_body(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:
-    """Decorated with numba's ``@njit``/``@jit`` (or a fallback of that name) or ``@np.vectorize``: the body stays
-    NumPy code, and so do its callers, which would hand it JAX arrays (real30: mapclassify's ``@njit`` Fisher-Jenks
-    loops, 1000x slower as eager ``.at[]`` writes, and numba cannot compile jax.numpy)."""
-    for decorator in info.node.decorators:
-        expr = decorator.decorator
-        target = expr.func if isinstance(expr, cst.Call) else expr
-        name = target.attr.value if isinstance(target, cst.Attribute) else target.value if isinstance(target, cst.Name) else ""
-        qualname = ctx.qualname(target) or ""
-        last = qualname.rsplit(".", 1)[-1]
-        # (`from numba import njit as _njit`; `from ._compat import njit`, a fallback module re-exporting numba's)
-        if qualname.startswith("numba.") or qualname == "numpy.vectorize" or (
-                (name.lstrip("_") in ELEMENT_DECORATORS or last in ELEMENT_DECORATORS) and not qualname.startswith(("jax.", "numpy."))):
-            shown = ctx.code(expr).strip()
-            return (f"decorated with `@{shown}`, which compiles the NumPy code or runs it element by element: "
-                    "jax.numpy there would not compile, or would dispatch once per element",
-                    "keep it NumPy code, or write it with jax.numpy and jax.jit (jnp.vectorize) in place of the decorator")
-    return None
-
-
-def _kept_inside(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:
-    """A function defined inside ``info``'s (outermost) function is left NumPy code (an ``@njit`` helper): it would
-    be handed the JAX arrays the migrated function computes, which numba cannot take (hunt45 L3)."""
-    if info.outer is not None:
-        return None
-    inner = next((nested for nested in info.nested if nested.kept_numpy), None)
-    if inner is None:
-        return None
-    return (f"defines `{inner.node.name.value}` (line {ctx.exact_span(inner.node.name)[0]}), which is left as NumPy "
-            "code: it would be handed the JAX arrays this function computes",
-            "move the helper to module level and keep it NumPy code, or write it with jax.numpy")
-
-
-def _shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:
-    """What to say (and do instead) when eager jax.numpy would compile new kernels, or copy a whole array, at
-    every step of a loop."""
-    found = _changing_shape(info, ctx)
-    if found is None:
-        return None
-    node, what = found
-    if what == ELEMENT_WRITE:
-        return (f"{what} inside a loop (line {ctx.exact_span(node)[0]}) would copy the whole array and dispatch a "
-                "kernel at every step as eager jax.numpy (`.at[]` outside jax.jit), far slower than NumPy",
-                "make the function jittable (see the other diagnostics): the loop then becomes a jax.lax loop")
-    return (f"{what} inside a loop (line {ctx.exact_span(node)[0]}) gives arrays of a new shape at every step, for "
-            "which eager jax.numpy compiles new kernels each time (far slower than NumPy)",
-            "keep shapes fixed (jnp.where with the mask, a size= argument, fixed-length windows); the function can then be jitted")
-
-
-ELEMENT_WRITE = "a write into array elements"
-
-
-def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, str] | None:
-    """A boolean mask index that keeps ``info``'s function from being jitted, inside one of its loops (the read),
-    or a slice or an array a loop of it makes with a length that changes at every step (analysis/eager_shapes.py),
-    or a write into array elements in a loop; with what it is.  Its callers then stay NumPy code too
-    (``FunctionInfo.kept_numpy``): handed JAX arrays, its NumPy code could neither write into them nor keep NumPy's
-    dtypes (``np.cumsum`` of a JAX uint8 array is JAX's, which wraps)."""
-    state = ctx.jit_state(info)
-    plan = state.plan
-    # (a function with a decorator jit does not combine with has no plan: its loops are looked at all the same)
-    decorated = plan is None and info.class_name is None and bool(info.node.decorators) and not state.already_jitted
-    if (plan is None and not decorated) or (plan is not None and plan.ok):
-        return None
-    loops: list[cst.CSTNode] = []
-    stack: list[cst.CSTNode] = [info.node.body]
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is cst.For or kind is cst.While:
-            loops.append(node)
-        if kind not in _NESTED_SCOPES:
-            stack.extend(inner_nodes(node))  # (trivia holds no loop)
-    if not loops:
-        return None
-    scope = ctx.resolver.scopes.get(info.node)
-    if scope is None:
-        return None
-    for blocker in plan.blockers if plan is not None else ():
-        if blocker.message == MASK_INDEX and any(contains(loop, blocker.node) for loop in loops):
-            return blocker.node, "a boolean mask index"
-    for loop in loops:
-        found = varying_shape(loop, ctx.resolver, scope)
-        if found is not None:
-            return found, ("a slice whose length changes with the step" if isinstance(found, cst.Subscript)
-                           else "an array whose length changes with the step")
-    for loop in loops:
-        found = element_write(loop)
-        if found is not None:
-            return found, ELEMENT_WRITE
-    return None
-
-
-_NESTED_SCOPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})

@@ -5,7 +5,7 @@ a function left un-jitted whose body slices with a length that changes with the 
 ``d[idx:idx + len(j)]``) or builds an array of such a length (``np.arange(i + 1, n)``) compiles new kernels
 at every step: measured on a 2-core CPU, 100 steps of ``y[i:]`` take 5 s and of ``d.at[i:2 * i].set(1.0)``
 10 s, where fixed-length windows (``x[i:i + 3]``) take 0.06 s.  pymannkendall's Sen's slope estimator went
-from milliseconds to minutes.  Such a function is better left as NumPy code (walker: NPJ304).  So is one whose
+from milliseconds to minutes.  Such a function is better left as NumPy code (kept_numpy.py: NPJ304).  So is one whose
 loop writes into array elements (``out[i] = a * x[i] + (1 - a) * out[i - 1]``): outside jit every ``.at[i].set``
 copies the whole array and dispatches a kernel, so an EMA of 2,000 samples took 6 s where NumPy takes 2 ms.
 

@@ -131,8 +131,7 @@ class MaskedProduct(HazardRule):
     def check(self, node: cst.CSTNode, scope: Scope, ctx: FileContext) -> None:
         divided = _masked_division(node, scope, ctx)
         if divided is not None:  # `m / m.sum()` (hunt: np2jax check's NaN input), `np.divide(m, n)`
-            expr, shown = (" ".join(ctx.code(n).split()) for n in (node, divided))
-            self.report(ctx, node, self.DIVIDE_MESSAGE.format(expr=_short(expr, 60), value=_short(shown, 40)), exact=True)
+            self._report_with(self.DIVIDE_MESSAGE, node, divided, ctx)
             return
         if isinstance(node, cst.Call):  # `np.multiply(p > 0, np.log(p))`
             positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
@@ -152,9 +151,13 @@ class MaskedProduct(HazardRule):
                 pairs += [(left.left, node.right), (left.right, node.right)]  # `(p > 0) * p * np.log(p)`
         for mask, value in pairs:
             if _is_mask(mask, scope, ctx, 0) and _non_finite(value, scope, ctx, 0):
-                expr, shown = (" ".join(ctx.code(n).split()) for n in (node, value))
-                self.report(ctx, node, self.MESSAGE.format(expr=_short(expr, 60), value=_short(shown, 40)), exact=True)
+                self._report_with(self.MESSAGE, node, value, ctx)
                 return
+
+    def _report_with(self, message: str, node: cst.CSTNode, value: cst.CSTNode, ctx: FileContext) -> None:
+        """Report ``node`` with ``message`` naming it and ``value`` (the factor or divisor), each on one short line."""
+        expr, shown = (" ".join(ctx.code(n).split()) for n in (node, value))
+        self.report(ctx, node, message.format(expr=_short(expr, 60), value=_short(shown, 40)), exact=True)
 
 
 def _masked_division(node: cst.CSTNode, scope: Scope, ctx: FileContext) -> cst.BaseExpression | None:
