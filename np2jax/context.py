@@ -219,6 +219,8 @@ class FileContext:
         aliasing = self._aliasing.get(function.node)
         if aliasing is None:
             returned, why = self.mutations.returned(function.node) if self.mutations is not None else (frozenset(), None)
+            if self.mutations is not None:  # `A[i] += eps; return A` that nothing relies on: a rebinding too
+                returned |= self.mutations.handed_back(function.node)
             relied = self.mutations.relied_on(function.node) if self.mutations is not None else {}
             aliasing = self._aliasing[function.node] = FunctionAliasing(
                 function.node, self.scope, self.resolver, returned, why, self.attributes, relied, self.fresh_results

@@ -587,3 +587,99 @@ def merged(a, b):
     for name, args in (("sort_kind", (x,)), ("spread", (x, x * 0 + 0.5)), ("caller", (x,))):
         np.testing.assert_allclose(new[name](*[a.copy() for a in args]), original[name](*[a.copy() for a in args]))
     assert new["merged"]([3, 1], [2]) == [1, 2, 3]
+
+
+HANDED_BACK = """
+import numpy as np
+
+
+def regularized(A, eps=1e-3):
+    A[np.diag_indices_from(A)] += eps
+    return A
+
+
+def _clip_low(x):
+    x[x < 0.5] = 0.5
+    x += 1.0
+    return x
+
+
+def pipeline(v):
+    w = v * 2.0
+    w = _clip_low(w)
+    return w
+
+
+def solve(n, b):
+    A = regularized(np.eye(n), 2.0)
+    return np.linalg.solve(A, b)
+
+
+def _zero_first(x, k):
+    if k > 2:
+        return x
+    x[0] = k
+    return x
+
+
+def zeroed(v, k):
+    return _zero_first(v.copy(), k) + v
+
+
+def _bump(x):
+    x[1] = 3.0
+    return x
+
+
+def reads_after(v):
+    u = v * 1.0
+    w = _bump(u)
+    return u + w
+
+
+def _tail(x):
+    x[0] = 1.0
+    if x.sum() > 0:
+        return x
+
+
+def as_value(v):
+    return list(map(_bump_passed, [v]))[0]
+
+
+def _bump_passed(x):
+    x[2] = 7.0
+    return x
+"""
+
+
+def test_a_function_returning_the_parameter_it_writes_into_migrates_unless_a_caller_relies_on_the_write():
+    """``A[i] += eps; return A`` (hunt44 FP12): callers that use the result see the same array either way, so
+    the writes become ``.at[]`` updates (NPJ203 says a caller elsewhere keeping its array no longer sees them);
+    a caller in the module that may read its own array after the call, or hands the function on as a value,
+    relies on the write, and then the function stays NumPy (NPJ201 naming that caller)."""
+    jnp = pytest.importorskip("jax.numpy")
+    result, original, migrated = _run(HANDED_BACK)
+    output = result.output.decode()
+    status = {r.qualname: (r.status, r.jit) for r in result.functions}
+    for name in ("regularized", "_clip_low", "pipeline", "solve", "_zero_first"):
+        assert status[name][1], (name, status[name], output)
+    assert "A = A.at[jnp.diag_indices_from(A)].add(eps)" in output, output
+    handed = sorted(d.line for d in result.diagnostics if d.code == "NPJ203")
+    lines = HANDED_BACK.splitlines()
+    assert handed == sorted(next(i + 1 for i, text in enumerate(lines) if text.startswith(f"def {name}("))
+                            for name in ("regularized", "_clip_low", "_zero_first")), [d.format() for d in result.diagnostics]
+    relied = {d.line: d.message for d in result.diagnostics if d.code == "NPJ201"}
+    assert any("`reads_after` passes `u` to `_bump` and may read it after the call" in m for m in relied.values()), relied
+    assert any("used as a value" in m for m in relied.values()), relied
+    assert any("it also returns a value" in m for m in relied.values()), relied  # `_tail` falls off its end: None
+    assert not status["reads_after"][1] and not status["_bump"][1] and not status["_tail"][1]
+    rng = np.random.default_rng(3)
+    v = rng.random(5)
+    b = rng.random(4)
+    for name, args in (("regularized", (rng.random((3, 3)),)), ("pipeline", (v,)), ("solve", (4, b)),
+                       ("zeroed", (v, 1)), ("zeroed", (v, 3)), ("reads_after", (v,)), ("as_value", (v,))):
+        want = original[name](*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+        jax_input = status[name][1] or name == "zeroed"  # NumPy code left as it is takes NumPy arrays
+        got = migrated[name](*[jnp.asarray(a) if isinstance(a, np.ndarray) and jax_input else a for a in args])
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6, err_msg=name)

@@ -7,6 +7,7 @@ F = rng.normal(size=(3, 32)).astype(np.float32)
 B = np.array([0.2, 0.3, 0.2], np.float32)
 A = np.array([1.0, -0.5, 0.1], np.float32)
 EXAMPLES = {
+    "remove_dc": [(F,), (X,)],
     "moving_average": [(X,), (X, 3)],
     "fir_filter": [(B, X)],
     "lfilter": [(B, A, X)],

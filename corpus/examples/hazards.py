@@ -12,6 +12,7 @@ WITH_NAN = rng.normal(size=(6, 3)).astype(np.float32)
 WITH_NAN[[1, 4, 2], [0, 1, 2]] = np.nan  # at most one NaN per column: no ties
 
 EXAMPLES = {
+    "zero_negatives": [(rng.normal(size=6).astype(np.float32),), (rng.normal(size=(3, 4)).astype(np.float32),)],
     "ensure_array": [(rng.normal(size=4).astype(np.float32),), ([1.0, 2.5, 3.0],)],
     "round_prices": [(np.array([1.234, 5.678, 9.1], dtype=np.float32),)],
     "round_to_units": [(np.array([0.4, 1.6, -2.3, 7.0], dtype=np.float32),), (rng.normal(size=(3, 3)).astype(np.float32) * 10,)],

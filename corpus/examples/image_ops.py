@@ -6,6 +6,7 @@ I = rng.random((8, 10)).astype(np.float32)
 RGB = rng.random((4, 5, 3)).astype(np.float32)
 BATCH = rng.random((2, 4, 4, 3)).astype(np.float32)
 EXAMPLES = {
+    "add_border": [(I, 0.5), (I, 1.0, 1)],
     "correlate2d": [(I, np.ones((3, 3), np.float32) / 9)],
     "sobel_magnitude": [(I,)],
     "box_blur": [(I,), (I, 2)],

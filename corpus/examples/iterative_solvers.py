@@ -9,6 +9,7 @@ X = rng.normal(size=(12, 3)).astype(np.float32)
 y = rng.normal(size=12).astype(np.float32)
 SPD2, SPD1 = SPD[:2, :2].copy(), SPD[:1, :1].copy()
 EXAMPLES = {
+    "gauss_seidel_sweep": [(SPD, b, np.zeros(5, np.float32)), (SPD, b, b)],
     "jacobi": [(SPD, b), (SPD, b, np.zeros(5, np.float32), 1e-4, 50)],
     "conjugate_gradient": [(SPD, b, 1e-4), (SPD, b, 1e-4, 3)],
     "residual_norm": [(SPD, b, b)],

@@ -10,6 +10,7 @@ def f32(*shape, low=-2.0, high=2.0):
 
 
 EXAMPLES = {
+    "reset_first": [(f32(4),), (f32(3, 2),)],
     "sum_of_squares": [(f32(5),), (f32(3, 4),), (np.arange(6, dtype=np.float32),)],
     "sum_of_squares_dx": [(f32(5),), (f32(2, 3),)],
     "selu": [(f32(8),), (f32(3, 4),), (f32(6), 1.0, 1.0)],

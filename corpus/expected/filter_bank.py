@@ -95,8 +95,9 @@ def pre_emphasis(signal, coeff=0.97):
     return out
 
 
+@jax.jit
 def remove_dc(x):
-    x -= x.mean(axis=-1, keepdims=True)
+    x = x - x.mean(axis=-1, keepdims=True)
     return x
 
 

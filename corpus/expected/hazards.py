@@ -49,9 +49,10 @@ def histogram_counts(indices, n_bins):
     return counts
 
 
+@jax.jit
 def zero_negatives(x):
     """Clamp negative entries to zero, in the caller's array."""
-    x[x < 0] = 0
+    x = jnp.where(x < 0, jnp.asarray(0, x.dtype), x)
     return x
 
 

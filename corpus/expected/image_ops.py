@@ -92,11 +92,12 @@ def flip_and_stack(img):
     return jnp.stack([img, img[::-1], img[:, ::-1], img.T], axis=0)
 
 
+@functools.partial(jax.jit, static_argnums=(2,))
 def add_border(img, value, width=2):
-    img[:width, :] = value
-    img[-width:, :] = value
-    img[:, :width] = value
-    img[:, -width:] = value
+    img = img.at[:width, :].set(value)
+    img = img.at[-width:, :].set(value)
+    img = img.at[:, :width].set(value)
+    img = img.at[:, -width:].set(value)
     return img
 
 

@@ -18,11 +18,18 @@ def jacobi(A, b, x0=None, tol=1e-8, maxiter=500):
     return x
 
 
+@jax.jit
 def gauss_seidel_sweep(A, b, x):
     n = A.shape[0]
-    for i in range(n):
-        s = A[i, :i] @ x[:i] + A[i, i + 1:] @ x[i + 1:]
-        x[i] = (b[i] - s) / A[i, i]
+    if 0 < n:
+        i = 0
+        s = jnp.where(jax.lax.broadcasted_iota(int, A[i, :].shape, 0) < i, A[i, :], False) @ jnp.where(jax.lax.broadcasted_iota(int, x.shape, 0) < i, x, False) + jnp.where(jax.lax.broadcasted_iota(int, A[i, :].shape, 0) >= i + 1, A[i, :], False) @ jnp.where(jax.lax.broadcasted_iota(int, x.shape, 0) >= i + 1, x, False)
+        x = x.at[i].set((b[i] - s) / A[i, i])
+        def _loop_body(i, x):
+            s = jnp.where(jax.lax.broadcasted_iota(int, A[i, :].shape, 0) < i, A[i, :], False) @ jnp.where(jax.lax.broadcasted_iota(int, x.shape, 0) < i, x, False) + jnp.where(jax.lax.broadcasted_iota(int, A[i, :].shape, 0) >= i + 1, A[i, :], False) @ jnp.where(jax.lax.broadcasted_iota(int, x.shape, 0) >= i + 1, x, False)
+            x = x.at[i].set((b[i] - s) / A[i, i])
+            return x
+        x = jax.lax.fori_loop(1, n, _loop_body, x)
     return x
 
 

@@ -234,6 +234,8 @@ class FunctionAliasing:
         if reason is _PARAMETER:
             if name in self.returned or not self.mutates_parameter(name, write):
                 return None
+            if name in self.relied:  # it writes into `name` and returns it, and a use relies on the update
+                return self.relied[name]
             why = f"`{name}` is a parameter: NumPy mutates the caller's array, JAX cannot"
             return f"{why}; returning it instead is not possible: {self.not_returned}" if self.not_returned else why
         return reason

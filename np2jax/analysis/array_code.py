@@ -142,9 +142,11 @@ class _Evidence(FastVisitor):
 
     def _written(self, target: cst.BaseExpression) -> None:
         """``new[1:-1] = ...``: a slice write into a name not bound to a list becomes ``new = jnp.asarray(new).at[1:-1]
-        .set(...)``, array code once migrated (so judging the migrated code again finds the same)."""
+        .set(...)``, array code once migrated (so judging the migrated code again finds the same); so does a write
+        through a comparison mask (``x[x < lo] = lo``, which becomes ``jnp.where``: a list cannot be compared so)."""
         if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and self._is_value(target.value) and any(
-                isinstance(e.slice, cst.Slice) for e in target.slice) and not python_container(target.value, self.scope):
+                isinstance(e.slice, cst.Slice) or (isinstance(e.slice, cst.Index) and _comparison_mask(e.slice.value))
+                for e in target.slice) and not python_container(target.value, self.scope):
             self.found = True
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -170,3 +172,13 @@ class _Evidence(FastVisitor):
             if found is self.owner.module_scope and self.owner(func.value):
                 self.found = True
 
+
+def _comparison_mask(expr: cst.BaseExpression) -> bool:
+    """``x < lo``, ``(a > 0) & (b < 1)``, ``~(x == 0)``: a boolean mask made of comparisons."""
+    if isinstance(expr, cst.Comparison):
+        return True
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
+        return _comparison_mask(expr.expression)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+        return _comparison_mask(expr.left) and _comparison_mask(expr.right)
+    return False

@@ -55,6 +55,7 @@ class MutatingFunction:
     problem: str | None = None  # why it cannot return them instead; None: it does
     calls: list[CallSite] = field(default_factory=list)
     maybe: list[str] = field(default_factory=list)  # parameters it may update in place (`x += v`) and returns a value
+    handed: list[str] = field(default_factory=list)  # of ``maybe``: written in place and what every `return` returns
 
 
 class ModuleMutations:
@@ -75,6 +76,10 @@ class ModuleMutations:
                 self.functions[name] = MutatingFunction(name, bindings[0].node)
         for function in self.functions.values():
             function.params, function.maybe = self._mutated_parameters(function.node)
+            function.handed = self._handed_back(function)
+            if function.handed:  # `A[i] += eps; return A`: a caller that uses the result sees the update either way
+                function.params = [p for p in function.params if p not in function.handed]
+                function.maybe = [p for p in _parameter_names(function.node) if p in function.maybe or p in function.handed]
         self.rebinds: dict[cst.Expr, tuple[str, ...]] = {}
         self._relied: dict[cst.FunctionDef, dict[str, str]] = {}
         if not any(function.params or function.maybe for function in self.functions.values()):
@@ -89,10 +94,13 @@ class ModuleMutations:
             if name in self.functions and self.functions[name].params:
                 self.functions[name].problem = why
             for param in self.functions[name].maybe if name in self.functions else ():
-                self._relied.setdefault(self.functions[name].node, {}).setdefault(param, _relied_message(param, why))
+                self._relied.setdefault(self.functions[name].node, {}).setdefault(
+                    param, _relied_message(param, why, param in self.functions[name].handed))
         for function in self.functions.values():
             if keep_all and function.params:
                 function.problem = keep_all
+            for param in function.handed if keep_all else ():
+                self._relied.setdefault(function.node, {}).setdefault(param, _relied_message(param, keep_all, True))
         self._settle()
         self.rebinds = {
             site.statement: site.names
@@ -114,6 +122,15 @@ class ModuleMutations:
         if function.problem is not None:
             return frozenset(), function.problem
         return frozenset(function.params), None
+
+    def handed_back(self, node: cst.FunctionDef) -> frozenset[str]:
+        """Parameters ``node`` writes into and returns (``A[i] += eps; return A``) whose in-place update no use in
+        the module relies on: writing them becomes a rebinding, as if the function returned them instead."""
+        function = self._function_of(node)
+        if function is None:
+            return frozenset()
+        relied = self._relied.get(node, {})
+        return frozenset(p for p in function.handed if p not in relied)
 
     def rebinding(self) -> list[str]:
         """Functions returning a value whose ``x op= v`` on a parameter becomes a plain rebinding because no use
@@ -197,6 +214,26 @@ class ModuleMutations:
         names = _parameter_names(node)
         return [name for name in names if name in mutated], [name for name in names if name in maybe]
 
+    def _handed_back(self, function: MutatingFunction) -> list[str]:
+        """The parameter that ``function`` writes into in place and returns at every exit (``A[i] += eps; return A``):
+        undecorated, not a generator, no default (NumPy would mutate the shared default), never rebound."""
+        node, body = function.node, self._body(function.node)
+        if node.decorators or node.asynchronous is not None or body.yields or not body.returns or not ends_with_exit(node.body):
+            return []
+        values = {ret.value.value if isinstance(ret.value, cst.Name) else None for ret in body.returns}
+        if len(values) != 1 or None in values:
+            return []
+        name = values.pop()
+        if name not in function.params:
+            return []
+        params = node.params
+        if any(p.name.value == name and p.default is not None for p in (*params.posonly_params, *params.params, *params.kwonly_params)):
+            return []
+        scope = self.resolver.scopes[node]
+        if any(not isinstance(b, ParamBinding) and not (isinstance(b, ValueBinding) and b.augmented) for b in scope.bindings[name]):
+            return []
+        return [name]
+
     def _find_reliance(self, value_uses: dict[str, str]) -> None:
         """``def f(x): x += v; return x``: NumPy updates an array argument in place, the migrated ``f`` only
         rebinds ``x``. A use of ``f`` that may observe the argument afterwards relies on the update."""
@@ -208,7 +245,7 @@ class ModuleMutations:
                     (problem for site in function.calls if (problem := self._site_reliance(function, site, param))), None
                 )
                 if why is not None:
-                    self._relied.setdefault(function.node, {})[param] = _relied_message(param, why)
+                    self._relied.setdefault(function.node, {})[param] = _relied_message(param, why, param in function.handed)
 
     def _site_reliance(self, function: MutatingFunction, site: CallSite, param: str) -> str | None:
         """Why the call ``site`` may observe the in-place update of ``param`` after the call (None: it cannot)."""
@@ -373,7 +410,18 @@ class ModuleMutations:
         site.names, site.cascade = tuple(names), tuple(cascade)
 
 
-def _relied_message(param: str, why: str) -> str:
+def ends_with_exit(body: cst.BaseSuite) -> bool:
+    """The block's last statement is a ``return`` (or ``raise``): no path falls off its end."""
+    last = body.body[-1] if body.body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1]
+    return isinstance(last, (cst.Return, cst.Raise))
+
+
+def _relied_message(param: str, why: str, handed: bool = False) -> str:
+    if handed:
+        return (f"`{param}` is a parameter that this function writes into and returns: NumPy changes the caller's "
+                f"array too, and {why}: the migrated function only returns the updated array")
     return (f"`{param}` is a parameter that `{param} {{op}}= ...` updates in place in NumPy when it is an array, "
             f"and {why}: the migrated code only rebinds `{param}`")
 
@@ -466,6 +514,7 @@ class _Body(FastVisitor):
         self.subscripts: list[cst.Subscript] = []
         self.augmented: list[cst.AugAssign] = []
         self.returns_value = False
+        self.returns: list[cst.Return] = []
         self.yields = False
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -488,6 +537,7 @@ class _Body(FastVisitor):
 
     def visit_Return(self, node: cst.Return) -> None:
         self.returns_value = self.returns_value or node.value is not None
+        self.returns.append(node)
 
     def visit_Yield(self, node: cst.Yield) -> None:
         self.yields = True

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.mutation import ends_with_exit
 from np2jax.context import FileContext, FunctionInfo
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -19,13 +20,6 @@ def _arguments(node: cst.FunctionDef) -> str:
     return ", ".join([p.name.value for p in (*params.posonly_params, *params.params)] + [f"{p.name.value}={p.name.value}" for p in params.kwonly_params])
 
 
-def _ends_with_exit(body: cst.BaseSuite) -> bool:
-    last = body.body[-1] if body.body else None
-    if isinstance(last, cst.SimpleStatementLine):
-        last = last.body[-1]
-    return isinstance(last, (cst.Return, cst.Raise))
-
-
 class ReturnedArgument(Rule):
     CODE = "NPJ203"
     NAME = "returned-argument"
@@ -34,6 +28,11 @@ class ReturnedArgument(Rule):
         "`{function}` updates its argument{s} {params} with `op=`: NumPy also changes the caller's array, the migrated "
         "function only rebinds {them} (no caller in this module relies on the update; callers elsewhere must use "
         "what it returns)"
+    )
+    HANDED_MESSAGE = (
+        "`{function}` writes into its argument {params} in place and returns it: NumPy also changes the caller's "
+        "array, the migrated function only returns the updated array (no caller in this module relies on the "
+        "change; callers elsewhere must use what it returns)"
     )
     CALLS = ", and its calls in this module rebind {them} (`{example}`)"
     PUBLIC = "; callers in other modules must rebind {them} too (`{signature}`)"
@@ -53,7 +52,10 @@ class ReturnedArgument(Rule):
             "caller's number). Also reported: "
             "a function that updates a parameter with `op=` and returns a value (`v *= 0.9; ...; return v`) where no "
             "caller in the module relies on the update: the migrated `op=` only rebinds the name, so a caller that kept "
-            "its array no longer sees the update."
+            "its array no longer sees the update. Likewise a function that writes into a parameter and returns it at "
+            "every exit (`A[np.diag_indices_from(A)] += eps; return A`): callers that use the result get the same "
+            "array; one that passes an array it may read afterwards (or passes the function on as a value) relies "
+            "on the update, and then the function stays NumPy code (NPJ201)."
         ),
         why=(
             "JAX arrays cannot change: the only way to hand an update back is to return it. The rewrite is applied "
@@ -91,6 +93,32 @@ class ReturnedArgument(Rule):
                     v *= 0.9
                     v -= lr * jnp.asarray(g)
                 return v
+            """,
+            diagnostics=("NPJ203",),
+        ),
+        Example(
+            title="a write into a parameter that the function returns: callers that use the result see the update",
+            before="""
+            import numpy as np
+
+            def _regularize(A, eps):
+                A[np.diag_indices_from(A)] += eps
+                return A
+
+            def solve(n, b):
+                A = _regularize(np.ones((n, n)), 1e-3)
+                return np.linalg.solve(A, b)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def _regularize(A, eps):
+                A = jnp.asarray(A).at[jnp.diag_indices_from(A)].add(eps)
+                return A
+
+            def solve(n, b):
+                A = _regularize(jnp.ones((n, n)), 1e-3)
+                return jnp.linalg.solve(A, b)
             """,
             diagnostics=("NPJ203",),
         ),
@@ -205,9 +233,12 @@ class ReturnedArgument(Rule):
         if not params:
             return
         private = function.name.startswith("_")
-        message = self.REBINDING_MESSAGE.format(
-            function=function.name, s="s" if len(params) > 1 else "", params=", ".join(f"`{p}`" for p in params),
-            them="it" if len(params) == 1 else "them")
+        if params == function.handed:
+            message = self.HANDED_MESSAGE.format(function=function.name, params=f"`{params[0]}`")
+        else:
+            message = self.REBINDING_MESSAGE.format(
+                function=function.name, s="s" if len(params) > 1 else "", params=", ".join(f"`{p}`" for p in params),
+                them="it" if len(params) == 1 else "them")
         line, col, end_line, end_col = ctx.def_name_span(info)
         ctx.diagnostics.append(Diagnostic(
             self.CODE, Severity.INFO if private else self.SEVERITY, message, ctx.path, line, col, end_line, end_col,
@@ -226,7 +257,7 @@ class ReturnedArgument(Rule):
             return
         function = ctx.mutations.function(info.node)
         params = function.params
-        if not _ends_with_exit(info.node.body):
+        if not ends_with_exit(info.node.body):
             info.epilogue = cst.Return(_names(params))
         names = next((site.names for site in function.calls if site.names), None)
         private = function.name.startswith("_")
