@@ -308,15 +308,18 @@ def run(n):
 """
 
 
-@pytest.mark.parametrize("body", [
-    "K = scale(make(n))\n    K[0, 0] = 5.0",  # a NumPy function hands back what it was handed
-    "K = make(n) - 0.5\n    K = add_jitter(K, 1.0)",  # the write happens before the name is rebound
+@pytest.mark.parametrize("body, code, line", [
+    ("K = scale(make(n))\n    K[0, 0] = 5.0", "NPJ202", 4),  # a NumPy function hands back what it was handed
+    # `add_jitter` returns the array it writes into and its caller rebinds it: it migrates (NPJ203), and the
+    # NumPy caller gets its update back as a JAX array
+    ("K = make(n) - 0.5\n    K = add_jitter(K, 1.0)", "NPJ203", 12),
+    ("K = make(n) - 0.5\n    add_jitter(K, 1.0)", "NPJ202", 4),  # it relies on the write: `add_jitter` stays NumPy
 ])
-def test_writes_into_what_a_numpy_function_hands_back(body):
+def test_writes_into_what_a_numpy_function_hands_back(body, code, line):
     source = HANDED_BACK.format(body=body)
     result, expected, got = _run_both(source, "run(3)")
     np.testing.assert_array_equal(got[1], expected[1])
-    assert any(d.code == "NPJ202" and d.line == 4 for d in result.diagnostics)
+    assert any(d.code == code and d.line == line for d in result.diagnostics), [d.format() for d in result.diagnostics]
 
 
 
@@ -384,3 +387,50 @@ def test_a_result_written_after_a_conditional_rebinding_keeps_its_producer_numpy
     v1 = np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]])
     got = namespace["scale_factor"](v1, v1 * 2)
     assert got[0] == 2.0 and np.isnan(got[1])
+
+
+
+COPIED_ITEMS = """\
+import numpy as np
+
+
+def make(x):
+    return np.abs(x) * 2.0
+
+
+def gather(x):
+    m = make(x)
+    out = {holder}
+    for i in range(3):
+        out[i] = m[i]
+    return out
+
+
+def first_set(x):
+    r = gather(x)
+    {write}
+    return r
+
+
+def tripled(x):
+    return make(x) * 3.0
+"""
+
+
+@pytest.mark.parametrize("holder, write, x, make_migrates", [
+    # items stored into a new NumPy array are copied: `make`'s result is not handed back
+    ("np.zeros(3)", "r[0] = 5.0", "[-1.0, 2.0, -3.0, 4.0]", True),
+    # a list holds what is stored in it, here rows of `make`'s result, which the caller writes into
+    ("[None, None, None]", "r[1][0] = 5.0", "[[-1.0, 2.0], [3.0, -4.0], [0.5, 0.25]]", False),
+])
+def test_items_copied_into_a_new_array_do_not_hand_back_the_callee_result(holder, write, x, make_migrates):
+    """hunt45 FP7: `gather` stays NumPy (its caller writes into its result), and `out[i] = m[i]` with
+    `out = np.zeros(3)` copies numbers out of `make`'s result; `make` (and `tripled`) used to be kept NumPy
+    as if `gather` returned `make`'s array."""
+    source = COPIED_ITEMS.format(holder=holder, write=write)
+    array = f"__import__('numpy').array({x})"
+    result, expected, got = _run_both(source, f"first_set({array}), tripled({array})")
+    for want, have in zip(expected, got):
+        np.testing.assert_array_equal(np.asarray(have), np.asarray(want))
+    records = {r.qualname: r for r in result.functions}
+    assert records["make"].jit is make_migrates and records["tripled"].jit is make_migrates, result.output.decode()

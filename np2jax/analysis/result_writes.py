@@ -76,6 +76,8 @@ DERIVING_FUNCTIONS = frozenset(
 # Reductions that, of the array alone (no axis, keepdims or out), give a NumPy scalar: nothing to write into.
 SCALAR_REDUCTIONS = frozenset("all any argmax argmin max min amax amin mean prod ptp std sum var item tolist".split())
 ELEMENT_CALLS = frozenset("zip enumerate reversed list tuple iter sorted".split())  # their elements are their arguments'
+# NumPy constructors of a new ndarray of numbers: an item stored into one (`out[i] = m[i]`) is copied, not held.
+NEW_ARRAYS = frozenset("zeros ones empty full zeros_like ones_like empty_like full_like eye identity arange linspace".split())
 
 
 def result_uses(
@@ -229,6 +231,7 @@ class _ResultWrites(FastVisitor):
         self.branches = 0  # `if`/loop/`try` blocks the visit is in: a rebinding there may not happen
         self.masks: set[str] = set()  # names bound to boolean masks (`nz = np.logical_not(np.isclose(n, 0))`)
         self.loops = 0  # `for`/`while` loops the visit is in
+        self.new_arrays: set[str] = set()  # names last bound (outside branches) to a new NumPy array (NEW_ARRAYS)
 
     def leave_Assign(self, node: cst.Assign) -> None:  # (after the value: `x = add_jitter(x)` writes into the old `x`)
         for target in node.targets:
@@ -245,8 +248,9 @@ class _ResultWrites(FastVisitor):
             if not isinstance(target.target, cst.Name):
                 self._store(node.value)  # `d["k"] = x`, `self.x = x`: x is kept elsewhere too
                 holder = _base_name(target.target)
-                if holder is not None:  # `b.F = build(n)`, `out["x"] = x`
-                    self.held.setdefault(holder, set()).update(self._results_in(node.value))
+                if holder is not None and not (holder in self.new_arrays and isinstance(target.target, cst.Subscript)
+                                               and isinstance(target.target.value, cst.Name)):
+                    self.held.setdefault(holder, set()).update(self._results_in(node.value))  # `b.F = build(n)`, `out["x"] = x`
 
     def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         """Bind the names (and attribute chains) of ``target`` to what ``value`` holds; a tuple display
@@ -264,6 +268,11 @@ class _ResultWrites(FastVisitor):
         if not callee and not part and isinstance(value, (cst.List, cst.Tuple, cst.Dict)):
             callee = tuple(sorted(self._results_in(value)))  # `L = [make(n)]`, `d = {"W": make(n)}`: holding results
         keys = [key for key in map(_chain, target_parts(target)) if key is not None]  # `self.x, self.P = update(z)`
+        if isinstance(target, cst.Name) and not self.branches and isinstance(value, cst.Call) and (
+                _numpy_function(value.func) in NEW_ARRAYS and _chain(value.func.value) in ("np", "numpy")):
+            self.new_arrays.add(target.value)  # `out = np.zeros(3)`: a NumPy array of numbers, items stored are copied
+        else:
+            self.new_arrays.difference_update(keys)
         for key in keys:
             for stale in [k for k in self.bound if k.startswith(key + ".")]:  # `b = other()`: b.F is another one now
                 del self.bound[stale]
@@ -381,6 +390,7 @@ class _ResultWrites(FastVisitor):
         ``range``), which the container or the array holds too."""
         for name in target_names(target):
             self.shared.discard(name)
+            self.new_arrays.discard(name)
             if callee:
                 self.bound[name] = callee
                 self.shared.add(name)  # an element of the container it iterates over
