@@ -2676,3 +2676,67 @@ def test_a_method_left_numpy_called_through_its_class_keeps_the_caller_numpy():
     x = np.linspace(0.5, 2.0, 5)
     np.testing.assert_allclose(migrated.centered_exp(x), original.centered_exp(x))
     np.testing.assert_allclose(migrated.Norm.centered_log(x), original.Norm.centered_log(x))
+
+
+def test_bincount_weights_are_summed_as_floats():
+    """hunt46 S1/L5: NumPy sums `np.bincount`'s weights as float64 whatever their dtype; jax.numpy summed int32
+    weights in int32 (2**30 three times wrapped to -2**30) and refused bool weights (`weights=(y_pred == y_true)`,
+    per-class accuracy). The weights are converted with `jnp.asarray(w, dtype=float)`."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def bytes_per_class(labels, nbytes, n_classes):
+            return np.bincount(labels, weights=nbytes, minlength=n_classes)
+
+        def per_class_accuracy(y_true, y_pred, n_classes):
+            correct = np.bincount(y_true, weights=(y_pred == y_true), minlength=n_classes)
+            total = np.bincount(y_true, minlength=n_classes)
+            return correct / np.maximum(total, 1)
+        """
+    )
+    output = result.output.decode()
+    assert "weights=jnp.asarray(nbytes, dtype=float)" in output and "weights=jnp.asarray((y_pred == y_true), dtype=float)" in output
+    labels = np.array([0, 0, 0, 1])
+    nbytes = np.full(4, 2 ** 30, dtype=np.int32)
+    got = np.asarray(migrated.bytes_per_class(labels, nbytes, 2))
+    want = original.bytes_per_class(labels, nbytes, 2)
+    assert got.dtype.kind == "f"
+    np.testing.assert_allclose(got, want, rtol=1e-6)  # float32 without x64: 3.2e9 to 7 digits
+    y_true, y_pred = np.array([0, 1, 1, 0]), np.array([0, 1, 0, 1])
+    np.testing.assert_allclose(np.asarray(migrated.per_class_accuracy(y_true, y_pred, 2)), original.per_class_accuracy(y_true, y_pred, 2))
+
+
+def test_a_finite_difference_with_a_small_step_is_reported():
+    """hunt46 S2: a central difference with `eps=1e-6` runs in float32 without x64 and keeps about one digit
+    (d/dx sum(sin(x)) came out 0.715 for cos(0.5) = 0.878); it was reported only as a converted loop. NPJ116 now
+    reports a difference divided by a step below 1e-3 (a literal, a local or a parameter default), not a
+    larger step nor Python-number arithmetic."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def numerical_gradient(x, eps=1e-6):
+            g = np.zeros(x.shape[0])
+            for i in range(x.shape[0]):
+                dx = np.zeros(x.shape[0])
+                dx[i] = eps
+                g[i] = (np.sum(np.sin(x + dx)) - np.sum(np.sin(x - dx))) / (2 * eps)
+            return g
+
+        def coarse_slope(x, h=0.01):
+            return (np.sin(x + h) - np.sin(x - h)) / (2 * h)
+
+        def rounding_at_one(x):
+            h = 1e-6
+            return x + ((1.0 + h) - 1.0) / h
+        """
+    )
+    found = [(d.line, d.message) for d in result.diagnostics if d.code == "NPJ116"]
+    assert [line for line, _ in found] == [8], found
+    assert "a step of `eps`" in found[0][1] or "a step of `1e-6`" in found[0][1]
+    assert "about 1 correct digit" in found[0][1]
+    x = np.linspace(0.1, 1.0, 6)
+    want = original.numerical_gradient(x)
+    got = np.asarray(migrated.numerical_gradient(jnp.asarray(x, dtype=jnp.float32)))
+    assert np.abs(got - want).max() > 1e-3  # what the diagnostic is about: float32 loses the digits

@@ -48,7 +48,7 @@ def equalize_hist(img, nbins=256):
     cdf = jnp.cumsum(hist, dtype=jnp.sum(hist).dtype).astype(float)
     cdf /= cdf[-1]
     centers = 0.5 * (edges[:-1] + edges[1:])
-    return jnp.interp(img.ravel(), jnp.asarray(centers, dtype=float), jnp.asarray(cdf, dtype=jnp.result_type(cdf, jnp.float64))).reshape(img.shape)
+    return jnp.interp(jnp.asarray(img.ravel(), dtype=float), jnp.asarray(centers, dtype=float), jnp.asarray(cdf, dtype=jnp.result_type(cdf, jnp.float64))).reshape(img.shape)
 
 
 @jax.jit

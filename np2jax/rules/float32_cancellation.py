@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import math
+
 import libcst as cst
 
-from np2jax.analysis.scope import Scope, ValueBinding
+from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.value_kinds import literal_value
 from np2jax.analysis.values import DATA, STATIC
 from np2jax.context import FileContext
@@ -33,7 +35,10 @@ class Float32Cancellation(HazardRule):
             "integral image's `S[r:, r:] - S[:-r, r:]`), also when the running sum's name is rebound (`c = np.concatenate(([0.0], c))`); "
             "and sliding-window sums a loop keeps by adding elements of one array and subtracting others, read at "
             "another index (`acc += x[i]` ... `acc -= x[i - w]`): the partial sums grow with the data's length while the "
-            "window's sum does not, so float32 keeps few of its digits (running counts of integers or booleans are exact)."
+            "window's sum does not, so float32 keeps few of its digits (running counts of integers or booleans are exact); "
+            "and finite differences with a small step: a difference divided by a step below 1e-3, a literal or a "
+            "name bound to one (`(f(x + h) - f(x - h)) / (2 * h)` with `h=1e-6`), where float32's rounding of the two "
+            "values, ~1e-7 of their size, is divided by the step too."
         ),
         why=(
             "Both terms are large and nearly equal when the mean is large next to the spread. NumPy computes them in "
@@ -42,7 +47,7 @@ class Float32Cancellation(HazardRule):
         ),
         use_instead=(
             "jnp.var / jnp.cov, or subtract the mean first (two passes: d = x - x.mean(); (d * d).sum()); sum each "
-            "window afresh; or enable x64"
+            "window afresh; jax.grad (or jax.jvp) instead of a finite difference; or enable x64"
         ),
         known_problems=(
             "Only these patterns are recognised; other differences of large nearly equal values are not, nor a running "
@@ -152,6 +157,22 @@ class Float32Cancellation(HazardRule):
             """,
             diagnostics=("NPJ116", "NPJ116"),
         ),
+        Example(
+            title="a finite difference with a small step",
+            before="""
+            import numpy as np
+
+            def slope(x, h=1e-6):
+                return (np.sin(x + h) - np.sin(x - h)) / (2 * h)
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def slope(x, h=1e-6):
+                return (jnp.sin(x + h) - jnp.sin(x - h)) / (2 * h)
+            """,
+            diagnostics=("NPJ116",),
+        ),
     )
 
     NODE_TYPES = frozenset({cst.BinaryOperation, cst.For, cst.While})
@@ -165,6 +186,12 @@ class Float32Cancellation(HazardRule):
         "in float32 what is left keeps only the digits the largest partial sums leave it"
     )
 
+    STEP_MESSAGE = (
+        "`{expr}` divides a difference of nearby values by a step of `{step}` (a finite difference): float32 rounds "
+        "each value to ~1e-7 of its size, so the quotient keeps about {digits} correct digit(s) where NumPy's float64 "
+        "keeps about {digits64}"
+    )
+
     def on_leave_function(self, info, ctx: FileContext) -> None:
         self._reported: set[int] = set()
         super().on_leave_function(info, ctx)
@@ -176,6 +203,9 @@ class Float32Cancellation(HazardRule):
                     self._reported.add(id(subtraction))
                     self.report(ctx, subtraction, self.LOOP_MESSAGE.format(name=name), exact=True)
             return
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Divide):
+            self._finite_difference(node, scope, ctx)
+            return
         if not (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Subtract)):
             return
         kinds = {_moment(node.left, scope, ctx, 0), _moment(node.right, scope, ctx, 0)}
@@ -185,6 +215,52 @@ class Float32Cancellation(HazardRule):
         base = _running_sum_part(node.left, scope, ctx, 0)
         if base is not None and base == _running_sum_part(node.right, scope, ctx, 0):
             self.report(ctx, node, self.WINDOW_MESSAGE.format(expr=_short(ctx.code(node))), exact=True)
+
+
+    def _finite_difference(self, node: cst.BinaryOperation, scope: Scope, ctx: FileContext) -> None:
+        """``(f(x + h) - f(x - h)) / (2 * h)`` with a step ``h`` below 1e-3 (a literal, a local name's or a
+        parameter default's): float32's rounding of the two values is divided by the step too."""
+        left = node.left
+        if not (isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Subtract)):
+            return
+        if ctx.values.origin(left, scope) == STATIC:
+            return  # Python numbers: float64 under JAX too
+        step = _small_step(node.right, scope, 0)
+        if step is None:
+            return
+        value = float(step.evaluated_value)
+        digits = max(0, round(math.log10(value / 1.2e-7)))
+        digits64 = round(math.log10(value / 2.2e-16))
+        self.report(ctx, node, self.STEP_MESSAGE.format(expr=_short(ctx.code(node)), step=ctx.code(step).strip(),
+                                                        digits=digits, digits64=digits64), exact=True)
+
+
+SMALL_STEP = 1e-3  # a finite difference's step below this keeps fewer than ~4 digits in float32
+
+
+def _small_step(node: cst.BaseExpression, scope: Scope, depth: int) -> cst.Float | None:
+    """The float literal below ``SMALL_STEP`` that ``node`` (``h``, ``2 * h``, ``2.0 * eps``) scales."""
+    if depth > 4:
+        return None
+    if isinstance(node, cst.Float):
+        return node if 0 < node.evaluated_value < SMALL_STEP else None
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply):
+        sides = (node.left, node.right)
+        steps = [_small_step(side, scope, depth + 1) for side in sides]
+        numbers = [isinstance(side, (cst.Integer, cst.Float)) and 1 <= float(side.evaluated_value) <= 10 for side in sides]
+        if steps[0] is not None and numbers[1]:
+            return steps[0]
+        return steps[1] if steps[1] is not None and numbers[0] else None
+    if isinstance(node, cst.Name):
+        found, bindings = scope.lookup(node.value)
+        if len(bindings) != 1:
+            return None
+        binding = bindings[0]
+        if isinstance(binding, ValueBinding) and not binding.augmented:
+            return _small_step(binding.value, found, depth + 1)
+        if isinstance(binding, ParamBinding) and binding.param.default is not None:
+            return _small_step(binding.param.default, found, depth + 1)
+    return None
 
 
 def _window_sums(loop: cst.For | cst.While, scope: Scope, ctx: FileContext) -> list[tuple[str, cst.CSTNode]]:

@@ -166,6 +166,8 @@ _FLOAT64_MATH = {
     "numpy.cov": {"m": (0, True), "y": (1, True)},
     "numpy.corrcoef": {"x": (0, True), "y": (1, True)},
     "numpy.interp": {"x": (0, False), "xp": (1, False), "fp": (2, True)},
+    # NumPy sums bincount's weights as float64 whatever their dtype; jax.numpy in theirs (int32 wraps, bool raises)
+    "numpy.bincount": {"weights": (1, False)},
 }
 # ... and those whose result dtype is NumPy's promotion of the data with ``q``: float64 for a list or tuple of
 # numbers (a Python float keeps the data's dtype, in both).
@@ -190,8 +192,8 @@ def widened_arguments(ref: NumpyRef, ctx: FileContext) -> set[tuple]:
     if ref.qualname in _FLOAT64_MATH:
         for name, (index, complex_ok) in _FLOAT64_MATH[ref.qualname].items():
             position = position_of(name, index)
-            if position is not None and _plain_read(call.args[position].value):
-                found.add(("widen", position, complex_ok))
+            if position is not None and (not complex_ok or _plain_read(call.args[position].value)):
+                found.add(("widen", position, complex_ok))  # (`dtype=float` names the argument once)
     elif ref.qualname in _QUANTILES:
         data, q = position_of("a", 0), position_of("q", 1)
         if (data is not None and q is not None and _plain_read(call.args[data].value)
