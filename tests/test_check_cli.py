@@ -963,3 +963,54 @@ def newton_sqrt(a, tol=1e-6):
     (tmp_path / "mig" / "m.py").write_text(original.replace("    return x\n", "    return x + 1e-3\n"))
     run = check(tmp_path / "orig", tmp_path / "mig", "-j", "1", "--timeout", "5", tmp=tmp_path)
     assert run.functions["m.newton_sqrt"]["status"] == "mismatch", run
+
+
+LIBRARY_STATE = '''\
+import logging
+import os
+
+import numpy as np
+
+PARTS = [logging.getLogger(f"{__name__}.part{i}") for i in range(20)]  # a package's loggers, reachable from each
+
+
+class Reporter:
+    def __init__(self):
+        self.logger = logging.getLogger(__name__)
+        self.scale = np.ones(3)
+
+    def log(self, x):
+        self.logger.debug("x = %s", x)
+        return np.sum(x * self.scale)
+
+    def note(self, message, level=logging.DEBUG):
+        self.logger.log(level, message)
+
+
+def log_target(x):
+    return os.getcwd() + "/report.log", np.sum(x)
+
+
+def labelled(x):
+    return "total of {} values".format(x.size), np.sum(x)
+'''
+
+
+def test_objects_holding_library_state_and_working_directories_compare(tmp_path):
+    """real32 C3/C4: an object holding a `logging.Logger` was converted attribute by attribute, through the manager
+    to every logger of the process (a 30 s time-out on unchanged code); each side runs in a working directory of its
+    own, so `os.getcwd()` in a result was a mismatch of a byte-identical copy, described by the strings' common start.
+    Standard-library objects are described, not walked, and nothing is converted twice; the working directory reads
+    the same on both sides; differing strings are shown where they differ."""
+    for side in ("original", "migrated"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "lib.py").write_text(LIBRARY_STATE)
+    migrated = tmp_path / "migrated" / "lib.py"
+    migrated.write_text(LIBRARY_STATE.replace('"total of {} values"', '"total of {} value(s)"'))
+    run = check(tmp_path / "original", tmp_path / "migrated", "--timeout", "8", tmp=tmp_path)
+    statuses = {name: f["status"] for name, f in run.functions.items()}
+    assert statuses["lib.Reporter.log"] == "equivalent" and statuses["lib.log_target"] == "equivalent", run
+    assert statuses["lib.Reporter.note"] != "error", run
+    assert statuses["lib.labelled"] == "mismatch", run
+    message = run.functions["lib.labelled"]["message"]
+    assert "differs at character" in message and "value(s)" in message, message

@@ -103,7 +103,21 @@ def _walk(expected, actual, perturbed: list, where: str, outcome: Outcome, mode:
             outcome.fail(where, f"{where}: expected {expected.type_name}, got {describe(actual)}")
         return
     if type(expected) is not type(actual) or expected != actual:
+        if isinstance(expected, (str, bytes)) and type(expected) is type(actual):
+            outcome.fail(where, f"{where}: {_text_difference(expected, actual)}")
+            return
         outcome.fail(where, f"{where}: expected {describe(expected)}, got {describe(actual)}")
+
+
+def _text_difference(expected: str | bytes, actual: str | bytes) -> str:
+    """Where two strings first differ, with some of each around it (their common start says nothing)."""
+    at = next((i for i, (e, a) in enumerate(zip(expected, actual)) if e != a), min(len(expected), len(actual)))
+    start = max(0, at - 10)
+
+    def part(text):
+        return ("…" if start else "") + repr(text[start:at + 20]) + ("…" if len(text) > at + 20 else "")
+
+    return f"differs at character {at}: expected {part(expected)}, got {part(actual)}"
 
 
 def _structure_problem(expected: Node, actual: object) -> str:

@@ -7,13 +7,17 @@ an object's attributes) or an :class:`Opaque` (anything else: described, not com
 
 from __future__ import annotations
 
+import os
 import sys
+import sysconfig
 
 from dataclasses import dataclass
 
 import numpy as np
 
 MAX_DEPTH = 12
+_STDLIB = os.path.realpath(sysconfig.get_paths()["stdlib"])
+MAX_NODES = 20_000  # containers and objects converted for one value at most
 
 
 @dataclass(frozen=True)
@@ -47,9 +51,15 @@ def _is_jax_array(value: object) -> bool:
     return module.startswith(("jax", "jaxlib")) and hasattr(value, "__array__")
 
 
-def to_portable(value: object, depth: int = 0) -> object:
-    if value is None or isinstance(value, (str, bytes)):
+def to_portable(value: object, depth: int = 0, seen: dict | None = None) -> object:
+    """``seen``: the dicts and objects already converted in this value (by id), and how many nodes: one met again
+    (a cycle, a shared registry such as a ``logging.Logger``'s manager) or past ``MAX_NODES`` is described only."""
+    if seen is None:
+        seen = {}
+    if value is None or isinstance(value, bytes):
         return value
+    if isinstance(value, str):  # each side runs in a working directory of its own (check/runner.py)
+        return value.replace(os.getcwd(), "<working directory>") if os.sep in value else value
     if isinstance(value, bool):
         return Leaf(np.asarray(value), "bool")
     if isinstance(value, int):
@@ -68,26 +78,46 @@ def to_portable(value: object, depth: int = 0) -> object:
             return Opaque(type(value).__name__, f"cannot be read as an array: {error}")
     if depth >= MAX_DEPTH:
         return Opaque(type(value).__name__, "nested too deeply")
+    seen[None] = seen.get(None, 0) + 1
+    if seen[None] > MAX_NODES:
+        return Opaque(type(value).__name__, "too large to compare")
     if isinstance(value, tuple) and hasattr(type(value), "_fields"):
         fields = tuple(type(value)._fields)
-        return Node("namedtuple", type(value).__name__, fields, tuple(to_portable(v, depth + 1) for v in value))
+        return Node("namedtuple", type(value).__name__, fields, tuple(to_portable(v, depth + 1, seen) for v in value))
     if isinstance(value, (tuple, list)):
         return Node("sequence", type(value).__name__, tuple(range(len(value))),
-                    tuple(to_portable(v, depth + 1) for v in value))
+                    tuple(to_portable(v, depth + 1, seen) for v in value))
     if isinstance(value, dict):
+        if id(value) in seen:
+            return Opaque("dict", "met before (a shared or cyclic reference)")
+        seen[id(value)] = value  # (kept alive: a temporary's id could be reused)
         keys = tuple(sorted(value, key=repr))
-        return Node("dict", "dict", tuple(repr(k) for k in keys), tuple(to_portable(value[k], depth + 1) for k in keys))
+        return Node("dict", "dict", tuple(repr(k) for k in keys), tuple(to_portable(value[k], depth + 1, seen) for k in keys))
     if callable(value):
         return Opaque("function", getattr(value, "__qualname__", type(value).__name__))
     attributes = getattr(value, "__dict__", None)
-    if isinstance(attributes, dict):
+    if isinstance(attributes, dict) and not _library_object(value):
+        if id(value) in seen:
+            return Opaque(type(value).__name__, "met before (a shared or cyclic reference)")
+        seen[id(value)] = value
         names = tuple(sorted(n for n in attributes if not n.startswith("__")))
-        return Node("object", type(value).__name__, names, tuple(to_portable(attributes[n], depth + 1) for n in names))
+        return Node("object", type(value).__name__, names, tuple(to_portable(attributes[n], depth + 1, seen) for n in names))
     try:
         text = repr(value)
     except Exception:
         text = "?"
     return Opaque(type(value).__name__, text[:80])
+
+
+def _library_object(value: object) -> bool:
+    """An object of a standard-library class (a ``logging.Logger``, a thread, a file): its state is the
+    library's, not a result, and may reach the whole process (every logger through the manager)."""
+    name = type(value).__module__ or ""
+    top = name.split(".")[0].lstrip("_")
+    if top not in sys.stdlib_module_names or top in ("collections", "dataclasses", "types"):
+        return False
+    path = getattr(sys.modules.get(name), "__file__", None)  # (a user's module may be called `statistics` too)
+    return path is None or os.path.realpath(path).startswith(_STDLIB)
 
 
 def leaves(value: object, path: str = "") -> list[tuple[str, Leaf]]:
