@@ -360,6 +360,20 @@ COND_CASES = [
         converted(1),  # both branches have the dtype of x
         id="a-zeros-like-branch-and-a-product-keep-the-dtype",
     ),
+    pytest.param(
+        """
+        import numpy as np
+
+        def f(x):
+            xmax = np.max(np.abs(x))
+            if xmax == 0:
+                xmax = 1e-15
+            return x / xmax
+        """,
+        # real32 L1 (similaritymeasures): an int `x` gives an int `xmax` beside the float branch, which lax.cond refused
+        flagged("has the dtype of `x`"),
+        id="a-float-beside-the-absolute-maximum-of-a-parameter",
+    ),
 ]
 
 

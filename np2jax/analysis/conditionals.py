@@ -428,7 +428,7 @@ class ConditionalDecisions:
             return "a branch is an int and another a float: NumPy's result kind depends on the branch taken"
         for node, v in zip(self._as_assigned([node for node, _ in strong]), [v for _, v in strong]):
             source = dtype_source(node, self.scope, self.resolver, classifier) if v.kind == "number" else None
-            if source is not None and source[0] == "like":
+            if source is not None and source[0] in ("like", "real"):  # (`np.max(np.abs(x))`: an int for an int `x`)
                 return (f"`{_short(node)}` has the dtype of `{source[1]}` and another branch is a Python float: "
                         f"an int `{source[1]}` would make NumPy's result kind depend on the branch taken")
         return ""
