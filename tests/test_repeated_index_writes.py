@@ -247,3 +247,44 @@ def pairs_local(t, y, v):
     exec(compile(result.output, "migrated.py", "exec"), migrated)
     t, y, v = np.zeros((5, 3)), np.array([2, 2, 0, 1, 2]), np.arange(5.0)
     np.testing.assert_array_equal(np.asarray(migrated["pick_set"](t, y, v)), original["pick_set"](t, y, v))
+
+
+ONE_VALUE_WRITES = """
+import numpy as np
+
+
+def grid_transitions(n_rows, n_cols):
+    P = np.zeros((n_rows * n_cols, n_cols))
+    for s in range(n_rows * n_cols):
+        r, c = divmod(s, n_cols)
+        P[s, c] += 1.0
+    return P
+
+
+def exclude(x, q):
+    row = x.copy()
+    row[q] = -np.inf
+    return np.argmax(row)
+
+
+def cap_at_mean(x, idx):
+    y = x.copy()
+    y[idx] = y.mean()
+    return y
+"""
+
+
+def test_one_value_written_through_any_index_and_divmod_of_ints_migrate():
+    """hunt46 FP: `row[q] = -np.inf` (or `y.mean()`) writes one value wherever `q` points, so repeated positions
+    cannot disagree; `r, c = divmod(s, n_cols)` of ints unpacks two ints, a basic index. Both were NPJ201."""
+    result = migrate_source(ONE_VALUE_WRITES.encode(), "m.py")
+    assert not [d for d in result.diagnostics if d.code == "NPJ201"], [d.format() for d in result.diagnostics]
+    assert all(r.jit for r in result.functions), result.output.decode()
+    original, migrated = {}, {}
+    exec(compile(ONE_VALUE_WRITES, "original.py", "exec"), original)
+    exec(compile(result.output, "migrated.py", "exec"), migrated)
+    x = np.array([3.0, 1.0, 3.0, 2.0])
+    np.testing.assert_array_equal(np.asarray(migrated["grid_transitions"](3, 4)), original["grid_transitions"](3, 4))
+    for q in (0, 2, np.array([0, 0, 2])):
+        assert int(migrated["exclude"](x, q)) == original["exclude"](x, q)
+        np.testing.assert_allclose(np.asarray(migrated["cap_at_mean"](x, q)), original["cap_at_mean"](x, q))

@@ -129,8 +129,12 @@ class IndexClassifier:
             self._visiting.discard(name)
 
     def _unpacked_shape(self, name: str, value: cst.BaseExpression, scope: Scope) -> bool:
-        """``h, w = grid.shape``: each name is one int (``w = grid.shape`` alone is a tuple)."""
-        if not (isinstance(value, cst.Attribute) and value.attr.value == "shape") or scope.kind != "function":
+        """``h, w = grid.shape``, ``r, c = divmod(s, n_cols)`` of ints: each name is one int (``w = grid.shape``
+        alone is a tuple)."""
+        shape = isinstance(value, cst.Attribute) and value.attr.value == "shape"
+        quotient = (isinstance(value, cst.Call) and self.resolver.qualname(value.func, scope) == "builtins.divmod"
+                    and len(value.args) == 2 and all(a.keyword is None and not a.star and self.is_int(a.value) for a in value.args))
+        if not (shape or quotient) or scope.kind != "function":
             return False
         return any(
             isinstance(node, cst.Assign) and node.value is value and any(

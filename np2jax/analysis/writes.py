@@ -209,8 +209,8 @@ def _plan(
         return WritePlan(name, "where", method, masked=where.masked is not None)
     if classifier.is_mask_of(target.slice, name):
         return WritePlan(name, "where", method, "a boolean-mask write whose value is not a plain number: jnp.where needs a value that broadcasts to the array")
-    if not augmented and value is not None and _is_number(value):
-        return WritePlan(name, "at", "set")  # one value everywhere: repeated indices cannot disagree
+    if not augmented and value is not None and (_is_number(value) or classifier.is_scalar(value)):
+        return WritePlan(name, "at", "set")  # one value everywhere (`-np.inf`, `x.max()`): repeated indices cannot disagree
     if classifier.is_unique(target.slice):
         return WritePlan(name, "at", method)  # no element twice: NumPy and JAX agree
     if not augmented and value is not None and swapped_pair(target, value, classifier):
