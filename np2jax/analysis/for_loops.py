@@ -428,8 +428,7 @@ class ForLoops:
         """(parameter, the name its element gets) of ``for v in x``, ``for i, v in zip(idx, vals)`` (parameters
         only), ``for k, v in enumerate(x)``."""
         iterable, target = node.iter, node.target
-        if isinstance(iterable, cst.Subscript) and all(isinstance(e.slice, cst.Slice) for e in iterable.slice):
-            iterable = iterable.value  # `for x in r[1:]`: elements of `r` too
+        iterable = _unsliced(iterable)  # `for x in r[1:]`: elements of `r` too
         if isinstance(iterable, cst.Name):
             return [(iterable.value, target.value)] if iterable.value in self.params and isinstance(target, cst.Name) else []
         if not (isinstance(iterable, cst.Call) and isinstance(target, cst.Tuple)):
@@ -441,6 +440,7 @@ class ForLoops:
             args, names = args, names[1:]
         elif qualname != "builtins.zip" or any(a.keyword is not None or a.star for a in iterable.args) or len(args) != len(names):
             return []
+        args = [_unsliced(arg) for arg in args]  # `zip(points[:-1], points[1:])`: elements of `points` too
         pairs = [(arg.value, name) for arg, name in zip(args, names)
                  if isinstance(arg, cst.Name) and arg.value in self.params and name is not None]
         return pairs if len(pairs) == len(args) else []
@@ -516,6 +516,13 @@ class ForLoops:
             name in self.data_uses or hint_names(self.params[name].annotation) & ARRAY_HINTS
             for name in tokens if name in self.params
         )
+
+
+def _unsliced(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``r`` for ``r[1:]`` (slices only: a part of ``r``, whose elements are ``r``'s), else ``node``."""
+    if isinstance(node, cst.Subscript) and all(isinstance(e.slice, cst.Slice) for e in node.slice):
+        return node.value
+    return node
 
 
 def _literal_one(node: cst.BaseExpression) -> bool:
