@@ -326,13 +326,14 @@ def test_tiny_floor_in_a_builtin_max_that_becomes_jnp_where_is_flagged():
 
 
 def test_an_out_of_range_constant_a_converted_if_returns_is_flagged():
-    """redteam10 S-02: `if s == 0: return 1e300` became jax.lax.cond, whose float32 branch is inf."""
+    """redteam10 S-02: `if s == 0: return 1e300` became a conditional whose float32 branch is inf. (A mean is
+    a float whatever x holds; a sum of an integer x would be an int, and that `if` is not converted.)"""
     source = textwrap.dedent("""\
         import numpy as np
 
 
         def safe_scale(x):
-            s = np.abs(x).sum()
+            s = np.abs(x).mean()
             if s == 0:
                 return 1e300
             return s
