@@ -1014,3 +1014,30 @@ def test_objects_holding_library_state_and_working_directories_compare(tmp_path)
     assert statuses["lib.labelled"] == "mismatch", run
     message = run.functions["lib.labelled"]["message"]
     assert "differs at character" in message and "value(s)" in message, message
+
+
+NUMBERS_ONLY = '''\
+import numpy as np
+
+
+def modified_dh(a, alpha, d, theta):
+    ct, st = np.cos(theta), np.sin(theta)
+    ca, sa = np.cos(alpha), np.sin(alpha)
+    return np.array([[ct, -st, 0.0, a],
+                     [st * ca, ct * ca, -sa, -sa * d],
+                     [st * sa, ct * sa, ca, ca * d],
+                     [0.0, 0.0, 0.0, 1.0]])
+'''
+
+
+def test_numbers_are_found_for_parameters_that_build_an_array_from_them(tmp_path):
+    """hunt46 C10: a matrix built from four numbers (`np.array([[ct, -st, 0.0, a], ...])`) raises on arrays ("an
+    inhomogeneous shape"), and the 0-d inputs that fit came after 160 other candidates: skipped. That error now
+    counts as a wrong kind of argument, and one 0-d probe is still tried for such an assignment."""
+    (tmp_path / "original").mkdir()
+    (tmp_path / "migrated").mkdir()
+    (tmp_path / "original" / "dh.py").write_text(NUMBERS_ONLY)
+    wrong = NUMBERS_ONLY.replace("import numpy as np", "import jax.numpy as np").replace("ca, ca * d]", "ca, ca * d + 1.0]")
+    (tmp_path / "migrated" / "dh.py").write_text(wrong)
+    run = check(tmp_path / "original", tmp_path / "migrated", tmp=tmp_path)
+    assert run.functions["dh.modified_dh"]["status"] == "mismatch", run

@@ -378,6 +378,7 @@ class Prober:
         per_structure: Counter[str] = Counter()
         per_assignment: Counter[str] = Counter()
         wrong_kind: Counter[str] = Counter()  # assignment -> probes that raised TypeError/AttributeError
+        zero_d: Counter[str] = Counter()  # assignment -> 0-d probes after it was given up
         for structure, call in inputs_module.systematic_candidates(params, seed, float_dtype, split):
             if self.enough() or self.stopped():
                 return
@@ -390,15 +391,20 @@ class Prober:
             # gives an argument the wrong kind (a float where np.pad wants an int, a number where `.shape` is
             # read, an array where `if` wants a number): other shapes will not help, so the candidates go to
             # the next assignment.
+            # (A 0-d array is what an array in place of a number wants, `np.array([[ct, -st], [st, ct]])`: one
+            # such probe per given-up assignment still runs.)
             if not per_assignment[assignment] and wrong_kind[assignment] >= WRONG_KIND_PROBES:
-                continue
+                if plan != "0-D" or zero_d[assignment]:
+                    continue
+                zero_d[assignment] += 1
             self.last_error = None
             if self.try_call(call, probing=True):
                 per_structure[assignment, plan] += 1
                 per_assignment[assignment] += 1
             elif isinstance(self.last_error, (TypeError, AttributeError)) or (
                     isinstance(self.last_error, ValueError) and "truth value of an array" in str(self.last_error)) or (
-                    isinstance(self.last_error, IndexError) and "must be of integer" in str(self.last_error)):
+                    isinstance(self.last_error, IndexError) and "must be of integer" in str(self.last_error)) or (
+                    isinstance(self.last_error, ValueError) and "inhomogeneous" in str(self.last_error)):
                 wrong_kind[assignment] += 1
         if not self.enough() and not self.stopped():
             inputs_module.hypothesis_candidates(params, float_dtype, split, self.accept_hypothesis, HYPOTHESIS_EXAMPLES)
