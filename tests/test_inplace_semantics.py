@@ -683,3 +683,172 @@ def test_a_function_returning_the_parameter_it_writes_into_migrates_unless_a_cal
         jax_input = status[name][1] or name == "zeroed"  # NumPy code left as it is takes NumPy arrays
         got = migrated[name](*[jnp.asarray(a) if isinstance(a, np.ndarray) and jax_input else a for a in args])
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6, err_msg=name)
+
+
+BUMP = """
+import numpy as np
+
+
+def _bump(x):
+    x[1] += 3.0
+    return x
+
+
+def _halve(x):
+    x *= 0.5
+    return x
+
+"""
+
+RELIED_ON_BY_REBINDING = {
+    # another name holds the caller's array: `a = _bump(a)` also changes `c` in NumPy
+    "rebind_alias": "def rebind_alias(n):\n    a = np.ones(n)\n    c = a\n    a = _bump(a)\n    return c * 2.0\n",
+    "halve_alias": "def halve_alias(n):\n    a = np.ones(n)\n    c = a\n    a = _halve(a)\n    return c * 2.0\n",
+    # a view: the write shows through `M`
+    "slice_view": "def slice_view(n):\n    M = np.zeros((n, 3))\n    v = M[0]\n    v = _bump(v)\n    return M\n",
+    # a dict holds it
+    "dict_item": "def dict_item(n):\n    d = {'a': np.zeros(n)}\n    a = d['a']\n    a = _bump(a)\n    return d['a']\n",
+    # the caller's own parameter: its caller holds the array too
+    "param_rebind": ("def param_rebind(v):\n    v = _bump(v)\n    return v.sum()\n\n\n"
+                     "def outer(n):\n    a = np.zeros(n)\n    s = param_rebind(a)\n    return a + s\n"),
+    # an attribute holding the caller's array
+    "use_acc": ("class Acc:\n    def __init__(self, w):\n        self.w = w\n\n    def step(self):\n"
+                "        self.w = _bump(self.w)\n        return self.w\n\n\n"
+                "def use_acc(n):\n    w = np.zeros(n)\n    Acc(w).step()\n    return w\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RELIED_ON_BY_REBINDING))
+def test_rebinding_the_result_of_a_handed_back_write_still_relies_on_it_when_the_array_is_shared(name):
+    """hunt47 S1-S4/S6: `a = f(a)` was taken for "the caller only sees the result"; but an alias (`c = a`), a
+    view (`v = M[0]`), a container, an attribute or the caller's own parameter holds the same array, and NumPy's
+    write shows through it. The written function stays NumPy (NPJ201) and the caller computes what NumPy did."""
+    source = BUMP + RELIED_ON_BY_REBINDING[name]
+    result, original, migrated = _run(source)
+    status = {r.qualname: r.jit for r in result.functions}
+    callee = "_halve" if name == "halve_alias" else "_bump"
+    assert not status[callee], result.output.decode()
+    write = source.splitlines().index(f"def {callee}(x):") + 2  # its first statement
+    assert any(d.code == "NPJ201" and d.line == write for d in result.diagnostics), [d.format() for d in result.diagnostics]
+    entry = "outer" if name == "param_rebind" else name
+    np.testing.assert_array_equal(np.asarray(migrated[entry](3)), original[entry](3))
+
+
+def test_a_fresh_array_not_read_after_the_call_may_be_handed_to_a_writing_function():
+    """hunt47 FP: `A = regularized(G, eps)` with `G = np.eye(n)` never read again observes nothing of the write."""
+    source = (BUMP + "def regularized(A, eps):\n    A[np.diag_indices_from(A)] += eps\n    return A\n\n\n"
+              "def solve(n, b):\n    G = np.eye(n)\n    A = regularized(G, 1e-3)\n    return np.linalg.solve(A, b)\n\n\n"
+              "def solve_twice(n, b):\n    G = np.eye(n)\n    A = regularized(G, 1e-3)\n    return np.linalg.solve(A + G, b)\n")
+    result, original, migrated = _run(source)
+    status = {r.qualname: r.jit for r in result.functions}
+    assert not status["solve_twice"] and not status["regularized"], result.output.decode()  # G is read after
+    assert any("`solve_twice` passes `G` to `regularized`" in d.message for d in result.diagnostics)
+    fresh, _ = _run(source.split("def solve_twice")[0])[:2]
+    assert {r.qualname: r.jit for r in fresh.functions}["solve"], fresh.output.decode()
+    b = np.arange(1.0, 5.0)
+    np.testing.assert_allclose(np.asarray(migrated["solve_twice"](4, b)), original["solve_twice"](4, b), rtol=1e-6)
+
+
+CONTAINER_ITEMS = """
+import collections
+
+import numpy as np
+
+
+def dict_item(n):
+    m = np.linspace(0.0, 1.0, n)
+    d = {}
+    d["a"] = m
+    d["a"] += 1.0
+    return m
+
+
+def list_item(n):
+    m = np.linspace(0.0, 1.0, n)
+    parts = [m, m * 2]
+    parts[0] += 1.0
+    return m
+
+
+def repeated(n):
+    parts = [np.zeros(n)] * 2
+    parts[0] += 1.0
+    return parts[1]
+
+
+def appended(n):
+    m = np.zeros(n)
+    parts = []
+    parts.append(m)
+    parts[0] += 1.0
+    return m
+
+
+def taken_out(n):
+    parts = [np.zeros(n), np.ones(n)]
+    first = parts[0]
+    parts[0] += 1.0
+    return first
+
+
+def gradients(n):
+    grads = {"w": np.zeros(n), "b": np.zeros(1)}
+    for k in range(3):
+        grads["w"] += np.arange(n) * k
+        grads["b"] += k
+    grads["w"] -= 0.5
+    return grads["w"].sum() + grads["b"][0]
+
+
+def stored_then_read(n):
+    parts = {}
+    res = np.arange(n) - 1.0
+    parts[0] = res
+    parts[0] *= 2.0
+    return res
+
+
+def stored_last(n):
+    parts = {}
+    res = np.arange(n) - 1.0
+    parts[0] = res
+    parts[0] *= 2.0
+    return parts[0]
+
+
+def grown_shape(n):
+    shape = [2, 3]
+    shape[-1] += np.zeros(n).shape[-1]
+    return np.zeros(shape) + 1.0
+
+
+def tallies(n):
+    counts = [0] * n
+    totals = collections.defaultdict(lambda: np.zeros(2))
+    for k in range(n):
+        counts[k % 2] += 1
+        totals[k % 3] += np.arange(2.0)
+    return np.asarray(counts) + sum(totals[j][1] for j in range(3))
+"""
+
+
+def test_an_update_of_a_list_or_dict_item_that_another_reference_sees_stays_numpy():
+    """`d["a"] += 1.0` adds into the array the item holds, in NumPy in place: a name bound to it before it was
+    stored, another item holding the same array (`[a] * 2`) or a name taken out of the container sees the change.
+    JAX rebinds the item, so such functions stay NumPy (NPJ201); items that are new arrays or numbers, read only
+    in expressions (gradients in a dict, counts in a list, a new array stored as its last use), still migrate."""
+    result, original, migrated = _run(CONTAINER_ITEMS)
+    status = {r.qualname: r.jit for r in result.functions}
+    kept = ("dict_item", "list_item", "repeated", "appended", "taken_out", "stored_then_read")
+    assert not any(status[name] for name in kept), status
+    assert status["gradients"] and status["stored_last"] and status["grown_shape"], result.output.decode()
+    lines = CONTAINER_ITEMS.splitlines()
+    blocked = {d.line for d in result.diagnostics if d.code == "NPJ201"}
+    assert not blocked & set(range(lines.index("def tallies(n):"), len(lines) + 1)), blocked  # (a loop keeps it NumPy)
+    for name in kept:
+        start = lines.index(next(line for line in lines if line.startswith(f"def {name}(")))
+        write = next(i + 1 for i in range(start, len(lines)) if "[0] += 1.0" in lines[i] or '["a"] += 1.0' in lines[i]
+                     or "[0] *= 2.0" in lines[i])
+        assert write in blocked, (name, write, [d.format() for d in result.diagnostics])
+    for name in (*kept, "gradients", "stored_last", "grown_shape", "tallies"):
+        np.testing.assert_allclose(np.asarray(migrated[name](4)), original[name](4), err_msg=name)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
+from np2jax.analysis.container_items import container_item_blocker
 from np2jax.analysis.hand_off import handed_on_after_writes
 from np2jax.analysis.loops import descendants
 from np2jax.analysis.private_arguments import private_call
@@ -442,6 +443,26 @@ class FunctionAliasing:
             isinstance(b, ValueBinding) and not b.augmented and is_python_container(b.value, self.resolver, self.scope)
             for b in self.scope.bindings.get(name, ())
         )
+
+    def container_item_blocker(self, name: str) -> str | None:
+        """Why ``name[k] op= v`` on the list or dict ``name`` may be seen through another reference to the item's
+        array in NumPy (analysis/container_items.py), if it may."""
+        key = f"[]{name}"
+        if key not in self._cache:
+            self._cache[key] = container_item_blocker(
+                self.function, name, self.scope, self.resolver,
+                lambda expr: is_fresh_array(expr, self.resolver, self.scope) or self._fresh_call(expr), self._only_stored_at)
+        return self._cache[key]
+
+    def _only_stored_at(self, name: str, store: cst.CSTNode) -> bool:
+        """``name`` is a local array (every plain binding a fresh array; ``name op= v`` keeps it) that no statement
+        but ``store`` may give another name or a container a reference to."""
+        bindings = self.scope.bindings.get(name, ())
+        if not bindings or not all(isinstance(b, ValueBinding) and (
+                b.augmented or is_fresh_array(b.value, self.resolver, self.scope) or self._fresh_call(b.value)) for b in bindings):
+            return False
+        return not any(isinstance(node, cst.BaseSmallStatement) and node is not store and self._referenced(name, node)
+                       for node in descendants(self.function.body))
 
     def _blocker(self, name: str) -> str | None:
         if name in self.scope.globals or name in self.scope.nonlocals:

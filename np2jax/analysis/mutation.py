@@ -31,6 +31,7 @@ from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, LoopBinding, ParamBinding, Scope, ScopedVisitor, ValueBinding
 from np2jax.analysis.writes import written_subscripts
 from np2jax.tables import lookup_numpy
+from np2jax.analysis.container_items import read_after
 from np2jax.visitors import FastVisitor, visit
 
 
@@ -256,8 +257,6 @@ class ModuleMutations:
         if argument is None:
             return None
         shown = _code(argument)
-        if site.target is not None and site.target.deep_equals(argument):
-            return None  # `a = f(a)`: the caller rebinds its argument to the result
         if site.caller is None:
             return f"`{function.name}({shown}, ...)` is called outside a function body"
         caller_scope = self.resolver.scopes[site.caller]
@@ -266,9 +265,14 @@ class ModuleMutations:
             if bindings and all(isinstance(b, ValueBinding) and _is_number_literal(b.value) or self._range_index(b, caller_scope)
                                 for b in bindings):
                 return None  # a Python number (`i` of `for i in range(n)`): `+=` rebinds it in NumPy too
-            if site.returned and site.scope is caller_scope and bindings and not _is_parameter(caller_scope, argument.value):
-                if self.aliasing(site.caller).blocker(argument.value, site.call) is None:
-                    return None  # `return f(a)` of a fresh local array nothing else sees: nobody observes `a` later
+            # A local array no other name, container, attribute or view holds (not the caller's parameter, whose
+            # caller holds it too: hunt47 S1-S4), which nothing reads after the call: `return f(a)`, `a = f(a)`,
+            # `A = f(G)` with `G` never read again.
+            if site.scope is caller_scope and bindings and not _is_parameter(caller_scope, argument.value) and (
+                    self.aliasing(site.caller).blocker(argument.value, site.call) is None) and (
+                    site.returned or (site.target is not None and site.target.deep_equals(argument))
+                    or not read_after(site.caller, site.call, argument.value)):
+                return None
         elif is_fresh_array(argument, self.resolver, site.scope):
             return None  # `f(x * 2)`, `f(x.copy())`: a temporary nobody observes
         return f"`{site.caller.name.value}` passes `{shown}` to `{function.name}` and may read it after the call"

@@ -192,8 +192,9 @@ def _plan(
     augmented = operator is not None
     if isinstance(target.value, cst.Name):
         name = target.value.value
-        if aliasing.is_container(name):
-            return None  # a list or dict: Python mutation is fine
+        if aliasing.is_container(name):  # a list or dict: Python mutation is fine, unless `d[k] += v` is also
+            blocker = aliasing.container_item_blocker(name) if augmented else None  # an update of a shared array
+            return None if blocker is None else WritePlan(name, "at", method, blocker)
         blocker = aliasing.blocker(name, target)
     else:  # `self.x[i] = v` in a method, when no other reference can see `self.x`'s array
         if aliasing.attribute_is_container(target.value):

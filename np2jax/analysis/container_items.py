@@ -1,0 +1,278 @@
+"""Augmented writes into the items of a local list or dict: ``grads["W"] += dW``, ``parts[0] -= 1.0``.
+
+NumPy's ``d[k] += v`` adds into the array that ``d[k]`` holds, in place: every other reference to that array
+(a name it was bound to before being stored, another item holding the same array, a view of a parameter, a name
+taken out of the container) sees the change. In JAX the item is rebound to a new array and nothing else changes.
+The write is left as Python code (the container stays a container) only when no other reference can exist: the
+container is a new list or dict of this function whose items are all new arrays or numbers, and what is taken
+out of it is used only in expressions. Otherwise the function stays NumPy (NPJ201, with the reason below).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from np2jax.analysis.resolve import Resolver, is_numpy
+from np2jax.analysis.scope import Scope, ValueBinding
+from np2jax.analysis.loops import contains, descendants
+from np2jax.visitors import inner_nodes
+
+# methods of a list or dict that store their last argument as an item
+_STORING = frozenset({"append", "insert", "setdefault"})
+# ... that hand an item back (a name bound to it would be an alias)
+_GETTING = frozenset({"get", "pop"})
+# ... that touch no item's array
+_HARMLESS = frozenset({"keys", "clear", "index", "count", "__len__", "__contains__"})
+_DICTS = frozenset({"builtins.dict", "collections.defaultdict", "collections.OrderedDict"})
+_NUMBER_TYPES = frozenset({"int", "float", "complex", "bool"})
+_READING_BUILTINS = frozenset({"builtins.len", "builtins.sum", "builtins.min", "builtins.max", "builtins.any", "builtins.all"})
+
+
+
+def container_item_blocker(
+    function: cst.FunctionDef, name: str, scope: Scope, resolver: Resolver, fresh, only_stored_at,
+) -> str | None:
+    """None when ``name[k] op= v`` in ``function`` cannot be seen through another reference to the item's array,
+    else why it can. ``fresh(expr)``: is ``expr`` certainly a new array (aliasing.is_fresh_array);
+    ``only_stored_at(name, node)``: is ``name`` a local new array that only the statement ``node`` stores."""
+    what = f"`{name}[...] op= ...` adds into the array stored in `{name}` in place in NumPy, and"
+
+    def new_item(value: cst.BaseExpression, store: cst.CSTNode | None = None) -> bool:
+        """A number, a new array, or (stored by ``store``) a local name bound only to new arrays that nothing
+        uses after the store (`d[k] = res` as the last use of `res`)."""
+        if _not_array(value) or fresh(value):
+            return True
+        if not (isinstance(value, cst.Name) and store is not None):
+            return False
+        return only_stored_at(value.value, store) and not read_after(function, store, value.value)
+
+    def reads_only(call: cst.Call) -> bool:
+        """A call that keeps no reference to its argument's items: a NumPy function (a list of arrays becomes a
+        new array), ``len``, ``sum``, ``min``, ``max``."""
+        qualname = resolver.qualname(call.func, scope)
+        return qualname in _READING_BUILTINS or is_numpy(qualname)
+
+    if _numbers_only(function, name, scope):
+        return None  # `shape = [4, 3]; shape[-1] += k`: no item is ever an array before an update
+    dict_like = True
+    for binding in scope.bindings.get(name, ()):
+        if not isinstance(binding, ValueBinding) or binding.augmented:
+            return f"{what} `{name}` is not always a new list or dict of this function"
+        problem = _made_problem(binding.value, new_item, resolver, scope)
+        if problem is not None:
+            return f"{what} {problem}: JAX rebinds the item to a new array instead"
+        dict_like = dict_like and _is_dict(binding.value, resolver, scope)
+    for node, ancestors in _name_uses(function.body, name):
+        problem = _use_problem(node, ancestors, name, dict_like, new_item, reads_only)
+        if problem is not None:
+            return f"{what} {problem}: JAX rebinds the item to a new array instead"
+    return None
+
+
+def _made_problem(value: cst.BaseExpression, new_item, resolver: Resolver, scope: Scope) -> str | None:
+    """Why the container ``value`` makes may hold an array something else refers to, if it may."""
+    shared = "it may hold an array something else refers to"
+    if isinstance(value, (cst.List, cst.Set)):
+        ok = all(isinstance(e, cst.Element) and new_item(e.value) for e in value.elements)
+        return None if ok else shared
+    if isinstance(value, cst.Dict):
+        ok = all(isinstance(e, cst.DictElement) and new_item(e.value) for e in value.elements)
+        return None if ok else shared
+    if isinstance(value, cst.ListComp):
+        return None if new_item(value.elt) else shared
+    if isinstance(value, cst.DictComp):
+        return None if new_item(value.value) else shared
+    if isinstance(value, cst.Call):
+        qualname = resolver.qualname(value.func, scope)
+        if qualname in ("builtins.list", "builtins.dict", "collections.OrderedDict") and not value.args:
+            return None
+        if qualname == "collections.defaultdict" and len(value.args) == 1 and _new_factory(value.args[0].value, new_item):
+            return None
+    if isinstance(value, cst.BinaryOperation):
+        displays = [side for side in (value.left, value.right) if isinstance(side, (cst.List, cst.Tuple))]
+        numbers = bool(displays) and all(_not_array(e.value) for d in displays for e in d.elements)
+        return None if numbers else "the same array may sit in several items (`[a] * n`)"
+    return shared
+
+
+def _new_factory(factory: cst.BaseExpression, new_item) -> bool:
+    """``defaultdict(float)``, ``defaultdict(lambda: np.zeros(n))``: each missing item is new."""
+    if isinstance(factory, cst.Name):
+        return factory.value in _NUMBER_TYPES
+    return isinstance(factory, cst.Lambda) and new_item(factory.body)
+
+
+def _is_dict(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
+    if isinstance(value, (cst.Dict, cst.DictComp)):
+        return True
+    return isinstance(value, cst.Call) and resolver.qualname(value.func, scope) in _DICTS
+
+
+def _not_array(node: cst.BaseExpression) -> bool:
+    """Certainly not an array: a number, string, bool or None literal, a Python list, tuple, dict or set (made by a
+    display or comprehension: ``d[k] += [x]`` extends it in place in both), ``len(...)``, ``int(...)``, a shape,
+    a size or a number of dimensions, or arithmetic of those."""
+    if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString,
+                         cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):
+        return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        return _not_array(node.expression)
+    if isinstance(node, cst.BinaryOperation):
+        return _not_array(node.left) and _not_array(node.right)
+    if isinstance(node, cst.Subscript):
+        node = node.value  # `x.shape[-1]`
+    if isinstance(node, cst.Attribute):
+        return node.attr.value in ("shape", "ndim", "size")
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+        return node.func.value in ("len", "int", "float", "str", "bool", "complex", "round")
+    return isinstance(node, cst.Name) and node.value in ("True", "False", "None")
+
+
+def _numbers_only(function: cst.FunctionDef, name: str, scope: Scope) -> bool:
+    """Every value that becomes an item of ``name`` (in the displays it is bound to, ``name[k] = v``,
+    ``name[k] op= v``, ``name.append(v)``) is certainly not an array."""
+    for binding in scope.bindings.get(name, ()):
+        value = binding.value if isinstance(binding, ValueBinding) and not binding.augmented else None
+        if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+            items = [e.value for e in value.elements]
+        elif isinstance(value, cst.Dict):
+            items = [e.value for e in value.elements if isinstance(e, cst.DictElement)]
+            if len(items) != len(value.elements):
+                return False  # `{**other}`
+        elif isinstance(value, cst.BinaryOperation):  # `[0] * n`
+            displays = [side for side in (value.left, value.right) if isinstance(side, (cst.List, cst.Tuple))]
+            items = [e.value for d in displays for e in d.elements] if displays else [value]
+        else:
+            return False
+        if not all(map(_not_array, items)):
+            return False
+    for node in descendants(function.body):
+        stored = None
+        if isinstance(node, (cst.Assign, cst.AugAssign)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            if any(isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and t.value.value == name for t in targets):
+                stored = node.value
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and (
+                node.func.value.value == name and node.func.attr.value in _STORES):
+            if not node.args:
+                continue
+            stored = node.args[-1].value
+        if stored is not None and not _not_array(stored):
+            return False
+    return True
+
+
+def _returned(ancestors: tuple) -> bool:
+    """The use is an element of displays a ``return`` returns (``return scale, shear, angles``)."""
+    for holder in ancestors:
+        if isinstance(holder, cst.Return):
+            return True
+        if not isinstance(holder, _DISPLAYS):
+            return False
+    return False
+
+
+def _name_uses(body: cst.CSTNode, name: str):
+    """(name node, its ancestors, nearest first) for each ``name`` under ``body``; a nested function that uses it
+    is given as (that function, ())."""
+    stack: list[tuple[cst.CSTNode, tuple]] = [(body, ())]
+    while stack:
+        node, ancestors = stack.pop()
+        if isinstance(node, cst.Name) and node.value == name:
+            yield node, ancestors
+            continue
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) and node is not body:
+            if any(isinstance(n, cst.Name) and n.value == name for n in _all(node)):
+                yield node, ()
+            continue
+        inner = (node, *ancestors[:5])
+        stack.extend((child, inner) for child in inner_nodes(node))
+
+
+def _all(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        found.append(current)
+        stack.extend(inner_nodes(current))
+    return found
+
+
+_DISPLAYS = (cst.Element, cst.DictElement, cst.List, cst.Tuple, cst.Set, cst.Dict, cst.StarredElement)
+_STORES = frozenset({"append", "insert", "extend", "setdefault", "update", "add"})
+
+
+def _use_problem(node, ancestors: tuple, name: str, dict_like: bool, new_item, reads_only) -> str | None:
+    if not ancestors:
+        return f"a nested function uses `{name}`"
+    parent = ancestors[0]
+    grandparent = ancestors[1] if len(ancestors) > 1 else None
+    if isinstance(parent, cst.AssignTarget) and parent.target is node:
+        return None  # `name = [...]`: a binding, judged by _made_problem
+    if isinstance(parent, cst.Subscript) and parent.value is node:
+        if isinstance(grandparent, cst.AssignTarget) and grandparent.target is parent:
+            assign = ancestors[2]  # `name[k] = v`
+            return None if new_item(assign.value, assign) else f"`{name}[...] = ...` stores an array something else refers to"
+        if isinstance(grandparent, (cst.AugAssign, cst.Del)) and grandparent.target is parent:
+            return None
+        return _taken_out(parent, ancestors[1:], name)
+    if isinstance(parent, cst.Attribute) and parent.value is node:
+        method = parent.attr.value
+        if method in _HARMLESS:
+            return None
+        if method in _STORING and isinstance(grandparent, cst.Call) and grandparent.args:
+            return None if new_item(grandparent.args[-1].value) else f"`{name}.{method}(...)` stores an array something else refers to"
+        if method in _GETTING and isinstance(grandparent, cst.Call):
+            return _taken_out(grandparent, ancestors[2:], name)
+        return f"`{name}.{method}(...)` may hand out the items' arrays"
+    if isinstance(parent, (cst.Return, cst.ComparisonTarget, cst.Comparison)) or _returned(ancestors):
+        return None  # `return name`, `return name, n`, `k in name`: the items are the same in both
+    if isinstance(parent, cst.Arg) and isinstance(grandparent, cst.Call) and reads_only(grandparent):
+        return None  # `len(counts)`, `np.asarray(counts)`: copies numbers out, keeps no item
+    if isinstance(parent, cst.For) and parent.iter is node and dict_like:
+        return None  # `for k in params:` iterates keys
+    return f"`{name}` is used as a whole (passed on, aliased or iterated)"
+
+
+def _taken_out(item: cst.CSTNode, ancestors: tuple, name: str) -> str | None:
+    """Why the read ``item`` (``name[k]``, ``name.get(k)``) may bind the item's array to something else: its
+    value, as it is or inside displays, is assigned, stored, iterated or yielded."""
+    child = item
+    for holder in ancestors:
+        if isinstance(holder, _DISPLAYS):
+            child = holder
+            continue
+        if isinstance(holder, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.NamedExpr)) and holder.value is child:
+            return f"`... = {name}[...]` binds an item's array to another name"
+        if isinstance(holder, (cst.For, cst.Yield, cst.WithItem)) or (isinstance(holder, cst.CompFor) and holder.iter is child):
+            return f"an item of `{name}` is iterated or yielded"
+        if isinstance(holder, cst.Arg) and len(ancestors) > ancestors.index(holder) + 1:
+            call = ancestors[ancestors.index(holder) + 1]
+            if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in _STORES:
+                return f"an item of `{name}` is stored in another container"
+        return None
+    return None
+
+
+def read_after(function: cst.FunctionDef, site: cst.CSTNode, name: str) -> bool:
+    """Whether ``function`` may use ``name`` after ``site`` (a call passing it, a statement storing it): a use of
+    the name later in the body, anywhere in a loop around the site, or in a nested function or lambda (which may
+    run at any time)."""
+    found_call = False
+    loops: list[cst.CSTNode] = []
+    stack: list[tuple[cst.CSTNode, tuple]] = [(function.body, ())]
+    while stack:  # (source order: children pushed reversed)
+        node, around = stack.pop()
+        if node is site:
+            found_call, loops = True, [loop for loop in around if isinstance(loop, (cst.For, cst.While))]
+            continue  # (its own use is the one being judged)
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            if any(isinstance(n, cst.Name) and n.value == name for n in descendants(node)):
+                return True
+            continue
+        if isinstance(node, cst.Name) and node.value == name and found_call:
+            return True
+        inner = around + (node,) if isinstance(node, (cst.For, cst.While)) else around
+        stack.extend((child, inner) for child in reversed(inner_nodes(node)))
+    return any(isinstance(n, cst.Name) and n.value == name for loop in loops for n in descendants(loop)
+               if not contains(site, n))
