@@ -417,11 +417,22 @@ def tripled(x):
 """
 
 
+def _numbers(value) -> np.ndarray:
+    """An array of numbers (an object array's items stacked)."""
+    value = np.asarray(value)
+    return np.stack([np.asarray(item) for item in value]) if value.dtype == object else value
+
+
 @pytest.mark.parametrize("holder, write, x, make_migrates", [
     # items stored into a new NumPy array are copied: `make`'s result is not handed back
     ("np.zeros(3)", "r[0] = 5.0", "[-1.0, 2.0, -3.0, 4.0]", True),
     # a list holds what is stored in it, here rows of `make`'s result, which the caller writes into
     ("[None, None, None]", "r[1][0] = 5.0", "[[-1.0, 2.0], [3.0, -4.0], [0.5, 0.25]]", False),
+    # so does an array of objects (hunt47 L1), whatever makes it: a dtype of object, a None fill value
+    ("np.empty(3, dtype=object)", "r[1][0] = 5.0", "[[-1.0, 2.0], [3.0, -4.0], [0.5, 0.25]]", False),
+    ("np.full(3, None)", "r[1][0] = 5.0", "[[-1.0, 2.0], [3.0, -4.0], [0.5, 0.25]]", False),
+    ("np.zeros(3, 'O')", "r[1][0] = 5.0", "[[-1.0, 2.0], [3.0, -4.0], [0.5, 0.25]]", False),
+    ("np.zeros(3, dtype=x.dtype)", "r[0] = 5.0", "[-1.0, 2.0, -3.0, 4.0]", True),
 ])
 def test_items_copied_into_a_new_array_do_not_hand_back_the_callee_result(holder, write, x, make_migrates):
     """hunt45 FP7: `gather` stays NumPy (its caller writes into its result), and `out[i] = m[i]` with
@@ -431,6 +442,32 @@ def test_items_copied_into_a_new_array_do_not_hand_back_the_callee_result(holder
     array = f"__import__('numpy').array({x})"
     result, expected, got = _run_both(source, f"first_set({array}), tripled({array})")
     for want, have in zip(expected, got):
-        np.testing.assert_array_equal(np.asarray(have), np.asarray(want))
+        np.testing.assert_array_equal(_numbers(have), _numbers(want))
     records = {r.qualname: r for r in result.functions}
     assert records["make"].jit is make_migrates and records["tripled"].jit is make_migrates, result.output.decode()
+
+
+ITEM_UPDATED = """
+import numpy as np
+
+
+def make(n):
+    return np.linspace(0.0, 1.0, n) ** 2
+
+
+def pair(n):
+    out = np.empty(2, dtype=object)
+    m = make(n)
+    out[0] = m
+    out[1] = m
+    out[0] += 1.0
+    return out[1]
+"""
+
+
+def test_an_item_updated_in_place_through_its_holder_keeps_its_producer_numpy():
+    """hunt47 S5: `out[0] = m; out[0] += 1.0` in a function that stays NumPy (an object array) adds to `make`'s
+    array in place, which `out[1]` shows; `make` migrated returned a JAX array, and `+=` rebound the item."""
+    result, expected, got = _run_both(ITEM_UPDATED, "pair(3)")
+    np.testing.assert_array_equal(np.asarray(got), expected)
+    assert not {r.qualname: r for r in result.functions}["make"].jit, result.output.decode()

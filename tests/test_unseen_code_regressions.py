@@ -2740,3 +2740,37 @@ def test_a_finite_difference_with_a_small_step_is_reported():
     want = original.numerical_gradient(x)
     got = np.asarray(migrated.numerical_gradient(jnp.asarray(x, dtype=jnp.float32)))
     assert np.abs(got - want).max() > 1e-3  # what the diagnostic is about: float32 loses the digits
+
+
+def test_a_class_method_named_like_an_array_method_is_not_an_in_place_write():
+    """hunt47 FP: `c = Canvas(n); c.fill(v)` calls the class's own `fill`, not ndarray.fill: it was reported as
+    an in-place write (NPJ201) and kept `paint` and `Canvas` NumPy. An array's `img.fill(0.5)` still becomes
+    `jnp.full_like`."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        class Canvas:
+            def __init__(self, n):
+                self.pixels = np.zeros((n, n))
+
+            def fill(self, value):
+                self.pixels = np.full_like(self.pixels, value)
+                return self
+
+        def paint(n, v):
+            c = Canvas(n)
+            c.fill(v)
+            return c.pixels.sum()
+
+        def grey(n):
+            img = np.zeros((n, n))
+            img.fill(0.5)
+            return img
+        """
+    )
+    output = result.output.decode()
+    assert not [d for d in result.diagnostics if d.code in ("NPJ201", "NPJ202")], [d.format() for d in result.diagnostics]
+    assert "self.pixels = jnp.full_like(self.pixels, value)" in output and "img = jnp.full_like(img, 0.5)" in output, output
+    assert float(migrated.paint(3, 2.0)) == original.paint(3, 2.0)
+    np.testing.assert_array_equal(np.asarray(migrated.grey(2)), original.grey(2))

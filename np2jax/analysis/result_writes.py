@@ -77,7 +77,8 @@ DERIVING_FUNCTIONS = frozenset(
 SCALAR_REDUCTIONS = frozenset("all any argmax argmin max min amax amin mean prod ptp std sum var item tolist".split())
 ELEMENT_CALLS = frozenset("zip enumerate reversed list tuple iter sorted".split())  # their elements are their arguments'
 # NumPy constructors of a new ndarray of numbers: an item stored into one (`out[i] = m[i]`) is copied, not held.
-NEW_ARRAYS = frozenset("zeros ones empty full zeros_like ones_like empty_like full_like eye identity arange linspace".split())
+# (Not the `*_like` ones: of an object array, an object array; nor one given an object dtype or a None fill value.)
+NEW_ARRAYS = frozenset("zeros ones empty full eye identity arange linspace".split())
 
 
 def result_uses(
@@ -222,6 +223,7 @@ class _ResultWrites(FastVisitor):
         self.passers: dict[str, frozenset] = {}  # callee -> parameter keys whose arrays it returns
         # name or attribute chain (`b.F`) -> the callees whose result (or part of it) it holds
         self.bound: dict[str, tuple[str, ...]] = {}
+        self.held_items: dict[str, tuple[str, ...]] = {}  # a local list, dict or array -> callees whose results it holds as items
         self.shared: set[str] = set()  # bound names whose array another reference may also hold
         self.written: dict[str, cst.CSTNode] = {}
         self.augmented: dict[str, cst.CSTNode] = {}  # the first `op=` through a shared reference, per callee
@@ -248,9 +250,12 @@ class _ResultWrites(FastVisitor):
             if not isinstance(target.target, cst.Name):
                 self._store(node.value)  # `d["k"] = x`, `self.x = x`: x is kept elsewhere too
                 holder = _base_name(target.target)
-                if holder is not None and not (holder in self.new_arrays and isinstance(target.target, cst.Subscript)
-                                               and isinstance(target.target.value, cst.Name)):
-                    self.held.setdefault(holder, set()).update(self._results_in(node.value))  # `b.F = build(n)`, `out["x"] = x`
+                item = isinstance(target.target, cst.Subscript) and isinstance(target.target.value, cst.Name)
+                if holder is not None and not (holder in self.new_arrays and item):
+                    results = self._results_in(node.value)
+                    self.held.setdefault(holder, set()).update(results)  # `b.F = build(n)`, `out["x"] = x`
+                    if item and results:  # `d["a"] = m`, then `d["a"] += 1.0` updates `m` in place (hunt47 S5)
+                        self.held_items[holder] = tuple(dict.fromkeys((*self.held_items.get(holder, ()), *sorted(results))))
 
     def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         """Bind the names (and attribute chains) of ``target`` to what ``value`` holds; a tuple display
@@ -269,7 +274,8 @@ class _ResultWrites(FastVisitor):
             callee = tuple(sorted(self._results_in(value)))  # `L = [make(n)]`, `d = {"W": make(n)}`: holding results
         keys = [key for key in map(_chain, target_parts(target)) if key is not None]  # `self.x, self.P = update(z)`
         if isinstance(target, cst.Name) and not self.branches and isinstance(value, cst.Call) and (
-                _numpy_function(value.func) in NEW_ARRAYS and _chain(value.func.value) in ("np", "numpy")):
+                _numpy_function(value.func) in NEW_ARRAYS and _chain(value.func.value) in ("np", "numpy")
+                and not any(map(_object_like, _dtype_arguments(value)))):
             self.new_arrays.add(target.value)  # `out = np.zeros(3)`: a NumPy array of numbers, items stored are copied
         else:
             self.new_arrays.difference_update(keys)
@@ -327,6 +333,9 @@ class _ResultWrites(FastVisitor):
         target = node.target
         if isinstance(target, cst.Subscript):
             self._write(target.value, node)
+            if isinstance(target.value, cst.Name) and target.value.value not in self.new_arrays:
+                for callee in self.held_items.get(target.value.value, ()):  # `d["a"] = m; d["a"] += 1.0`: into `m`
+                    self.written.setdefault(callee, node)
         key = _chain(target)
         if key is not None and key in self.bound and key in self.shared:
             for callee in self.bound[key]:
@@ -402,7 +411,8 @@ class _ResultWrites(FastVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
-        if isinstance(func, cst.Attribute) and (func.attr.value in INPLACE_METHODS or _subclass_view(node)):
+        if isinstance(func, cst.Attribute) and (func.attr.value in INPLACE_METHODS or _subclass_view(node)) and (
+                self.callee_of(node) is None):  # (`c.fill(v)` of `c = Canvas(n)`: the class's own method)
             self._write(func.value, node)  # (`.view(cls)`: a JAX array has no ndarray subclass view either)
         if isinstance(func, cst.Attribute) and func.attr.value in STORING_METHODS:
             for arg in node.args:
@@ -590,6 +600,32 @@ def _numpy_function(func: cst.BaseExpression) -> str | None:
     if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
         return func.attr.value
     return None
+
+
+# positions of a NEW_ARRAYS constructor's dtype (and fill value) when passed positionally
+_DTYPE_POSITIONS = {"zeros": (1,), "ones": (1,), "empty": (1,), "identity": (1,), "full": (1, 2), "eye": (3,)}
+
+
+def _dtype_arguments(call: cst.Call) -> list[cst.BaseExpression]:
+    """The arguments of ``np.zeros(...)``-like ``call`` that choose its dtype: ``dtype=``, a positional dtype,
+    ``np.full``'s fill value."""
+    positions = _DTYPE_POSITIONS.get(_numpy_function(call.func) or "", ())
+    return [arg.value for i, arg in enumerate(call.args)
+            if (arg.keyword is None and i in positions) or (arg.keyword is not None and arg.keyword.value in ("dtype", "fill_value"))]
+
+
+def _object_like(node: cst.BaseExpression) -> bool:
+    """``object``, ``np.object_``, ``"O"``, ``None``, or anything but a number or a numeric dtype name: an argument
+    that may make ``np.empty(n, dtype=...)``/``np.full(n, ...)`` an array of objects, which holds what is stored."""
+    if isinstance(node, (cst.Integer, cst.Float)) or (isinstance(node, cst.UnaryOperation) and isinstance(node.expression, (cst.Integer, cst.Float))):
+        return False
+    if isinstance(node, cst.Name):
+        return node.value not in ("float", "int", "bool", "complex", "True", "False")
+    if isinstance(node, cst.Attribute):
+        return node.attr.value in ("object_", "object") or not isinstance(node.value, cst.Name)
+    if isinstance(node, cst.SimpleString):
+        return str(node.evaluated_value).lower() in ("o", "object", "|o")
+    return True
 
 
 def _base_name(expr: cst.BaseExpression) -> str | None:

@@ -4,7 +4,7 @@ import libcst as cst
 
 from np2jax.analysis.aliasing import is_python_container
 from np2jax.analysis.result_writes import INPLACE_METHODS
-from np2jax.analysis.scope import LoopBinding, ParamBinding, ValueBinding
+from np2jax.analysis.scope import DefBinding, LoopBinding, ParamBinding, ValueBinding
 from np2jax.analysis.sequences import sequence_annotation
 from np2jax.context import FileContext, loop_plan, runs_on_jax_arrays
 from np2jax.cstutil import string_valued
@@ -356,8 +356,8 @@ class UnsafeInplaceWrite(Rule):
             # `v = x * 2` are arrays there, and `v.sort()` would return a sorted copy and change nothing
             traced = (bool(aliasing.scope.bindings.get(name)) and ctx.qualname(func) is None and _jitted_array_code(ctx)
                       and not _python_values(name, aliasing, ctx))
-            if aliasing.is_container(name) and not traced:
-                return
+            if (aliasing.is_container(name) or _instance_of_own_class(name, func.attr.value, aliasing)) and not traced:
+                return  # (`c = Canvas(n); c.fill(v)`: the class's own `fill`)
             # `p = f(z); p.sort()`: f's result may be an array (a JAX one once f migrates) as well as a list;
             # `def f(y): y.sort()`: the caller's array, a JAX one where a migrated or jitted caller passes it
             if not (traced or aliasing.holds_numpy_array(name, strict=func.attr.value == "sort") or aliasing.bound_to_call(name)
@@ -463,3 +463,19 @@ def _python_values(name: str, aliasing, ctx: FileContext) -> bool:
     return bool(bindings) and all(
         (isinstance(b, ValueBinding) and (b.augmented or is_python_container(b.value, aliasing.resolver, aliasing.scope)))
         or (isinstance(b, ParamBinding) and b.param.name.value in static) for b in bindings)
+
+
+def _instance_of_own_class(name: str, method: str, aliasing) -> bool:
+    """Every binding of ``name`` makes an instance of a class of this module that defines ``method`` itself."""
+    bindings = aliasing.scope.bindings.get(name, ())
+    if not bindings:
+        return False
+    for binding in bindings:
+        value = binding.value if isinstance(binding, ValueBinding) and not binding.augmented else None
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+            return False
+        _, found = aliasing.scope.lookup(value.func.value)
+        if not found or not all(isinstance(b, DefBinding) and isinstance(b.node, cst.ClassDef) and any(
+                isinstance(s, cst.FunctionDef) and s.name.value == method for s in b.node.body.body) for b in found):
+            return False
+    return True
