@@ -133,14 +133,19 @@ class CallRewrites:
 
     def _wrap_arguments(self, updated: cst.Call, positions: set) -> cst.Call:
         asarray = dotted(f"{self.ctx.jnp_alias}.asarray")
-        widened = {p[1]: p[2] for p in positions if isinstance(p, tuple) and p[0] == "widen"}
+        widened = {p[1]: p[2:] for p in positions if isinstance(p, tuple) and p[0] == "widen"}
         args = []
         for i, arg in enumerate(updated.args):
             if i in widened:  # `np.cov(x)` computes in float64: `jnp.cov(jnp.asarray(x, dtype=jnp.result_type(x, jnp.float64)))`
                 jnp = self.ctx.jnp_alias
+                complex_ok, may_be_none = widened[i]
                 read = call(asarray, arg.value.deep_clone()) if i in positions else arg.value.deep_clone()  # (a list)
-                dtype = call(f"{jnp}.result_type", read, dotted(f"{jnp}.float64")) if widened[i] else cst.Name("float")
-                arg = arg.with_changes(value=call(asarray, arg.value, cst.Arg(dtype, keyword=cst.Name("dtype"))))
+                dtype = call(f"{jnp}.result_type", read, dotted(f"{jnp}.float64")) if complex_ok else cst.Name("float")
+                value = call(asarray, arg.value, cst.Arg(dtype, keyword=cst.Name("dtype")))
+                if may_be_none:  # `weights=w` with `w=None`: jnp.asarray(None) raises; `w is None` is static under jit
+                    value = cst.IfExp(test=cst.Comparison(arg.value.deep_clone(), [cst.ComparisonTarget(cst.Is(), cst.Name("None"))]),
+                                      body=cst.Name("None"), orelse=value)
+                arg = arg.with_changes(value=value)
             elif ("inexact", i) in positions:  # `np.polyfit(np.arange(n), y, 1)`: NumPy's own `asarray(x) + 0.0`
                 arg = arg.with_changes(value=cst.BinaryOperation(
                     left=cst.Call(func=asarray, args=[cst.Arg(arg.value)]), operator=cst.Add(), right=cst.Float("0.0")))

@@ -2707,6 +2707,32 @@ def test_bincount_weights_are_summed_as_floats():
     np.testing.assert_allclose(np.asarray(migrated.per_class_accuracy(y_true, y_pred, 2)), original.per_class_accuracy(y_true, y_pred, 2))
 
 
+def test_bincount_weights_that_may_be_none_stay_none():
+    """hunt47 L: `weights=w` with `w=None` became `jnp.asarray(None, dtype=float)`, which raises; a None weight
+    is left alone and one that may be None is converted only when it is not (`w is None` is static under jit)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def histogram(labels, w=None):
+            return np.bincount(labels, weights=w, minlength=4)
+
+        def counts(labels):
+            return np.bincount(labels, weights=None, minlength=4)
+
+        def covariance(x, y=None):
+            return np.cov(x, y)
+        """
+    )
+    output = result.output.decode()
+    assert "weights=None if w is None else jnp.asarray(w, dtype=float)" in output and "weights=None," in output, output
+    labels = np.array([0, 3, 3, 1])
+    x = np.array([[1.0, 2.0, 4.0], [0.5, 0.25, 3.0]])
+    for name, args in (("histogram", (labels,)), ("histogram", (labels, labels == 3)), ("counts", (labels,)),
+                       ("covariance", (x,)), ("covariance", (x[0], x[1]))):
+        np.testing.assert_allclose(np.asarray(getattr(migrated, name)(*args)), getattr(original, name)(*args), rtol=1e-6, err_msg=name)
+
+
 def test_a_finite_difference_with_a_small_step_is_reported():
     """hunt46 S2: a central difference with `eps=1e-6` runs in float32 without x64 and keeps about one digit
     (d/dx sum(sin(x)) came out 0.715 for cos(0.5) = 0.878); it was reported only as a converted loop. NPJ116 now
@@ -2730,10 +2756,27 @@ def test_a_finite_difference_with_a_small_step_is_reported():
         def rounding_at_one(x):
             h = 1e-6
             return x + ((1.0 + h) - 1.0) / h
+
+        MICRO = 1e-6
+
+        def to_micro(raw, offset):
+            return (np.asarray(raw, dtype=float) - offset) / MICRO
+
+        def detrended(trace):
+            return (trace - np.median(trace)) / 1e-6
+
+        def forward_slope(x):
+            h = 1e-5
+            return (np.exp(x + h) - np.exp(x)) / h
+
+        def directional(x, d, eps=1e-7):
+            step = eps * d
+            return (np.sin(x + step) - np.sin(x)) / eps
         """
     )
     found = [(d.line, d.message) for d in result.diagnostics if d.code == "NPJ116"]
-    assert [line for line, _ in found] == [8], found
+    # (hunt47 FP: a quotient by 1e-6 that nothing was moved by, to_micro's and detrended's, is a change of unit)
+    assert [line for line, _ in found] == [8, 28, 32], found
     assert "a step of `eps`" in found[0][1] or "a step of `1e-6`" in found[0][1]
     assert "about 1 correct digit" in found[0][1]
     x = np.linspace(0.1, 1.0, 6)

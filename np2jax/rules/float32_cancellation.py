@@ -37,8 +37,10 @@ class Float32Cancellation(HazardRule):
             "another index (`acc += x[i]` ... `acc -= x[i - w]`): the partial sums grow with the data's length while the "
             "window's sum does not, so float32 keeps few of its digits (running counts of integers or booleans are exact); "
             "and finite differences with a small step: a difference divided by a step below 1e-3, a literal or a "
-            "name bound to one (`(f(x + h) - f(x - h)) / (2 * h)` with `h=1e-6`), where float32's rounding of the two "
-            "values, ~1e-7 of their size, is divided by the step too."
+            "name bound to one (`(f(x + h) - f(x - h)) / (2 * h)` with `h=1e-6`) that the function also moves a value by "
+            "(`x + h`, `xp[i] += h`, `e[i] = h`), where float32's rounding of the two values, ~1e-7 of their size, is "
+            "divided by the step too. A quotient by a small number nothing is moved by is a change of unit "
+            "(`(v - v0) / 1e-6`), whose rounding stays relative, and is not reported."
         ),
         why=(
             "Both terms are large and nearly equal when the mean is large next to the spread. NumPy computes them in "
@@ -173,6 +175,21 @@ class Float32Cancellation(HazardRule):
             """,
             diagnostics=("NPJ116",),
         ),
+        Example(
+            title="a change of unit is not a finite difference",
+            before="""
+            import numpy as np
+
+            def to_microvolts(trace):
+                return (trace - np.median(trace)) / 1e-6
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def to_microvolts(trace):
+                return (trace - jnp.median(trace)) / 1e-6
+            """,
+        ),
     )
 
     NODE_TYPES = frozenset({cst.BinaryOperation, cst.For, cst.While})
@@ -229,6 +246,8 @@ class Float32Cancellation(HazardRule):
         if step is None:
             return
         value = float(step.evaluated_value)
+        if not _perturbed_by(node.right, value, scope):
+            return  # `(trace - np.median(trace)) / 1e-6`: a change of unit, not a step something was moved by
         digits = max(0, round(math.log10(value / 1.2e-7)))
         digits64 = round(math.log10(value / 2.2e-16))
         self.report(ctx, node, self.STEP_MESSAGE.format(expr=_short(ctx.code(node)), step=ctx.code(step).strip(),
@@ -261,6 +280,54 @@ def _small_step(node: cst.BaseExpression, scope: Scope, depth: int) -> cst.Float
         if isinstance(binding, ParamBinding) and binding.param.default is not None:
             return _small_step(binding.param.default, found, depth + 1)
     return None
+
+
+def _perturbed_by(divisor: cst.BaseExpression, value: float, scope: Scope) -> bool:
+    """Whether the function around ``scope`` moves something by the step ``divisor`` scales (its names, or a
+    literal ``value``): ``x + h``, ``x - h * e``, ``xp[i] += eps``, ``e[i] = h`` (or by a name bound to an
+    expression of the step, ``E = h * np.eye(n)``). A quotient by a small number that no perturbation goes with
+    is a change of unit (``/ 1e-6`` for micro-units), whose float32 rounding is relative, as any other."""
+    function = scope
+    while function.kind != "function" and function.parent is not None:
+        function = function.parent
+    if function.kind != "function":
+        return False
+    names = {n.value for n in _walk(divisor) if isinstance(n, cst.Name)}
+
+    def mentions(node: cst.CSTNode) -> bool:
+        return any((isinstance(n, cst.Name) and n.value in names)
+                   or (isinstance(n, cst.Float) and math.isclose(n.evaluated_value, value, rel_tol=1e-12))
+                   for n in _walk(node))
+
+    body = [n for n in _walk(function.node.body, skip=divisor)]
+    for _ in range(3):  # names bound to expressions of the step: `E = h * np.eye(n)`, `dx = eps * d`
+        more = {t.target.value for n in body if isinstance(n, cst.Assign) and mentions(n.value)
+                for t in n.targets if isinstance(t.target, cst.Name)} - names
+        if not more:
+            break
+        names |= more
+    for n in body:
+        if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, (cst.Add, cst.Subtract)) and (
+                mentions(n.left) or mentions(n.right)):
+            return True
+        if isinstance(n, cst.AugAssign) and isinstance(n.operator, (cst.AddAssign, cst.SubtractAssign)) and mentions(n.value):
+            return True
+        if isinstance(n, cst.Assign) and any(isinstance(t.target, cst.Subscript) for t in n.targets) and mentions(n.value):
+            return True
+    return False
+
+
+def _walk(node: cst.CSTNode, skip: cst.CSTNode | None = None) -> list[cst.CSTNode]:
+    """``node`` and the nodes under it but trivia, leaving out ``skip`` and what is under it."""
+    found: list[cst.CSTNode] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current is skip:
+            continue
+        found.append(current)
+        stack.extend(inner_nodes(current))
+    return found
 
 
 def _window_sums(loop: cst.For | cst.While, scope: Scope, ctx: FileContext) -> list[tuple[str, cst.CSTNode]]:

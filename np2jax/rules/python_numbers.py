@@ -192,14 +192,31 @@ def widened_arguments(ref: NumpyRef, ctx: FileContext) -> set[tuple]:
     if ref.qualname in _FLOAT64_MATH:
         for name, (index, complex_ok) in _FLOAT64_MATH[ref.qualname].items():
             position = position_of(name, index)
-            if position is not None and (not complex_ok or _plain_read(call.args[position].value)):
-                found.add(("widen", position, complex_ok))  # (`dtype=float` names the argument once)
+            if position is None or _is_none(call.args[position].value):
+                continue  # `weights=None`, `np.cov(x, None)`: nothing to convert
+            value = call.args[position].value
+            if not complex_ok or _plain_read(value):  # (`dtype=float` names the argument once)
+                # `w` defaulting to None (or bound to it): `None if w is None else jnp.asarray(w, ...)`
+                found.add(("widen", position, complex_ok, _may_be_none(value, ref.scope)))
     elif ref.qualname in _QUANTILES:
         data, q = position_of("a", 0), position_of("q", 1)
         if (data is not None and q is not None and _plain_read(call.args[data].value)
                 and _number_sequence(call.args[q].value, ref.scope, ctx)):
-            found.add(("widen", data, True))
+            found.add(("widen", data, True, False))
     return found
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _may_be_none(node: cst.BaseExpression, scope: Scope) -> bool:
+    """A name with a None default or bound to None somewhere (``w=None``; ``w = None`` then ``w = np.ones(n)``)."""
+    if not isinstance(node, cst.Name):
+        return False
+    _, bindings = scope.lookup(node.value)
+    return any((isinstance(b, ParamBinding) and b.param.default is not None and _is_none(b.param.default))
+               or (isinstance(b, ValueBinding) and _is_none(b.value)) for b in bindings or ())
 
 
 def _number_sequence(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int = 0) -> bool:
