@@ -30,7 +30,9 @@ class UnsafeInplaceWrite(Rule):
             "on such arrays too: NumPy updates them in place, so also `x op= v` on a name bound to an element of a list "
             "or dict (`a = arrs[0]`, `x = s[\"x\"]`), to an item of an array that may be a view (`r = A[i]` unless `A` "
             "is known to have one dimension per index), to an attribute (`P = self.P`, `x = b.x`), or a loop variable "
-            "over a container (`for w, g in zip(ws, gs): w -= lr * g`), unless it is provably a Python number or string; also `v *= k` on an untyped parameter of a function "
+            "over a container (`for w, g in zip(ws, gs): w -= lr * g`), unless it is provably a Python number or string; "
+            "`d[k] op= v` on an item of a local list or dict unless every item is a new array or a number and none is taken "
+            "out (`d[\"a\"] = m; d[\"a\"] += 1.0` changes `m` in NumPy); also `v *= k` on an untyped parameter of a function "
             "that returns nothing (its only effect can be on the caller's object), `params += v` in a method that a call "
             "of a method of that name drops the result of (`opt.step(params, g)`, with `opt` an object of that class or "
             "of a class np2jax cannot tell: it relies on the update), and `self.x += v` where some "
@@ -63,6 +65,19 @@ class UnsafeInplaceWrite(Rule):
         ),
     )
     EXAMPLES = (
+        Example(
+            title="an item of a dict that another name holds",
+            before="""
+            import numpy as np
+
+            def shifted(n):
+                m = np.linspace(0.0, 1.0, n)
+                d = {"a": m}
+                d["a"] += 1.0
+                return m
+            """,
+            diagnostics=("NPJ201",),
+        ),
         Example(
             title="mutating an argument of a function that also returns a value (see NPJ203 for those that do not)",
             before="""
