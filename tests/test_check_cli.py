@@ -1041,3 +1041,32 @@ def test_numbers_are_found_for_parameters_that_build_an_array_from_them(tmp_path
     (tmp_path / "migrated" / "dh.py").write_text(wrong)
     run = check(tmp_path / "original", tmp_path / "migrated", tmp=tmp_path)
     assert run.functions["dh.modified_dh"]["status"] == "mismatch", run
+
+
+OBJECT_ARRAYS = '''\
+import numpy as np
+
+
+def gather(x):
+    out = np.empty(2, dtype=object)
+    out[0] = x * 2.0
+    out[1] = x[:1] + 1.0
+    return out
+
+
+def ragged(x):
+    return np.array([x, x[:2]], dtype=object)
+'''
+
+
+def test_arrays_of_objects_are_compared_item_by_item(tmp_path):
+    """hunt47 C: an output array of dtype object (arrays of different lengths) was "not deterministic": `==` on
+    it compares the arrays inside elementwise. Its items are compared one by one now, so a wrong item is found."""
+    (tmp_path / "original").mkdir()
+    (tmp_path / "migrated").mkdir()
+    (tmp_path / "original" / "obj.py").write_text(OBJECT_ARRAYS)
+    (tmp_path / "migrated" / "obj.py").write_text(OBJECT_ARRAYS.replace("x[:1] + 1.0", "x[:1] + 1.5"))
+    run = check(tmp_path / "original", tmp_path / "migrated", tmp=tmp_path)
+    assert run.functions["obj.ragged"]["status"] == "equivalent", run
+    gather = run.functions["obj.gather"]
+    assert gather["status"] == "mismatch" and "output[1][0]" in gather["message"], gather

@@ -69,6 +69,12 @@ def to_portable(value: object, depth: int = 0, seen: dict | None = None) -> obje
             return Leaf(np.asarray(value, dtype=object), "int")
     if isinstance(value, (float, complex)):
         return Leaf(np.asarray(value), type(value).__name__)
+    if isinstance(value, np.ndarray) and value.dtype == object and depth < MAX_DEPTH:
+        # an array of objects (arrays of different lengths, Python numbers): its items, in C order, compared
+        # one by one (`==` on it compares arrays inside elementwise and cannot say "equal")
+        shape = "x".join(map(str, value.shape))
+        return Node("sequence", f"object array[{shape}]", tuple(range(value.size)),
+                    tuple(to_portable(v, depth + 1, seen) for v in value.ravel()))
     if isinstance(value, (np.ndarray, np.generic)):
         return Leaf(np.array(value, copy=True), "numpy")
     if _is_jax_array(value):
