@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.loops import contains, descendants
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import Scope, ValueBinding
-from np2jax.analysis.loops import contains, descendants
 from np2jax.visitors import inner_nodes
 
 # methods of a list or dict that store their last argument as an item
@@ -26,7 +26,6 @@ _HARMLESS = frozenset({"keys", "clear", "index", "count", "__len__", "__contains
 _DICTS = frozenset({"builtins.dict", "collections.defaultdict", "collections.OrderedDict"})
 _NUMBER_TYPES = frozenset({"int", "float", "complex", "bool"})
 _READING_BUILTINS = frozenset({"builtins.len", "builtins.sum", "builtins.min", "builtins.max", "builtins.any", "builtins.all"})
-
 
 
 def container_item_blocker(
@@ -182,20 +181,11 @@ def _name_uses(body: cst.CSTNode, name: str):
             yield node, ancestors
             continue
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) and node is not body:
-            if any(isinstance(n, cst.Name) and n.value == name for n in _all(node)):
+            if any(isinstance(n, cst.Name) and n.value == name for n in descendants(node)):
                 yield node, ()
             continue
         inner = (node, *ancestors[:5])
         stack.extend((child, inner) for child in inner_nodes(node))
-
-
-def _all(node: cst.CSTNode) -> list[cst.CSTNode]:
-    found, stack = [], [node]
-    while stack:
-        current = stack.pop()
-        found.append(current)
-        stack.extend(inner_nodes(current))
-    return found
 
 
 _DISPLAYS = (cst.Element, cst.DictElement, cst.List, cst.Tuple, cst.Set, cst.Dict, cst.StarredElement)
@@ -238,7 +228,7 @@ def _taken_out(item: cst.CSTNode, ancestors: tuple, name: str) -> str | None:
     """Why the read ``item`` (``name[k]``, ``name.get(k)``) may bind the item's array to something else: its
     value, as it is or inside displays, is assigned, stored, iterated or yielded."""
     child = item
-    for holder in ancestors:
+    for position, holder in enumerate(ancestors):
         if isinstance(holder, _DISPLAYS):
             child = holder
             continue
@@ -246,10 +236,9 @@ def _taken_out(item: cst.CSTNode, ancestors: tuple, name: str) -> str | None:
             return f"`... = {name}[...]` binds an item's array to another name"
         if isinstance(holder, (cst.For, cst.Yield, cst.WithItem)) or (isinstance(holder, cst.CompFor) and holder.iter is child):
             return f"an item of `{name}` is iterated or yielded"
-        if isinstance(holder, cst.Arg) and len(ancestors) > ancestors.index(holder) + 1:
-            call = ancestors[ancestors.index(holder) + 1]
-            if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in _STORES:
-                return f"an item of `{name}` is stored in another container"
+        call = ancestors[position + 1] if isinstance(holder, cst.Arg) and position + 1 < len(ancestors) else None
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in _STORES:
+            return f"an item of `{name}` is stored in another container"
         return None
     return None
 
