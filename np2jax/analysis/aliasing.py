@@ -16,7 +16,7 @@ import libcst as cst
 
 from np2jax.analysis.container_items import container_item_blocker
 from np2jax.analysis.hand_off import handed_on_after_writes
-from np2jax.analysis.loops import descendants
+from np2jax.analysis.loops import contains, descendants
 from np2jax.analysis.private_arguments import private_call
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
@@ -461,7 +461,7 @@ class FunctionAliasing:
         if not bindings or not all(isinstance(b, ValueBinding) and (
                 b.augmented or is_fresh_array(b.value, self.resolver, self.scope) or self._fresh_call(b.value)) for b in bindings):
             return False
-        return not any(isinstance(node, cst.BaseSmallStatement) and node is not store and self._referenced(name, node)
+        return not any(isinstance(node, cst.BaseSmallStatement) and not contains(node, store) and self._referenced(name, node)
                        for node in descendants(self.function.body))
 
     def _blocker(self, name: str) -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.loops import contains, descendants
+from np2jax.analysis.loops import descendants
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import Scope, ValueBinding
 from np2jax.visitors import inner_nodes
@@ -20,7 +20,7 @@ from np2jax.visitors import inner_nodes
 # methods of a list or dict that store their last argument as an item
 _STORING = frozenset({"append", "insert", "setdefault"})
 # ... that hand an item back (a name bound to it would be an alias)
-_GETTING = frozenset({"get", "pop"})
+_GETTING = frozenset({"get", "pop", "setdefault", "values", "items", "popitem"})
 # ... that touch no item's array
 _HARMLESS = frozenset({"keys", "clear", "index", "count", "__len__", "__contains__"})
 _DICTS = frozenset({"builtins.dict", "collections.defaultdict", "collections.OrderedDict"})
@@ -45,11 +45,12 @@ def container_item_blocker(
             return False
         return only_stored_at(value.value, store) and not read_after(function, store, value.value)
 
-    def reads_only(call: cst.Call) -> bool:
-        """A call that keeps no reference to its argument's items: a NumPy function (a list of arrays becomes a
-        new array), ``len``, ``sum``, ``min``, ``max``."""
+    def reads_only(call: cst.Call, builtins_only: bool = False) -> bool:
+        """A call that keeps no reference to its argument's items: ``len``, ``sum``, ``min``, ``max``, and (unless
+        ``builtins_only``: given an item itself, ``np.asarray`` returns it) a NumPy function, for which a list of
+        arrays becomes a new array."""
         qualname = resolver.qualname(call.func, scope)
-        return qualname in _READING_BUILTINS or is_numpy(qualname)
+        return qualname in _READING_BUILTINS or (not builtins_only and is_numpy(qualname))
 
     if _numbers_only(function, name, scope):
         return None  # `shape = [4, 3]; shape[-1] += k`: no item is ever an array before an update
@@ -62,7 +63,7 @@ def container_item_blocker(
             return f"{what} {problem}: JAX rebinds the item to a new array instead"
         dict_like = dict_like and _is_dict(binding.value, resolver, scope)
     for node, ancestors in _name_uses(function.body, name):
-        problem = _use_problem(node, ancestors, name, dict_like, new_item, reads_only)
+        problem = _use_problem(node, ancestors, name, dict_like, new_item, reads_only, fresh)
         if problem is not None:
             return f"{what} {problem}: JAX rebinds the item to a new array instead"
     return None
@@ -146,19 +147,35 @@ def _numbers_only(function: cst.FunctionDef, name: str, scope: Scope) -> bool:
         if not all(map(_not_array, items)):
             return False
     for node in descendants(function.body):
-        stored = None
+        stored: list[cst.BaseExpression] = []
         if isinstance(node, (cst.Assign, cst.AugAssign)):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-            if any(isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and t.value.value == name for t in targets):
-                stored = node.value
+            for target in targets:
+                if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value == name:
+                    if any(isinstance(e.slice, cst.Slice) for e in target.slice):  # `L[0:1] = [x]`: x is an item
+                        stored.append(_elements_or_self(node.value))
+                    stored.append(node.value)
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and (
                 node.func.value.value == name and node.func.attr.value in _STORES):
-            if not node.args:
-                continue
-            stored = node.args[-1].value
-        if stored is not None and not _not_array(stored):
+            if node.func.attr.value in ("extend", "update"):  # `L.extend([x])`, `d.update({"a": m}, b=m)`
+                stored.extend(_elements_or_self(arg.value) for arg in node.args)
+            elif node.args:
+                stored.append(node.args[-1].value)
+        if not all(map(_not_array, stored)):
             return False
     return True
+
+
+def _elements_or_self(value: cst.BaseExpression) -> cst.BaseExpression:
+    """What a display given to ``extend``/``update`` (or a slice store) makes items of: its first element that may
+    be an array, if any (else a number); anything else stands for itself (an array's rows, another container's items)."""
+    if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+        parts = [e.value for e in value.elements]
+    elif isinstance(value, cst.Dict):
+        parts = [e.value if isinstance(e, cst.DictElement) else e.value for e in value.elements]
+    else:
+        return cst.Name("__unknown__")
+    return next((part for part in parts if not _not_array(part)), cst.Integer("0"))
 
 
 def _returned(ancestors: tuple) -> bool:
@@ -184,7 +201,7 @@ def _name_uses(body: cst.CSTNode, name: str):
             if any(isinstance(n, cst.Name) and n.value == name for n in descendants(node)):
                 yield node, ()
             continue
-        inner = (node, *ancestors[:5])
+        inner = (node, *ancestors[:11])
         stack.extend((child, inner) for child in inner_nodes(node))
 
 
@@ -192,7 +209,7 @@ _DISPLAYS = (cst.Element, cst.DictElement, cst.List, cst.Tuple, cst.Set, cst.Dic
 _STORES = frozenset({"append", "insert", "extend", "setdefault", "update", "add"})
 
 
-def _use_problem(node, ancestors: tuple, name: str, dict_like: bool, new_item, reads_only) -> str | None:
+def _use_problem(node, ancestors: tuple, name: str, dict_like: bool, new_item, reads_only, fresh) -> str | None:
     if not ancestors:
         return f"a nested function uses `{name}`"
     parent = ancestors[0]
@@ -201,19 +218,27 @@ def _use_problem(node, ancestors: tuple, name: str, dict_like: bool, new_item, r
         return None  # `name = [...]`: a binding, judged by _made_problem
     if isinstance(parent, cst.Subscript) and parent.value is node:
         if isinstance(grandparent, cst.AssignTarget) and grandparent.target is parent:
-            assign = ancestors[2]  # `name[k] = v`
-            return None if new_item(assign.value, assign) else f"`{name}[...] = ...` stores an array something else refers to"
+            assign = ancestors[2]  # `name[k] = v`; `name[i:j] = [v, w]` stores v and w
+            sliced = any(isinstance(e.slice, cst.Slice) for e in parent.slice)
+            values = [e.value for e in assign.value.elements] if sliced and isinstance(assign.value, (cst.List, cst.Tuple)) else (
+                [cst.Name("__unknown__")] if sliced else [assign.value])
+            if all(new_item(value, assign) for value in values):
+                return None
+            return f"`{name}[...] = ...` stores an array something else refers to"
         if isinstance(grandparent, (cst.AugAssign, cst.Del)) and grandparent.target is parent:
             return None
-        return _taken_out(parent, ancestors[1:], name)
+        return _taken_out(parent, ancestors[1:], name, fresh, reads_only)
     if isinstance(parent, cst.Attribute) and parent.value is node:
         method = parent.attr.value
         if method in _HARMLESS:
             return None
         if method in _STORING and isinstance(grandparent, cst.Call) and grandparent.args:
-            return None if new_item(grandparent.args[-1].value) else f"`{name}.{method}(...)` stores an array something else refers to"
-        if method in _GETTING and isinstance(grandparent, cst.Call):
-            return _taken_out(grandparent, ancestors[2:], name)
+            if not new_item(grandparent.args[-1].value, grandparent):
+                return f"`{name}.{method}(...)` stores an array something else refers to"
+            if method != "setdefault":
+                return None
+        if method in _GETTING and isinstance(grandparent, cst.Call):  # (`setdefault` returns the item too)
+            return _taken_out(grandparent, ancestors[2:], name, fresh, reads_only)
         return f"`{name}.{method}(...)` may hand out the items' arrays"
     if isinstance(parent, (cst.Return, cst.ComparisonTarget, cst.Comparison)) or _returned(ancestors):
         return None  # `return name`, `return name, n`, `k in name`: the items are the same in both
@@ -224,44 +249,82 @@ def _use_problem(node, ancestors: tuple, name: str, dict_like: bool, new_item, r
     return f"`{name}` is used as a whole (passed on, aliased or iterated)"
 
 
-def _taken_out(item: cst.CSTNode, ancestors: tuple, name: str) -> str | None:
-    """Why the read ``item`` (``name[k]``, ``name.get(k)``) may bind the item's array to something else: its
-    value, as it is or inside displays, is assigned, stored, iterated or yielded."""
+def _taken_out(item: cst.CSTNode, ancestors: tuple, name: str, fresh, reads_only) -> str | None:
+    """Why the read ``item`` (``name[k]``, ``name.get(k)``) may leave the item's array, or a view of it, held by
+    something else: the expressions around it that may be it (a view ``[:2]``, ``.T``, ``.reshape``, ``np.asarray``,
+    a call of a function that may return it, a branch of ``a if c else b``, a display or comprehension element)
+    are followed up to an assignment, a store, a loop or a ``yield``; arithmetic, a comparison, a NumPy function or
+    method making a new array, or a read by ``len``/``sum`` end the search (a new value)."""
     child = item
-    for position, holder in enumerate(ancestors):
-        if isinstance(holder, _DISPLAYS):
+    for holder in ancestors:
+        if isinstance(holder, cst.BinaryOperation) and isinstance(child, (cst.List, cst.Tuple, cst.ListComp)):
+            child = holder  # `[a] + [d["a"]]`: a list holding the item
+            continue
+        if isinstance(holder, (cst.BinaryOperation, cst.UnaryOperation, cst.BooleanOperation, cst.Comparison,
+                               cst.ComparisonTarget, cst.SubscriptElement, cst.Index, cst.Slice, cst.If, cst.While,
+                               cst.Return, cst.Expr, cst.Assert)):
+            return None  # a new value, an index, a test, or what the function returns (nothing writes after)
+        if isinstance(holder, cst.Call):
+            method = holder.func.attr.value if isinstance(holder.func, cst.Attribute) else None
+            if holder.func is not child and method in _STORES:
+                return f"an item of `{name}` is stored in another container"
+            if fresh(holder) or reads_only(holder, builtins_only=True):
+                return None  # `d["a"].sum()`, `np.dot(d["a"], b)`, `len(d["a"])` (not `np.asarray(d["a"])`: itself)
+            child = holder  # `np.asarray(d["a"])`, `d["a"].reshape(-1)`, `f(d["a"])`: may be the item
+            continue
+        if isinstance(holder, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.NamedExpr)):
+            if getattr(holder, "value", None) is child:
+                return f"`... = {name}[...]` binds an item's array (or a view of it) to another name"
+            return None  # (the item is a target: `d[k] = ...` is judged elsewhere)
+        if isinstance(holder, (cst.For, cst.CompFor)):
+            if holder.iter is child:
+                return f"an item of `{name}` is iterated"
             child = holder
             continue
-        if isinstance(holder, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.NamedExpr)) and holder.value is child:
-            return f"`... = {name}[...]` binds an item's array to another name"
-        if isinstance(holder, (cst.For, cst.Yield, cst.WithItem)) or (isinstance(holder, cst.CompFor) and holder.iter is child):
-            return f"an item of `{name}` is iterated or yielded"
-        call = ancestors[position + 1] if isinstance(holder, cst.Arg) and position + 1 < len(ancestors) else None
-        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in _STORES:
-            return f"an item of `{name}` is stored in another container"
-        return None
-    return None
+        if isinstance(holder, (cst.Yield, cst.WithItem, cst.Lambda)):
+            return f"an item of `{name}` is yielded or captured"
+        child = holder  # displays, `a if c else b`, comprehensions, views (`[:2]`, `.T`), arguments
+    return f"an item of `{name}` is used where np2jax cannot follow it"
 
 
 def read_after(function: cst.FunctionDef, site: cst.CSTNode, name: str) -> bool:
-    """Whether ``function`` may use ``name`` after ``site`` (a call passing it, a statement storing it): a use of
-    the name later in the body, anywhere in a loop around the site, or in a nested function or lambda (which may
-    run at any time)."""
+    """Whether ``function`` may use ``name``'s array after ``site`` (a call passing it, a statement storing it): a
+    use of the name later in the body, anywhere in a loop around the site, elsewhere in the site's own statement
+    (``return G, reg(G)``: the tuple holds ``G`` too), or in a nested function or lambda (which may run at any time).
+    Rebinding the name (``res = ...``) is not a use of the array."""
     found_call = False
     loops: list[cst.CSTNode] = []
+    statement: cst.CSTNode | None = None
     stack: list[tuple[cst.CSTNode, tuple]] = [(function.body, ())]
     while stack:  # (source order: children pushed reversed)
         node, around = stack.pop()
         if node is site:
             found_call, loops = True, [loop for loop in around if isinstance(loop, (cst.For, cst.While))]
+            statement = next((s for s in reversed(around) if isinstance(s, cst.BaseSmallStatement)), None)
             continue  # (its own use is the one being judged)
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             if any(isinstance(n, cst.Name) and n.value == name for n in descendants(node)):
                 return True
             continue
+        if isinstance(node, cst.AssignTarget) and isinstance(node.target, cst.Name):
+            continue  # `res = ...`: a new binding
         if isinstance(node, cst.Name) and node.value == name and found_call:
             return True
-        inner = around + (node,) if isinstance(node, (cst.For, cst.While)) else around
+        inner = around + (node,) if isinstance(node, (cst.For, cst.While, cst.BaseSmallStatement)) else around
         stack.extend((child, inner) for child in reversed(inner_nodes(node)))
-    return any(isinstance(n, cst.Name) and n.value == name for loop in loops for n in descendants(loop)
-               if not contains(site, n))
+    if statement is not None and _uses(statement, name, site):
+        return True
+    return any(_uses(loop, name, site) for loop in loops)
+
+
+def _uses(node: cst.CSTNode, name: str, site: cst.CSTNode) -> bool:
+    """A read of ``name`` under ``node`` outside ``site`` (a binding ``name = ...`` is not one)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current is site or (isinstance(current, cst.AssignTarget) and isinstance(current.target, cst.Name)):
+            continue
+        if isinstance(current, cst.Name) and current.value == name:
+            return True
+        stack.extend(inner_nodes(current))
+    return False
