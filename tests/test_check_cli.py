@@ -1070,3 +1070,25 @@ def test_arrays_of_objects_are_compared_item_by_item(tmp_path):
     assert run.functions["obj.ragged"]["status"] == "equivalent", run
     gather = run.functions["obj.gather"]
     assert gather["status"] == "mismatch" and "output[1][0]" in gather["message"], gather
+
+
+GRANULATE = '''\
+import numpy as np
+
+
+def granulate(x, scale):
+    b = x.shape[0] // scale
+    return np.mean(x[: b * scale].reshape(b, scale), axis=1)
+'''
+
+
+def test_a_parameter_named_like_a_float_gets_ints_too(tmp_path):
+    """real33 C: `scale` (a float by its name) is an int here (`reshape(b, scale)`); only floats and float arrays
+    were tried, so the function was skipped and pyentrp's one rewritten function went unchecked."""
+    (tmp_path / "original").mkdir()
+    (tmp_path / "migrated").mkdir()
+    (tmp_path / "original" / "gran.py").write_text(GRANULATE)
+    wrong = GRANULATE.replace("import numpy as np", "import jax.numpy as np").replace("axis=1)", "axis=1) * 1.01")
+    (tmp_path / "migrated" / "gran.py").write_text(wrong)
+    run = check(tmp_path / "original", tmp_path / "migrated", tmp=tmp_path)
+    assert run.functions["gran.granulate"]["status"] == "mismatch", run

@@ -109,8 +109,8 @@ def _name_kinds(name: str) -> list[Kind]:
         return [("float", FLOAT_VALUES["percent"])]
     if lower in STEP_NAMES:
         return [("float", FLOAT_VALUES["step"]), ("array", "float")]
-    if lower in FLOAT_NAMES:
-        return [("float", FLOAT_VALUES["float"]), ("array", "float")]
+    if lower in FLOAT_NAMES:  # (an int last: `x.reshape(b, scale)` of a `scale : int`, real33 C)
+        return [("float", FLOAT_VALUES["float"]), ("array", "float"), ("int", INT_VALUES["int"])]
     if lower in BOOL_NAMES or lower.startswith(BOOL_PREFIXES):
         return [("bool", (True, False))]
     if lower in DTYPE_NAMES:  # (a bool or an array there says nothing about the function)
