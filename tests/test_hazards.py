@@ -697,10 +697,15 @@ def test_repeat_counts_from_int_parameters_are_static_and_jitted():
 
         def by_counts(x, counts):
             return np.repeat(x, counts)
+
+        def embedded(x, emb_dim=3, lag=1):
+            m = len(x) - (emb_dim - 1) * lag
+            return np.repeat(x[:1], m)
         ''').lstrip()
     result = migrate_source(source.encode(), "m.py")
     jitted = {f.qualname: f.static_argnums for f in result.functions if f.jit}
-    assert jitted == {"edge_pad": (1,), "hinted": (1,)}, jitted
+    # (real33 FP: a count mixing `len(x)` with int parameters, nolds' delay_embedding, is static too)
+    assert jitted == {"edge_pad": (1,), "hinted": (1,), "embedded": (1, 2)}, jitted
     assert [d.line for d in result.diagnostics if d.code == "NPJ102"] == [11]
     original, migrated = {}, {}
     exec(compile(source, "original.py", "exec"), original)
@@ -709,6 +714,7 @@ def test_repeat_counts_from_int_parameters_are_static_and_jitted():
     for k in (3, 4, 5):
         np.testing.assert_array_equal(np.asarray(migrated["edge_pad"](x, k)), original["edge_pad"](x, k))
     np.testing.assert_array_equal(np.asarray(migrated["hinted"](x, 2)), original["hinted"](x, 2))
+    np.testing.assert_array_equal(np.asarray(migrated["embedded"](x, 2, 2)), original["embedded"](x, 2, 2))
 
 
 def test_narrowing_casts_of_arrays_written_after_a_boolean_start_and_of_dtype_codes_are_flagged():

@@ -134,18 +134,21 @@ class DataDependentShape(Rule):
         if repeats is None or ctx.resolver.is_static(repeats.value, ref.scope):
             return True
         # `k // 2` of an int parameter (`k=3`, `k: int`) in a jitted function: its plan makes `k` static
-        return _of_int_parameters(repeats.value, ref.scope) and runs_on_jax_arrays(ctx.function, ctx)
+        # (also beside static sizes: `len(x) - (emb_dim - 1) * lag`, real33 FP)
+        return _of_int_parameters(repeats.value, ref.scope, static=lambda n, s: ctx.resolver.is_static(n, s)) and (
+            runs_on_jax_arrays(ctx.function, ctx))
 
 
-def _of_int_parameters(node: cst.BaseExpression, scope, seen: frozenset[str] = frozenset()) -> bool:
+def _of_int_parameters(node: cst.BaseExpression, scope, seen: frozenset[str] = frozenset(), static=None) -> bool:
     """Integer arithmetic on literals and int parameters (hinted `int` or defaulting to an int), also through names
-    bound only to such values (`r = k // 2`)."""
-    if isinstance(node, cst.Integer):
+    bound only to such values (`r = k // 2`); with ``static(node, scope)``, also on what it says is static
+    (`len(x)`, `x.shape[0]`)."""
+    if isinstance(node, cst.Integer) or (static is not None and static(node, scope)):
         return True
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)):
-        return _of_int_parameters(node.left, scope, seen) and _of_int_parameters(node.right, scope, seen)
+        return _of_int_parameters(node.left, scope, seen, static) and _of_int_parameters(node.right, scope, seen, static)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        return _of_int_parameters(node.expression, scope, seen)
+        return _of_int_parameters(node.expression, scope, seen, static)
     if not isinstance(node, cst.Name) or node.value in seen:
         return False
     found, bindings = scope.lookup(node.value)
@@ -153,7 +156,7 @@ def _of_int_parameters(node: cst.BaseExpression, scope, seen: frozenset[str] = f
         return False
     return all(
         (isinstance(b, ParamBinding) and int_like(b.param))
-        or (isinstance(b, ValueBinding) and not b.augmented and _of_int_parameters(b.value, found, seen | {node.value}))
+        or (isinstance(b, ValueBinding) and not b.augmented and _of_int_parameters(b.value, found, seen | {node.value}, static))
         for b in bindings)
 
 
