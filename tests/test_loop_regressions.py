@@ -833,3 +833,34 @@ def test_windows_of_an_array_padded_by_half_the_loop_length_are_dynamic_slices()
     for k in range(1, 6):
         np.testing.assert_allclose(migrated.box1d(x, k), original.box1d(x, k), rtol=1e-5)
         np.testing.assert_allclose(migrated.box_same(x, k), original.box_same(x, k), rtol=1e-5)
+
+
+def test_a_comprehension_as_long_as_an_array_is_not_unrolled_by_jit():
+    """real33 L: `[np.sum(x[:i + 1]) for i in range(len(x))]` came out jitted with no diagnostic, and jax.jit
+    unrolled it one copy per element (17 s to compile for 400 samples; the `for` loop form was NPJ303). A
+    comprehension over an array's length (`len(x)`, `x.shape[0]`, a name bound to one) keeps the function
+    un-jitted; one over a few steps or a count the caller gives still jits."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def prefix_sums(x):
+            return np.array([np.sum(x[:i + 1]) for i in range(len(x))])
+
+        def centred_prefix(x):
+            n = x.shape[0]
+            return np.array([np.mean(x[:i + 1]) - x[i] for i in range(n)])
+
+        def shifted(x, n_shifts: int = 3):
+            return np.stack([np.roll(x, k) for k in range(n_shifts)])
+
+        def three(x):
+            return np.stack([x * k for k in range(3)])
+        """
+    )
+    for name in ("prefix_sums", "centred_prefix"):
+        assert not record(result, name).jit and "NPJ303" in _codes(result, name), name
+    assert record(result, "shifted").jit and record(result, "three").jit
+    x = np.arange(1.0, 6.0)
+    for name, args in (("prefix_sums", (x,)), ("centred_prefix", (x,)), ("shifted", (x, 2)), ("three", (x,))):
+        np.testing.assert_allclose(np.asarray(getattr(migrated, name)(*args)), getattr(original, name)(*args), rtol=1e-6)

@@ -98,6 +98,52 @@ class ForLoops:
         self._block(node, "loop", f"Python `for` loop with {count} ({obstacle}): jax.jit would unroll it, one copy per step",
                     "jax.lax.fori_loop(lower, upper, body, init), or jax.lax.scan to collect per-step values")
 
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        """``[np.sum(x[:i + 1]) for i in range(len(x))]``: jax.jit unrolls a comprehension, one copy of its element
+        per step, as it would a ``for`` loop (real33: 17 s to compile for 400 samples). One as long as an array
+        (``range(len(x))``, ``range(x.shape[0])``, an array iterated directly) keeps the function un-jitted (NPJ303); one over
+        a few steps, a Python container or a count given by the caller (``range(n_shifts)``) is unrolled."""
+        iterable = node.iter
+        steps = self._trip_count(iterable)
+        if (steps is not None and steps <= self.module.unroll_threshold) or not self._as_long_as_data(iterable):
+            return
+        count = f"{steps} steps" if steps is not None else "as many steps as an array has elements"
+        self._block(node, "loop", f"comprehension with {count}: jax.jit would unroll it, one copy of its element per step",
+                    "a vectorised expression (jnp.cumsum, broadcasting) or jax.vmap; or jax.lax.scan to collect per-step values")
+
+    def _as_long_as_data(self, iterable: cst.BaseExpression) -> bool:
+        """A ``range`` whose bounds are an array's length (``len(x)``, ``x.shape[0]``, a name bound to one), or an
+        array iterated directly (not a Python sequence)."""
+        if isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) in (
+                "builtins.enumerate", "builtins.zip", "builtins.reversed"):
+            return any(self._as_long_as_data(arg.value) for arg in iterable.args if arg.keyword is None)
+        if isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) == "builtins.range":
+            if self._ranges_over_python_sequence(iterable):
+                return False
+            return any(self._sized(arg.value, 0) for arg in iterable.args)
+        # an array parameter iterated directly (its rows); not `np.linspace(a, b, n_lines)`, as long as a count
+        return (isinstance(iterable, cst.Name) and iterable.value in self.params and not self.params[iterable.value].star
+                and self._iterates_array(iterable) and not self._is_python_sequence(iterable))
+
+    def _sized(self, node: cst.BaseExpression, depth: int) -> bool:
+        for part in descendants(node):
+            if isinstance(part, cst.Attribute) and part.attr.value in ("shape", "size"):
+                return True
+            if isinstance(part, cst.Call) and self.resolver.qualname(part.func, self.scope) == "builtins.len" and part.args and (
+                    not self._is_python_sequence(part.args[0].value) and not self._elements_called(part.args[0].value)):
+                return True  # (an array's: not `len(vander_fs)` of a tuple of functions, `vander_fs[i](x)`)
+            if isinstance(part, cst.Name) and depth < 2:
+                _, bindings = self.scope.lookup(part.value)
+                if any(isinstance(b, ValueBinding) and not b.augmented and self._sized(b.value, depth + 1) for b in bindings or ()):
+                    return True
+        return False
+
+    def _elements_called(self, node: cst.BaseExpression) -> bool:
+        """``fs[i](x)`` somewhere in the function, for the name ``node``: a sequence of callables."""
+        return isinstance(node, cst.Name) and any(
+            isinstance(part, cst.Call) and isinstance(part.func, cst.Subscript) and isinstance(part.func.value, cst.Name)
+            and part.func.value.value == node.value for part in descendants(self.node.body))
+
     def _string_elements(self, node: cst.For) -> None:
         """``for key in keys: if key == "a"``: ``keys`` holds strings, which jax.jit cannot take (a list of them
         is no static argument either: unhashable). A tuple default or hint is left to the static analysis."""
