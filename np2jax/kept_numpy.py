@@ -86,6 +86,42 @@ def shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> tuple[str, str]
             "keep shapes fixed (jnp.where with the mask, a size= argument, fixed-length windows); the function can then be jitted")
 
 
+def called_in_a_loop(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | None:
+    """A module-level function that cannot be jitted, called inside a loop of this module (pyentrp's
+    ``multiscale_entropy`` calls ``util_granulate_time_series(ts, i)`` once per scale): as eager jax.numpy, every
+    call dispatches its operations one by one, and compiles new kernels for every new shape (600x slower than
+    NumPy, real33). Its callers there are NumPy code or un-jitted too (they call a function jit cannot trace)."""
+    if not info.is_module_level or info.class_name is not None:
+        return None
+    site = _loop_calls(ctx).get(info.node.name.value)
+    if site is None:
+        return None
+    return (f"it cannot be jitted and is called inside a loop (line {ctx.exact_span(site)[0]}): as eager jax.numpy "
+            "every call dispatches its operations one at a time, and compiles them again for each new shape, "
+            "far slower than NumPy",
+            "make the function jittable (see the other diagnostics); its callers can then be jitted and the loop converted")
+
+
+def _loop_calls(ctx: FileContext) -> dict[str, cst.Call]:
+    """Name -> the first call ``name(...)`` in the module inside a ``for``/``while`` loop or a comprehension."""
+    memo = ctx.resolver.memo.setdefault("loop_calls", {})
+    found = memo.get(ctx.module)
+    if found is None:
+        found = memo[ctx.module] = {}
+        stack: list[tuple[cst.CSTNode, bool]] = [(ctx.module, False)]
+        while stack:
+            node, looped = stack.pop()
+            kind = type(node)
+            if looped and kind is cst.Call and isinstance(node.func, cst.Name):
+                found.setdefault(node.func.value, node)
+            inner = looped or kind in _LOOPS
+            stack.extend((child, inner) for child in reversed(inner_nodes(node)))
+    return found
+
+
+_LOOPS = frozenset({cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
+
+
 ELEMENT_WRITE = "a write into array elements"
 
 

@@ -23,7 +23,7 @@ from np2jax.analysis.scope import (
 from np2jax.context import BLOCKED_AS_IS, FileContext, FunctionInfo, NumpyRef, as_is_verdict, loop_plan, runs_on_jax_arrays
 from np2jax.cstutil import call, dotted, trailing_comment_lines
 from np2jax.diagnostics import Diagnostic, Severity
-from np2jax.kept_numpy import compiled_body, kept_inside, object_arguments, shape_changing_loop
+from np2jax.kept_numpy import called_in_a_loop, compiled_body, kept_inside, object_arguments, shape_changing_loop
 from np2jax.rule import Rule
 from np2jax.tables import lookup_numpy
 from np2jax.visitors import FastTransformer, TRIVIA, child_nodes
@@ -153,7 +153,7 @@ class Walker(CallRewrites, FastTransformer):
         compiled = None if reverted or info.jit or self._returns_arguments(info) else (
             compiled_body(info, self.ctx) or kept_inside(info, self.ctx))
         looping = compiled or (None if reverted or info.jit or not info.changed or self._returns_arguments(info) else (
-            shape_changing_loop(info, self.ctx)))
+            shape_changing_loop(info, self.ctx) or called_in_a_loop(info, self.ctx)))
         kept = looping or (None if reverted or info.jit or not info.changed else object_arguments(info, self.ctx))
         if kept is not None:  # un-jitted, eager jax.numpy would be slower than NumPy or fail where NumPy works
             reverted, info.changed, info.kept_numpy = True, False, looping is not None

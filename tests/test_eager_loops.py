@@ -333,3 +333,39 @@ def test_a_function_defining_a_helper_left_numpy_stays_numpy_too():
     x = np.array([1.0, -2.0, 3.0])
     np.testing.assert_array_equal(migrated.outer(x), original.outer(x))
     np.testing.assert_array_equal(migrated.outer2(x), original.outer2(x))
+
+
+def test_an_unjittable_function_called_in_a_loop_stays_numpy():
+    """real33: pyentrp's `multiscale_entropy` calls `util_granulate_time_series(ts, i)` once per scale; the helper
+    cannot be jitted (an isinstance test) and ran as eager jax.numpy, compiling `reshape(b, scale)` anew at every
+    call: 0.03 s became 18.6 s. A module function that cannot be jitted and is called inside a loop of the module
+    stays NumPy code (NPJ304); one called outside loops is still migrated."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def granulate(ts, scale):
+            if not isinstance(ts, np.ndarray):
+                ts = np.array(ts)
+            b = ts.shape[0] // scale
+            return np.mean(ts[: b * scale].reshape(b, scale), axis=1)
+
+        def multiscale(ts):
+            return [granulate(ts, i + 1).sum() for i in range(3)]
+
+        def normalised(x, scale):
+            if not isinstance(x, np.ndarray):
+                x = np.array(x)
+            return np.mean(x) / scale
+
+        def once(x):
+            return normalised(x, 2.0)
+        """
+    )
+    kept = [d for d in result.diagnostics if d.code == "NPJ304" and "called inside a loop" in d.message]
+    assert [d.line for d in kept] == [record(result, "granulate").line], [d.format() for d in result.diagnostics]
+    assert "np.mean(ts[: b * scale]" in _function_source(result.output, "granulate")
+    assert "jnp.mean(x)" in _function_source(result.output, "normalised")
+    ts = np.arange(12.0)
+    np.testing.assert_allclose(np.asarray(migrated.multiscale(ts)), original.multiscale(ts))
+    assert float(migrated.once(ts)) == original.once(ts)
