@@ -1034,13 +1034,17 @@ def test_numbers_are_found_for_parameters_that_build_an_array_from_them(tmp_path
     """hunt46 C10: a matrix built from four numbers (`np.array([[ct, -st, 0.0, a], ...])`) raises on arrays ("an
     inhomogeneous shape"), and the 0-d inputs that fit came after 160 other candidates: skipped. That error now
     counts as a wrong kind of argument, and one 0-d probe is still tried for such an assignment."""
-    (tmp_path / "original").mkdir()
-    (tmp_path / "migrated").mkdir()
-    (tmp_path / "original" / "dh.py").write_text(NUMBERS_ONLY)
     wrong = NUMBERS_ONLY.replace("import numpy as np", "import jax.numpy as np").replace("ca, ca * d]", "ca, ca * d + 1.0]")
-    (tmp_path / "migrated" / "dh.py").write_text(wrong)
-    run = check(tmp_path / "original", tmp_path / "migrated", tmp=tmp_path)
+    run = _check_one_file(tmp_path, "dh.py", NUMBERS_ONLY, wrong)
     assert run.functions["dh.modified_dh"]["status"] == "mismatch", run
+
+
+def _check_one_file(tmp_path, name: str, original: str, migrated: str):
+    """``np2jax check`` of one original file against one migrated version of it."""
+    for side, text in (("original", original), ("migrated", migrated)):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / name).write_text(text)
+    return check(tmp_path / "original", tmp_path / "migrated", tmp=tmp_path)
 
 
 OBJECT_ARRAYS = '''\
@@ -1062,11 +1066,7 @@ def ragged(x):
 def test_arrays_of_objects_are_compared_item_by_item(tmp_path):
     """hunt47 C: an output array of dtype object (arrays of different lengths) was "not deterministic": `==` on
     it compares the arrays inside elementwise. Its items are compared one by one now, so a wrong item is found."""
-    (tmp_path / "original").mkdir()
-    (tmp_path / "migrated").mkdir()
-    (tmp_path / "original" / "obj.py").write_text(OBJECT_ARRAYS)
-    (tmp_path / "migrated" / "obj.py").write_text(OBJECT_ARRAYS.replace("x[:1] + 1.0", "x[:1] + 1.5"))
-    run = check(tmp_path / "original", tmp_path / "migrated", tmp=tmp_path)
+    run = _check_one_file(tmp_path, "obj.py", OBJECT_ARRAYS, OBJECT_ARRAYS.replace("x[:1] + 1.0", "x[:1] + 1.5"))
     assert run.functions["obj.ragged"]["status"] == "equivalent", run
     gather = run.functions["obj.gather"]
     assert gather["status"] == "mismatch" and "output[1][0]" in gather["message"], gather
@@ -1085,10 +1085,6 @@ def granulate(x, scale):
 def test_a_parameter_named_like_a_float_gets_ints_too(tmp_path):
     """real33 C: `scale` (a float by its name) is an int here (`reshape(b, scale)`); only floats and float arrays
     were tried, so the function was skipped and pyentrp's one rewritten function went unchecked."""
-    (tmp_path / "original").mkdir()
-    (tmp_path / "migrated").mkdir()
-    (tmp_path / "original" / "gran.py").write_text(GRANULATE)
     wrong = GRANULATE.replace("import numpy as np", "import jax.numpy as np").replace("axis=1)", "axis=1) * 1.01")
-    (tmp_path / "migrated" / "gran.py").write_text(wrong)
-    run = check(tmp_path / "original", tmp_path / "migrated", tmp=tmp_path)
+    run = _check_one_file(tmp_path, "gran.py", GRANULATE, wrong)
     assert run.functions["gran.granulate"]["status"] == "mismatch", run
