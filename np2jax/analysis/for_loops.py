@@ -100,9 +100,10 @@ class ForLoops:
 
     def visit_CompFor(self, node: cst.CompFor) -> None:
         """``[np.sum(x[:i + 1]) for i in range(len(x))]``: jax.jit unrolls a comprehension, one copy of its element
-        per step, as it would a ``for`` loop (real33: 17 s to compile for 400 samples). One as long as an array
-        (``range(len(x))``, ``range(x.shape[0])``, an array iterated directly) keeps the function un-jitted (NPJ303); one over
-        a few steps, a Python container or a count given by the caller (``range(n_shifts)``) is unrolled."""
+        per step, as it would a ``for`` loop (real33: 17 s to compile for 400 samples). One over a ``range`` as long
+        as an array (``range(len(x))``, ``range(x.shape[0])``, a name bound to one) keeps the function un-jitted
+        (NPJ303); one over a few steps, a Python container, an array's rows or a count given by the caller
+        (``range(n_shifts)``) is unrolled."""
         iterable = node.iter
         steps = self._trip_count(iterable)
         if (steps is not None and steps <= self.module.unroll_threshold) or not self._as_long_as_data(iterable):
@@ -112,8 +113,7 @@ class ForLoops:
                     "a vectorised expression (jnp.cumsum, broadcasting) or jax.vmap; or jax.lax.scan to collect per-step values")
 
     def _as_long_as_data(self, iterable: cst.BaseExpression) -> bool:
-        """A ``range`` whose bounds are an array's length (``len(x)``, ``x.shape[0]``, a name bound to one), or an
-        array iterated directly (not a Python sequence)."""
+        """A ``range`` whose bounds are an array's length (``len(x)``, ``x.shape[0]``, a name bound to one)."""
         if isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) in (
                 "builtins.enumerate", "builtins.zip", "builtins.reversed"):
             return any(self._as_long_as_data(arg.value) for arg in iterable.args if arg.keyword is None)
@@ -121,9 +121,9 @@ class ForLoops:
             if self._ranges_over_python_sequence(iterable):
                 return False
             return any(self._sized(arg.value, 0) for arg in iterable.args)
-        # an array parameter iterated directly (its rows); not `np.linspace(a, b, n_lines)`, as long as a count
-        return (isinstance(iterable, cst.Name) and iterable.value in self.params and not self.params[iterable.value].star
-                and self._iterates_array(iterable) and not self._is_python_sequence(iterable))
+        # (not an array iterated directly: `[{k: xi[v] ...} for xi in x]` of emcee's walkers stays unrolled, as the
+        # rows of an array or the items of a list it may be)
+        return False
 
     def _sized(self, node: cst.BaseExpression, depth: int) -> bool:
         for part in descendants(node):
