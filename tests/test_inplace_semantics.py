@@ -874,6 +874,48 @@ def summed_items(n):
     return sum(d.values())
 
 
+def loop_stored_twice(n):
+    z = np.zeros(n)
+    acc = {}
+    for k in ("w", "b"):
+        acc[k] = z
+    acc["w"] += 1.0
+    return acc["b"]
+
+
+def star_passed(n):
+    parts = [np.zeros(n), np.ones(n)]
+    a, b = np.atleast_1d(*parts)
+    parts[0] += 1.0
+    return a
+
+
+def largest(n):
+    parts = [np.zeros(n), np.ones(n)]
+    best = max(parts, key=np.sum)
+    parts[1] += 1.0
+    return best
+
+
+def _keep(store, v):
+    store.append(v)
+
+
+def kept_by_helper(n):
+    out = []
+    d = {"a": np.zeros(n)}
+    _keep(out, d["a"])
+    d["a"] += 1.0
+    return out[0]
+
+
+def either(n, flag=True):
+    d = {"a": np.zeros(n)}
+    y = flag and d["a"]
+    d["a"] += 1.0
+    return y
+
+
 def stored_then_read(n):
     parts = {}
     res = np.arange(n) - 1.0
@@ -914,7 +956,9 @@ def test_an_update_of_a_list_or_dict_item_that_another_reference_sees_stays_nump
     result, original, migrated = _run(CONTAINER_ITEMS)
     status = {r.qualname: r.jit for r in result.functions}
     kept = ("dict_item", "list_item", "repeated", "appended", "taken_out", "view_taken_out", "converted_out",
-            "concatenated", "history", "set_default", "updated", "extended", "stored_then_read")
+            "concatenated", "history", "set_default", "updated", "extended", "stored_then_read",
+            # hunt49: a store run again by its loop, `*parts`, `max(..., key=)`, a helper keeping it, `and`
+            "loop_stored_twice", "star_passed", "largest", "kept_by_helper", "either")
     assert not any(status[name] for name in kept), status
     migrating = ("gradients", "stored_last", "grown_shape", "loop_store", "summed_items")
     assert all(status[name] for name in migrating), (status, result.output.decode())
@@ -924,7 +968,8 @@ def test_an_update_of_a_list_or_dict_item_that_another_reference_sees_stays_nump
     for name in kept:
         start = lines.index(next(line for line in lines if line.startswith(f"def {name}(")))
         write = next(i + 1 for i in range(start, len(lines)) if any(
-            update in lines[i] for update in ("[0] += 1.0", '["a"] += 1.0', "[0] *= 2.0", '["mu"] += 1.5', "[1] += 1.0")))
+            update in lines[i] for update in ("[0] += 1.0", '["a"] += 1.0', "[0] *= 2.0", '["mu"] += 1.5', "[1] += 1.0",
+                                              '["w"] += 1.0')))
         assert write in blocked, (name, write, [d.format() for d in result.diagnostics])
     for name in (*kept, *migrating, "tallies"):
         np.testing.assert_allclose(np.asarray(migrated[name](4)), original[name](4), err_msg=name)

@@ -451,7 +451,9 @@ class FunctionAliasing:
         if key not in self._cache:
             self._cache[key] = container_item_blocker(
                 self.function, name, self.scope, self.resolver,
-                lambda expr: is_fresh_array(expr, self.resolver, self.scope) or self._fresh_call(expr), self._only_stored_at)
+                lambda expr: is_fresh_array(expr, self.resolver, self.scope) or self._fresh_call(expr), self._only_stored_at,
+                lambda call, argument: is_fresh_array(call, self.resolver, self.scope) or private_call(
+                    call, None, self.resolver, self.scope, argument=argument))
         return self._cache[key]
 
     def _only_stored_at(self, name: str, store: cst.CSTNode) -> bool:

@@ -29,11 +29,13 @@ _READING_BUILTINS = frozenset({"builtins.len", "builtins.sum", "builtins.min", "
 
 
 def container_item_blocker(
-    function: cst.FunctionDef, name: str, scope: Scope, resolver: Resolver, fresh, only_stored_at,
+    function: cst.FunctionDef, name: str, scope: Scope, resolver: Resolver, fresh, only_stored_at, consumes,
 ) -> str | None:
     """None when ``name[k] op= v`` in ``function`` cannot be seen through another reference to the item's array,
     else why it can. ``fresh(expr)``: is ``expr`` certainly a new array (aliasing.is_fresh_array);
-    ``only_stored_at(name, node)``: is ``name`` a local new array that only the statement ``node`` stores."""
+    ``only_stored_at(name, node)``: is ``name`` a local new array that only the statement ``node`` stores;
+    ``consumes(call, argument)``: does ``call`` make a new value of ``argument`` and keep no reference to it (a
+    NumPy function making a new array, ``.sum()``, a function of the module private_arguments.py clears)."""
     what = f"`{name}[...] op= ...` adds into the array stored in `{name}` in place in NumPy, and"
 
     def new_item(value: cst.BaseExpression, store: cst.CSTNode | None = None) -> bool:
@@ -43,13 +45,16 @@ def container_item_blocker(
             return True
         if not (isinstance(value, cst.Name) and store is not None):
             return False
-        return only_stored_at(value.value, store) and not read_after(function, store, value.value)
+        return (only_stored_at(value.value, store) and not read_after(function, store, value.value)
+                and _rebound_each_time(function, store, value.value))
 
     def reads_only(call: cst.Call, builtins_only: bool = False) -> bool:
         """A call that keeps no reference to its argument's items: ``len``, ``sum``, ``min``, ``max``, and (unless
         ``builtins_only``: given an item itself, ``np.asarray`` returns it) a NumPy function, for which a list of
         arrays becomes a new array."""
         qualname = resolver.qualname(call.func, scope)
+        if any(arg.keyword is not None and arg.keyword.value in ("key", "default") for arg in call.args):
+            return False  # `max(L, key=np.sum)` returns an item
         return qualname in _READING_BUILTINS or (not builtins_only and is_numpy(qualname))
 
     if _numbers_only(function, name, scope):
@@ -63,7 +68,7 @@ def container_item_blocker(
             return f"{what} {problem}: JAX rebinds the item to a new array instead"
         dict_like = dict_like and _is_dict(binding.value, resolver, scope)
     for node, ancestors in _name_uses(function.body, name):
-        problem = _use_problem(node, ancestors, name, dict_like, new_item, reads_only, fresh)
+        problem = _use_problem(node, ancestors, name, dict_like, new_item, reads_only, consumes)
         if problem is not None:
             return f"{what} {problem}: JAX rebinds the item to a new array instead"
     return None
@@ -206,10 +211,10 @@ def _name_uses(body: cst.CSTNode, name: str):
 
 
 _DISPLAYS = (cst.Element, cst.DictElement, cst.List, cst.Tuple, cst.Set, cst.Dict, cst.StarredElement)
-_STORES = frozenset({"append", "insert", "extend", "setdefault", "update", "add"})
+_STORES = frozenset({"append", "insert", "extend", "setdefault", "update", "add", "appendleft", "extendleft", "put"})
 
 
-def _use_problem(node, ancestors: tuple, name: str, dict_like: bool, new_item, reads_only, fresh) -> str | None:
+def _use_problem(node, ancestors: tuple, name: str, dict_like: bool, new_item, reads_only, consumes) -> str | None:
     if not ancestors:
         return f"a nested function uses `{name}`"
     parent = ancestors[0]
@@ -227,7 +232,7 @@ def _use_problem(node, ancestors: tuple, name: str, dict_like: bool, new_item, r
             return f"`{name}[...] = ...` stores an array something else refers to"
         if isinstance(grandparent, (cst.AugAssign, cst.Del)) and grandparent.target is parent:
             return None
-        return _taken_out(parent, ancestors[1:], name, fresh, reads_only)
+        return _taken_out(parent, ancestors[1:], name, consumes, reads_only)
     if isinstance(parent, cst.Attribute) and parent.value is node:
         method = parent.attr.value
         if method in _HARMLESS:
@@ -238,29 +243,37 @@ def _use_problem(node, ancestors: tuple, name: str, dict_like: bool, new_item, r
             if method != "setdefault":
                 return None
         if method in _GETTING and isinstance(grandparent, cst.Call):  # (`setdefault` returns the item too)
-            return _taken_out(grandparent, ancestors[2:], name, fresh, reads_only)
+            return _taken_out(grandparent, ancestors[2:], name, consumes, reads_only)
         return f"`{name}.{method}(...)` may hand out the items' arrays"
     if isinstance(parent, (cst.Return, cst.ComparisonTarget, cst.Comparison)) or _returned(ancestors):
         return None  # `return name`, `return name, n`, `k in name`: the items are the same in both
-    if isinstance(parent, cst.Arg) and isinstance(grandparent, cst.Call) and reads_only(grandparent):
-        return None  # `len(counts)`, `np.asarray(counts)`: copies numbers out, keeps no item
+    if isinstance(parent, cst.Arg) and not parent.star and isinstance(grandparent, cst.Call) and reads_only(grandparent):
+        return None  # `len(counts)`, `np.asarray(counts)`: copies numbers out, keeps no item (`np.atleast_1d(*L)` does)
     if isinstance(parent, cst.For) and parent.iter is node and dict_like:
         return None  # `for k in params:` iterates keys
     return f"`{name}` is used as a whole (passed on, aliased or iterated)"
 
 
-def _taken_out(item: cst.CSTNode, ancestors: tuple, name: str, fresh, reads_only) -> str | None:
+def _taken_out(item: cst.CSTNode, ancestors: tuple, name: str, consumes, reads_only) -> str | None:
     """Why the read ``item`` (``name[k]``, ``name.get(k)``) may leave the item's array, or a view of it, held by
     something else: the expressions around it that may be it (a view ``[:2]``, ``.T``, ``.reshape``, ``np.asarray``,
     a call of a function that may return it, a branch of ``a if c else b``, a display or comprehension element)
     are followed up to an assignment, a store, a loop or a ``yield``; arithmetic, a comparison, a NumPy function or
     method making a new array, or a read by ``len``/``sum`` end the search (a new value)."""
     child = item
+    called = None  # a call the item was passed to (or called a method of) that may keep it or return it
     for holder in ancestors:
         if isinstance(holder, cst.BinaryOperation) and isinstance(child, (cst.List, cst.Tuple, cst.ListComp)):
             child = holder  # `[a] + [d["a"]]`: a list holding the item
             continue
-        if isinstance(holder, (cst.BinaryOperation, cst.UnaryOperation, cst.BooleanOperation, cst.Comparison,
+        if isinstance(holder, cst.BooleanOperation):
+            child = holder  # `flag and d["a"]` is the item itself
+            continue
+        if isinstance(holder, cst.Expr) and called is not None:
+            return f"an item of `{name}` is passed to `{called}`, which may keep it"
+        if isinstance(holder, cst.Return) and any(isinstance(a, cst.Try) and a.finalbody is not None for a in ancestors):
+            return f"an item of `{name}` is returned before a `finally` block runs"
+        if isinstance(holder, (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison,
                                cst.ComparisonTarget, cst.SubscriptElement, cst.Index, cst.Slice, cst.If, cst.While,
                                cst.Return, cst.Expr, cst.Assert)):
             return None  # a new value, an index, a test, or what the function returns (nothing writes after)
@@ -268,8 +281,9 @@ def _taken_out(item: cst.CSTNode, ancestors: tuple, name: str, fresh, reads_only
             method = holder.func.attr.value if isinstance(holder.func, cst.Attribute) else None
             if holder.func is not child and method in _STORES:
                 return f"an item of `{name}` is stored in another container"
-            if fresh(holder) or reads_only(holder, builtins_only=True):
+            if consumes(holder, child) or reads_only(holder, builtins_only=True):
                 return None  # `d["a"].sum()`, `np.dot(d["a"], b)`, `len(d["a"])` (not `np.asarray(d["a"])`: itself)
+            called = _callee_name(holder)
             child = holder  # `np.asarray(d["a"])`, `d["a"].reshape(-1)`, `f(d["a"])`: may be the item
             continue
         if isinstance(holder, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.NamedExpr)):
@@ -285,6 +299,31 @@ def _taken_out(item: cst.CSTNode, ancestors: tuple, name: str, fresh, reads_only
             return f"an item of `{name}` is yielded or captured"
         child = holder  # displays, `a if c else b`, comprehensions, views (`[:2]`, `.T`), arguments
     return f"an item of `{name}` is used where np2jax cannot follow it"
+
+
+def _callee_name(call: cst.Call) -> str:
+    func = call.func
+    return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else "a call"
+
+
+def _rebound_each_time(function: cst.FunctionDef, store: cst.CSTNode, name: str) -> bool:
+    """``store`` is in no loop, or the innermost loop around it binds ``name`` anew (``res = X * i; d[i] = res``):
+    a store run again by its loop of a name bound outside it stores the same array twice."""
+    loop = None
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(function.body, None)]
+    while stack:
+        node, around = stack.pop()
+        if node is store:
+            loop = around
+            break
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            continue
+        inner = node if isinstance(node, (cst.For, cst.While)) else around
+        stack.extend((child, inner) for child in inner_nodes(node))
+    if loop is None:
+        return True
+    return any(isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name) and n.target.value == name
+               for n in descendants(loop.body))
 
 
 def read_after(function: cst.FunctionDef, site: cst.CSTNode, name: str) -> bool:

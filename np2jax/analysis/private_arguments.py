@@ -37,9 +37,11 @@ FRESH_RESULTS = frozenset({
 _BINDING_NODES = (cst.Lambda, cst.FunctionDef, cst.ClassDef, cst.BaseComp)
 
 
-def private_call(call: cst.BaseExpression, name: str, resolver: Resolver, scope: Scope) -> bool:
+def private_call(call: cst.BaseExpression, name: str | None, resolver: Resolver, scope: Scope,
+                 argument: cst.CSTNode | None = None) -> bool:
     """``call`` calls a function of this module that keeps no reference to the argument ``name`` it is given
-    (see the module docstring); False when ``name`` is not among its arguments."""
+    (see the module docstring), or to the expression ``argument`` (``keep(out, d["a"])``); False when it is not
+    among its arguments."""
     if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name):
         return False
     found, bindings = scope.lookup(call.func.value)
@@ -54,7 +56,8 @@ def private_call(call: cst.BaseExpression, name: str, resolver: Resolver, scope:
     for position, arg in enumerate(call.args):
         if arg.star:
             return False
-        if not (isinstance(arg.value, cst.Name) and arg.value.value == name):
+        if not ((argument is not None and arg.value is argument)
+                or (argument is None and isinstance(arg.value, cst.Name) and arg.value.value == name)):
             continue
         if arg.keyword is not None:
             if arg.keyword.value not in keywords:
