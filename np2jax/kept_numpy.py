@@ -108,14 +108,19 @@ def _loop_calls(ctx: FileContext) -> dict[str, cst.Call]:
     found = memo.get(ctx.module)
     if found is None:
         found = memo[ctx.module] = {}
-        stack: list[tuple[cst.CSTNode, bool]] = [(ctx.module, False)]
+        scopes = ctx.resolver.scopes
+        module_scope = scopes[ctx.module]
+        stack: list[tuple[cst.CSTNode, bool, object]] = [(ctx.module, False, module_scope)]
         while stack:
-            node, looped = stack.pop()
+            node, looped, scope = stack.pop()
             kind = type(node)
+            scope = scopes.get(node, scope)
             if looped and kind is cst.Call and isinstance(node.func, cst.Name):
-                found.setdefault(node.func.value, node)
+                # (the module's function, not a local of that name: `for scale in steps: x = scale(x)`)
+                if scope.lookup(node.func.value)[0] is module_scope:
+                    found.setdefault(node.func.value, node)
             inner = looped or kind in _LOOPS
-            stack.extend((child, inner) for child in reversed(inner_nodes(node)))
+            stack.extend((child, inner, scope) for child in reversed(inner_nodes(node)))
     return found
 
 

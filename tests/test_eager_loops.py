@@ -360,6 +360,11 @@ def test_an_unjittable_function_called_in_a_loop_stays_numpy():
 
         def once(x):
             return normalised(x, 2.0)
+
+        def pipeline(x, steps):
+            for normalised in steps:  # a loop variable named like the function (hunt49 FP)
+                x = normalised(x)
+            return x
         """
     )
     kept = [d for d in result.diagnostics if d.code == "NPJ304" and "called inside a loop" in d.message]

@@ -2817,3 +2817,20 @@ def test_a_class_method_named_like_an_array_method_is_not_an_in_place_write():
     assert "self.pixels = jnp.full_like(self.pixels, value)" in output and "img = jnp.full_like(img, 0.5)" in output, output
     assert float(migrated.paint(3, 2.0)) == original.paint(3, 2.0)
     np.testing.assert_array_equal(np.asarray(migrated.grey(2)), original.grey(2))
+
+
+def test_meshgrid_without_copies_loses_the_keyword():
+    """hunt49 L: `np.meshgrid(x, x, copy=False)` became `jnp.meshgrid(..., copy=False)`, which raises ("only
+    supports copy=True"). NumPy's uncopied grids are broadcast views, read here; writes into them are NPJ201."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def mesh(x):
+            gx, gy = np.meshgrid(x, x, copy=False)
+            return gx + 2.0 * gy
+        """
+    )
+    assert "copy" not in result.output.decode().split("def mesh")[1], result.output.decode()
+    x = np.arange(3.0)
+    np.testing.assert_array_equal(np.asarray(migrated.mesh(x)), original.mesh(x))

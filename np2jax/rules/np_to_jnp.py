@@ -695,6 +695,9 @@ class NumpyToJaxNumpy(Rule):
             ref.wrap_args |= self._sequence_elements(ref.call, target, ctx, ref)
             positional = [i for i, arg in enumerate(ref.call.args) if arg.keyword is None and not arg.star]
             ref.wrap_args |= {("inexact", i) for i in INEXACT_ARGUMENTS.get(row.numpy, ()) if i in positional}
+            if row.numpy == "numpy.meshgrid" and any(  # jnp.meshgrid raises on copy=False; NumPy's views of it are
+                    a.keyword is not None and a.keyword.value == "copy" for a in ref.call.args):  # broadcast (read-only)
+                ref.keyword_changes["copy"] = None
             if row.numpy in FLATTENED_ARGUMENTS:  # `np.meshgrid(a, b)` flattens a 2-D `a`; jnp.meshgrid raises
                 ref.wrap_args |= {("ravel", i) for i in positional if i not in ref.wrap_args
                                   and not _certainly_flat(ref.call.args[i].value, ref.scope, ctx)}
