@@ -9,7 +9,7 @@ class UnrolledLoop(JitBlocker):
     NAME = "unrolled-loop"
     KIND = "loop"
     DOC = RuleDoc(
-        what='Reports migrated functions that are not jitted because they contain a Python `for` loop over an array or a `range` longer than the unroll threshold (8 steps; or unknown until run time) that cannot become `jax.lax.fori_loop` or `jax.lax.scan` (NPJ305 and NPJ307 say when they can), or a `while` loop.',
+        what='Reports migrated functions that are not jitted because they contain a Python `for` loop over an array or a `range` longer than the unroll threshold (8 steps; or unknown until run time) that cannot become `jax.lax.fori_loop` or `jax.lax.scan` (NPJ305 and NPJ307 say when they can), or a `while` loop; or a comprehension over a `range` as long as an array (`[np.sum(x[:i + 1]) for i in range(len(x))]`, `range(x.shape[0])`), which jax.jit would unroll one copy per element (17 s to compile 400 samples).',
         why='`jax.jit` unrolls Python loops: a 1000-step loop compiles for tens of seconds, where `jax.lax.fori_loop` compiles in milliseconds and runs faster. Loops over short literal ranges and over Python containers (a list of layers) stay as they are.',
         use_instead='`jax.lax.fori_loop(lower, upper, body, carry)`, `jax.lax.scan` to collect per-step outputs, `jax.lax.while_loop` for convergence loops',
         known_problems='The function is left un-jitted (it still works, eagerly).',
