@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from np2jax.analysis.aliasing import FunctionAliasing, has_array_evidence, is_fresh_array, may_alias
+from np2jax.analysis.container_items import read_after
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, LoopBinding, ParamBinding, Scope, ScopedVisitor, ValueBinding
 from np2jax.analysis.writes import written_subscripts
 from np2jax.tables import lookup_numpy
-from np2jax.analysis.container_items import read_after
 from np2jax.visitors import FastVisitor, visit
 
 

@@ -299,7 +299,7 @@ def _perturbed_by(divisor: cst.BaseExpression, value: float, scope: Scope) -> bo
                    or (isinstance(n, cst.Float) and math.isclose(n.evaluated_value, value, rel_tol=1e-12))
                    for n in _walk(node))
 
-    body = [n for n in _walk(function.node.body, skip=divisor)]
+    body = _walk(function.node.body, skip=divisor)
     for _ in range(3):  # names bound to expressions of the step: `E = h * np.eye(n)`, `dx = eps * d`
         more = {t.target.value for n in body if isinstance(n, cst.Assign) and mentions(n.value)
                 for t in n.targets if isinstance(t.target, cst.Name)} - names
