@@ -916,6 +916,13 @@ def either(n, flag=True):
     return y
 
 
+def extended_new(n):
+    parts = [np.zeros(n)]
+    parts.extend([np.ones(n)])
+    parts[1] += 1.0
+    return parts[0] + parts[1]
+
+
 def stored_then_read(n):
     parts = {}
     res = np.arange(n) - 1.0
@@ -960,7 +967,7 @@ def test_an_update_of_a_list_or_dict_item_that_another_reference_sees_stays_nump
             # hunt49: a store run again by its loop, `*parts`, `max(..., key=)`, a helper keeping it, `and`
             "loop_stored_twice", "star_passed", "largest", "kept_by_helper", "either")
     assert not any(status[name] for name in kept), status
-    migrating = ("gradients", "stored_last", "grown_shape", "loop_store", "summed_items")
+    migrating = ("gradients", "stored_last", "grown_shape", "loop_store", "summed_items", "extended_new")
     assert all(status[name] for name in migrating), (status, result.output.decode())
     lines = CONTAINER_ITEMS.splitlines()
     blocked = {d.line for d in result.diagnostics if d.code == "NPJ201"}

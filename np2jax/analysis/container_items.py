@@ -242,6 +242,8 @@ def _use_problem(node, ancestors: tuple, name: str, dict_like: bool, new_item, r
                 return f"`{name}.{method}(...)` stores an array something else refers to"
             if method != "setdefault":
                 return None
+        if method in ("extend", "update") and isinstance(grandparent, cst.Call) and _displays_of_new_items(grandparent, new_item):
+            return None  # `parts.extend([np.zeros(n)])`, `d.update({"b": np.ones(n)})`
         if method in _GETTING and isinstance(grandparent, cst.Call):  # (`setdefault` returns the item too)
             return _taken_out(grandparent, ancestors[2:], name, consumes, reads_only)
         return f"`{name}.{method}(...)` may hand out the items' arrays"
@@ -299,6 +301,17 @@ def _taken_out(item: cst.CSTNode, ancestors: tuple, name: str, consumes, reads_o
             return f"an item of `{name}` is yielded or captured"
         child = holder  # displays, `a if c else b`, comprehensions, views (`[:2]`, `.T`), arguments
     return f"an item of `{name}` is used where np2jax cannot follow it"
+
+
+def _displays_of_new_items(call: cst.Call, new_item) -> bool:
+    """Every argument of ``call`` is a list, tuple or dict display of new arrays or numbers (no keyword, no star)."""
+    for arg in call.args:
+        value = arg.value
+        if arg.keyword is not None or arg.star or not isinstance(value, (cst.List, cst.Tuple, cst.Dict)):
+            return False
+        if not all(isinstance(e, (cst.Element, cst.DictElement)) and new_item(e.value) for e in value.elements):
+            return False
+    return bool(call.args)
 
 
 def _callee_name(call: cst.Call) -> str:
