@@ -864,3 +864,26 @@ def test_a_comprehension_as_long_as_an_array_is_not_unrolled_by_jit():
     x = np.arange(1.0, 6.0)
     for name, args in (("prefix_sums", (x,)), ("centred_prefix", (x,)), ("shifted", (x, 2)), ("three", (x,))):
         np.testing.assert_allclose(np.asarray(getattr(migrated, name)(*args)), getattr(original, name)(*args), rtol=1e-6)
+
+
+def test_a_loop_over_a_parameter_given_a_set_or_a_range_stays_a_python_loop():
+    """hunt46 L6: `for i in idx` became a fori_loop over `jnp.asarray(idx)` in a jitted function, and the module's
+    own calls `total_at(x, range(3))`, `total_at(x, {0, 2})` raised: jax.jit takes neither a range nor a set as an
+    argument (and jnp.asarray no set). Such a loop is NPJ303 and the function runs un-jitted, as NumPy did."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def total_at(x, idx):
+            s = np.zeros(x.shape[1])
+            for i in idx:
+                s = s + np.abs(x[i]) * 2.0
+            return s
+
+        def use(x):
+            return total_at(x, range(3)) + total_at(x, {0, 2})
+        """
+    )
+    assert not record(result, "total_at").jit and "NPJ303" in _codes(result, "total_at")
+    x = np.arange(10.0).reshape(5, 2)
+    np.testing.assert_allclose(np.asarray(migrated.use(x)), original.use(x))

@@ -34,6 +34,7 @@ from np2jax.analysis.scope import LoopBinding, ValueBinding
 from np2jax.analysis.sequences import documented_array_like, sequence_annotation
 from np2jax.analysis.tracing_tables import ARRAY, ARRAY_HINTS, SCALAR_HINTS, STATIC_INSTEAD
 from np2jax.analysis.values import ZIPPERS
+from np2jax.cstutil import argument_for
 from np2jax.visitors import child_nodes, visit
 
 
@@ -82,6 +83,12 @@ class ForLoops:
                 self._block(node, "loop", f"Python `for` loop with {count} indexing `{listed}` at its index: `{listed}` "
                             "is used only like a list, which jax cannot index with a fori_loop's traced index",
                             f"pass `{listed}` as one stacked array and use it as one (`{listed}.shape`), or loop over it")
+            return
+        given = self._given_set_or_range(iterable)
+        if given is not None:
+            self._block(node, "loop", f"Python `for` loop over `{iterable.value}`, which a call in this module passes as {given}, "
+                        "which jax.jit cannot take as an argument",
+                        "pass an array (np.asarray(sorted(s)), np.arange(n)) or a tuple as a static argument")
             return
         conversion, obstacle = self._fori_conversion(node)
         if conversion is not None:
@@ -137,6 +144,23 @@ class ForLoops:
                 if any(isinstance(b, ValueBinding) and not b.augmented and self._sized(b.value, depth + 1) for b in bindings or ()):
                     return True
         return False
+
+    def _given_set_or_range(self, iterable: cst.BaseExpression) -> str | None:
+        """``for i in idx`` of a parameter that a call of this module-level function in its module gives a set or a
+        ``range`` (``total_at(x, {0, 2})``, ``total_at(x, range(3))``): what it is given ("a set")."""
+        function, module = self.function_scope.node, self.function_scope.parent
+        if not (isinstance(iterable, cst.Name) and iterable.value in self.params and self.scope is self.function_scope
+                and isinstance(function, cst.FunctionDef) and module is not None and module.kind == "module"):
+            return None
+        for call, owner in self.resolver.calls_by_name(module.node).get(function.name.value, ()):
+            given = argument_for(call, function, iterable.value)
+            caller = self.resolver.scopes.get(owner) if owner is not None else module
+            qualname = self.resolver.qualname(given.func, caller) if isinstance(given, cst.Call) and caller is not None else None
+            if isinstance(given, (cst.Set, cst.SetComp)) or qualname in ("builtins.set", "builtins.frozenset"):
+                return "a set"
+            if qualname == "builtins.range":
+                return "a `range`"
+        return None
 
     def _elements_called(self, node: cst.BaseExpression) -> bool:
         """``fs[i](x)`` somewhere in the function, for the name ``node``: a sequence of callables."""
