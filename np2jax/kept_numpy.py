@@ -14,7 +14,7 @@ import libcst as cst
 
 from np2jax.analysis.eager_shapes import element_write, varying_shape
 from np2jax.analysis.function_tracing import MASK_INDEX
-from np2jax.analysis.loops import contains
+from np2jax.analysis.loops import contains, descendants
 from np2jax.context import FileContext, FunctionInfo
 from np2jax.visitors import inner_nodes
 
@@ -93,7 +93,7 @@ def called_in_a_loop(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | 
     NumPy, real33). Its callers there are NumPy code or un-jitted too (they call a function jit cannot trace)."""
     if not info.is_module_level or info.class_name is not None:
         return None
-    site = _loop_calls(ctx).get(info.node.name.value)
+    site = _call_in_a_loop(info.node.name.value, ctx)
     if site is None:
         return None
     return (f"it cannot be jitted and is called inside a loop (line {ctx.exact_span(site)[0]}): as eager jax.numpy "
@@ -102,26 +102,18 @@ def called_in_a_loop(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | 
             "make the function jittable (see the other diagnostics); its callers can then be jitted and the loop converted")
 
 
-def _loop_calls(ctx: FileContext) -> dict[str, cst.Call]:
-    """Name -> the first call ``name(...)`` in the module inside a ``for``/``while`` loop or a comprehension."""
-    memo = ctx.resolver.memo.setdefault("loop_calls", {})
-    found = memo.get(ctx.module)
-    if found is None:
-        found = memo[ctx.module] = {}
-        scopes = ctx.resolver.scopes
-        module_scope = scopes[ctx.module]
-        stack: list[tuple[cst.CSTNode, bool, object]] = [(ctx.module, False, module_scope)]
-        while stack:
-            node, looped, scope = stack.pop()
-            kind = type(node)
-            scope = scopes.get(node, scope)
-            if looped and kind is cst.Call and isinstance(node.func, cst.Name):
-                # (the module's function, not a local of that name: `for scale in steps: x = scale(x)`)
-                if scope.lookup(node.func.value)[0] is module_scope:
-                    found.setdefault(node.func.value, node)
-            inner = looped or kind in _LOOPS
-            stack.extend((child, inner, scope) for child in reversed(inner_nodes(node)))
-    return found
+def _call_in_a_loop(name: str, ctx: FileContext) -> cst.Call | None:
+    """The first call ``name(...)`` of the module's function (not a local of that name: ``for scale in steps:
+    x = scale(x)``) inside a ``for``/``while`` loop or a comprehension of the function it is in."""
+    module_scope = ctx.resolver.scopes[ctx.module]
+    for call, owner in ctx.resolver.calls_by_name(ctx.module).get(name, ()):
+        scope = ctx.resolver.scopes.get(owner, module_scope) if owner is not None else module_scope
+        if scope.lookup(name)[0] is not module_scope:
+            continue
+        body = owner.body if owner is not None else ctx.module
+        if any(type(node) in _LOOPS and contains(node, call) for node in descendants(body)):
+            return call
+    return None
 
 
 _LOOPS = frozenset({cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})

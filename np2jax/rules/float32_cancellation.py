@@ -4,6 +4,7 @@ import math
 
 import libcst as cst
 
+from np2jax.analysis.loops import descendants
 from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.value_kinds import literal_value
 from np2jax.analysis.values import DATA, STATIC
@@ -292,14 +293,16 @@ def _perturbed_by(divisor: cst.BaseExpression, value: float, scope: Scope) -> bo
         function = function.parent
     if function.kind != "function":
         return False
-    names = {n.value for n in _walk(divisor) if isinstance(n, cst.Name)}
+    divisor_nodes = list(descendants(divisor))
+    names = {n.value for n in divisor_nodes if isinstance(n, cst.Name)}
 
     def mentions(node: cst.CSTNode) -> bool:
         return any((isinstance(n, cst.Name) and n.value in names)
                    or (isinstance(n, cst.Float) and math.isclose(n.evaluated_value, value, rel_tol=1e-12))
-                   for n in _walk(node))
+                   for n in descendants(node))
 
-    body = _walk(function.node.body, skip=divisor)
+    inside = set(map(id, divisor_nodes))
+    body = [n for n in descendants(function.node.body) if id(n) not in inside]
     for _ in range(3):  # names bound to expressions of the step: `E = h * np.eye(n)`, `dx = eps * d`
         more = {t.target.value for n in body if isinstance(n, cst.Assign) and mentions(n.value)
                 for t in n.targets if isinstance(t.target, cst.Name)} - names
@@ -315,19 +318,6 @@ def _perturbed_by(divisor: cst.BaseExpression, value: float, scope: Scope) -> bo
         if isinstance(n, cst.Assign) and any(isinstance(t.target, cst.Subscript) for t in n.targets) and mentions(n.value):
             return True
     return False
-
-
-def _walk(node: cst.CSTNode, skip: cst.CSTNode | None = None) -> list[cst.CSTNode]:
-    """``node`` and the nodes under it but trivia, leaving out ``skip`` and what is under it."""
-    found: list[cst.CSTNode] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current is skip:
-            continue
-        found.append(current)
-        stack.extend(inner_nodes(current))
-    return found
 
 
 def _window_sums(loop: cst.For | cst.While, scope: Scope, ctx: FileContext) -> list[tuple[str, cst.CSTNode]]:
