@@ -574,7 +574,7 @@ def test_a_product_of_an_argument_of_unknown_dtype_is_flagged_and_real():
 
 def test_eigenvectors_and_singular_vectors_in_use_are_flagged_and_agree_only_up_to_sign():
     """hunt17 S3: `w, V = np.linalg.eigh(C)` then `X @ V[:, ::-1]`: jax.numpy's eigenvectors may come out negated
-    (NPJ123). Eigenvalues alone (`w, _ = ...`, `[0]`, `compute_uv=False`) are not reported."""
+    (NPJ123). Eigenvalues alone (`w, _ = ...`, `[0]`, `compute_uv=False`) are not reported; the vectors alone (`U = ...[0]`) are."""
     source = textwrap.dedent("""\
         import numpy as np
 
@@ -603,8 +603,14 @@ def test_eigenvectors_and_singular_vectors_in_use_are_flagged_and_agree_only_up_
         def leading(X):
             U, s, Vt = np.linalg.svd(X, full_matrices=False)
             return U @ np.diag(s) @ Vt, Vt[0]
+
+
+        def left_vectors(X):
+            U = np.linalg.svd(X, full_matrices=False)[0]  # real34 (mne-connectivity): crashed the rule
+            return U[:, :2]
         """)
     result = migrate_source(source.encode(), "decomp.py", Options())
+    assert result.error is None and "NPJ123" in _codes_in(result, "left_vectors")
     assert "NPJ123" in _codes_in(result, "axes") and "NPJ123" in _codes_in(result, "directions")
     assert "NPJ123" not in _codes_in(result, "values_only") | _codes_in(result, "sign_free")
     assert "NPJ123" in _codes_in(result, "leading")

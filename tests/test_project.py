@@ -131,6 +131,33 @@ def bumped_sum(a):
     assert printed.strip() == "7.0"
 
 
+def test_namesake_nested_functions_calling_a_function_left_numpy_elsewhere(run_cli, package, tmp_path):
+    """real34 (scipy.signal's `_spectral_helper`): `def detrend_func` in two branches of one function share a
+    qualname; only one calls the other module's NumPy-only `bump`. Both are reported (one qualname, one status),
+    and the file no longer fails with an internal error."""
+    write(package / "pkg" / "cons.py", """\
+import numpy as np
+from . import prod
+
+def helper(a, keep):
+    if keep:
+        def detrend_func(d):
+            return d
+    else:
+        def detrend_func(d):
+            b = np.cumsum(d)
+            prod.bump(b)
+            return b
+    return np.sum(detrend_func(a))
+""")
+    run = migrate(run_cli, package, tmp_path / "out")
+    assert "internal error" not in run.stderr and "failed" not in run.stderr.splitlines()[-1].replace(" 0 failed", "")
+    assert run.stderr.count("NPJ202 [error] calls `.prod.bump`, which stays NumPy code in src/pkg/prod.py") == 2
+    for keep in (True, False):
+        printed = same_results(package, tmp_path / "out", f"import numpy as np; from pkg.cons import helper; print(helper(np.arange(3.0), {keep}))")
+        assert printed.strip() == ("3.0" if keep else "7.0")
+
+
 def test_a_consumer_that_never_mentions_numpy_counts_too(run_cli, package, tmp_path):
     write(package / "script.py", """\
 from pkg.prod import make

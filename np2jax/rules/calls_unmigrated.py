@@ -342,9 +342,14 @@ class CallsUnmigratedFunction(Rule):
                 Diagnostic(self.CODE, self.SEVERITY, message, ctx.path, line, col, end_line, end_col, self.DOC.use_instead)
             )
         elif forced.via_module:
-            call = info.imported_calls[forced.callee][0]
             message = self.MODULE_MESSAGE.format(callee=forced.callee, where=forced.where)
-            self.report(ctx, call, message, exact=True, statement=info.call_statements.get(call))
+            if forced.callee in info.imported_calls:
+                call = info.imported_calls[forced.callee][0]
+                self.report(ctx, call, message, exact=True, statement=info.call_statements.get(call))
+            else:  # a namesake's call (`def detrend_func` in two branches of one function: one qualname)
+                line, col, end_line, end_col = ctx.def_name_span(info)
+                ctx.diagnostics.append(
+                    Diagnostic(self.CODE, self.SEVERITY, message, ctx.path, line, col, end_line, end_col, self.DOC.use_instead))
         elif forced.callee in info.calls:
             call = info.calls[forced.callee]
             message = self.MESSAGE.format(callee=forced.callee)

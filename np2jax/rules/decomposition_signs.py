@@ -124,7 +124,10 @@ def _sign_invariant(call: cst.Call, name: str, ctx: FileContext) -> bool:
     """Every statement that reads the vectors pairs each with its own sign flip: ``V`` beside ``V.T`` (eigh, eig),
     ``U`` beside ``Vt`` (svd), as in ``(V * w) @ V.T`` and ``U @ np.diag(s) @ Vt``."""
     assign = ctx.statement[0].body[0]
-    names = [e.value.value if isinstance(e.value, cst.Name) else None for e in assign.targets[0].target.elements]
+    target = assign.targets[0].target if isinstance(assign, cst.Assign) and assign.value is call else None
+    if not isinstance(target, (cst.Tuple, cst.List)):
+        return False  # `U = np.linalg.svd(A)[0]`: one of the pair, its sign alone
+    names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
     if any(n is None for n in names):
         return False
     vectors = [names[i] for i in VECTOR_RESULTS[name] if i < len(names)]
