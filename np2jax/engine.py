@@ -275,6 +275,8 @@ def _transform(
                              external_state=external_state) if options.jit else None
     attributes = analyse_attributes(module, resolver)
     fresh_results = FreshResults(module, resolver)
+    if tracing is not None:
+        tracing.fresh_results = fresh_results
     # Without NPJ203 nothing returns its arguments: every function that writes into them keeps mutating (and is reported).
     returns_arguments = "NPJ203" in enabled
     unforced = ModuleMutations(module, resolver, keep_all=None if returns_arguments else "NPJ203, which makes such functions return them, is not selected")

@@ -980,3 +980,129 @@ def test_an_update_of_a_list_or_dict_item_that_another_reference_sees_stays_nump
         assert write in blocked, (name, write, [d.format() for d in result.diagnostics])
     for name in (*kept, *migrating, "tallies"):
         np.testing.assert_allclose(np.asarray(migrated[name](4)), original[name](4), err_msg=name)
+
+
+HELPER_CONTAINERS = '''\
+import numpy as np
+
+CACHE = []
+
+
+def init_params(n_in, n_out):
+    return {"W": np.full((n_in, n_out), 0.1), "b": np.zeros(n_out)}
+
+
+def init_built(n_in, n_out):
+    params = {}
+    params["W"] = np.full((n_in, n_out), 0.1)
+    params["b"] = np.zeros(n_out)
+    return params
+
+
+def init_shared(n_in, n_out):
+    return {"W": np.full((n_in, n_out), 0.1), "b": np.zeros(n_out)}
+
+
+def init_cached(n_in, n_out):
+    params = {"W": np.full((n_in, n_out), 0.1), "b": np.zeros(n_out)}
+    CACHE.append(params)
+    return params
+
+
+def init_from(W0):
+    return {"W": W0, "b": np.zeros(W0.shape[1])}
+
+
+def forward(params, X):
+    return np.tanh(X @ params["W"] + params["b"])
+
+
+def grads_of(params, X, y):
+    d = (forward(params, X) - y) * (1 - forward(params, X) ** 2) / X.shape[0]
+    return {"W": X.T @ d, "b": d.sum(axis=0)}
+
+
+def grads_shared(params, X, y):
+    d = (np.tanh(X @ params["W"] + params["b"]) - y) / X.shape[0]
+    return {"W": X.T @ d, "b": d.sum(axis=0)}
+
+
+def first_weights(params):
+    return params["W"]
+
+
+def bump(params):
+    params["W"] += 1.0
+
+
+def train(X, y, steps, lr=0.5):
+    params = init_params(X.shape[1], y.shape[1])
+    for _ in range(steps):
+        grads = grads_of(params, X, y)
+        for k in params:
+            params[k] -= lr * grads[k]
+    return params["W"].sum() + params["b"].sum()
+
+
+def train_built(X, y, steps, lr=0.5):
+    params = init_built(X.shape[1], y.shape[1])
+    for _ in range(steps):
+        grads = grads_of(params, X, y)
+        params["W"] -= lr * grads["W"]
+        params["b"] -= lr * grads["b"]
+    return params["W"] @ params["b"]
+
+
+def cached(X, y):
+    params = init_cached(X.shape[1], y.shape[1])
+    params["W"] -= 0.5 * grads_shared(params, X, y)["W"]
+    return CACHE[-1]["W"].sum()
+
+
+def given(X, y, W0):
+    params = init_from(W0)
+    params["W"] -= 0.5 * X[: W0.shape[0], : W0.shape[1]]
+    return W0.sum()
+
+
+def taken_out(X, y):
+    params = init_shared(X.shape[1], y.shape[1])
+    W = params["W"]
+    params["W"] -= 0.5 * grads_shared(params, X, y)["W"]
+    return W.sum()
+
+
+def handed_back(X, y):
+    params = init_shared(X.shape[1], y.shape[1])
+    W = first_weights(params)
+    params["W"] -= 0.5 * grads_shared(params, X, y)["W"]
+    return W.sum()
+
+
+def bumped(X, y):
+    params = init_shared(X.shape[1], y.shape[1])
+    bump(params)
+    params["b"] -= 0.5 * grads_shared(params, X, y)["b"]
+    return params["W"].sum() + params["b"].sum()
+'''
+
+
+def test_a_dict_of_new_arrays_that_a_helper_returns_is_updated_item_by_item():
+    """`params = init_params(n, m)` with `init_params` returning a dict display of new arrays, then
+    `params[k] -= lr * grads[k]` in a training loop: no other reference can see the items, so the updates stay
+    Python dict updates of JAX arrays and the loop is jitted. A helper that keeps the dict (CACHE), hands in an
+    existing array (`{"W": W0}`), a name taken out, a helper returning an item or writing into one keep NumPy
+    (and so do the helper whose dict they write into, `init_shared`, and `grads_shared`, whose result on the right
+    of `params["W"] -= ...` would make NumPy's in-place subtraction JAX's, which rebinds the item)."""
+    result, original, migrated = _run(HELPER_CONTAINERS)
+    jitted = {r.qualname: r.jit for r in result.functions}
+    assert all(jitted[name] for name in ("init_params", "init_built", "train", "train_built")), (jitted, result.output.decode())
+    kept = ("cached", "given", "taken_out", "handed_back", "bumped", "init_shared", "grads_shared")
+    assert not any(jitted[name] for name in kept), jitted
+    rng = np.random.default_rng(0)
+    X, y, W0 = rng.normal(size=(12, 3)), rng.normal(size=(12, 2)), rng.normal(size=(3, 2))
+    for name, args in (("train", (X, y, 5)), ("train_built", (X, y, 5)), ("cached", (X, y)), ("given", (X, y, W0)),
+                       ("taken_out", (X, y)), ("handed_back", (X, y)), ("bumped", (X, y))):
+        want = original[name](*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+        got = migrated[name](*args)
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-6, err_msg=name)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
-from np2jax.analysis.container_items import container_item_blocker
+from np2jax.analysis.container_items import container_item_blocker, is_dict
 from np2jax.analysis.hand_off import handed_on_after_writes
 from np2jax.analysis.loops import contains, descendants
 from np2jax.analysis.private_arguments import private_call
@@ -440,9 +440,21 @@ class FunctionAliasing:
     def is_container(self, name: str) -> bool:
         """Bound (somewhere in this function) to a list, dict or other Python container: not an array."""
         return any(  # (`p *= [2, 3]` is an operand, not what `p` holds)
-            isinstance(b, ValueBinding) and not b.augmented and is_python_container(b.value, self.resolver, self.scope)
+            isinstance(b, ValueBinding) and not b.augmented and (
+                is_python_container(b.value, self.resolver, self.scope) or self._fresh_container(b.value))
             for b in self.scope.bindings.get(name, ())
         )
+
+    def _fresh_container(self, value: cst.BaseExpression) -> str | None:
+        """"dict" or "list" for ``init_params(n)``, a same-module function returning a new dict (list) of new
+        items (fresh_results.py); None otherwise."""
+        return None if self.fresh_results is None else self.fresh_results.fresh_container_call(value, self.scope)
+
+    def container_kind(self, name: str) -> str | None:
+        """"dict" when every binding of the container ``name`` makes a dict, "list" when every one a list or set."""
+        kinds = {self._fresh_container(b.value) or ("dict" if is_dict(b.value, self.resolver, self.scope) else "list")
+                 for b in self.scope.bindings.get(name, ()) if isinstance(b, ValueBinding) and not b.augmented}
+        return kinds.pop() if len(kinds) == 1 else None
 
     def container_item_blocker(self, name: str) -> str | None:
         """Why ``name[k] op= v`` on the list or dict ``name`` may be seen through another reference to the item's
@@ -453,7 +465,9 @@ class FunctionAliasing:
                 self.function, name, self.scope, self.resolver,
                 lambda expr: is_fresh_array(expr, self.resolver, self.scope) or self._fresh_call(expr), self._only_stored_at,
                 lambda call, argument: is_fresh_array(call, self.resolver, self.scope) or private_call(
-                    call, None, self.resolver, self.scope, argument=argument))
+                    call, None, self.resolver, self.scope, argument=argument),
+                self._fresh_container,
+                lambda call, argument: private_call(call, None, self.resolver, self.scope, argument=argument, items=True))
         return self._cache[key]
 
     def _only_stored_at(self, name: str, store: cst.CSTNode) -> bool:

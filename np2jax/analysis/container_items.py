@@ -30,12 +30,16 @@ _READING_BUILTINS = frozenset({"builtins.len", "builtins.sum", "builtins.min", "
 
 def container_item_blocker(
     function: cst.FunctionDef, name: str, scope: Scope, resolver: Resolver, fresh, only_stored_at, consumes,
+    fresh_container=lambda value: None, reads_items=lambda call, argument: False,
 ) -> str | None:
     """None when ``name[k] op= v`` in ``function`` cannot be seen through another reference to the item's array,
     else why it can. ``fresh(expr)``: is ``expr`` certainly a new array (aliasing.is_fresh_array);
     ``only_stored_at(name, node)``: is ``name`` a local new array that only the statement ``node`` stores;
     ``consumes(call, argument)``: does ``call`` make a new value of ``argument`` and keep no reference to it (a
-    NumPy function making a new array, ``.sum()``, a function of the module private_arguments.py clears)."""
+    NumPy function making a new array, ``.sum()``, a function of the module private_arguments.py clears);
+    ``fresh_container(value)``: "dict" or "list" when ``value`` calls a function of the module returning a new
+    container of new items (analysis/fresh_results.py), else None; ``reads_items(call, argument)``: does ``call`` (a function of the module)
+    only read the items of the container ``argument`` into new values (private_arguments.py)."""
     what = f"`{name}[...] op= ...` adds into the array stored in `{name}` in place in NumPy, and"
 
     def new_item(value: cst.BaseExpression, store: cst.CSTNode | None = None) -> bool:
@@ -63,12 +67,13 @@ def container_item_blocker(
     for binding in scope.bindings.get(name, ()):
         if not isinstance(binding, ValueBinding) or binding.augmented:
             return f"{what} `{name}` is not always a new list or dict of this function"
-        problem = _made_problem(binding.value, new_item, resolver, scope)
+        made = fresh_container(binding.value)  # "dict", "list" or None
+        problem = None if made else _made_problem(binding.value, new_item, resolver, scope)
         if problem is not None:
             return f"{what} {problem}: JAX rebinds the item to a new array instead"
-        dict_like = dict_like and _is_dict(binding.value, resolver, scope)
+        dict_like = dict_like and (made == "dict" or is_dict(binding.value, resolver, scope))
     for node, ancestors in _name_uses(function.body, name):
-        problem = _use_problem(node, ancestors, name, dict_like, new_item, reads_only, consumes)
+        problem = _use_problem(node, ancestors, name, dict_like, new_item, reads_only, consumes, reads_items)
         if problem is not None:
             return f"{what} {problem}: JAX rebinds the item to a new array instead"
     return None
@@ -77,16 +82,8 @@ def container_item_blocker(
 def _made_problem(value: cst.BaseExpression, new_item, resolver: Resolver, scope: Scope) -> str | None:
     """Why the container ``value`` makes may hold an array something else refers to, if it may."""
     shared = "it may hold an array something else refers to"
-    if isinstance(value, (cst.List, cst.Set)):
-        ok = all(isinstance(e, cst.Element) and new_item(e.value) for e in value.elements)
-        return None if ok else shared
-    if isinstance(value, cst.Dict):
-        ok = all(isinstance(e, cst.DictElement) and new_item(e.value) for e in value.elements)
-        return None if ok else shared
-    if isinstance(value, cst.ListComp):
-        return None if new_item(value.elt) else shared
-    if isinstance(value, cst.DictComp):
-        return None if new_item(value.value) else shared
+    if isinstance(value, (cst.List, cst.Set, cst.Dict, cst.ListComp, cst.DictComp)):
+        return None if new_items_display(value, new_item) else shared
     if isinstance(value, cst.Call):
         qualname = resolver.qualname(value.func, scope)
         if qualname in ("builtins.list", "builtins.dict", "collections.OrderedDict") and not value.args:
@@ -100,6 +97,23 @@ def _made_problem(value: cst.BaseExpression, new_item, resolver: Resolver, scope
     return shared
 
 
+def new_items_display(value: cst.BaseExpression, fresh) -> bool:
+    """A list or dict display (or comprehension) each of whose items is a number or an array ``fresh`` accepts:
+    ``{"W": np.zeros((n, m)), "b": 0.0}``."""
+    def new(item: cst.BaseExpression) -> bool:
+        return _not_array(item) or fresh(item)
+
+    if isinstance(value, (cst.List, cst.Set)):
+        return all(isinstance(e, cst.Element) and new(e.value) for e in value.elements)
+    if isinstance(value, cst.Dict):
+        return all(isinstance(e, cst.DictElement) and new(e.value) for e in value.elements)
+    if isinstance(value, cst.ListComp):
+        return new(value.elt)
+    if isinstance(value, cst.DictComp):
+        return new(value.value)
+    return False
+
+
 def _new_factory(factory: cst.BaseExpression, new_item) -> bool:
     """``defaultdict(float)``, ``defaultdict(lambda: np.zeros(n))``: each missing item is new."""
     if isinstance(factory, cst.Name):
@@ -107,7 +121,7 @@ def _new_factory(factory: cst.BaseExpression, new_item) -> bool:
     return isinstance(factory, cst.Lambda) and new_item(factory.body)
 
 
-def _is_dict(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
+def is_dict(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> bool:
     if isinstance(value, (cst.Dict, cst.DictComp)):
         return True
     return isinstance(value, cst.Call) and resolver.qualname(value.func, scope) in _DICTS
@@ -214,7 +228,7 @@ _DISPLAYS = (cst.Element, cst.DictElement, cst.List, cst.Tuple, cst.Set, cst.Dic
 _STORES = frozenset({"append", "insert", "extend", "setdefault", "update", "add", "appendleft", "extendleft", "put"})
 
 
-def _use_problem(node, ancestors: tuple, name: str, dict_like: bool, new_item, reads_only, consumes) -> str | None:
+def _use_problem(node, ancestors: tuple, name: str, dict_like: bool, new_item, reads_only, consumes, reads_items) -> str | None:
     if not ancestors:
         return f"a nested function uses `{name}`"
     parent = ancestors[0]
@@ -251,6 +265,8 @@ def _use_problem(node, ancestors: tuple, name: str, dict_like: bool, new_item, r
         return None  # `return name`, `return name, n`, `k in name`: the items are the same in both
     if isinstance(parent, cst.Arg) and not parent.star and isinstance(grandparent, cst.Call) and reads_only(grandparent):
         return None  # `len(counts)`, `np.asarray(counts)`: copies numbers out, keeps no item (`np.atleast_1d(*L)` does)
+    if isinstance(parent, cst.Arg) and not parent.star and isinstance(grandparent, cst.Call) and reads_items(grandparent, node):
+        return None  # `forward(params, X)` computing `X @ params["W"]`: reads the items into new values
     if isinstance(parent, cst.For) and parent.iter is node and dict_like:
         return None  # `for k in params:` iterates keys
     return f"`{name}` is used as a whole (passed on, aliased or iterated)"

@@ -73,6 +73,8 @@ class ForLoops:
             return
         if steps is None and not self._iterates_array(iterable) and not self._numbers_of_parameter(node):
             return  # a Python container (a list of layers, a tuple of names): unrolling is what is meant
+        if steps is None and self._fresh_dict(iterable):
+            return  # `for k in params` of `params = init_params(n)`, a dict of new arrays: its keys, few and static
         if steps is None and self._ranges_over_python_sequence(iterable):
             return  # range(len(coeffs)) of a tuple: as short as the tuple
         listed = list_indexed_at(node, self.node, self.params, self.resolver, self.function_scope)
@@ -465,6 +467,16 @@ class ForLoops:
 
     def _bound_before(self, name: str, loop: cst.For) -> bool:
         return name in self.params or name in assigned_before(self.node.body, loop)
+
+    def _fresh_dict(self, iterable: cst.BaseExpression) -> bool:
+        """A local name only ever bound to the dict a function of the module returns new (fresh_results.py)."""
+        fresh = self.module.fresh_results
+        if fresh is None or not isinstance(iterable, cst.Name):
+            return False
+        found, bindings = self.scope.lookup(iterable.value)
+        return found is self.function_scope and bool(bindings) and all(
+            isinstance(b, ValueBinding) and not b.augmented and fresh.fresh_container_call(b.value, self.function_scope) == "dict"
+            for b in bindings)
 
     def _is_container(self, name: str, loop: cst.For) -> bool:
         _, bindings = self.function_scope.lookup(name)

@@ -23,16 +23,73 @@ class FreshResults:
         self.resolver = resolver
         self.module_scope = resolver.scopes[module]
         self._verdicts: dict[cst.FunctionDef, bool] = {}
+        self._container_verdicts: dict[cst.FunctionDef, bool] = {}
 
     def is_fresh_call(self, expr: cst.BaseExpression, scope: Scope) -> bool:
         """``expr`` calls, by name, a module-level function of this module whose results are always fresh arrays."""
+        function = self._module_function(expr, scope)
+        return function is not None and self._returns_fresh(function)
+
+    def fresh_container_call(self, expr: cst.BaseExpression, scope: Scope) -> str | None:
+        """"dict" or "list" when ``expr`` calls, by name, a module-level function of this module each of whose
+        results is a new dict (or each a new list) whose items are new arrays or numbers (``def init(n): return
+        {"W": np.zeros((n, n)), "b": 0.0}``): nothing else refers to the container or its items. Else None."""
+        function = self._module_function(expr, scope)
+        if function is None:
+            return None
+        if function not in self._container_verdicts:
+            self._container_verdicts[function] = None  # while deciding (recursion): not proven
+            self._container_verdicts[function] = self._decide_container(function)
+        return self._container_verdicts[function]
+
+    def _module_function(self, expr: cst.BaseExpression, scope: Scope) -> cst.FunctionDef | None:
         if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Name):
-            return False
+            return None
         found, bindings = scope.lookup(expr.func.value)
         if found is not self.module_scope or len(bindings) != 1 or not isinstance(bindings[0], DefBinding):
-            return False
+            return None
         function = bindings[0].node
-        return isinstance(function, cst.FunctionDef) and self._returns_fresh(function)
+        return function if isinstance(function, cst.FunctionDef) else None
+
+    def _decide_container(self, function: cst.FunctionDef) -> str | None:
+        """Every ``return`` returns a display of new items, or a local list or dict whose items are all new and
+        of which nothing is taken out or handed on (analysis/container_items.py, run in ``function``)."""
+        from np2jax.analysis.aliasing import FunctionAliasing, is_fresh_array  # aliasing imports this module
+        from np2jax.analysis.container_items import new_items_display
+
+        found = self._plain_returns(function)
+        if found is None:
+            return None
+        scope, returns = found
+        aliasing = FunctionAliasing(function, scope, self.resolver, fresh_results=self)
+
+        def fresh(expr: cst.BaseExpression) -> bool:
+            return is_fresh_array(expr, self.resolver, scope) or self.is_fresh_call(expr, scope)
+
+        kinds = set()
+        for value in returns:
+            if value is not None and new_items_display(value, fresh):
+                kinds.add("dict" if isinstance(value, (cst.Dict, cst.DictComp)) else "list")
+            elif isinstance(value, cst.Name) and aliasing.is_container(value.value) and aliasing.container_item_blocker(
+                    value.value) is None:
+                kinds.add(aliasing.container_kind(value.value))
+            else:
+                return None
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def _plain_returns(self, function: cst.FunctionDef) -> tuple[Scope, list] | None:
+        """``function``'s scope and the values of its ``return`` statements; None for a decorated, async or
+        generator function, one declaring globals or nonlocals, or one that returns nothing."""
+        if function.decorators or function.asynchronous:
+            return None
+        scope = self.resolver.scopes.get(function)
+        if scope is None or scope.globals or scope.nonlocals:
+            return None
+        returns = _Returns()
+        visit(function.body, returns)
+        if returns.yields or not returns.values:
+            return None
+        return scope, returns.values
 
     def _returns_fresh(self, function: cst.FunctionDef) -> bool:
         if function not in self._verdicts:
@@ -43,20 +100,15 @@ class FreshResults:
     def _decide(self, function: cst.FunctionDef) -> bool:
         from np2jax.analysis.aliasing import _AliasChecker, is_fresh_array  # aliasing imports this module
 
-        if function.decorators or function.asynchronous:
+        found = self._plain_returns(function)
+        if found is None:
             return False
-        scope = self.resolver.scopes.get(function)
-        if scope is None or scope.globals or scope.nonlocals:
-            return False
-        returns = _Returns()
-        visit(function.body, returns)
-        if returns.yields or not returns.values:
-            return False
+        scope, returns = found
 
         def fresh(expr: cst.BaseExpression) -> bool:
             return is_fresh_array(expr, self.resolver, scope) or self.is_fresh_call(expr, scope)
 
-        for value in returns.values:
+        for value in returns:
             if value is None or fresh(value):
                 continue
             if not isinstance(value, cst.Name):

@@ -38,10 +38,11 @@ _BINDING_NODES = (cst.Lambda, cst.FunctionDef, cst.ClassDef, cst.BaseComp)
 
 
 def private_call(call: cst.BaseExpression, name: str | None, resolver: Resolver, scope: Scope,
-                 argument: cst.CSTNode | None = None) -> bool:
+                 argument: cst.CSTNode | None = None, items: bool = False) -> bool:
     """``call`` calls a function of this module that keeps no reference to the argument ``name`` it is given
     (see the module docstring), or to the expression ``argument`` (``keep(out, d["a"])``); False when it is not
-    among its arguments."""
+    among its arguments.  ``items``: the argument is a list or dict, which the function may also read items of
+    (``X @ params["W"]``) as long as each item read is used only as the parameter could be."""
     if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name):
         return False
     found, bindings = scope.lookup(call.func.value)
@@ -68,7 +69,63 @@ def private_call(call: cst.BaseExpression, name: str | None, resolver: Resolver,
         else:
             return False
     inner = resolver.scopes.get(function)
-    return bool(given) and inner is not None and all(_private(function, param, resolver, inner) for param in given)
+    if not given or inner is None:
+        return False
+    if not items:
+        return all(_private(function, param, resolver, inner) for param in given)
+    pending = resolver.memo.setdefault("private_items_pending", set())  # (recursion: not proven while deciding)
+    if any((function, param) in pending for param in given):
+        return False
+    pending.update((function, param) for param in given)
+    try:
+        return all(_private_items(function, param, resolver, inner) for param in given)
+    finally:
+        pending.difference_update((function, param) for param in given)
+
+
+def _private_items(function: cst.FunctionDef, param: str, resolver: Resolver, scope: Scope) -> bool:
+    """The container ``param`` is only indexed (``p["W"]``, ``p[0].T``), each item read used as an operand of
+    arithmetic or a comparison, through its shape, or as an argument of a NumPy function making a new array;
+    or it is measured (``len(p)``) or searched (``k in p``), or handed to a function of the module that uses it so
+    too (``forward(p, X)``). Never rebound, stored, iterated or handed on otherwise."""
+    _, bindings = scope.lookup(param)
+    if len(bindings) != 1 or not isinstance(bindings[0], ParamBinding):
+        return False
+    parents: dict[cst.CSTNode, cst.CSTNode] = {}
+    stack: list[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _BINDING_NODES) and any(name.value == param for name in all_names(node)):
+            return False  # a closure or comprehension: not followed
+        for child in child_nodes(node):
+            parents[child] = node
+            stack.append(child)
+    for node, parent in parents.items():
+        if not (isinstance(node, cst.Name) and node.value == param) or isinstance(parent, cst.Attribute) and parent.attr is node:
+            continue
+        item = isinstance(parent, cst.Subscript) and parent.value is node
+        if item:
+            node = parent  # an item: followed through views of it (`p["W"].T`, `p["W"][:, 0]`)
+            while isinstance(parents.get(node), (cst.Subscript, cst.Attribute)) and parents[node].value is node and (
+                    isinstance(parents[node], cst.Subscript) or parents[node].attr.value in ("T", "mT")):
+                node = parents[node]
+            if _read_only_use(node, parents.get(node)):
+                continue
+        elif isinstance(parent, cst.ComparisonTarget) and parent.comparator is node and isinstance(
+                parent.operator, (cst.In, cst.NotIn)):
+            continue  # `k in p`
+        argument = parents.get(node)
+        call = parents.get(argument) if isinstance(argument, cst.Arg) and not argument.star else None
+        if not isinstance(call, cst.Call):
+            return False
+        if item and argument.keyword is None and _fresh_call(call, resolver, scope):
+            continue  # `np.tanh(p["W"])`
+        if not item and resolver.qualname(call.func, scope) == "builtins.len":
+            continue
+        if not item and private_call(call, None, resolver, scope, argument=node, items=True):
+            continue  # `forward(p, X)`, a function of the module that reads items only, too
+        return False
+    return True
 
 
 def _declared_global(resolver: Resolver) -> frozenset[str]:

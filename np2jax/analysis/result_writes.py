@@ -219,6 +219,7 @@ class _ResultWrites(FastVisitor):
         self.stored: dict[str, set[str]] = {}  # attribute name -> what this code stores in attributes so named
         self.items: dict[str, set[str]] = {}  # the same for items stored in them (`self.cache["P"] = make(n)`)
         self.containers: set[str] = set()  # attributes bound to a dict or list (`self.cache = {}`)
+        self.local_containers: set[str] = set()  # local names bound to a dict or list (`d = {}`, `L = [a, b]`)
         self.writers: dict[str, frozenset[str]] = writers  # callee -> parameter keys it writes into
         self.passers: dict[str, frozenset] = {}  # callee -> parameter keys whose arrays it returns
         # name or attribute chain (`b.F`) -> the callees whose result (or part of it) it holds
@@ -273,6 +274,8 @@ class _ResultWrites(FastVisitor):
         if not callee and not part and isinstance(value, (cst.List, cst.Tuple, cst.Dict)):
             callee = tuple(sorted(self._results_in(value)))  # `L = [make(n)]`, `d = {"W": make(n)}`: holding results
         keys = [key for key in map(_chain, target_parts(target)) if key is not None]  # `self.x, self.P = update(z)`
+        if isinstance(target, cst.Name) and _container(value):
+            self.local_containers.add(target.value)
         if isinstance(target, cst.Name) and not self.branches and isinstance(value, cst.Call) and (
                 _numpy_function(value.func) in NEW_ARRAYS and _chain(value.func.value) in ("np", "numpy")
                 and not any(map(_object_like, _dtype_arguments(value)))):
@@ -350,6 +353,13 @@ class _ResultWrites(FastVisitor):
             # `total += act(x)` on an array another reference holds: with a JAX array on the right, NumPy's
             # in-place add gives way to JAX's, which makes a new array and rebinds `total` (the caller's stays as it was)
             # (a parameter there, `p -= lr * g` with `g` from the caller: the caller's value must stay NumPy too)
+            for callee in self._results_in(node.value):
+                self.written.setdefault(callee, node)
+        base = target.value.value if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) else None
+        if base is not None and base not in self.new_arrays and (
+                base in self.bound or base in self.parameters or base in self.local_containers):
+            # `params["W"] -= lr * step(X)` on a list or dict item: with a JAX array on the right, NumPy's in-place
+            # subtract gives way to JAX's, which rebinds the item; whoever holds its old array keeps the old values
             for callee in self._results_in(node.value):
                 self.written.setdefault(callee, node)
         if isinstance(target, cst.Name) and (results := self._source(node.value)):
@@ -488,8 +498,8 @@ class _ResultWrites(FastVisitor):
             return self._source(expr.expression)
         if isinstance(expr, cst.IfExp):  # `obj = create() if value is None else np.array(value)`: either one
             return tuple(dict.fromkeys((*self._source(expr.body), *self._source(expr.orelse))))
-        if isinstance(expr, (cst.Attribute, cst.Subscript)):  # `probs.copy().T`, `(p - 1)[0]`
-            return self._derived(expr.value)
+        if isinstance(expr, (cst.Attribute, cst.Subscript)):  # `probs.copy().T`, `(p - 1)[0]`, `grads(p)["W"]`
+            return self._source(expr.value)
         return ()
 
     def _source(self, expr: cst.BaseExpression) -> tuple[str, ...]:

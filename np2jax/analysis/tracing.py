@@ -78,6 +78,7 @@ class ModuleTracing:
         # module-level variables other modules write (name -> the writer, for the message): np2jax/project.py
         self.external_state = external_state or {}
         self.rebinds: dict[cst.Expr, tuple[str, ...]] = {}  # `f(a)` statements that become `a = f(a)`
+        self.fresh_results = None  # analysis/fresh_results.py (set by the engine): containers of new items
         self.selections: set[cst.Call] = set()  # `min(a, b)` / `max(a, b)` of traced values: become jnp.where
         self.int_casts: set[cst.Call] = set()  # `int(np.argmax(x))`: the cast goes, the index stays an array
         # `x[m].sum()`, `np.mean(x[m])` with `m` a mask of x's shape -> `jnp.sum(x, where=m)`: the call -> (reduction,
