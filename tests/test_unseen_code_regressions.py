@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import textwrap
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -2834,3 +2835,102 @@ def test_meshgrid_without_copies_loses_the_keyword():
     assert "copy" not in result.output.decode().split("def mesh")[1], result.output.decode()
     x = np.arange(3.0)
     np.testing.assert_array_equal(np.asarray(migrated.mesh(x)), original.mesh(x))
+
+
+def _codes_of(result, name):
+    function = record(result, name)
+    return {d.code for d in result.diagnostics if function.line <= d.line <= function.end_line}
+
+
+def test_hunt50_loud_failures_and_a_missing_fixed_point():
+    """hunt50: `ii.cumsum(axis=0, out=ii)` and `A.sum(axis=0, out=s)` kept `out=` (NotImplementedError under jit);
+    `np.sort(w)[r]` in a loop made the fori_loop carry the module `np` (UnboundLocalError); `np.isscalar(x)` made
+    `x` static (an array then is unhashable); `for i in range(len(x)): x[i] = ...` on a parameter was rewritten
+    again by a second pass (no fixed point: NPJ202, left NumPy)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def integral_image(img):
+            ii = np.zeros((img.shape[0] + 1, img.shape[1] + 1))
+            ii[1:, 1:] = img
+            ii.cumsum(axis=0, out=ii)
+            ii.cumsum(axis=1, out=ii)
+            return ii
+
+        def col_sums(A):
+            s = np.zeros(A.shape[1])
+            A.sum(axis=0, out=s)
+            return s
+
+        def sums_into(A, s):
+            A.sum(axis=0, out=s)
+            return s
+
+        def median_filter(x, k):
+            r = k // 2
+            xp = np.pad(x, r, mode="edge")
+            out = np.empty_like(x)
+            for i in range(len(x)):
+                w = xp[i:i + k]
+                out[i] = np.sort(w)[r]
+            return out
+
+        def as_vec(x):
+            if np.isscalar(x):
+                return x * np.ones(3)
+            return x
+
+        def relax(x, omega):
+            for i in range(len(x)):
+                x[i] = (1 - omega) * x[i]
+            return x
+        """
+    )
+    for name in ("integral_image", "col_sums", "median_filter", "relax"):
+        assert record(result, name).jit and "NPJ202" not in _codes_of(result, name), (name, result.output.decode())
+    assert "NPJ201" in _codes_of(result, "sums_into") and not record(result, "sums_into").jit  # the caller's array
+    assert not record(result, "as_vec").jit and "NPJ301" in _codes_of(result, "as_vec")
+    assert "np = " not in result.output.decode() and ", np)" not in result.output.decode()
+    img = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_allclose(np.asarray(migrated.integral_image(img)), original.integral_image(img))
+    np.testing.assert_allclose(np.asarray(migrated.col_sums(img)), original.col_sums(img))
+    x = np.array([3.0, 1.0, 2.0, 5.0, 4.0, -1.0])
+    np.testing.assert_array_equal(np.asarray(migrated.median_filter(x, 3)), original.median_filter(x, 3))
+    for value in (2.0, np.array([1.0, 2.0])):
+        np.testing.assert_array_equal(np.asarray(migrated.as_vec(value)), original.as_vec(value))
+    np.testing.assert_allclose(np.asarray(migrated.relax(x.copy(), 0.3)), original.relax(x.copy(), 0.3))
+
+
+def test_a_grid_of_static_values_keeps_numpys_exact_values():
+    """hunt50 S1: `edges = np.linspace(0.1, 0.4, 4); np.digitize(x, edges)` became jnp.linspace, whose middle edge is
+    0.3 where NumPy's is 0.30000000000000004, so x = 0.3 fell in the next bin. A grid of values known at trace time
+    (linspace, logspace, geomspace, a float arange) stays NumPy's own call, a constant under jit; one written into
+    (`edges[0] = -np.inf`, which becomes `.at[]`) still moves to jax.numpy."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def digitize_bins(x):
+            edges = np.linspace(0.1, 0.4, 4)
+            return np.digitize(x, edges)
+
+        def grid_sum(x):
+            t = np.arange(0.0, 1.0, 0.1)
+            return np.sum(x[:, None] * t, axis=1)
+
+        def open_edges(x):
+            edges = np.linspace(0.0, 1.0, 5)
+            edges[0] = -np.inf
+            return np.digitize(x, edges)
+        """
+    )
+    output = result.output.decode()
+    assert "edges = np.linspace(0.1, 0.4, 4)" in output and "t = np.arange(0.0, 1.0, 0.1)" in output, output
+    assert "edges = jnp.linspace(0.0, 1.0, 5)" in output, output
+    assert all(record(result, name).jit for name in ("digitize_bins", "grid_sum", "open_edges"))
+    with jax.enable_x64(True):
+        x = np.array([0.1, 0.2, 0.3, 0.4, 0.35])
+        np.testing.assert_array_equal(np.asarray(migrated.digitize_bins(x)), original.digitize_bins(x))
+        np.testing.assert_allclose(np.asarray(migrated.grid_sum(x)), original.grid_sum(x), rtol=1e-14)  # (sum order)
+        np.testing.assert_array_equal(np.asarray(migrated.open_edges(x)), original.open_edges(x))

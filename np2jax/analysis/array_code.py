@@ -25,7 +25,7 @@ import libcst as cst
 from np2jax.analysis.aliasing import is_python_container
 from np2jax.analysis.resolve import SHAPE_ATTRIBUTES, Resolver, is_numpy
 from np2jax.analysis.param_hints import hint_names
-from np2jax.analysis.scope import Scope, ValueBinding
+from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.tracing_tables import ARRAY_HINTS
 from np2jax.analysis.values import python_container
 from np2jax.tables import lookup_numpy
@@ -77,6 +77,16 @@ class _Evidence(FastVisitor):
         self.numpy_call = False
         self._called: set[cst.CSTNode] = set()  # functions of calls seen (not NumPy functions passed as values)
         self._operands: set[int] = set()  # operands of arithmetic seen (visited before them)
+        self._loops = 0  # `for`/`while` loops around the node being visited
+
+    def visit_For(self, node: cst.For) -> None:
+        self._loops += 1
+
+    def leave_For(self, node: cst.For) -> None:
+        self._loops -= 1
+
+    visit_While = visit_For
+    leave_While = leave_For
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return not (self.found and self.numpy_call) and super().on_visit(node)
@@ -147,6 +157,14 @@ class _Evidence(FastVisitor):
         if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and self._is_value(target.value) and any(
                 isinstance(e.slice, cst.Slice) or (isinstance(e.slice, cst.Index) and _comparison_mask(e.slice.value))
                 for e in target.slice) and not python_container(target.value, self.scope):
+            self.found = True
+        elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and self._loops > 0 and (
+                self._is_value(target.value) and not python_container(target.value, self.scope)
+                and not any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, (cst.SimpleString, cst.FormattedString,
+                            cst.ConcatenatedString)) for e in target.slice)
+                and any(isinstance(b, ParamBinding) for b in self.scope.bindings.get(target.value.value, ()))):
+            # `for i in range(len(x)): x[i] = ...` of a parameter: un-jitted, it becomes `x = jnp.asarray(x).at[i]
+            # .set(...)`, array code when judged again (hunt50 FP1: no fixed point)
             self.found = True
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -42,6 +42,10 @@ from np2jax.tables import lookup_numpy
 
 UFUNC_AT = {"add": "add", "subtract": "subtract", "multiply": "multiply", "minimum": "min", "maximum": "max"}
 OUT_METHODS = frozenset({"clip", "round"})  # `x.clip(lo, hi, out=x)`: the method's result, rebound
+# ndarray methods taking `out=` that jax arrays have (without it): `A.sum(axis=0, out=s)` is
+# `s = A.sum(axis=0).astype(s.dtype)`, `ii.cumsum(axis=0, out=ii)` is `ii = ii.cumsum(axis=0).astype(ii.dtype)`
+OUT_ARRAY_METHODS = frozenset(
+    "sum prod cumsum cumprod mean std var min max argmin argmax any all dot take trace conj conjugate".split())
 FUNCTIONS = {"numpy.fill_diagonal": 2, "numpy.copyto": 2, "numpy.putmask": 3}  # -> positional arguments
 
 
@@ -146,6 +150,9 @@ def _recognise(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | None
         if isinstance(out, cst.Name) and out.value == func.value.value and set(keywords) == {"out"}:
             return InplaceCall(out.value, "out_method")
         return None
+    if (isinstance(func, cst.Attribute) and func.attr.value in OUT_ARRAY_METHODS and out is not None
+            and aliasing.resolver.qualname(func, aliasing.scope) is None):  # (not `np.sum(..., out=s)`: below)
+        return InplaceCall(out.value, "out") if isinstance(out, cst.Name) and "where" not in keywords else None
     if isinstance(func, cst.Attribute) and func.attr.value in ("fill", "sort") and isinstance(func.value, cst.Name):
         qualname = aliasing.resolver.qualname(func, aliasing.scope)
         if qualname is not None:  # `np.sort`, a module's function: not a method

@@ -91,7 +91,8 @@ class LoopBody(FastVisitor):
         if isinstance(func, cst.Attribute) and node.args and node.args[0].keyword is None and (
                 func.attr.value in INPLACE_FUNCTIONS or (func.attr.value == "at" and isinstance(func.value, cst.Attribute))):
             self._assign(node.args[0].value, in_place=True)
-        if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
+        if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS and (
+                self.resolver.qualname(func, self.scope) is None):  # (not `np.sort(w)`, a module's function)
             if func.attr.value in self.MUTATING_ARRAY_METHODS:
                 self._assign(func.value, in_place=True)
             else:

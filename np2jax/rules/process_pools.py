@@ -51,7 +51,7 @@ class ProcessPools(Rule):
             import numpy as np
 
             def trial(seed):
-                x = np.linspace(0.0, 1.0, 50) * seed
+                x = np.ones(50) * seed
                 return np.sum(x ** 2)
 
             def run(seeds):
@@ -63,7 +63,7 @@ class ProcessPools(Rule):
             import jax.numpy as jnp
 
             def trial(seed):
-                x = jnp.linspace(0.0, 1.0, 50) * seed
+                x = jnp.ones(50) * seed
                 return jnp.sum(x ** 2)
 
             def run(seeds):

@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.aliasing import is_python_container
+from np2jax.analysis.inplace_calls import OUT_ARRAY_METHODS
 from np2jax.analysis.result_writes import INPLACE_METHODS
 from np2jax.analysis.scope import DefBinding, LoopBinding, ParamBinding, ValueBinding
 from np2jax.analysis.sequences import sequence_annotation
@@ -361,6 +362,14 @@ class UnsafeInplaceWrite(Rule):
     def on_call(self, node: cst.Call, ctx: FileContext) -> None:
         """``x.sort()``, ``x.fill(0)`` ...: NumPy changes ``x`` in place; a jax array returns a new one or has no such method."""
         func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in OUT_ARRAY_METHODS and ctx.qualname(func) is None and any(
+                arg.keyword is not None and arg.keyword.value == "out" for arg in node.args):
+            if ctx.inplace_call_plan(node) is None:  # a plan: NPJ200 assigns the method's result instead
+                out = next(arg.value for arg in node.args if arg.keyword is not None and arg.keyword.value == "out")
+                self.report(ctx, node, self.MESSAGE.format(name=ctx.code(out), why=(
+                    f"`.{func.attr.value}(..., out=...)` writes into it in place in NumPy; jax arrays take no `out=`")),
+                    use_instead=f"{ctx.code(out)} = {ctx.code(func)}(...)")
+            return
         if not isinstance(func, cst.Attribute) or func.attr.value not in INPLACE_METHODS:
             return
         aliasing = ctx.aliasing()
