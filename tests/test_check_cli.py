@@ -1088,3 +1088,31 @@ def test_a_parameter_named_like_a_float_gets_ints_too(tmp_path):
     wrong = GRANULATE.replace("import numpy as np", "import jax.numpy as np").replace("axis=1)", "axis=1) * 1.01")
     run = _check_one_file(tmp_path, "gran.py", GRANULATE, wrong)
     assert run.functions["gran.granulate"]["status"] == "mismatch", run
+
+
+INDEXED_BY_PARAMETERS = '''\
+import numpy as np
+
+
+def one_hot(y, k):
+    return np.eye(k)[y]
+
+
+def box_sum(ii, r0, c0, r1, c1):
+    return ii[r1, c1] - ii[r0, c1] - ii[r1, c0] + ii[r0, c0]
+'''
+
+
+def test_parameters_used_as_indices_get_integers(tmp_path):
+    """hunt50 C1: `one_hot(y, k)` (`np.eye(k)[y]`) and `box_sum(ii, r0, c0, r1, c1)` were skipped: `y`, `r0` ... got
+    float arrays and numbers only. A parameter the function indexes with gets integer labels or ints first, so a
+    wrong migration is found (the label one off here) and a right one passes."""
+    wrong = INDEXED_BY_PARAMETERS.replace("np.eye(k)[y]", "np.eye(k)[y - 1]").replace("+ ii[r0, c0]", "+ ii[r0, c1]")
+    run = _check_one_file(tmp_path, "idx.py", INDEXED_BY_PARAMETERS, wrong)
+    assert run.functions["idx.one_hot"]["status"] == "mismatch", run
+    assert run.functions["idx.box_sum"]["status"] == "mismatch", run
+    right = tmp_path / "again"
+    right.mkdir()
+    run = _check_one_file(right, "idx.py", INDEXED_BY_PARAMETERS, INDEXED_BY_PARAMETERS)
+    assert run.functions["idx.one_hot"]["status"] == "equivalent", run
+    assert run.functions["idx.box_sum"]["status"] == "equivalent", run

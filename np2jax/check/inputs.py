@@ -11,6 +11,7 @@ import ast
 import doctest
 import inspect
 import re
+import textwrap
 import typing
 import zlib
 from dataclasses import dataclass, field
@@ -189,6 +190,7 @@ def parameters(function: Callable, skip_first: bool = False) -> list[Param] | No
     except Exception:
         hints = {}
     params = []
+    indexing = _index_uses(function)
     items = list(signature.parameters.values())
     if skip_first and items and items[0].kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
         items = items[1:]
@@ -200,8 +202,35 @@ def parameters(function: Callable, skip_first: bool = False) -> list[Param] | No
             kinds = _default_kinds(p.default, p.name) + [k for k in (kinds or []) if k[0] != "default"]
         elif kinds is None:
             kinds = _name_kinds(p.name)
+            use = indexing.get(p.name)
+            if use is not None and kinds and kinds[0][0] not in ("int", "bool") and kinds[0][1:2] != ("index",):
+                # `np.eye(k)[y]`: integer labels first; `ii[r1, c1]`, `x[a:b]`: an int first (hunt50 C1)
+                first = [("array", "index"), ("int", INT_VALUES["index"])] if use == "index" else [("int", INT_VALUES["index"])]
+                kinds = first + kinds
         params.append(Param(p.name, _dedupe(kinds), p.kind is inspect.Parameter.KEYWORD_ONLY))
     return params
+
+
+def _index_uses(function: Callable) -> dict[str, str]:
+    """Names the function's own code uses as an index: "index" for a whole index or one of a tuple of them
+    (``E[y]``, ``ii[r1, c1]``), "bound" for a slice bound (``x[a:b]``). Empty when the source cannot be read."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except (OSError, TypeError, SyntaxError, ValueError):
+        return {}
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Subscript):
+            continue
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        for part in parts:
+            if isinstance(part, ast.Name):
+                found[part.id] = "index"
+            elif isinstance(part, ast.Slice):
+                for bound in (part.lower, part.upper):
+                    if isinstance(bound, ast.Name):
+                        found.setdefault(bound.id, "bound")
+    return found
 
 
 def _dedupe(kinds: list[Kind]) -> list[Kind]:
