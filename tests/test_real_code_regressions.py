@@ -742,3 +742,38 @@ def test_real16_tuples_returned_ndim_fallback_imports_nonzero_methods_and_none_d
     data = np.array([1.0, -1.0, 2.0, 3.0, -4.0])
     np.testing.assert_array_equal(np.asarray(migrated["zc"](data)), original["zc"](data))
     assert migrated["as_arr"]().dtype == object
+
+
+def test_real34_dtype_tests_of_a_converted_array_keep_numpys_dtype_or_are_reported():
+    """real34 (ahrs `_assert_numerical_iterable`): `np.array(X).dtype == np.dtype(float)` became `jnp.array(X)...`,
+    float32 without x64, so the test failed and the function raised on float64 input. In code that is not jitted an
+    array made only for its dtype, shape or size stays NumPy's; in a jitted function the test is reported (NPJ107)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def assert_numerical(X, name):
+            if not (np.array(X).dtype == np.dtype(float) or np.array(X).dtype == np.dtype(int)):
+                raise TypeError(f"{name} must have numerical values. Got {np.array(X).dtype.name}")
+            print(name)
+            return np.sum(np.asarray(X, dtype=float))
+
+        def kind_of(X):
+            a = np.asarray(X)
+            print(a.shape)
+            return a.dtype.kind
+
+        def is_numeric(item):
+            item_copy = np.array(item)
+            return item_copy.dtype == np.dtype(int) or item_copy.dtype == np.dtype(float)
+        """
+    )
+    output = result.output.decode()
+    assert "np.array(X).dtype == np.dtype(float)" in output and "a = np.asarray(X)" in output, output
+    assert not record(result, "assert_numerical").jit and not record(result, "kind_of").jit
+    jitted = record(result, "is_numeric")
+    assert jitted.jit and jitted.status == "needs-review", jitted
+    assert sum(d.code == "NPJ107" for d in result.diagnostics if jitted.line <= d.line <= jitted.end_line) == 2
+    for X in (np.arange(3.0), [1.0, 2.0], np.arange(3)):
+        assert float(migrated.assert_numerical(X, "X")) == float(original.assert_numerical(X, "X"))
+        assert migrated.kind_of(X) == original.kind_of(X)

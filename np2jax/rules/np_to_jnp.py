@@ -13,6 +13,7 @@ from np2jax.analysis.scope import ImportBinding, LoopBinding, ParamBinding, Scop
 from np2jax.analysis.sequences import SequenceArguments, builds_list
 from np2jax.analysis.values import function_nodes, grown_at_run_time
 from np2jax.context import FileContext, NumpyRef, runs_on_jax_arrays
+from np2jax.visitors import child_nodes
 from np2jax.cstutil import call
 from np2jax.diagnostics import FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -304,6 +305,38 @@ def _unchecked_none(ref: NumpyRef, ctx: FileContext) -> bool:
     return not any(isinstance(node, cst.Comparison) and any(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in node.comparisons)
                    and any(isinstance(part, cst.Name) and part.value == name for part in (node.left, *(c.comparator for c in node.comparisons)))
                    for node, _ in function_nodes(found.node, ctx.resolver))
+
+
+METADATA = frozenset({"dtype", "shape", "ndim", "size"})
+
+
+def _metadata_only(ref: NumpyRef, ctx: FileContext) -> bool:
+    """``np.array(X).dtype``, or ``a = np.asarray(X)`` read only as ``a.dtype``, ``a.shape``, ``a.ndim``, ``a.size``,
+    in code that is not jitted: NumPy's own array tells those (jax.numpy's is float32 or int32 without x64, so a
+    test ``== np.dtype(float)`` would fail)."""
+    if ref.qualname not in HOST_CONVERSIONS or ctx.function is None or runs_on_jax_arrays(ctx.function, ctx):
+        return False
+    statement = ctx.statement[0] if ctx.statement is not None else None
+    body = statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
+    assign = body[0] if len(body) == 1 else None
+    if isinstance(assign, cst.Assign) and assign.value is ref.call:
+        if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+            return False
+        name = assign.targets[0].target.value
+        uses = [(node, parent) for node, parent in _name_uses_with_parents(ctx.function.node, name)]
+        return bool(uses) and all(isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in METADATA
+                                  or isinstance(parent, cst.AssignTarget) for node, parent in uses)
+    return any(isinstance(node, cst.Attribute) and node.value is ref.call and node.attr.value in METADATA
+               for node in descendants(statement)) if statement is not None else False
+
+
+def _name_uses_with_parents(function: cst.FunctionDef, name: str):
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(function.body, None)]
+    while stack:
+        node, parent = stack.pop()
+        if isinstance(node, cst.Name) and node.value == name:
+            yield node, parent
+        stack.extend((child, node) for child in child_nodes(node))
 
 
 def _called_back(ref: NumpyRef, ctx: FileContext) -> bool:
@@ -731,6 +764,8 @@ class NumpyToJaxNumpy(Rule):
             return  # `np.array(d)` of a `collections.deque`: jax.numpy takes no deque (the function is not jitted)
         if ref.call is not None and _unchecked_none(ref, ctx):
             return  # `np.asarray(interval)` with `interval=None`: NumPy's object array of None; jax.numpy raises
+        if ref.call is not None and _metadata_only(ref, ctx):
+            return  # `np.array(X).dtype == np.dtype(float)`: float32 in jax.numpy without x64 (real34 ahrs)
         ref.rewrite = target
         if ref.call is not None and not ref.member:
             ref.wrap_args |= self._list_arguments(ref.call, target, ctx, ref)

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
-from np2jax.context import FileContext, NumpyRef
+import libcst as cst
+
+from np2jax.analysis.values import nodes_of
+from np2jax.context import FileContext, FunctionInfo, NumpyRef, runs_on_jax_arrays
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
 
@@ -39,6 +42,36 @@ class X64Precision(Rule):
         ),
     )
 
+    TEST_MESSAGE = ("`{test}` tests a dtype against a 64-bit one: jax.numpy's arrays are float32, int32 or complex64 "
+                    "unless jax_enable_x64 is set, so the test differs from NumPy's")
+
+    def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
+        """``a.dtype == np.dtype(float)``, ``x.dtype in (np.float64, int)`` in a jitted function (real34: ahrs)."""
+        if not runs_on_jax_arrays(info, ctx):
+            return
+        for node, scope in nodes_of(info.node, ctx.resolver, frozenset({cst.Comparison})):
+            sides = [node.left, *(c.comparator for c in node.comparisons)]
+            if not any(isinstance(side, cst.Attribute) and side.attr.value == "dtype" for side in sides):
+                continue
+            if any(_wide_dtype(side, scope, ctx) for side in sides):
+                self.report(ctx, node, self.TEST_MESSAGE.format(test=ctx.code(node).strip()), severity=Severity.WARNING,
+                            use_instead="jnp.issubdtype(a.dtype, jnp.floating) (or jnp.integer), which holds either way")
+
     def on_numpy_ref(self, ref: NumpyRef, ctx: FileContext) -> None:
         if ref.row is not None and ref.row.kind == "dtype" and not ref.member and ref.name in WIDE_TYPES:
             self.report(ctx, ref.node, self.MESSAGE.format(name=ref.name))
+
+
+_WIDE_BUILTINS = frozenset({"builtins.float", "builtins.int", "builtins.complex"})
+
+
+def _wide_dtype(node: cst.BaseExpression, scope, ctx: FileContext) -> bool:
+    """``np.float64``, ``float``, ``np.dtype(float)``, ``np.dtype("int64")``, or a tuple or list of such."""
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        return any(_wide_dtype(e.value, scope, ctx) for e in node.elements)
+    if isinstance(node, cst.Call) and ctx.resolver.qualname(node.func, scope) == "numpy.dtype" and node.args:
+        node = node.args[0].value
+    if isinstance(node, cst.SimpleString):
+        return node.evaluated_value in WIDE_TYPES or node.evaluated_value in ("float", "int", "complex", "f8", "i8", "c16")
+    qualname = ctx.resolver.qualname(node, scope) or ""
+    return qualname in _WIDE_BUILTINS or (qualname.startswith("numpy.") and qualname[len("numpy."):] in WIDE_TYPES)
