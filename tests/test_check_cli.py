@@ -1116,3 +1116,29 @@ def test_parameters_used_as_indices_get_integers(tmp_path):
     run = _check_one_file(right, "idx.py", INDEXED_BY_PARAMETERS, INDEXED_BY_PARAMETERS)
     assert run.functions["idx.one_hot"]["status"] == "equivalent", run
     assert run.functions["idx.box_sum"]["status"] == "equivalent", run
+
+
+UNPACKED_VECTOR = '''\
+import math
+import numpy as np
+
+
+def axangle2mat(axis, angle):
+    x, y, z = axis
+    n = math.sqrt(x * x + y * y + z * z)
+    x, y, z = x / n, y / n, z / n
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[x * x * (1 - c) + c, x * y * (1 - c) - z * s], [y * x * (1 - c) + z * s, y * y * (1 - c) + c]])
+'''
+
+
+def test_a_parameter_unpacked_into_names_gets_a_vector_of_that_length(tmp_path):
+    """real34 C1 (transforms3d's `axangle2mat`): `x, y, z = axis` got only ints for `axis` (its name) and arrays of
+    the shape plans' lengths, never three numbers, so the function was skipped. A parameter unpacked into n names
+    gets a vector of n values first: a wrong migration is found, a right one passes."""
+    run = _check_one_file(tmp_path, "aa.py", UNPACKED_VECTOR, UNPACKED_VECTOR.replace("- z * s]", "+ z * s]"))
+    assert run.functions["aa.axangle2mat"]["status"] == "mismatch", run
+    right = tmp_path / "again"
+    right.mkdir()
+    run = _check_one_file(right, "aa.py", UNPACKED_VECTOR, UNPACKED_VECTOR.replace("np.array(", "np.asarray("))
+    assert run.functions["aa.axangle2mat"]["status"] == "equivalent", run

@@ -69,7 +69,7 @@ FLOAT_VALUES = {"prob": (0.3, 0.7, 0.1), "percent": (25.0, 50.0, 90.0), "step": 
                 "float": (1.5, 0.5, 2.0)}
 INT_VALUES = {"count": (3, 2, 5), "index": (1, 2, 0), "seed": (0, 1, 2), "axis": (0, -1, 1), "int": (2, 3, 1)}
 
-Kind = tuple  # ("default",) ("array", role) ("int", values) ("float", values) ("bool", values) ("value", values)
+Kind = tuple  # ("default",) ("array", role) ("vector", length) ("int", values) ("float", values) ("bool", values) ("value", values)
 
 
 @dataclass
@@ -203,7 +203,9 @@ def parameters(function: Callable, skip_first: bool = False) -> list[Param] | No
         elif kinds is None:
             kinds = _name_kinds(p.name)
             use = indexing.get(p.name)
-            if use is not None and kinds and kinds[0][0] not in ("int", "bool") and kinds[0][1:2] != ("index",):
+            if isinstance(use, int):  # `x, y, z = axis`: a vector of that many numbers first (real34 C1)
+                kinds = [("vector", use)] + kinds
+            elif use is not None and kinds and kinds[0][0] not in ("int", "bool") and kinds[0][1:2] != ("index",):
                 # `np.eye(k)[y]`: integer labels first; `ii[r1, c1]`, `x[a:b]`: an int first (hunt50 C1)
                 first = [("array", "index"), ("int", INT_VALUES["index"])] if use == "index" else [("int", INT_VALUES["index"])]
                 kinds = first + kinds
@@ -211,15 +213,20 @@ def parameters(function: Callable, skip_first: bool = False) -> list[Param] | No
     return params
 
 
-def _index_uses(function: Callable) -> dict[str, str]:
+def _index_uses(function: Callable) -> dict[str, str | int]:
     """Names the function's own code uses as an index: "index" for a whole index or one of a tuple of them
-    (``E[y]``, ``ii[r1, c1]``), "bound" for a slice bound (``x[a:b]``). Empty when the source cannot be read."""
+    (``E[y]``, ``ii[r1, c1]``), "bound" for a slice bound (``x[a:b]``); and names it unpacks into a fixed number
+    of names (``x, y, z = axis``: 3). Empty when the source cannot be read."""
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
     except (OSError, TypeError, SyntaxError, ValueError):
         return {}
     found: dict[str, str] = {}
     for node in ast.walk(tree):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], (ast.Tuple, ast.List))
+                and isinstance(node.value, ast.Name) and not any(isinstance(e, ast.Starred) for e in node.targets[0].elts)):
+            found[node.value.id] = len(node.targets[0].elts)
+            continue
         if not isinstance(node, ast.Subscript):
             continue
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -342,6 +349,8 @@ def build_call(params: list[Param], kinds: tuple[Kind, ...], shapes: list[tuple[
             values.append((param, _OMIT))
         elif tag == "array":
             values.append((param, make_array(kind[1], next(array_shapes), rng, float_dtype, flavor, index_bound)))
+        elif tag == "vector":  # a fixed number of values, whatever the shape plan
+            values.append((param, make_array("float", (kind[1],), rng, float_dtype, flavor, index_bound)))
         else:
             options = kind[1]
             values.append((param, options[variant % len(options)]))
