@@ -322,21 +322,30 @@ def _metadata_only(ref: NumpyRef, ctx: FileContext) -> bool:
     if isinstance(assign, cst.Assign) and assign.value is ref.call:
         if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
             return False
-        name = assign.targets[0].target.value
-        uses = [(node, parent) for node, parent in _name_uses_with_parents(ctx.function.node, name)]
-        return bool(uses) and all(isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in METADATA
-                                  or isinstance(parent, cst.AssignTarget) for node, parent in uses)
+        return assign.targets[0].target.value in _metadata_names(ctx.function.node, ctx)
     return any(isinstance(node, cst.Attribute) and node.value is ref.call and node.attr.value in METADATA
                for node in descendants(statement)) if statement is not None else False
 
 
-def _name_uses_with_parents(function: cst.FunctionDef, name: str):
-    stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(function.body, None)]
-    while stack:
-        node, parent = stack.pop()
-        if isinstance(node, cst.Name) and node.value == name:
-            yield node, parent
-        stack.extend((child, node) for child in child_nodes(node))
+def _metadata_names(function: cst.FunctionDef, ctx: FileContext) -> frozenset[str]:
+    """The names ``function`` uses only as ``name.dtype`` (``.shape``, ``.ndim``, ``.size``) or binds (one walk,
+    remembered per function)."""
+    memo = ctx.resolver.memo.setdefault("metadata_names", {})
+    found = memo.get(function)
+    if found is None:
+        metadata, other = set(), set()
+        stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(function.body, None)]
+        while stack:
+            node, parent = stack.pop()
+            if type(node) is cst.Name:
+                if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in METADATA:
+                    metadata.add(node.value)
+                elif not isinstance(parent, cst.AssignTarget) and not (isinstance(parent, cst.Attribute) and parent.attr is node):
+                    other.add(node.value)
+                continue
+            stack.extend((child, node) for child in child_nodes(node))
+        found = memo[function] = frozenset(metadata - other)
+    return found
 
 
 def _called_back(ref: NumpyRef, ctx: FileContext) -> bool:
