@@ -2905,8 +2905,9 @@ def test_hunt50_loud_failures_and_a_missing_fixed_point():
 def test_a_grid_of_static_values_keeps_numpys_exact_values():
     """hunt50 S1: `edges = np.linspace(0.1, 0.4, 4); np.digitize(x, edges)` became jnp.linspace, whose middle edge is
     0.3 where NumPy's is 0.30000000000000004, so x = 0.3 fell in the next bin. A grid of values known at trace time
-    (linspace, logspace, geomspace, a float arange) stays NumPy's own call, a constant under jit; one written into
-    (`edges[0] = -np.inf`, which becomes `.at[]`) still moves to jax.numpy."""
+    (linspace, logspace, geomspace, a float arange) is NumPy's own call held in a JAX array,
+    `jnp.asarray(np.linspace(...))`: written into (`edges[0] = -np.inf` becomes `.at[]`) or indexed by a traced value
+    (`centers[np.argmax(h)]`, hunt51 L7: a NumPy array refuses tracers) as a JAX array is."""
     result, original, migrated = migrated_pair(
         """
         import numpy as np
@@ -2920,17 +2921,61 @@ def test_a_grid_of_static_values_keeps_numpys_exact_values():
             return np.sum(x[:, None] * t, axis=1)
 
         def open_edges(x):
-            edges = np.linspace(0.0, 1.0, 5)
+            edges = np.linspace(0.1, 0.4, 4)
             edges[0] = -np.inf
             return np.digitize(x, edges)
+
+        def peak_location(h):
+            centers = np.linspace(0.0, 1.0, 4)
+            return centers[np.argmax(h)]
         """
     )
     output = result.output.decode()
-    assert "edges = np.linspace(0.1, 0.4, 4)" in output and "t = np.arange(0.0, 1.0, 0.1)" in output, output
-    assert "edges = jnp.linspace(0.0, 1.0, 5)" in output, output
-    assert all(record(result, name).jit for name in ("digitize_bins", "grid_sum", "open_edges"))
+    assert "edges = jnp.asarray(np.linspace(0.1, 0.4, 4))" in output, output
+    assert "t = jnp.asarray(np.arange(0.0, 1.0, 0.1))" in output, output
+    assert all(record(result, name).jit for name in ("digitize_bins", "grid_sum", "open_edges", "peak_location"))
     with jax.enable_x64(True):
         x = np.array([0.1, 0.2, 0.3, 0.4, 0.35])
         np.testing.assert_array_equal(np.asarray(migrated.digitize_bins(x)), original.digitize_bins(x))
         np.testing.assert_allclose(np.asarray(migrated.grid_sum(x)), original.grid_sum(x), rtol=1e-14)  # (sum order)
         np.testing.assert_array_equal(np.asarray(migrated.open_edges(x)), original.open_edges(x))
+        h = np.array([0.1, 0.9, 0.2, 0.3])
+        assert float(migrated.peak_location(h)) == original.peak_location(h)
+
+
+def test_hunt51_a_helpers_list_round_into_another_array_and_isscalar_of_a_parameter():
+    """hunt51: `layers = init_layers(n)` (a list of new arrays a helper returns) then `for i in range(len(layers)):
+    layers[i] -= X[i]` became a fori_loop indexing the list with a traced index (L6): a Python container, the loop
+    stays a Python loop (with nothing else to rewrite `train` stays NumPy code, and with it `init_layers`: its items
+    are written in place there); `x.round(1, out=y)` kept `out=` (L2); `s = np.isscalar(x)` in a jitted function is
+    False for a traced number (S4): not jitted."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def init_layers(n):
+            return [np.zeros(n), np.zeros(n)]
+
+        def train(X):
+            layers = init_layers(X.shape[1])
+            for i in range(len(layers)):
+                layers[i] -= X[i]
+            return layers[0] + layers[1]
+
+        def rounded(x):
+            y = np.empty_like(x)
+            x.round(1, out=y)
+            return y
+
+        def flag(x, y):
+            s = np.isscalar(x)
+            return np.sum(y) + s
+        """
+    )
+    assert "fori_loop" not in result.output.decode() and record(result, "rounded").jit
+    assert not record(result, "flag").jit and "NPJ301" in _codes_of(result, "flag")
+    X = np.arange(4.0).reshape(2, 2)
+    np.testing.assert_array_equal(np.asarray(migrated.train(X)), original.train(X))
+    x = np.array([0.123, 0.456, -2.25])
+    np.testing.assert_allclose(np.asarray(migrated.rounded(x)), original.rounded(x))
+    assert float(migrated.flag(3, np.arange(3.0))) == original.flag(3, np.arange(3.0))

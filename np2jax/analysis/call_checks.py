@@ -102,10 +102,12 @@ class CallChecks:
                 self._block(node, "side-effect", f"calls `{aliased}` (through the local name `{func.value}`) from another "
                             "module, which np2jax cannot see into", "jit the function by hand once its callees are traceable")
                 return
-        if qualname == "numpy.isscalar" and len(node.args) == 1:
-            # `if np.isscalar(x): ... else: return x`: `x` may be an array, never static; traced, a Python number
-            # would be a 0-d array there, which np.isscalar calls no scalar (hunt50 L3)
-            self._mark_data(node.args[0].value)
+        if qualname == "numpy.isscalar" and len(node.args) == 1 and self._parameter(node.args[0].value):
+            # `if np.isscalar(x): ... else: return x`: static, an array there is unhashable (hunt50 L3); traced, a
+            # Python number is a 0-d array, which np.isscalar calls no scalar (hunt51 S4)
+            self._block(node, "traced-value", f"`np.isscalar({node.args[0].value.value})` of a parameter: under jax.jit a "
+                        "number becomes a 0-d array, which it calls no scalar, and an array cannot be a static argument",
+                        "jnp.ndim(x) == 0, or keep the test in un-jitted code")
         self._masked_reduction(node, qualname)
         counted = self.counted_mask(node) if qualname == "builtins.len" else None
         if counted is not None:  # `len(X[m])`: the count of `m` (walker.py)

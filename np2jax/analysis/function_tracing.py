@@ -559,10 +559,12 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                 param = self.params[node.value]
                 return isinstance(param.default, (cst.Tuple, cst.List)) or bool(
                     hint_names(param.annotation) & {"tuple", "list", "Sequence", "Tuple", "List"})
+            fresh = self.module.fresh_results
             return all(
                 isinstance(b, ValueBinding) and (isinstance(b.value, (cst.List, cst.Tuple, cst.ListComp))
-                                                 or (isinstance(b.value, cst.BinaryOperation) and isinstance(b.value.left, cst.List)))
-                for b in bindings
+                                                 or (isinstance(b.value, cst.BinaryOperation) and isinstance(b.value.left, cst.List))
+                                                 or (fresh is not None and fresh.fresh_container_call(b.value, found) == "list"))
+                for b in bindings  # (`layers = init_layers(n)`: a list a helper of the module makes, hunt51 L6)
             )
         return False
 

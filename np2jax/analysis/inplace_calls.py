@@ -45,7 +45,7 @@ OUT_METHODS = frozenset({"clip", "round"})  # `x.clip(lo, hi, out=x)`: the metho
 # ndarray methods taking `out=` that jax arrays have (without it): `A.sum(axis=0, out=s)` is
 # `s = A.sum(axis=0).astype(s.dtype)`, `ii.cumsum(axis=0, out=ii)` is `ii = ii.cumsum(axis=0).astype(ii.dtype)`
 OUT_ARRAY_METHODS = frozenset(
-    "sum prod cumsum cumprod mean std var min max argmin argmax any all dot take trace conj conjugate".split())
+    "sum prod cumsum cumprod mean std var min max argmin argmax any all dot take trace conj conjugate clip round".split())
 FUNCTIONS = {"numpy.fill_diagonal": 2, "numpy.copyto": 2, "numpy.putmask": 3}  # -> positional arguments
 
 
@@ -146,10 +146,9 @@ def _recognise(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | None
     keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
     out = keywords.get("out")
     if (isinstance(func, cst.Attribute) and func.attr.value in OUT_METHODS and isinstance(func.value, cst.Name)
-            and aliasing.resolver.qualname(func, aliasing.scope) is None):  # `np.clip(x, lo, hi, out=x)` is a function
-        if isinstance(out, cst.Name) and out.value == func.value.value and set(keywords) == {"out"}:
-            return InplaceCall(out.value, "out_method")
-        return None
+            and aliasing.resolver.qualname(func, aliasing.scope) is None  # `np.clip(x, lo, hi, out=x)` is a function
+            and isinstance(out, cst.Name) and out.value == func.value.value and set(keywords) == {"out"}):
+        return InplaceCall(out.value, "out_method")
     if (isinstance(func, cst.Attribute) and func.attr.value in OUT_ARRAY_METHODS and out is not None
             and aliasing.resolver.qualname(func, aliasing.scope) is None):  # (not `np.sum(..., out=s)`: below)
         return InplaceCall(out.value, "out") if isinstance(out, cst.Name) and "where" not in keywords else None

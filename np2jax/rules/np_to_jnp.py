@@ -3,7 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.callbacks import callback_arguments, numpy_twin
-from np2jax.analysis.loops import all_names, descendants
+from np2jax.analysis.loops import descendants
 from np2jax.analysis.index_tricks import CONCATENATORS, STATIC, concatenation_problem, subscript_of
 from np2jax.analysis.eager_values import EagerValues
 from np2jax.analysis.jax_values import HOST_CONVERSIONS, computed_by_jax, makes_jax_array, name_holds_jax_array
@@ -388,41 +388,26 @@ def _written_in_place(ref: NumpyRef, ctx: FileContext) -> bool:
 
 
 GRIDS = frozenset({"numpy.linspace", "numpy.logspace", "numpy.geomspace", "numpy.arange"})
-_MUTATING_CALLS = frozenset({"fill", "sort", "put", "copyto", "putmask", "place", "fill_diagonal", "at", "resize"})
 
 
 def _exact_grid(ref: NumpyRef, ctx: FileContext) -> bool:
     """``np.linspace(0.1, 0.4, 4)``, ``np.arange(0.0, 1.0, 0.1)`` of values known at trace time: NumPy's own
     values, which jnp.linspace (its step a multiplication by a reciprocal) and jnp.arange miss by one unit in the
-    last place in most cases, enough to move a value on a bin edge (``np.digitize``) to the next bin. An integer
-    ``arange`` is exact either way and moves. Not when the grid is written into (``edges[0] = -np.inf`` becomes
-    ``.at[]``, which a NumPy array lacks)."""
+    last place in most cases, enough to move a value on a bin edge (``np.digitize``) to the next bin. They become
+    ``jnp.asarray(np.linspace(...))``: NumPy's values in a JAX array (indexed by tracers, written with ``.at[]``).
+    An integer ``arange`` is exact either way and becomes ``jnp.arange``."""
     if ref.qualname not in GRIDS or ref.member or not ctx.resolver.args_static(ref.call, ref.scope):
         return False
-    if ref.qualname == "numpy.arange" and not any(isinstance(arg.value, cst.Float) for arg in ref.call.args):
-        return False  # (whole numbers, whatever the dtype: exact either way)
-    if _written_in_place(ref, ctx):
-        return False
+    return ref.qualname != "numpy.arange" or any(isinstance(arg.value, cst.Float) for arg in ref.call.args)
+
+
+def _wrapped_already(ref: NumpyRef, ctx: FileContext) -> bool:
+    """``jnp.asarray(np.linspace(...))``: migrated before."""
     statement = ctx.statement[0] if ctx.statement is not None else None
-    body = statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
-    assign = body[0] if len(body) == 1 else None
-    if not (isinstance(assign, cst.Assign) and assign.value is ref.call):
-        return True  # used where it is made (`np.digitize(x, np.linspace(0, 1, 5))`)
-    if ctx.function is None:
-        return True
-    names = {n.value for t in assign.targets for n in all_names(t.target)}
-    for node, _ in function_nodes(ctx.function.node, ctx.resolver):
-        if isinstance(node, cst.Call):
-            func = node.func
-            attr = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
-            if attr in _MUTATING_CALLS and (any(isinstance(a.value, cst.Name) and a.value.value in names for a in node.args)
-                                            or (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
-                                                and func.value.value in names)):
-                return False  # `edges.sort()`, `np.add.at(edges, i, 1)`, `np.copyto(edges, v)`
-            if any(a.keyword is not None and a.keyword.value == "out" and isinstance(a.value, cst.Name)
-                   and a.value.value in names for a in node.args):
-                return False
-    return True
+    return statement is not None and any(
+        isinstance(node, cst.Call) and node.args and node.args[0].value is ref.call
+        and ctx.resolver.qualname(node.func, ref.scope) in ("jax.numpy.asarray", "jax.numpy.array")
+        for node in descendants(statement))
 
 
 class NumpyToJaxNumpy(Rule):
@@ -765,7 +750,9 @@ class NumpyToJaxNumpy(Rule):
         elif row.kind != "constructor" and ref.twin is None:
             return
         elif _exact_grid(ref, ctx):
-            return  # NumPy's grid, a constant under jax.jit: jnp.linspace/arange may differ in the last bit (hunt50 S1)
+            if not _wrapped_already(ref, ctx):  # NumPy's grid in a JAX array: jnp.linspace may differ in the last bit
+                ctx.exact_grids.add(ref.call)  # (hunt50 S1); a JAX array takes traced indices and `.at[]` (hunt51 L7)
+            return
         if ref.call is not None and (_python_value(ref, ctx, self._eager(ctx)) or _hands_back(ref, ctx)
                                      or (ref.qualname in PYTHON_BOOL_FUNCTIONS and not runs_on_jax_arrays(ctx.function, ctx))):
             return  # (`np.array_equal` outside jit: NumPy's Python bool, which `is True` and `isinstance(v, bool)` see)
