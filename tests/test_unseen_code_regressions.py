@@ -2979,3 +2979,32 @@ def test_hunt51_a_helpers_list_round_into_another_array_and_isscalar_of_a_parame
     x = np.array([0.123, 0.456, -2.25])
     np.testing.assert_allclose(np.asarray(migrated.rounded(x)), original.rounded(x))
     assert float(migrated.flag(3, np.arange(3.0))) == original.flag(3, np.arange(3.0))
+
+
+def test_a_keyword_named_like_a_module_level_name_is_no_read_of_it():
+    """hunt51 FP3: `axis = tempfile.mkdtemp()` under `if __name__ == "__main__":` made `np.sum(x, axis=0)` "read
+    module-level `axis`" (NPJ302, not jitted), and `np.exp(a, out=b)` with a module-level `out` had no fixed point
+    (its `out=` goes in the first pass): a keyword argument's name is no read of a variable."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def col_sums(x):
+            return np.sum(x, axis=0) * 2
+
+        def explicit_out(a):
+            b = np.empty_like(a)
+            np.exp(a, out=b)
+            return b
+
+        if __name__ == "__main__":
+            import tempfile
+            out = tempfile.mkdtemp()
+            axis = tempfile.mkdtemp()
+        """
+    )
+    assert record(result, "col_sums").jit and record(result, "explicit_out").jit, result.output.decode()
+    assert not result.diagnostics or all(d.code not in ("NPJ302", "NPJ202") for d in result.diagnostics)
+    x = np.arange(6.0).reshape(3, 2)
+    np.testing.assert_allclose(np.asarray(migrated.col_sums(x)), original.col_sums(x))
+    np.testing.assert_allclose(np.asarray(migrated.explicit_out(x[0])), original.explicit_out(x[0]), rtol=1e-6)

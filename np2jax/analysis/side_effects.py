@@ -22,6 +22,10 @@ ERRSTATE_KEYWORDS = frozenset({"all", "divide", "over", "under", "invalid"})
 class SideEffectChecks:
     """The side-effect visitors of ``FunctionTracing`` (analysis/function_tracing.py)."""
 
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:  # `np.sum(x, axis=0)`: a keyword, no read of a module-level `axis` (hunt51 FP3)
+            self.handled_names.add(node.keyword)
+
     def visit_Name(self, node: cst.Name) -> None:
         name = node.value
         if node in self.handled_names or name in BUILTIN_CONSTANTS:
