@@ -3008,3 +3008,24 @@ def test_a_keyword_named_like_a_module_level_name_is_no_read_of_it():
     x = np.arange(6.0).reshape(3, 2)
     np.testing.assert_allclose(np.asarray(migrated.col_sums(x)), original.col_sums(x))
     np.testing.assert_allclose(np.asarray(migrated.explicit_out(x[0])), original.explicit_out(x[0]), rtol=1e-6)
+
+
+def test_an_array_sum_method_with_initial_stays_numpy():
+    """hunt51 S1: `A.sum(axis=0, initial=1.0)` was left as the method call, which a jax.Array takes and ignores
+    (`[2, 4]` for NumPy's `[3, 5]`): reported (NPJ103), the function stays NumPy; `np.sum(..., initial=)` migrates."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def col_sums(A):
+            return np.abs(A).sum(axis=0, initial=1.0)
+
+        def col_sums_fn(A):
+            return np.sum(np.abs(A), axis=0, initial=1.0)
+        """
+    )
+    assert "NPJ103" in _codes_of(result, "col_sums") and not record(result, "col_sums").jit
+    assert record(result, "col_sums_fn").jit
+    A = np.arange(4.0).reshape(2, 2)
+    for name in ("col_sums", "col_sums_fn"):
+        np.testing.assert_allclose(np.asarray(getattr(migrated, name)(A)), getattr(original, name)(A))

@@ -52,7 +52,8 @@ class UnsupportedArgument(Rule):
             "`\"datetime64[D]\"`, `.astype(object)`), or data written as lists holding `None`, strings or `Decimal`/`Fraction` objects "
             "(`np.array([[None] * k])`, `np.full(n, None)`). Also `np.r_[...]`/`np.c_[...]` mixing traced values with "
             "a slice (`np.r_[x, 0:n]`: NumPy's int64 range promotes a float32 `x` to float64, `jnp.r_` keeps float32) "
-            "or a string directive (`\"r\"`/`\"c\"` make an `np.matrix` in NumPy)."
+            "or a string directive (`\"r\"`/`\"c\"` make an `np.matrix` in NumPy). And an array's `.sum(..., initial=v)` "
+            "method, which a jax.Array takes and ignores (`np.sum(x, initial=v)` becomes `jnp.sum`, which honours it)."
         ),
         why=(
             "JAX arrays are immutable and have no memory layout: `out=` cannot write in place, and the other options do not "
@@ -217,6 +218,12 @@ class UnsupportedArgument(Rule):
         if not info.changed:
             return
         for node, scope in nodes_of(info.node, ctx.resolver, _CALLS):
+            if (isinstance(node.func, cst.Attribute) and node.func.attr.value == "sum" and ctx.resolver.qualname(node.func, scope) is None
+                    and any(arg.keyword is not None and arg.keyword.value == "initial" and not (
+                        isinstance(arg.value, cst.Name) and arg.value.value == "None") for arg in node.args)):
+                # hunt51 S1: jax 0.10's `Array.sum` takes `initial=` and ignores it (`[2, 4]` for NumPy's `[3, 5]`)
+                self.report(ctx, node, self.VALUE_MESSAGE.format(name="ndarray.sum", argument="`initial=`").replace(
+                    "`np.ndarray.sum`", "`.sum()`"), use_instead="jnp.sum(x, ..., initial=v), which honours it")
             if isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype":
                 dtype = _argument(node, 0, "dtype")
                 if dtype is not None and is_object_dtype(dtype, ctx.resolver, scope):
