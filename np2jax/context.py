@@ -90,6 +90,9 @@ class FunctionInfo:
     # of a module-level function: what makes its result inexact under XLA (NPJ120's example and advice), for the
     # modules importing it (project.py: an "inexact" fact, reported where they round or compare it)
     inexact_return: tuple[str, str] | None = None
+    # local lists and dicts a function of the module returns new (`params = init_params(n)`) whose items nothing else
+    # refers to: `params[k] -= v` rebinds an item whether it holds a NumPy or a JAX array (propagation.py)
+    fresh_items: frozenset[str] = frozenset()
     nested: list[FunctionInfo] = field(default_factory=list)  # of an outermost function: every function inside it
     outer: FunctionInfo | None = None  # of a nested function: the outermost function it is in
     decorator: str | None = None  # a decorator to add (the jit rule's), applied by the walker

@@ -391,7 +391,7 @@ def _result_uses(info, module_functions, constructors, writers=None, params=Fals
     returns (for an object it creates, ``b = Box(n)``: the class's ``__init__``, which sets up its arrays);
     ``writers``, ``params``, ``held``, ``attributes``, ``passers``: see ``result_uses``."""
     resolver = _callee_resolver(info.class_name, module_functions, constructors, _instances(info))
-    return result_uses(info.node, resolver, writers, params, held, attributes, passers)
+    return result_uses(info.node, resolver, writers, params, held, attributes, passers, info.fresh_items)
 
 
 def _callee_resolver(class_name, module_functions, constructors, instances=None):

@@ -133,6 +133,19 @@ class Walker(CallRewrites, FastTransformer):
     def _changes(self) -> int:
         return self.ctx.jnp_uses + self.statement_rewrites + len(self.replacements)
 
+    def _fresh_items(self) -> frozenset[str]:
+        """The function's containers made by a helper of the module whose items no other reference sees."""
+        aliasing = self.ctx.aliasing()
+        if aliasing is None or aliasing.fresh_results is None:
+            return frozenset()
+        return frozenset(
+            name for name, bindings in aliasing.scope.bindings.items()
+            if any(isinstance(b, ValueBinding) and isinstance(b.value, cst.Call) for b in bindings)
+            and aliasing.container_kind(name) is not None
+            and all(isinstance(b, ValueBinding) and not b.augmented and aliasing.fresh_results.fresh_container_call(
+                b.value, aliasing.scope) for b in bindings)
+            and aliasing.container_item_blocker(name) is None)
+
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         first_diagnostic, jnp_uses, import_names, changes = self._frames.pop()
         if self._frames:
@@ -149,6 +162,7 @@ class Walker(CallRewrites, FastTransformer):
                 info.as_is_reason = verdict
         for rule in self.hooks["on_leave_function"]:
             rule.on_leave_function(info, self.ctx)
+        info.fresh_items = self._fresh_items()
         reverted = any(d.severity is Severity.ERROR for d in self.ctx.diagnostics[first_diagnostic:])
         compiled = None if reverted or info.jit or self._returns_arguments(info) else (
             compiled_body(info, self.ctx) or kept_inside(info, self.ctx))

@@ -2946,9 +2946,9 @@ def test_a_grid_of_static_values_keeps_numpys_exact_values():
 def test_hunt51_a_helpers_list_round_into_another_array_and_isscalar_of_a_parameter():
     """hunt51: `layers = init_layers(n)` (a list of new arrays a helper returns) then `for i in range(len(layers)):
     layers[i] -= X[i]` became a fori_loop indexing the list with a traced index (L6): a Python container, the loop
-    stays a Python loop (with nothing else to rewrite `train` stays NumPy code, and with it `init_layers`: its items
-    are written in place there); `x.round(1, out=y)` kept `out=` (L2); `s = np.isscalar(x)` in a jitted function is
-    False for a traced number (S4): not jitted."""
+    stays a Python loop (and `train`, with nothing else to rewrite, rebinds the items of JAX arrays `init_layers` now
+    makes, as it did NumPy's: no other reference sees them); `x.round(1, out=y)` kept `out=` (L2);
+    `s = np.isscalar(x)` in a jitted function is False for a traced number (S4): not jitted."""
     result, original, migrated = migrated_pair(
         """
         import numpy as np
@@ -2973,6 +2973,7 @@ def test_hunt51_a_helpers_list_round_into_another_array_and_isscalar_of_a_parame
         """
     )
     assert "fori_loop" not in result.output.decode() and record(result, "rounded").jit
+    assert record(result, "init_layers").jit and record(result, "train").status == "migrated", result.output.decode()
     assert not record(result, "flag").jit and "NPJ301" in _codes_of(result, "flag")
     X = np.arange(4.0).reshape(2, 2)
     np.testing.assert_array_equal(np.asarray(migrated.train(X)), original.train(X))

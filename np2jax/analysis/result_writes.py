@@ -82,7 +82,8 @@ NEW_ARRAYS = frozenset("zeros ones empty full eye identity arange linspace".spli
 
 
 def result_uses(
-    function: cst.FunctionDef, callee_of, writers=None, params: bool = False, held=None, attributes=None, passers=None
+    function: cst.FunctionDef, callee_of, writers=None, params: bool = False, held=None, attributes=None, passers=None,
+    fresh_items=frozenset(),
 ) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
     """Same-module callee -> the first in-place write into (part of) its result in ``function``; and the
     callees whose results ``function`` returns, directly or on an object or in a container it returns
@@ -99,13 +100,16 @@ def result_uses(
     callees' results (``module_level_uses``), followed into the function; ``attributes``: attribute names ->
     what the module stores in them (``attribute_sources``), followed by name (``self.P``, ``f.P``); ``passers``:
     callees -> the parameters whose arrays (or arrays computed from them) they return, as ``writers``
-    (``def scale(x): return 2 * x``: ``p = scale(make(n))`` holds ``make``'s result too)."""
+    (``def scale(x): return 2 * x``: ``p = scale(make(n))`` holds ``make``'s result too). ``fresh_items``: local
+    lists and dicts of new arrays whose items nothing else refers to (``FunctionInfo.fresh_items``): ``d[k] op= v``
+    on one rebinds the item, NumPy's array or JAX's alike."""
     bound: dict = dict(global_names(function, held or {}))
     keys = parameter_keys(function)
     if params:
         for key, name in keys:
             bound[name] = key
-    return result_uses_in([function.body], callee_of, writers, bound, parameter_names(function), attributes, passers)
+    return result_uses_in([function.body], callee_of, writers, bound, parameter_names(function), attributes, passers,
+                          fresh_items)
 
 
 def augments_shared_state(method: cst.FunctionDef) -> cst.CSTNode | None:
@@ -138,7 +142,8 @@ def parameter_names(function: cst.FunctionDef) -> frozenset[str]:
 
 
 def result_uses_in(
-    nodes, callee_of, writers=None, params=None, parameters=frozenset(), attributes=None, passers=None
+    nodes, callee_of, writers=None, params=None, parameters=frozenset(), attributes=None, passers=None,
+    fresh_items=frozenset(),
 ) -> tuple[dict[str, cst.CSTNode], frozenset[str]]:
     """``result_uses`` for code given as a list of nodes, visited in order (a body, or a module's
     top-level statements); ``callee_of`` may name any function, an imported one too.  ``parameters``:
@@ -146,6 +151,7 @@ def result_uses_in(
     finder = _ResultWrites(callee_of, writers or {}, attributes)
     finder.passers = passers or {}
     finder.parameters = frozenset(parameters)
+    finder.fresh_items = frozenset(fresh_items)
     for name, key in (params or {}).items():
         finder.bound[name] = key if isinstance(key, tuple) else (key,)
         finder.shared.add(name)  # the caller (or, for a module-level name, the module) holds the same array
@@ -220,6 +226,7 @@ class _ResultWrites(FastVisitor):
         self.items: dict[str, set[str]] = {}  # the same for items stored in them (`self.cache["P"] = make(n)`)
         self.containers: set[str] = set()  # attributes bound to a dict or list (`self.cache = {}`)
         self.local_containers: set[str] = set()  # local names bound to a dict or list (`d = {}`, `L = [a, b]`)
+        self.fresh_items: frozenset[str] = frozenset()  # see result_uses
         self.writers: dict[str, frozenset[str]] = writers  # callee -> parameter keys it writes into
         self.passers: dict[str, frozenset] = {}  # callee -> parameter keys whose arrays it returns
         # name or attribute chain (`b.F`) -> the callees whose result (or part of it) it holds
@@ -356,7 +363,7 @@ class _ResultWrites(FastVisitor):
             for callee in self._results_in(node.value):
                 self.written.setdefault(callee, node)
         base = target.value.value if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) else None
-        if base is not None and base not in self.new_arrays and (
+        if base is not None and base not in self.new_arrays and base not in self.fresh_items and (
                 base in self.bound or base in self.parameters or base in self.local_containers):
             # `params["W"] -= lr * step(X)` on a list or dict item: with a JAX array on the right, NumPy's in-place
             # subtract gives way to JAX's, which rebinds the item; whoever holds its old array keeps the old values
@@ -546,6 +553,8 @@ class _ResultWrites(FastVisitor):
                 self.shared.add(element.value)
 
     def _write(self, target: cst.BaseExpression, node: cst.CSTNode) -> None:
+        if isinstance(target, cst.Name) and target.value in self.fresh_items and isinstance(node, (cst.Assign, cst.AugAssign)):
+            return  # `params[k] -= v` of a container of new arrays: an item rebound, not an array written
         for callee in self._root(target):
             self.written.setdefault(callee, node)
 
