@@ -138,13 +138,9 @@ class Walker(CallRewrites, FastTransformer):
         aliasing = self.ctx.aliasing()
         if aliasing is None or aliasing.fresh_results is None:
             return frozenset()
-        return frozenset(
-            name for name, bindings in aliasing.scope.bindings.items()
-            if any(isinstance(b, ValueBinding) and isinstance(b.value, cst.Call) for b in bindings)
-            and aliasing.container_kind(name) is not None
-            and all(isinstance(b, ValueBinding) and not b.augmented and aliasing.fresh_results.fresh_container_call(
-                b.value, aliasing.scope) for b in bindings)
-            and aliasing.container_item_blocker(name) is None)
+        return frozenset(name for name in aliasing.scope.bindings
+                         if aliasing.fresh_results.fresh_container_name(name, aliasing.scope) is not None
+                         and aliasing.container_item_blocker(name) is None)
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         first_diagnostic, jnp_uses, import_names, changes = self._frames.pop()

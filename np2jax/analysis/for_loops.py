@@ -473,10 +473,8 @@ class ForLoops:
         fresh = self.module.fresh_results
         if fresh is None or not isinstance(iterable, cst.Name):
             return False
-        found, bindings = self.scope.lookup(iterable.value)
-        return found is self.function_scope and bool(bindings) and all(
-            isinstance(b, ValueBinding) and not b.augmented and fresh.fresh_container_call(b.value, self.function_scope) == "dict"
-            for b in bindings)
+        found, _ = self.scope.lookup(iterable.value)
+        return found is self.function_scope and fresh.fresh_container_name(iterable.value, found) == "dict"
 
     def _is_container(self, name: str, loop: cst.For) -> bool:
         _, bindings = self.function_scope.lookup(name)

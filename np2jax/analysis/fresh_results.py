@@ -42,6 +42,14 @@ class FreshResults:
             self._container_verdicts[function] = self._decide_container(function)
         return self._container_verdicts[function]
 
+    def fresh_container_name(self, name: str, scope: Scope) -> str | None:
+        """"dict" or "list" when every binding of ``name`` in ``scope`` is a call ``fresh_container_call`` accepts, all
+        of that kind (``params = init_params(n)``); else None."""
+        bindings = scope.bindings.get(name, ())
+        kinds = {self.fresh_container_call(b.value, scope) if isinstance(b, ValueBinding) and not b.augmented else None
+                 for b in bindings}
+        return kinds.pop() if len(kinds) == 1 else None
+
     def _module_function(self, expr: cst.BaseExpression, scope: Scope) -> cst.FunctionDef | None:
         if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Name):
             return None

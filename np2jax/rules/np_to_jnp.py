@@ -6,6 +6,7 @@ from np2jax.analysis.callbacks import callback_arguments, numpy_twin
 from np2jax.analysis.loops import descendants
 from np2jax.analysis.index_tricks import CONCATENATORS, STATIC, concatenation_problem, subscript_of
 from np2jax.analysis.eager_values import EagerValues
+from np2jax.analysis.host_values import exact_grid, metadata_only, wrapped_already
 from np2jax.analysis.jax_values import HOST_CONVERSIONS, computed_by_jax, makes_jax_array, name_holds_jax_array
 from np2jax.analysis.cumulative_dtype import CUMULATIVE, CUMULATIVE_METHODS, widening_dtype
 from np2jax.analysis.resolve import is_numpy, is_shape_name
@@ -13,7 +14,6 @@ from np2jax.analysis.scope import ImportBinding, LoopBinding, ParamBinding, Scop
 from np2jax.analysis.sequences import SequenceArguments, builds_list
 from np2jax.analysis.values import function_nodes, grown_at_run_time
 from np2jax.context import FileContext, NumpyRef, runs_on_jax_arrays
-from np2jax.visitors import child_nodes
 from np2jax.cstutil import call
 from np2jax.diagnostics import FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
@@ -307,47 +307,6 @@ def _unchecked_none(ref: NumpyRef, ctx: FileContext) -> bool:
                    for node, _ in function_nodes(found.node, ctx.resolver))
 
 
-METADATA = frozenset({"dtype", "shape", "ndim", "size"})
-
-
-def _metadata_only(ref: NumpyRef, ctx: FileContext) -> bool:
-    """``np.array(X).dtype``, or ``a = np.asarray(X)`` read only as ``a.dtype``, ``a.shape``, ``a.ndim``, ``a.size``,
-    in code that is not jitted: NumPy's own array tells those (jax.numpy's is float32 or int32 without x64, so a
-    test ``== np.dtype(float)`` would fail)."""
-    if ref.qualname not in HOST_CONVERSIONS or ctx.function is None or runs_on_jax_arrays(ctx.function, ctx):
-        return False
-    statement = ctx.statement[0] if ctx.statement is not None else None
-    body = statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
-    assign = body[0] if len(body) == 1 else None
-    if isinstance(assign, cst.Assign) and assign.value is ref.call:
-        if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
-            return False
-        return assign.targets[0].target.value in _metadata_names(ctx.function.node, ctx)
-    return any(isinstance(node, cst.Attribute) and node.value is ref.call and node.attr.value in METADATA
-               for node in descendants(statement)) if statement is not None else False
-
-
-def _metadata_names(function: cst.FunctionDef, ctx: FileContext) -> frozenset[str]:
-    """The names ``function`` uses only as ``name.dtype`` (``.shape``, ``.ndim``, ``.size``) or binds (one walk,
-    remembered per function)."""
-    memo = ctx.resolver.memo.setdefault("metadata_names", {})
-    found = memo.get(function)
-    if found is None:
-        metadata, other = set(), set()
-        stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(function.body, None)]
-        while stack:
-            node, parent = stack.pop()
-            if type(node) is cst.Name:
-                if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in METADATA:
-                    metadata.add(node.value)
-                elif not isinstance(parent, cst.AssignTarget) and not (isinstance(parent, cst.Attribute) and parent.attr is node):
-                    other.add(node.value)
-                continue
-            stack.extend((child, node) for child in child_nodes(node))
-        found = memo[function] = frozenset(metadata - other)
-    return found
-
-
 def _called_back(ref: NumpyRef, ctx: FileContext) -> bool:
     """``np.linalg.norm`` handed to ``np.apply_along_axis`` (``vectorize``, ``apply_over_axes``, ``piecewise``)
     that becomes jax.numpy's: that one calls it with JAX arrays (traced ones: vmap)."""
@@ -385,29 +344,6 @@ def _written_in_place(ref: NumpyRef, ctx: FileContext) -> bool:
         if any(isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and t.value.value == name for t in targets):
             return True
     return False
-
-
-GRIDS = frozenset({"numpy.linspace", "numpy.logspace", "numpy.geomspace", "numpy.arange"})
-
-
-def _exact_grid(ref: NumpyRef, ctx: FileContext) -> bool:
-    """``np.linspace(0.1, 0.4, 4)``, ``np.arange(0.0, 1.0, 0.1)`` of values known at trace time: NumPy's own
-    values, which jnp.linspace (its step a multiplication by a reciprocal) and jnp.arange miss by one unit in the
-    last place in most cases, enough to move a value on a bin edge (``np.digitize``) to the next bin. They become
-    ``jnp.asarray(np.linspace(...))``: NumPy's values in a JAX array (indexed by tracers, written with ``.at[]``).
-    An integer ``arange`` is exact either way and becomes ``jnp.arange``."""
-    if ref.qualname not in GRIDS or ref.member or not ctx.resolver.args_static(ref.call, ref.scope):
-        return False
-    return ref.qualname != "numpy.arange" or any(isinstance(arg.value, cst.Float) for arg in ref.call.args)
-
-
-def _wrapped_already(ref: NumpyRef, ctx: FileContext) -> bool:
-    """``jnp.asarray(np.linspace(...))``: migrated before."""
-    statement = ctx.statement[0] if ctx.statement is not None else None
-    return statement is not None and any(
-        isinstance(node, cst.Call) and node.args and node.args[0].value is ref.call
-        and ctx.resolver.qualname(node.func, ref.scope) in ("jax.numpy.asarray", "jax.numpy.array")
-        for node in descendants(statement))
 
 
 class NumpyToJaxNumpy(Rule):
@@ -749,8 +685,8 @@ class NumpyToJaxNumpy(Rule):
                 return
         elif row.kind != "constructor" and ref.twin is None:
             return
-        elif _exact_grid(ref, ctx):
-            if not _wrapped_already(ref, ctx):  # NumPy's grid in a JAX array: jnp.linspace may differ in the last bit
+        elif exact_grid(ref, ctx):
+            if not wrapped_already(ref, ctx):  # NumPy's grid in a JAX array: jnp.linspace may differ in the last bit
                 ctx.exact_grids.add(ref.call)  # (hunt50 S1); a JAX array takes traced indices and `.at[]` (hunt51 L7)
             return
         if ref.call is not None and (_python_value(ref, ctx, self._eager(ctx)) or _hands_back(ref, ctx)
@@ -760,7 +696,7 @@ class NumpyToJaxNumpy(Rule):
             return  # `np.array(d)` of a `collections.deque`: jax.numpy takes no deque (the function is not jitted)
         if ref.call is not None and _unchecked_none(ref, ctx):
             return  # `np.asarray(interval)` with `interval=None`: NumPy's object array of None; jax.numpy raises
-        if ref.call is not None and _metadata_only(ref, ctx):
+        if ref.call is not None and metadata_only(ref, ctx):
             return  # `np.array(X).dtype == np.dtype(float)`: float32 in jax.numpy without x64 (real34 ahrs)
         ref.rewrite = target
         if ref.call is not None and not ref.member:
