@@ -9,6 +9,7 @@ import sys
 import textwrap
 import types
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -777,3 +778,47 @@ def test_real34_dtype_tests_of_a_converted_array_keep_numpys_dtype_or_are_report
     for X in (np.arange(3.0), [1.0, 2.0], np.arange(3)):
         assert float(migrated.assert_numerical(X, "X")) == float(original.assert_numerical(X, "X"))
         assert migrated.kind_of(X) == original.kind_of(X)
+    assert not any(d.code == "NPJ107" for d in result.diagnostics if d.line < jitted.line), result.diagnostics
+
+
+def test_a_dtype_test_of_a_value_jax_makes_is_reported_in_code_that_is_not_jitted():
+    """hunt51 S3: `a = np.asarray(np.exp(X))` read only as `a.dtype` stays NumPy's array, but of a JAX value:
+    `np.exp` became `jnp.exp`, float32 without x64, so `a.dtype == np.dtype(float)` turned False with no diagnostic in
+    a function that is not jitted (its print). It is reported (NPJ107), as in a jitted function; a test of a
+    parameter's dtype, or of NumPy's array of one, is not."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def describe(X):
+            Y = np.exp(X)
+            a = np.asarray(Y)
+            print(a.shape)
+            if a.dtype == np.dtype(float):
+                return Y * 2
+            return Y
+
+        def scaled(X):
+            Z = np.asarray(X, dtype=float) * 2.0
+            print(Z.shape)
+            return Z.dtype == np.float64
+
+        def of_parameter(X):
+            a = np.asarray(X)
+            print(a.shape)
+            if X.dtype == np.float64 and a.dtype == np.float64:
+                return np.exp(X)
+            return X
+        """
+    )
+    for name, line in (("describe", 7), ("scaled", 14)):
+        info = record(result, name)
+        tests = [d for d in result.diagnostics if d.code == "NPJ107" and "tests a dtype" in d.message]
+        assert not info.jit and [d.line for d in tests if info.line <= d.line <= info.end_line] == [line], tests
+    info = record(result, "of_parameter")
+    assert "jnp.exp(X)" in result.output.decode() and not [d for d in tests if info.line <= d.line <= info.end_line]
+    X = np.arange(3.0)
+    np.testing.assert_allclose(np.asarray(migrated.of_parameter(X)), original.of_parameter(X), rtol=1e-6)
+    with jax.enable_x64(True):
+        np.testing.assert_allclose(np.asarray(migrated.describe(X)), original.describe(X))
+        assert migrated.scaled(X) == original.scaled(X)

@@ -2943,6 +2943,113 @@ def test_a_grid_of_static_values_keeps_numpys_exact_values():
         assert float(migrated.peak_location(h)) == original.peak_location(h)
 
 
+def test_a_grid_whose_count_is_a_parameter_keeps_numpys_exact_values():
+    """hunt51 S5: `np.digitize(x, np.linspace(0.1, 0.4, n))` with `n` a parameter still became jnp.linspace (a grid
+    was NumPy's only when every argument was static, and a parameter is not): x = 0.3 fell in the next bin under
+    x64. The number of points is a size, static under jit (`n` is in static_argnums) and a Python int outside it,
+    so only start, stop and step must be static. A traced start keeps jnp.linspace (NumPy's call takes no tracer)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def bins(x, n):
+            return np.digitize(x, np.linspace(0.1, 0.4, n))
+
+        def log_bins(x, n):
+            return np.digitize(x, np.logspace(-1.0, 0.0, num=n))
+
+        def shifted(x, lo, n):
+            return np.digitize(x, np.linspace(lo, 0.4, n))
+        """
+    )
+    output = result.output.decode()
+    assert "jnp.asarray(np.linspace(0.1, 0.4, n))" in output and "jnp.asarray(np.logspace(-1.0, 0.0, num=n))" in output
+    assert "jnp.linspace(lo, 0.4, n)" in output, output
+    assert all(record(result, name).jit for name in ("bins", "log_bins", "shifted"))
+    with jax.enable_x64(True):
+        x = np.array([0.05, 0.1, 0.2, 0.3, 0.4, 0.35])
+        for n in (4, 7):
+            np.testing.assert_array_equal(np.asarray(migrated.bins(x, n)), original.bins(x, n))
+            np.testing.assert_array_equal(np.asarray(migrated.log_bins(x, n)), original.log_bins(x, n))
+        np.testing.assert_array_equal(np.asarray(migrated.shifted(x, 0.0, 5)), original.shifted(x, 0.0, 5))
+
+
+def test_averages_of_integer_arrays_are_float64_as_in_numpy():
+    """hunt50 S2: jax.numpy averages every integer or boolean array narrower than 64 bits in float32, even under x64
+    (`img.mean()` of a uint8 image is 122.99999 where NumPy's is 123.0), so `img > img.mean()` picked the pixel equal
+    to the mean. The average of a value whose dtype follows a parameter's gets `dtype=jnp.result_type(float, img)`
+    (NumPy's dtype for every input: float64 for integers under x64, a float array's own), of an integer value
+    `dtype=float`; a float value's is left alone."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def binarize(img):
+            out = np.zeros(img.shape, dtype=np.uint8)
+            out[img > img.mean()] = 255
+            return out
+
+        def standardize(img):
+            return (img - np.mean(img[:, 0])) / img.std()
+
+        def half_counts(counts):
+            return np.var(counts // 2)
+
+        def scaled(x):
+            return np.mean(x / 3.0)
+        """
+    )
+    output = result.output.decode()
+    assert "img.mean(dtype=jnp.result_type(float, img))" in output, output
+    assert "jnp.mean(img[:, 0], dtype=jnp.result_type(float, img))" in output, output
+    assert "jnp.var(counts // 2, dtype=jnp.result_type(float, counts))" in output
+    assert "jnp.mean(x / 3.0)" in output
+    row = np.array([123, 23, 234, 194, 6, 32, 119, 9, 134, 42, 206, 100, 71, 63, 184, 101, 89, 62, 120, 173, 238, 183,
+                    72, 50, 76, 148, 238, 58, 65, 227, 135, 113, 133, 129, 227, 219, 243, 80, 139, 61, 124], dtype=np.uint8)
+    img = row[:40].reshape(8, 5)
+    with jax.enable_x64(True):
+        np.testing.assert_array_equal(np.asarray(migrated.binarize(row)), original.binarize(row))
+        for function, data in ((migrated.standardize, img), (migrated.half_counts, row.astype(np.int32)),
+                               (migrated.scaled, img.astype(np.float32))):
+            expected = getattr(original, function.__name__)(data)
+            got = np.asarray(function(data))
+            assert got.dtype == expected.dtype, (function.__name__, got.dtype, expected.dtype)
+            np.testing.assert_allclose(got, expected, rtol=1e-6 if expected.dtype == np.float32 else 1e-14)
+    np.testing.assert_allclose(np.asarray(migrated.standardize(img.astype(float))), original.standardize(img.astype(float)),
+                               rtol=1e-5)
+
+
+def test_out_given_by_position_is_reported_and_out_none_is_left_out():
+    """hunt51 L3: `np.cumsum(b, 0, None, b)` passes `out` by position; it stayed in jnp.cumsum's call and raised
+    NotImplementedError under jit (NPJ103 now: the function stays NumPy). `np.exp(a, out=None)`, NumPy's default,
+    stayed in the call too, and jnp.exp takes no `out` (TypeError): it is left out, as `like=None` is."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def running(b):
+            np.cumsum(b, 0, None, b)
+            return b * 2
+
+        def explicit_none(a):
+            return np.exp(a, out=None) + np.cumsum(a, 0, None, None)
+
+        def like_none(a):
+            return np.zeros(3, like=None) + a
+        """
+    )
+    output = result.output.decode()
+    assert "np.cumsum(b, 0, None, b)" in output and "jnp.exp(a) + jnp.cumsum(a, 0, None, None)" in output, output
+    assert "NPJ103" in _codes_of(result, "running") and "jnp.zeros(3) + a" in output
+    assert record(result, "explicit_none").jit and record(result, "like_none").jit
+    a = np.arange(4.0)
+    np.testing.assert_array_equal(np.asarray(migrated.like_none(a[:3])), original.like_none(a[:3]))
+    np.testing.assert_allclose(np.asarray(migrated.explicit_none(a)), original.explicit_none(a), rtol=1e-6)
+    b1, b2 = np.arange(4.0), np.arange(4.0)
+    np.testing.assert_array_equal(migrated.running(b1), original.running(b2))
+    np.testing.assert_array_equal(b1, b2)
+
+
 def test_hunt51_a_helpers_list_round_into_another_array_and_isscalar_of_a_parameter():
     """hunt51: `layers = init_layers(n)` (a list of new arrays a helper returns) then `for i in range(len(layers)):
     layers[i] -= X[i]` became a fori_loop indexing the list with a traced index (L6): a Python container, the loop

@@ -31,7 +31,7 @@ def huber(residuals, delta=1.0):
 @jax.jit
 def soft_threshold_mean(x, lam: float):
     """Soft-threshold of the mean: the proximal operator of lam * |m|."""
-    m = jnp.mean(x)
+    m = jnp.mean(x, dtype=jnp.result_type(float, x))
     return jax.lax.cond(m > lam, lambda: m - lam, lambda: (jnp.where(m < -lam, m + lam, 0.0)))
 
 

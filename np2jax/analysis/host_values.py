@@ -31,12 +31,12 @@ def metadata_only(ref: NumpyRef, ctx: FileContext) -> bool:
     if isinstance(assign, cst.Assign) and assign.value is ref.call:
         if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
             return False
-        return assign.targets[0].target.value in _metadata_names(ctx.function.node, ctx)
+        return assign.targets[0].target.value in metadata_names(ctx.function.node, ctx)
     return any(isinstance(node, cst.Attribute) and node.value is ref.call and node.attr.value in METADATA
                for node in descendants(statement)) if statement is not None else False
 
 
-def _metadata_names(function: cst.FunctionDef, ctx: FileContext) -> frozenset[str]:
+def metadata_names(function: cst.FunctionDef, ctx: FileContext) -> frozenset[str]:
     """The names ``function`` uses only as ``name.dtype`` (``.shape``, ``.ndim``, ``.size``) or binds (one walk,
     remembered per function)."""
     memo = ctx.resolver.memo.setdefault("metadata_names", {})
@@ -66,9 +66,26 @@ def exact_grid(ref: NumpyRef, ctx: FileContext) -> bool:
     last place in most cases, enough to move a value on a bin edge (``np.digitize``) to the next bin. They become
     ``jnp.asarray(np.linspace(...))``: NumPy's values in a JAX array (indexed by tracers, written with ``.at[]``).
     An integer ``arange`` is exact either way and becomes ``jnp.arange``."""
-    if ref.qualname not in GRIDS or ref.member or not ctx.resolver.args_static(ref.call, ref.scope):
+    if ref.qualname not in GRIDS or ref.member:
+        return False
+    count = _COUNT.get(ref.qualname)
+    if not all(ctx.resolver.is_static(arg.value, ref.scope) for index, arg in enumerate(ref.call.args)
+               if not _is_count(arg, index, count)):
         return False
     return ref.qualname != "numpy.arange" or any(isinstance(arg.value, cst.Float) for arg in ref.call.args)
+
+
+_COUNT = {"numpy.linspace": 2, "numpy.logspace": 2, "numpy.geomspace": 2}  # the position of ``num``
+
+
+def _is_count(arg: cst.Arg, index: int, count: int | None) -> bool:
+    """Is ``arg`` the number of points? A size, static under jit whatever it is made of (jnp.linspace would need it
+    static as well), and any Python int outside jit: ``np.linspace(0.1, 0.4, n)`` is NumPy's grid for every ``n``."""
+    if count is None:
+        return False
+    if arg.keyword is not None:
+        return arg.keyword.value == "num"
+    return arg.star == "" and index == count
 
 
 def wrapped_already(ref: NumpyRef, ctx: FileContext) -> bool:

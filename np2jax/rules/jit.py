@@ -92,7 +92,7 @@ class Jit(Rule):
 
             @jax.jit
             def normalize(x):
-                return (x - jnp.mean(x)) / jnp.std(x)
+                return (x - jnp.mean(x, dtype=jnp.result_type(float, x))) / jnp.std(x, dtype=jnp.result_type(float, x))
             """,
         ),
         Example(
@@ -169,7 +169,7 @@ class Jit(Rule):
             """,
         ),
         Example(
-            title="array code with nothing to rewrite is jitted as it is",
+            title="array code with nothing to rewrite but its averages (NumPy's dtype for integer input) is jitted",
             before="""
             import numpy as np
 
@@ -185,11 +185,11 @@ class Jit(Rule):
 
             @jax.jit
             def standardize(x):
-                return (x - x.mean(axis=0)) / x.std(axis=0)
+                return (x - x.mean(axis=0, dtype=jnp.result_type(float, x))) / x.std(axis=0, dtype=jnp.result_type(float, x))
 
             @jax.jit
             def center(x):
-                return x - jnp.mean(x)
+                return x - jnp.mean(x, dtype=jnp.result_type(float, x))
             """,
         ),
         Example(

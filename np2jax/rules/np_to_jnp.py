@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.average_dtype import average_dtype
 from np2jax.analysis.callbacks import callback_arguments, numpy_twin
 from np2jax.analysis.loops import descendants
 from np2jax.analysis.index_tricks import CONCATENATORS, STATIC, concatenation_problem, subscript_of
@@ -48,17 +49,16 @@ BOOLEAN_FUNCTIONS = frozenset(
 )
 
 
-def _averages_booleans(ref: NumpyRef, ctx: FileContext) -> bool:
-    """``np.mean(pred == y)``: the first argument is plainly a boolean array, and no ``dtype=`` is given."""
-    args = ref.call.args
-    if not args or args[0].keyword is not None or args[0].star or any(
-            a.keyword is not None and a.keyword.value == "dtype" for a in args) or len(
-            [a for a in args if a.keyword is None]) > 2:  # mean(a, axis, dtype, ...): a third positional is dtype
-        return False
-    return _is_boolean(args[0].value, ref, ctx)
+def _no_dtype(call: cst.Call, positional: int) -> bool:
+    """``np.mean(a, axis)``, ``x.mean(axis)``: the data given first by position, no ``dtype=`` and no more than
+    ``positional`` arguments by position (``mean(a, axis, dtype)``: a third is the dtype)."""
+    args = call.args
+    return not any(a.star or (a.keyword is not None and a.keyword.value == "dtype") for a in args) and (
+        len([a for a in args if a.keyword is None]) <= positional) and (positional == 1 or (
+            bool(args) and args[0].keyword is None))
 
 
-def _is_boolean(node: cst.BaseExpression, ref: NumpyRef | None, ctx: FileContext, depth: int = 0) -> bool:
+def _is_boolean(node: cst.BaseExpression, scope: Scope, ctx: FileContext, depth: int = 0) -> bool:
     """``node`` is plainly a boolean array or value: a comparison, ``~``/``&``/``|`` of those, ``np.isfinite`` ...,
     ``np.any``/``np.all`` (and the methods), or a local name bound only to those (``correct = pred == y``)."""
     if depth > 4:
@@ -66,20 +66,19 @@ def _is_boolean(node: cst.BaseExpression, ref: NumpyRef | None, ctx: FileContext
     if isinstance(node, cst.Comparison):
         return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
-        return _is_boolean(node.expression, ref, ctx, depth + 1)
+        return _is_boolean(node.expression, scope, ctx, depth + 1)
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
-        return _is_boolean(node.left, ref, ctx, depth + 1) and _is_boolean(node.right, ref, ctx, depth + 1)
-    scope = ref.scope if ref is not None else ctx.scope
+        return _is_boolean(node.left, scope, ctx, depth + 1) and _is_boolean(node.right, scope, ctx, depth + 1)
     if isinstance(node, cst.Call):
         qualname = ctx.resolver.qualname(node.func, scope)
         if qualname is None and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("any", "all"):
-            return _is_boolean(node.func.value, ref, ctx, depth + 1)  # `(p > 0).any(axis=1)`
+            return _is_boolean(node.func.value, scope, ctx, depth + 1)  # `(p > 0).any(axis=1)`
         return qualname in BOOLEAN_FUNCTIONS or qualname in ("numpy.any", "numpy.all")
     if isinstance(node, cst.Name):
         found, bindings = scope.lookup(node.value)
         return found is not None and found.kind == "function" and bool(bindings) and all(
             isinstance(b, ValueBinding) and (not b.augmented or b.operator in (cst.BitAndAssign, cst.BitOrAssign))
-            and _is_boolean(b.value, ref, ctx, depth + 1) for b in bindings)
+            and _is_boolean(b.value, found, ctx, depth + 1) for b in bindings)
     return False
 
 
@@ -176,19 +175,6 @@ def _sort_kind_method(call: cst.Call, ctx: FileContext) -> str | None:
             isinstance(receiver, cst.Name) and name_holds_jax_array(receiver.value, ctx.scope, ctx.resolver))):
         return None
     return str(kind.evaluated_value)
-
-
-def _averages_boolean_method(call: cst.Call, ctx: FileContext) -> bool:
-    """``(pred == y).mean()`` in a function that will be jitted (so on a JAX array), with no ``dtype=``.
-    Only there: elsewhere the receiver may be a NumPy array, or a pandas or torch object whose method
-    takes no ``dtype=float``."""
-    func = call.func
-    if not (isinstance(func, cst.Attribute) and func.attr.value in BOOLEAN_AVERAGE_METHODS and _is_boolean(func.value, None, ctx)):
-        return False
-    if any(a.star or (a.keyword is not None and a.keyword.value == "dtype") for a in call.args) or len(
-            [a for a in call.args if a.keyword is None]) > 1:  # .mean(axis, dtype, ...): a second positional is dtype
-        return False
-    return runs_on_jax_arrays(ctx.function, ctx)
 
 
 def _accumulation_dtype(node: cst.Call, data, dtype_position: int, ctx: FileContext, wrapped: bool = False):
@@ -404,13 +390,17 @@ class NumpyToJaxNumpy(Rule):
         use_instead="`jnp.<name>` from `import jax.numpy as jnp`.",
         known_problems=(
             "jax.numpy computes in 32-bit unless `jax_enable_x64` is set (see NPJ107). "
-            "It averages booleans in float32 even then, where NumPy uses float64: `np.mean`/`std`/`var` (and the "
-            "`nan` variants) of a plainly boolean argument (a comparison, `~`/`&`/`|` of those, `np.isfinite` ..., "
-            "`np.any`/`np.all`, a local name bound only to those: `correct = pred == y`) "
-            "get `dtype=float`, and so do the `.mean()`/`.std()`/`.var()` methods of such an argument in a function that "
-            "is jitted (elsewhere they may run on NumPy arrays, or on pandas or torch objects that take no `dtype=float`); "
-            "a boolean parameter, `np.average` of booleans (jax.numpy's takes no `dtype`) and explicit int32 arrays "
-            "(`labels.mean()` of `np.zeros(n, dtype=np.int32)`) are not recognised. "
+            "It averages booleans and every integer dtype narrower than int64 (a uint8 image, int32 labels) in float32 "
+            "even then, where NumPy uses float64: `np.mean`/`std`/`var` (and the `nan` variants) of a plainly boolean "
+            "argument (a comparison, `~`/`&`/`|` of those, `np.isfinite` ..., `np.any`/`np.all`, a local name bound "
+            "only to those: `correct = pred == y`) get `dtype=float`, and so do the `.mean()`/`.std()`/`.var()` methods "
+            "of such an argument in a function that is jitted (elsewhere they may run on NumPy arrays, or on pandas or "
+            "torch objects that take no `dtype=float`). In a jitted function, an argument whose dtype follows a "
+            "parameter's (`img`, `img[:, 0]`, `x ** 2`, `image.reshape(...)`) gets `dtype=jnp.result_type(float, img)`, "
+            "NumPy's dtype for any input (float64 for integers under x64, a float array's own dtype), and an integer one "
+            "`dtype=float`. Not recognised: functions that are not jitted (their parameters may be lists), `np.average` "
+            "and `np.median` (jax.numpy's take no `dtype`), and explicit int32 arrays the function makes "
+            "(`labels.mean()` of `np.zeros(n, dtype=np.int32)`). "
             "`np.cumsum`/`np.cumprod` (and `nan` variants, `np.add/multiply.accumulate`, and the methods in jitted "
             "functions) accumulate bool and small integers in int64 where jax.numpy keeps the input's dtype and wraps "
             "(a uint8 image's running sum): they get `dtype=jnp.sum(x).dtype`, which widens as NumPy does; only where "
@@ -685,10 +675,6 @@ class NumpyToJaxNumpy(Rule):
                 return
         elif row.kind != "constructor" and ref.twin is None:
             return
-        elif exact_grid(ref, ctx):
-            if not wrapped_already(ref, ctx):  # NumPy's grid in a JAX array: jnp.linspace may differ in the last bit
-                ctx.exact_grids.add(ref.call)  # (hunt50 S1); a JAX array takes traced indices and `.at[]` (hunt51 L7)
-            return
         if ref.call is not None and (_python_value(ref, ctx, self._eager(ctx)) or _hands_back(ref, ctx)
                                      or (ref.qualname in PYTHON_BOOL_FUNCTIONS and not runs_on_jax_arrays(ctx.function, ctx))):
             return  # (`np.array_equal` outside jit: NumPy's Python bool, which `is True` and `isinstance(v, bool)` see)
@@ -698,6 +684,10 @@ class NumpyToJaxNumpy(Rule):
             return  # `np.asarray(interval)` with `interval=None`: NumPy's object array of None; jax.numpy raises
         if ref.call is not None and metadata_only(ref, ctx):
             return  # `np.array(X).dtype == np.dtype(float)`: float32 in jax.numpy without x64 (real34 ahrs)
+        if row.kind not in ("dtype", "function") and exact_grid(ref, ctx):
+            if not wrapped_already(ref, ctx):  # NumPy's grid in a JAX array: jnp.linspace may differ in the last bit
+                ctx.exact_grids.add(ref.call)  # (hunt50 S1); a JAX array takes traced indices and `.at[]` (hunt51 L7)
+            return
         ref.rewrite = target
         if ref.call is not None and not ref.member:
             ref.wrap_args |= self._list_arguments(ref.call, target, ctx, ref)
@@ -734,8 +724,11 @@ class NumpyToJaxNumpy(Rule):
                 dtype = convolution_dtype(ref, ctx)
                 if dtype is not None:  # NumPy sums integers in their own dtype, jax.numpy converted them to float
                     ref.keyword_changes["+preferred_element_type"] = ("preferred_element_type", dtype)
-            if row.numpy in BOOLEAN_AVERAGES and _averages_booleans(ref, ctx):
-                ref.keyword_changes["+dtype"] = ("dtype", cst.Name("float"))
+            if row.numpy in BOOLEAN_AVERAGES and _no_dtype(ref.call, 2) and not any(
+                    wrap == 0 or (isinstance(wrap, tuple) and 0 in (wrap[0], wrap[-1])) for wrap in ref.wrap_args):
+                dtype = self._average_dtype(ref.call.args[0].value, ref.scope, ref.call, ctx)  # (not `jnp.asarray(x)`)
+                if dtype is not None:  # NumPy averages booleans and integers in float64 (analysis/average_dtype.py)
+                    ref.keyword_changes["+dtype"] = ("dtype", dtype)
             if row.numpy in CUMULATIVE:
                 dtype = _accumulation_dtype(ref.call, ref.call.args[0].value if ref.call.args else None, 3, ctx,
                                             wrapped=0 in ref.wrap_args)
@@ -753,8 +746,10 @@ class NumpyToJaxNumpy(Rule):
         sort_kind = _sort_kind_method(node, ctx)
         if sort_kind is not None:
             ctx.call_keywords[node] = {"kind": ("stable", cst.Name("True")) if sort_kind in STABLE_SORT_KINDS else None}
-        elif _averages_boolean_method(node, ctx):
-            ctx.call_keywords[node] = {"+dtype": ("dtype", cst.Name("float"))}
+        elif (isinstance(node.func, cst.Attribute) and node.func.attr.value in BOOLEAN_AVERAGE_METHODS
+              and _no_dtype(node, 1) and runs_on_jax_arrays(ctx.function, ctx)
+              and (dtype := self._average_dtype(node.func.value, ctx.scope, node, ctx)) is not None):
+            ctx.call_keywords[node] = {"+dtype": ("dtype", dtype)}  # `(pred == y).mean()`, `img.mean()`
         elif _int32_index_method(node, ctx):
             ctx.call_casts[node] = _default_int(ctx.scope, ctx)
         elif (isinstance(node.func, cst.Attribute) and node.func.attr.value in CUMULATIVE_METHODS
@@ -801,6 +796,22 @@ class NumpyToJaxNumpy(Rule):
         return {index for index, arg in enumerate(call.args) if arg.keyword is None and not arg.star
                 and self._sequences(ctx).may_be_sequence(arg.value, ctx.scope, call, parameters=False)}
 
+    def _average_dtype(self, operand: cst.BaseExpression, scope: Scope, call: cst.Call, ctx: FileContext):
+        """The dtype NumPy averages ``operand`` in where jax.numpy would not: ``float`` for a plainly boolean array
+        (``np.mean(pred == y)``); in a jitted function, also for an integer array, and ``jnp.result_type(float, x)``
+        for one whose dtype follows parameter ``x``'s, unless a caller may pass ``x`` as a list (analysis/average_dtype.py)."""
+        if _is_boolean(operand, scope, ctx):
+            return cst.Name("float")
+        if not runs_on_jax_arrays(ctx.function, ctx):
+            return None
+        dtype = average_dtype(operand, scope, ctx.resolver, ctx.jnp_alias, _static_parameters(scope, ctx))
+        if dtype is None or isinstance(dtype, cst.Name):
+            return dtype
+        if self._sequences(ctx).may_be_sequence(dtype.args[1].value, scope, call):
+            return None  # `rms([3, 4])` in its docstring: `jnp.result_type` takes no list
+        ctx.use_jnp()
+        return dtype
+
     def _sequences(self, ctx: FileContext) -> SequenceArguments:
         if getattr(self, "_sequence_arguments", None) is None:
             self._sequence_arguments = SequenceArguments(ctx.resolver, lambda scope: _static_parameters(scope, ctx))
@@ -813,6 +824,8 @@ class NumpyToJaxNumpy(Rule):
             keyword = arg.keyword.value if arg.keyword is not None else None
             if keyword in renames:
                 ref.keyword_changes[keyword] = (renames[keyword], None)
+            elif keyword in ("out", "like") and isinstance(arg.value, cst.Name) and arg.value.value == "None":
+                ref.keyword_changes[keyword] = None  # `np.exp(a, out=None)`: NumPy's default; jnp.exp takes no `out`
             elif keyword == "kind" and ref.name in ("sort", "argsort") and isinstance(arg.value, cst.SimpleString):
                 stable = arg.value.evaluated_value in STABLE_SORT_KINDS
                 ref.keyword_changes["kind"] = ("stable", cst.Name("True")) if stable else None

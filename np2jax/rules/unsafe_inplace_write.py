@@ -262,10 +262,11 @@ class UnsafeInplaceWrite(Rule):
                 return v + t
             """,
             after="""
+            import numpy as np
             import jax.numpy as jnp
 
             def shifted(n: int):
-                v = jnp.linspace(0.0, 1.0, n)
+                v = jnp.asarray(np.linspace(0.0, 1.0, n))
                 t = v[0]
                 t += 1.0
                 return v + t

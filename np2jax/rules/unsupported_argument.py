@@ -236,12 +236,16 @@ class UnsupportedArgument(Rule):
         positional = sum(1 for arg in call.args if arg.keyword is None and not arg.star)
         if signature is not None and positional > signature[0]:
             return f"{positional} positional arguments"
-        for arg in call.args:
+        for index, arg in enumerate(call.args):
+            none = isinstance(arg.value, cst.Name) and arg.value.value == "None"
             if arg.keyword is None:
+                if (signature is not None and not arg.star and index < len(signature[1]) and not none
+                        and signature[1][index] in signature[3] and not any(name.startswith("*") for name in signature[1][:index])):
+                    return f"`{signature[1][index]}` given by position"  # `np.cumsum(b, 0, None, b)` (hunt51 L3)
                 continue
             keyword = arg.keyword.value
-            if isinstance(arg.value, cst.Name) and arg.value.value == "None":
-                continue
+            if none and (keyword in ("out", "like") or signature is None or keyword in signature[1] or "**" in signature[1]):
+                continue  # (`out=None`, `like=None`, NumPy's defaults, are left out of the call: np_to_jnp.py)
             if keyword in renames:
                 continue
             if keyword == "kind" and target in ("jax.numpy.sort", "jax.numpy.argsort") and isinstance(arg.value, cst.SimpleString):

@@ -2,6 +2,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.host_values import metadata_names
+from np2jax.analysis.jax_values import HOST_CONVERSIONS
+from np2jax.analysis.scope import ParamBinding, ValueBinding
 from np2jax.analysis.values import nodes_of
 from np2jax.context import FileContext, FunctionInfo, NumpyRef, runs_on_jax_arrays
 from np2jax.diagnostics import Severity
@@ -46,12 +49,15 @@ class X64Precision(Rule):
                     "unless jax_enable_x64 is set, so the test differs from NumPy's")
 
     def on_leave_function(self, info: FunctionInfo, ctx: FileContext) -> None:
-        """``a.dtype == np.dtype(float)``, ``x.dtype in (np.float64, int)`` in a jitted function (real34: ahrs)."""
-        if not runs_on_jax_arrays(info, ctx):
+        """``a.dtype == np.dtype(float)``, ``x.dtype in (np.float64, int)`` in a jitted function (real34: ahrs), or in a
+        migrated one that is not jitted, of a value its JAX calls make (hunt51 S3: ``np.asarray(np.exp(X)).dtype``)."""
+        jitted = runs_on_jax_arrays(info, ctx)
+        if not jitted and not info.changed:
             return
         for node, scope in nodes_of(info.node, ctx.resolver, frozenset({cst.Comparison})):
             sides = [node.left, *(c.comparator for c in node.comparisons)]
-            if not any(isinstance(side, cst.Attribute) and side.attr.value == "dtype" for side in sides):
+            owners = [side.value for side in sides if isinstance(side, cst.Attribute) and side.attr.value == "dtype"]
+            if not owners or (not jitted and all(_numpy_dtype(owner, scope, ctx, 0) for owner in owners)):
                 continue
             if any(_wide_dtype(side, scope, ctx) for side in sides):
                 self.report(ctx, node, self.TEST_MESSAGE.format(test=ctx.code(node).strip()), severity=Severity.WARNING,
@@ -60,6 +66,30 @@ class X64Precision(Rule):
     def on_numpy_ref(self, ref: NumpyRef, ctx: FileContext) -> None:
         if ref.row is not None and ref.row.kind == "dtype" and not ref.member and ref.name in WIDE_TYPES:
             self.report(ctx, ref.node, self.MESSAGE.format(name=ref.name))
+
+
+def _numpy_dtype(owner: cst.BaseExpression, scope, ctx: FileContext, depth: int) -> bool:
+    """In code that is not jitted, does ``owner`` keep the dtype its caller gave it? A parameter, or NumPy's array of
+    one made only for its metadata (``np.asarray(x).dtype``, ``a = np.asarray(x)`` read as ``a.dtype``: it stays
+    NumPy's, host_values.py); not a value a jax.numpy call makes, float32 or int32 without x64."""
+    if depth > 4:
+        return False
+    if isinstance(owner, cst.Call):
+        return (ctx.resolver.qualname(owner.func, scope) in HOST_CONVERSIONS and len(owner.args) == 1
+                and _numpy_dtype(owner.args[0].value, scope, ctx, depth + 1))
+    if not isinstance(owner, cst.Name):
+        return False
+    found, bindings = scope.lookup(owner.value)
+    if found is None or found.kind != "function" or not bindings:
+        return False
+    for binding in bindings:
+        if isinstance(binding, ParamBinding):
+            continue
+        if not (isinstance(binding, ValueBinding) and not binding.augmented and isinstance(binding.value, cst.Call)
+                and owner.value in metadata_names(found.node, ctx)
+                and _numpy_dtype(binding.value, found, ctx, depth + 1)):
+            return False
+    return True
 
 
 _WIDE_BUILTINS = frozenset({"builtins.float", "builtins.int", "builtins.complex"})
