@@ -77,6 +77,10 @@ def shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> tuple[str, str]
     if found is None:
         return None
     node, what = found
+    if what == WHILE_TEST:
+        return (f"its `while` loop tests traced values (line {ctx.exact_span(node)[0]}): as eager jax.numpy every "
+                "step would dispatch each operation of the body on its own, far slower than NumPy",
+                "write the loop with jax.lax.while_loop (its state a tuple of arrays) and jit the function")
     if what == ELEMENT_WRITE:
         return (f"{what} inside a loop (line {ctx.exact_span(node)[0]}) would copy the whole array and dispatch a "
                 "kernel at every step as eager jax.numpy (`.at[]` outside jax.jit), far slower than NumPy",
@@ -90,10 +94,16 @@ def called_in_a_loop(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | 
     """A module-level function that cannot be jitted, called inside a loop of this module (pyentrp's
     ``multiscale_entropy`` calls ``util_granulate_time_series(ts, i)`` once per scale): as eager jax.numpy, every
     call dispatches its operations one by one, and compiles new kernels for every new shape (600x slower than
-    NumPy, real33). Its callers there are NumPy code or un-jitted too (they call a function jit cannot trace)."""
-    if not info.is_module_level or info.class_name is not None:
+    NumPy, real33). Its callers there are NumPy code or un-jitted too (they call a function jit cannot trace).
+    Likewise a method another method of its class calls inside a loop (``for i, z in enumerate(zs): out[i] =
+    self.step(z)``, hunt52 L2: a smoother 700x slower); the class then stays NumPy (a method that stays NumPy
+    shares ``self`` with the others, propagation.py)."""
+    if info.class_name is not None:
+        site = _self_call_in_a_loop(info, ctx)
+    elif info.is_module_level:
+        site = _call_in_a_loop(info.node.name.value, ctx)
+    else:
         return None
-    site = _call_in_a_loop(info.node.name.value, ctx)
     if site is None:
         return None
     return (f"it cannot be jitted and is called inside a loop (line {ctx.exact_span(site)[0]}): as eager jax.numpy "
@@ -116,15 +126,47 @@ def _call_in_a_loop(name: str, ctx: FileContext) -> cst.Call | None:
     return None
 
 
+def _self_call_in_a_loop(info: FunctionInfo, ctx: FileContext) -> cst.Call | None:
+    """The first call ``self.<method>(...)`` of ``info``'s method inside a loop of a method of its class."""
+    scope = ctx.resolver.scopes.get(info.node)
+    owner = scope.parent if scope is not None else None
+    if owner is None or owner.kind != "class" or not isinstance(owner.node, cst.ClassDef):
+        return None
+    memo = ctx.resolver.memo.setdefault("self_calls_in_loops", {})
+    calls = memo.get(owner.node)
+    if calls is None:
+        calls = memo[owner.node] = _self_calls_in_loops(owner.node)
+    return calls.get(info.node.name.value)
+
+
+def _self_calls_in_loops(node: cst.ClassDef) -> dict[str, cst.Call]:
+    """Method name -> the first ``self.name(...)`` (``self`` being a method's first parameter) inside a loop or a
+    comprehension of a method of class ``node``."""
+    calls: dict[str, cst.Call] = {}
+    for method in node.body.body:
+        if not isinstance(method, cst.FunctionDef) or not method.params.params:
+            continue
+        me = method.params.params[0].name.value
+        for loop in descendants(method.body):
+            if type(loop) not in _LOOPS:
+                continue
+            for call in descendants(loop):
+                if (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+                        and isinstance(call.func.value, cst.Name) and call.func.value.value == me):
+                    calls.setdefault(call.func.attr.value, call)
+    return calls
+
+
 _LOOPS = frozenset({cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
 
 
 ELEMENT_WRITE = "a write into array elements"
+WHILE_TEST = "a `while` loop on traced values"
 
 
 def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, str] | None:
-    """A boolean mask index that keeps ``info``'s function from being jitted, inside one of its loops (the read),
-    or a slice or an array a loop of it makes with a length that changes at every step (analysis/eager_shapes.py),
+    """A boolean mask index that keeps ``info``'s function from being jitted, inside one of its loops (the read), a
+    ``while`` test on traced values that does (every step of the loop would run eagerly), or a slice or an array a loop of it makes with a length that changes at every step (analysis/eager_shapes.py),
     or a write into array elements in a loop; with what it is.  Its callers then stay NumPy code too
     (``FunctionInfo.kept_numpy``): handed JAX arrays, its NumPy code could neither write into them nor keep NumPy's
     dtypes (``np.cumsum`` of a JAX uint8 array is JAX's, which wraps)."""
@@ -132,7 +174,8 @@ def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, 
     plan = state.plan
     # (a function with a decorator jit does not combine with has no plan: its loops are looked at all the same)
     decorated = plan is None and info.class_name is None and bool(info.node.decorators) and not state.already_jitted
-    if (plan is None and not decorated) or (plan is not None and plan.ok):
+    method = plan is None and info.class_name is not None  # (never jitted: its loops run eagerly)
+    if (plan is None and not decorated and not method) or (plan is not None and plan.ok):
         return None
     loops: list[cst.CSTNode] = []
     stack: list[cst.CSTNode] = [info.node.body]
@@ -151,6 +194,9 @@ def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, 
     for blocker in plan.blockers if plan is not None else ():
         if blocker.message == MASK_INDEX and any(contains(loop, blocker.node) for loop in loops):
             return blocker.node, "a boolean mask index"
+        if any(type(loop) is cst.While and (loop.test is blocker.node or contains(loop.test, blocker.node))
+               and _computes_with_jax(loop, info, ctx) for loop in loops):
+            return blocker.node, WHILE_TEST  # (hunt52 L3: a projectile's flight stepped 14,000 times, 124x slower)
     for loop in loops:
         found = varying_shape(loop, ctx.resolver, scope)
         if found is not None:
@@ -161,6 +207,22 @@ def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, 
         if found is not None:
             return found, ELEMENT_WRITE
     return None
+
+
+def _computes_with_jax(loop: cst.While, info: FunctionInfo, ctx: FileContext) -> bool:
+    """Does ``loop`` make JAX calls, or read a name a statement of the function with a JAX call binds
+    (``vx, vy = v0 * jnp.cos(th), ...``)? Its test's own NumPy calls stay NumPy (analysis/eager_values.py)."""
+    calls = [call for call in ctx.jax_calls if contains(info.node, call)]
+    if any(contains(loop, call) for call in calls):
+        return True
+    bound: set[str] = set()
+    for node in descendants(info.node.body):
+        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and node.value is not None and any(
+                contains(node.value, call) for call in calls):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            bound |= {name.value for target in targets for name in descendants(target) if isinstance(name, cst.Name)}
+            bound |= {target.value for target in targets if isinstance(target, cst.Name)}
+    return any(isinstance(node, cst.Name) and node.value in bound for node in descendants(loop))
 
 
 _NESTED_SCOPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})

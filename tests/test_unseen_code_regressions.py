@@ -2974,6 +2974,91 @@ def test_a_grid_whose_count_is_a_parameter_keeps_numpys_exact_values():
         np.testing.assert_array_equal(np.asarray(migrated.shifted(x, 0.0, 5)), original.shifted(x, 0.0, 5))
 
 
+def test_a_while_loop_on_traced_values_keeps_its_function_numpy():
+    """hunt52 L3: `while y >= 0.0:` stepping a projectile, with `vx = v0 * np.cos(th)`: not jitted (the loop's carry
+    starts as Python floats), but `np.cos` became `jnp.cos`, so each of the 14,000 steps dispatched eager JAX
+    operations on 0-d arrays (124x slower) and summed in float32 without x64. A function a `while` test on traced
+    values keeps from being jitted stays NumPy code (NPJ304); one whose loop becomes a while_loop is jitted."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def flight(v0, angle_deg, dt=0.001, g=9.81):
+            th = np.deg2rad(angle_deg)
+            vx, vy = v0 * np.cos(th), v0 * np.sin(th)
+            x = y = 0.0
+            n = 0
+            while y >= 0.0:
+                x += vx * dt
+                vy -= g * dt
+                y += vy * dt
+                n += 1
+            return x, n
+
+        def halve(x, tol):
+            s = np.sum(np.abs(x))
+            while s > tol:
+                s = s / 2.0
+            return s
+        """
+    )
+    output = result.output.decode()
+    assert "vx, vy = v0 * np.cos(th), v0 * np.sin(th)" in output, output
+    info = record(result, "flight")
+    assert not info.jit and "NPJ304" in _codes_of(result, "flight"), result.diagnostics
+    assert record(result, "halve").jit and "while_loop" in output
+    assert migrated.flight(30.0, 45.0, dt=0.01) == original.flight(30.0, 45.0, dt=0.01)
+    x = np.array([3.0, -9.0])
+    assert float(migrated.halve(x, 1.0)) == original.halve(x, 1.0)
+
+
+def test_a_method_its_class_calls_in_a_loop_keeps_the_class_numpy():
+    """hunt52 L2: `for row in X: self.push(row)` and `for i, z in enumerate(zs): out[i] = self.step(z)` ran every
+    step as eager jax.numpy (`.at[]` copies, 0-d arrays): 50-700x slower than NumPy, for methods that are never
+    jitted. A method another method of its class calls inside a loop, and a method writing array elements in a
+    loop, stay NumPy code (NPJ304), and so does the class, which shares `self` with them (NPJ202)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        class Smoother:
+            def __init__(self, x0):
+                self.x = np.array(x0, dtype=float)
+
+            def step(self, z):
+                self.x = 0.5 * self.x + 0.5 * z
+                return self.x
+
+            def run(self, zs):
+                out = np.zeros((len(zs), self.x.shape[0]))
+                for i, z in enumerate(zs):
+                    out[i] = self.step(z)
+                return out
+
+        class Welford:
+            def __init__(self, dim):
+                self.n = 0
+                self.mean = np.zeros(dim)
+
+            def push(self, x):
+                self.n += 1
+                self.mean += (x - self.mean) / self.n
+
+            def push_batch(self, X):
+                for row in X:
+                    self.push(row)
+        """
+    )
+    assert "jnp" not in result.output.decode(), result.output.decode()
+    assert "NPJ304" in _codes_of(result, "Welford.push") and "NPJ304" in _codes_of(result, "Smoother.run")
+    X = np.arange(12.0).reshape(4, 3)
+    np.testing.assert_array_equal(migrated.Smoother(np.zeros(3)).run(X), original.Smoother(np.zeros(3)).run(X))
+    mine, theirs = migrated.Welford(3), original.Welford(3)
+    mine.push_batch(X)
+    theirs.push_batch(X)
+    np.testing.assert_array_equal(mine.mean, theirs.mean)
+
+
 def test_averages_of_integer_arrays_are_float64_as_in_numpy():
     """hunt50 S2: jax.numpy averages every integer or boolean array narrower than 64 bits in float32, even under x64
     (`img.mean()` of a uint8 image is 122.99999 where NumPy's is 123.0), so `img > img.mean()` picked the pixel equal
