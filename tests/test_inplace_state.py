@@ -317,7 +317,7 @@ ESCAPES = {
 @pytest.mark.parametrize("case", sorted(ESCAPES))
 def test_a_self_array_that_may_be_shared_keeps_its_error(case):
     source = (
-        "import copy\nimport numpy as np\n\n\ndef register(a):\n    pass\n\n\n"
+        "import copy\nimport numpy as np\n\nREGISTRY = []\n\n\ndef register(a):\n    REGISTRY.append(a)\n\n\n"
         "class Holder:\n    def __init__(self, n):\n        self.x = np.zeros(n)\n\n"
         "    def bump(self):\n        self.x[0] += 1.0\n        self.x *= 2.0\n\n" + ESCAPES[case]
     )
@@ -379,11 +379,18 @@ def test_in_place_array_methods_become_functional_on_local_arrays_flagged_on_att
         def go(self):
             self.x.fill(2.0)
             return np.sum(self.x)
+
+        def show(self):
+            return self.x
     """
     result = migrate(source)
-    assert statuses(result) == {"ordered": "migrated", "names": "migrated", "S.__init__": "unsupported", "S.go": "unsupported"}
+    assert statuses(result) == {"ordered": "migrated", "names": "migrated", "S.__init__": "unsupported", "S.go": "unsupported",
+                                "S.show": "unsupported"}
     output = result.output.decode()
     assert "x = jnp.sort(x)" in output and "out.sort()" in output, output
+    # an attribute no other reference sees is filled functionally (hunt52 FP1); one a method returns is not
+    result = migrate(source.replace("\n        def show(self):\n            return self.x\n", ""))
+    assert statuses(result)["S.go"] != "unsupported" and "self.x = jnp.full_like(self.x, 2.0)" in result.output.decode()
 
 
 def test_private_attributes_are_rebound_without_a_warning():

@@ -3059,6 +3059,50 @@ def test_a_method_its_class_calls_in_a_loop_keeps_the_class_numpy():
     np.testing.assert_array_equal(mine.mean, theirs.mean)
 
 
+def test_classes_whose_arrays_stay_private_migrate():
+    """hunt52 FP1: a particle filter's class stayed NumPy (NPJ201/NPJ202 on every method) for three needless
+    reasons: `ess(self.w)`, a function of the module that only reads its argument into a new value, "may keep it" or
+    "returns it"; `self.p = self.p[np.asarray(idx, dtype=int)]`, an array index, which gathers a copy, "may keep an
+    array referenced elsewhere"; and `self.w.fill(c)` / `self.x.sort()` on an attribute were refused. They migrate."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def ess(w):
+            return 1.0 / np.sum(w ** 2)
+
+        class ParticleFilter:
+            def __init__(self, p):
+                self.p = np.array(p, dtype=float)
+                self.w = np.full(len(self.p), 1.0 / len(self.p))
+
+            def update(self, lik):
+                self.w *= lik
+                self.w /= self.w.sum()
+                return ess(self.w)
+
+            def resample(self, idx):
+                self.p = self.p[np.asarray(idx, dtype=int)]
+                self.w.fill(1.0 / len(self.w))
+
+            def tidy(self):
+                self.p.sort()
+                return self.p * 2.0
+        """
+    )
+    output = result.output.decode()
+    assert "self.w = jnp.full_like(self.w, 1.0 / len(self.w))" in output and "self.p = jnp.sort(self.p)" in output, output
+    for name in ("update", "resample", "tidy"):
+        assert record(result, f"ParticleFilter.{name}").status != "unsupported", result.diagnostics
+    mine, theirs = migrated.ParticleFilter([0.3, 0.1, 0.2]), original.ParticleFilter([0.3, 0.1, 0.2])
+    lik = np.array([0.5, 2.0, 1.0])
+    assert float(mine.update(lik)) == pytest.approx(theirs.update(lik), rel=1e-6)
+    mine.resample([2, 2, 0])
+    theirs.resample([2, 2, 0])
+    np.testing.assert_allclose(np.asarray(mine.w), theirs.w, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(mine.tidy()), theirs.tidy(), rtol=1e-6)  # (float32 without x64)
+
+
 def test_averages_of_integer_arrays_are_float64_as_in_numpy():
     """hunt50 S2: jax.numpy averages every integer or boolean array narrower than 64 bits in float32, even under x64
     (`img.mean()` of a uint8 image is 122.99999 where NumPy's is 123.0), so `img > img.mean()` picked the pixel equal

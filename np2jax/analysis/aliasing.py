@@ -70,8 +70,11 @@ def may_alias(expr: cst.BaseExpression, name: str, resolver: Resolver, scope: Sc
     return may_alias_node(expr, lambda node: isinstance(node, cst.Name) and node.value == name, resolver, scope)
 
 
-def may_alias_node(expr: cst.BaseExpression, is_array: Callable[[cst.BaseExpression], bool], resolver: Resolver, scope: Scope) -> bool:
-    """Could ``expr`` evaluate to the array ``is_array`` recognises (a name, ``self.x`` ...) or a view of it?"""
+def may_alias_node(expr: cst.BaseExpression, is_array: Callable[[cst.BaseExpression], bool], resolver: Resolver, scope: Scope,
+                   private: Callable[[cst.Call, cst.BaseExpression], bool] | None = None) -> bool:
+    """Could ``expr`` evaluate to the array ``is_array`` recognises (a name, ``self.x`` ...) or a view of it?
+    ``private(call, argument)``: the call keeps and returns no reference to that argument (its result may still be
+    shared with something else, which a caller asking whether a name's array is reachable elsewhere need not know)."""
 
     def alias(expr: cst.BaseExpression) -> bool:
         if is_array(expr):
@@ -80,7 +83,7 @@ def may_alias_node(expr: cst.BaseExpression, is_array: Callable[[cst.BaseExpress
             return False
         if isinstance(expr, cst.Subscript):  # a list display in the index gathers: a copy (`x[[i, j]]`)
             return not any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, (cst.List, cst.ListComp))
-                           for e in expr.slice) and alias(expr.value)
+                           for e in expr.slice) and not _array_index(expr, resolver, scope) and alias(expr.value)
         if isinstance(expr, cst.Attribute):
             return expr.attr.value in VIEW_ATTRIBUTES and alias(expr.value)
         if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
@@ -114,8 +117,9 @@ def may_alias_node(expr: cst.BaseExpression, is_array: Callable[[cst.BaseExpress
                 return False
             if qualname is not None and qualname.startswith(("builtins.", "math.")):
                 return qualname in ALIASING_BUILTINS and any(alias(arg.value) for arg in expr.args)
-            # Unknown functions may return their argument.
-            return any(alias(arg.value) for arg in expr.args)
+            # Unknown functions may return their argument; with ``private``, a function of the module that only reads
+            # it does not (`ess(self.w)` with `def ess(w): return 1.0 / np.sum(w ** 2)`, hunt52 FP1)
+            return any(not (private is not None and private(expr, arg.value)) and alias(arg.value) for arg in expr.args)
         return False
 
     return alias(expr)
@@ -171,7 +175,20 @@ def is_fresh_array(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -
         return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons)
     if isinstance(expr, cst.IfExp):  # `np.zeros(2) if zi is None else np.array(zi, dtype=float)`
         return is_fresh_array(expr.body, resolver, scope) and is_fresh_array(expr.orelse, resolver, scope)
-    return False
+    return isinstance(expr, cst.Subscript) and _array_index(expr, resolver, scope)
+
+
+def _array_index(expr: cst.Subscript, resolver: Resolver, scope: Scope) -> bool:
+    """``p[np.asarray(idx, dtype=int)]``: an ndarray index gathers a copy (hunt52 FP1, a particle filter's resampling)."""
+    if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+        return False
+    index = expr.slice[0].slice.value
+    qualname = resolver.qualname(index.func, scope) if isinstance(index, cst.Call) else None
+    return is_numpy(qualname) and qualname.rsplit(".", 1)[1] in ARRAY_INDEX_FUNCTIONS
+
+
+# NumPy functions whose result is an ndarray (never a scalar, even `np.asarray(3)`): indexing with it gathers a copy.
+ARRAY_INDEX_FUNCTIONS = frozenset({"asarray", "array", "arange", "argsort", "flatnonzero", "argwhere", "unique"})
 
 
 def is_python_container(expr: cst.BaseExpression, resolver: Resolver | None = None, scope: Scope | None = None) -> bool:

@@ -31,6 +31,7 @@ import libcst as cst
 
 from np2jax.analysis.aliasing import certain_ndim, reshaped_in_place, has_number_hint, is_fresh_array, is_python_container, may_alias_node
 from np2jax.analysis.jax_values import makes_jax_array
+from np2jax.analysis.private_arguments import private_call
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import DefBinding, ParamBinding, Scope, ScopedVisitor
 from np2jax.analysis.value_kinds import literal_value
@@ -207,7 +208,9 @@ class _AttributeUses(ScopedVisitor):
                 found.append(name)
             return False  # keep looking: a tuple may hold several
 
-        may_alias_node(expr, is_array, self.resolver, self.scopes[-1])
+        scope = self.scopes[-1]
+        may_alias_node(expr, is_array, self.resolver, scope,
+                       lambda call, argument: private_call(call, None, self.resolver, scope, argument=argument))
         return found
 
     def _escapes(self, expr: cst.BaseExpression | None, how: str | Callable[[], str]) -> None:
@@ -444,7 +447,8 @@ class _AttributeUses(ScopedVisitor):
                 self.result.family_problems.setdefault(
                     self.result.methods[self.method][1], f"`{self_name}` is passed to `{_code(func)}`, which may keep or copy its arrays"
                 )
-            self._escapes(arg.value, lambda: f"is passed to `{_code(func)}`, which may keep it")
+            if not private_call(node, None, self.resolver, self.scopes[-1], argument=arg.value):
+                self._escapes(arg.value, lambda: f"is passed to `{_code(func)}`, which may keep it")
 
 
 def _code(node: cst.CSTNode) -> str:

@@ -79,7 +79,7 @@ def plan_inplace_call(statement: cst.BaseSmallStatement, aliasing: FunctionAlias
         return None
     if found.attribute is None and not _rebinding_is_enough(found.name, statement, aliasing):
         return None
-    if found.kind in ("fill", "sort") and not (aliasing.holds_numpy_array(found.name, strict=True)
+    if found.kind in ("fill", "sort") and found.attribute is None and not (aliasing.holds_numpy_array(found.name, strict=True)
                                              or aliasing.arithmetic_array(found.name) or _copy_of_parameter(found.name, aliasing)):
         return None
     return found
@@ -116,8 +116,9 @@ def _copy_of_parameter(name: str, aliasing: FunctionAliasing) -> bool:
 
 def _attribute_at(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | None:
     """``np.add.at(self.counts, idx, 1)`` in a method, on an array attribute that no other reference can see (the
-    rules of ``self.x[i] += v``, analysis/attributes.py): ``self.counts = self.counts.at[idx].add(1)``, exact; and
-    a NumPy function writing into such an attribute with ``out=`` (its result, cast to the attribute's dtype)."""
+    rules of ``self.x[i] += v``, analysis/attributes.py): ``self.counts = self.counts.at[idx].add(1)``, exact; a
+    NumPy function writing into such an attribute with ``out=`` (its result, cast to the attribute's dtype); and its
+    ``.fill(v)`` and ``.sort()`` (``self.w = jnp.full_like(self.w, v)``)."""
     positional = [arg.value for arg in call.args if arg.keyword is None]
     keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
     out = keywords.get("out")
@@ -129,6 +130,16 @@ def _attribute_at(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | N
                 or aliasing.attribute_blocker(out) is not None):
             return None
         return InplaceCall(dotted_name(out) or "", "out", attribute=out)
+    func = call.func
+    if (isinstance(func, cst.Attribute) and func.attr.value in ("fill", "sort") and isinstance(func.value, cst.Attribute)
+            and aliasing.attributes is not None and aliasing.resolver.qualname(func, aliasing.scope) is None):
+        target = func.value  # `self.w.fill(c)` (hunt52 FP1), `self.order.sort()`: the attribute gets the new array
+        if (not aliasing.attributes.is_array(aliasing.function, target) or aliasing.attribute_blocker(target) is not None
+                or (func.attr.value == "fill" and (len(positional) != 1 or keywords))
+                or (func.attr.value == "sort" and (len(positional) + len(keywords) > 2 or not set(keywords) <= {"axis", "kind"}
+                                                   or (len(positional) == 2 and keywords)))):
+            return None
+        return InplaceCall(dotted_name(target) or "", func.attr.value, attribute=target)
     if len(positional) != 3 or len(call.args) != 3 or not isinstance(positional[0], cst.Attribute) or aliasing.attributes is None:
         return None
     parts = (aliasing.resolver.qualname(call.func, aliasing.scope) or "").split(".")
