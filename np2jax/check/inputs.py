@@ -11,13 +11,14 @@ import ast
 import doctest
 import inspect
 import re
-import textwrap
 import typing
 import zlib
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 import numpy as np
+
+from np2jax.check.source_hints import SYMBOL_SIZES, body_uses, index_uses, shape_kinds, source_tree
 
 
 @dataclass
@@ -69,7 +70,8 @@ FLOAT_VALUES = {"prob": (0.3, 0.7, 0.1), "percent": (25.0, 50.0, 90.0), "step": 
                 "float": (1.5, 0.5, 2.0)}
 INT_VALUES = {"count": (3, 2, 5), "index": (1, 2, 0), "seed": (0, 1, 2), "axis": (0, -1, 1), "int": (2, 3, 1)}
 
-Kind = tuple  # ("default",) ("array", role) ("vector", length) ("int", values) ("float", values) ("bool", values) ("value", values)
+Kind = tuple  # ("default",) ("array", role) ("vector", length) ("shape", dims, role) ("arrays", count) (a `*args`)
+#              ("int", values) ("float", values) ("bool", values) ("value", values)
 
 
 @dataclass
@@ -190,54 +192,47 @@ def parameters(function: Callable, skip_first: bool = False) -> list[Param] | No
     except Exception:
         hints = {}
     params = []
-    indexing = _index_uses(function)
+    tree = source_tree(function)
+    indexing, uses = index_uses(tree), body_uses(tree)
+    shaped = shape_kinds(function, tree)
     items = list(signature.parameters.values())
     if skip_first and items and items[0].kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
         items = items[1:]
     for p in items:
-        if p.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+        if p.kind is inspect.Parameter.VAR_KEYWORD:
+            continue
+        if p.kind is inspect.Parameter.VAR_POSITIONAL:  # none, then 2 or 3 arrays: `np.fmax(*args)` (real35 C4)
+            params.append(Param(p.name, [("default",), ("arrays", 2), ("arrays", 3)]))
             continue
         kinds = _hint_kinds(hints.get(p.name, inspect.Parameter.empty), p.name)
         if p.default is not inspect.Parameter.empty:
             kinds = _default_kinds(p.default, p.name) + [k for k in (kinds or []) if k[0] != "default"]
         elif kinds is None:
-            kinds = _name_kinds(p.name)
-            use = indexing.get(p.name)
-            if isinstance(use, int):  # `x, y, z = axis`: a vector of that many numbers first (real34 C1)
-                kinds = [("vector", use)] + kinds
-            elif use is not None and kinds and kinds[0][0] not in ("int", "bool") and kinds[0][1:2] != ("index",):
-                # `np.eye(k)[y]`: integer labels first; `ii[r1, c1]`, `x[a:b]`: an int first (hunt50 C1)
-                first = [("array", "index"), ("int", INT_VALUES["index"])] if use == "index" else [("int", INT_VALUES["index"])]
-                kinds = first + kinds
+            kinds = _used_kinds(_name_kinds(p.name), indexing.get(p.name), uses.get(p.name))
+        if shaped.get(p.name):  # a stated or needed shape first (after the default)
+            at = 1 if kinds and kinds[0] == ("default",) else 0
+            role = next((k[1] for k in kinds if k[0] == "array"), "float")
+            kinds = kinds[:at] + [("shape", dims, role) for dims in shaped[p.name]] + kinds[at:]
         params.append(Param(p.name, _dedupe(kinds), p.kind is inspect.Parameter.KEYWORD_ONLY))
     return params
 
 
-def _index_uses(function: Callable) -> dict[str, str | int]:
-    """Names the function's own code uses as an index: "index" for a whole index or one of a tuple of them
-    (``E[y]``, ``ii[r1, c1]``), "bound" for a slice bound (``x[a:b]``); and names it unpacks into a fixed number
-    of names (``x, y, z = axis``: 3). Empty when the source cannot be read."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
-    except (OSError, TypeError, SyntaxError, ValueError):
-        return {}
-    found: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], (ast.Tuple, ast.List))
-                and isinstance(node.value, ast.Name) and not any(isinstance(e, ast.Starred) for e in node.targets[0].elts)):
-            found[node.value.id] = len(node.targets[0].elts)
-            continue
-        if not isinstance(node, ast.Subscript):
-            continue
-        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        for part in parts:
-            if isinstance(part, ast.Name):
-                found[part.id] = "index"
-            elif isinstance(part, ast.Slice):
-                for bound in (part.lower, part.upper):
-                    if isinstance(bound, ast.Name):
-                        found.setdefault(bound.id, "bound")
-    return found
+def _used_kinds(kinds: list[Kind], index_use: str | int | None, body_use: str | None) -> list[Kind]:
+    """The name's kinds reordered by how the function's own code uses the parameter (that wins over the name)."""
+    if isinstance(index_use, int):  # `x, y, z = axis`: a vector of that many numbers first (real34 C1)
+        return [("vector", index_use)] + kinds
+    if index_use is not None:
+        if kinds and kinds[0][0] not in ("int", "bool") and kinds[0][1:2] != ("index",):
+            # `np.eye(k)[y]`: integer labels first; `ii[r1, c1]`, `x[a:b]`: an int first (hunt50 C1)
+            first = [("array", "index"), ("int", INT_VALUES["index"])] if index_use == "index" else [("int", INT_VALUES["index"])]
+            return first + kinds
+        return kinds
+    if body_use == "array" and kinds and kinds[0][0] in ("int", "float", "bool"):  # `axis[0]`, `axis.dtype` (real35 C2)
+        return [("array", next((k[1] for k in kinds if k[0] == "array"), "float"))] + kinds
+    if body_use in ("int", "number") and kinds and kinds[0][0] == "array":  # `range(steps)`, `x[0] = x0` (hunt52 C2)
+        tag = "int" if body_use == "int" else "float"
+        return [next((k for k in kinds if k[0] == tag), (tag, INT_VALUES["int"] if tag == "int" else FLOAT_VALUES["float"]))] + kinds
+    return kinds
 
 
 def _dedupe(kinds: list[Kind]) -> list[Kind]:
@@ -312,6 +307,21 @@ def _with_total(bounds: list[int], total: int, start: int = 0):
             yield (first, *tail)
 
 
+def coherent_assignments(params: list[Param]) -> list[tuple[Kind, ...]]:
+    """Numbers of one kind together, which the order by total rank buries when several parameters are numbers
+    only by their second or third kind (hunt52 C2): every required parameter that can be an int gets its first
+    int kind, but the first (the data: `nearest_resize(img, new_h, new_w)`), or every one that can be a float its
+    first float, but the first, then with it too (`velocity_verlet(x0, v0, k, m, dt, steps)`). The others keep
+    their likeliest kind. (Not every one an int: Python ints make NumPy compute in float64, which a float32
+    migration's rounding then differs from in long recurrences where no nudge of an int measures the noise.)"""
+    chosen = []
+    for tag, keep_first in (("int", True), ("float", True), ("float", False)):
+        chosen.append(tuple(
+            p.kinds[0] if (keep_first and i == 0) or p.kinds[0] == ("default",)
+            else next((k for k in p.kinds if k[0] == tag), p.kinds[0]) for i, p in enumerate(params)))
+    return chosen
+
+
 def stable_seed(*parts: object) -> int:
     return zlib.crc32(repr(parts).encode())
 
@@ -343,6 +353,7 @@ def build_call(params: list[Param], kinds: tuple[Kind, ...], shapes: list[tuple[
     firsts = [s[0] for s in shapes if s]
     index_bound = min([3, *firsts])
     values: list[tuple[Param, object]] = []
+    symbols: dict[str, int] = {}
     for param, kind in zip(params, kinds):
         tag = kind[0]
         if tag == "default":
@@ -351,6 +362,13 @@ def build_call(params: list[Param], kinds: tuple[Kind, ...], shapes: list[tuple[
             values.append((param, make_array(kind[1], next(array_shapes), rng, float_dtype, flavor, index_bound)))
         elif tag == "vector":  # a fixed number of values, whatever the shape plan
             values.append((param, make_array("float", (kind[1],), rng, float_dtype, flavor, index_bound)))
+        elif tag == "shape":  # a stated shape, whatever the plan; a symbol the same size wherever it appears
+            shape = tuple(d if isinstance(d, int) else SYMBOL_SIZES[(symbols.setdefault(d, len(symbols)) + variant) % len(SYMBOL_SIZES)]
+                          for d in kind[1])
+            values.append((param, make_array(kind[2], shape, rng, float_dtype, flavor, index_bound)))
+        elif tag == "arrays":  # a `*args` of that many arrays of the plan
+            values.append((param, _Spread(make_array("float", next(array_shapes), rng, float_dtype, flavor, index_bound)
+                                          for _ in range(kind[1]))))
         else:
             options = kind[1]
             values.append((param, options[variant % len(options)]))
@@ -365,6 +383,10 @@ def build_call(params: list[Param], kinds: tuple[Kind, ...], shapes: list[tuple[
 _OMIT = object()
 
 
+class _Spread(tuple):
+    """The values of a ``*args`` parameter."""
+
+
 def _arrange(values: list[tuple[Param, object]]) -> tuple[tuple, dict]:
     """Positional while nothing is omitted, keywords after the first omitted parameter."""
     args, kwargs, positional = [], {}, True
@@ -372,7 +394,9 @@ def _arrange(values: list[tuple[Param, object]]) -> tuple[tuple, dict]:
         if value is _OMIT:
             positional = False
             continue
-        if positional and not param.keyword_only:
+        if isinstance(value, _Spread):  # (not after an omitted parameter: nothing could be passed to it)
+            args.extend(value if positional else ())
+        elif positional and not param.keyword_only:
             args.append(value)
         else:
             kwargs[param.name] = value
@@ -380,7 +404,8 @@ def _arrange(values: list[tuple[Param, object]]) -> tuple[tuple, dict]:
 
 
 def array_count(kinds: tuple[Kind, ...]) -> int:
-    return sum(1 for kind in kinds if kind[0] == "array")
+    """How many arrays take their shapes from the plan."""
+    return sum(1 if kind[0] == "array" else kind[1] if kind[0] == "arrays" else 0 for kind in kinds)
 
 
 def flavors(params: list[Param]) -> tuple[str, ...]:
@@ -394,15 +419,17 @@ def systematic_candidates(params: list[Param], seed: int, float_dtype, split: in
     then other sizes of the same structures."""
     rng = np.random.default_rng(seed)
     order = flavors(params)
-    chosen = assignments(params)
+    chosen = _dedupe(assignments(params) + coherent_assignments(params))
     # Degenerate structures come last: 0-d arrays, and numbers given to parameters whose likeliest kind is an
     # array (`ranks(1.5)`). NumPy often accepts them where jax.numpy raises (`np.convolve` of a 0-d array, axis
     # -1 of a number), which says little about a migration checked on the arrays it is written for.
     for degenerate in (False, True):
         for variant in range(3):
             for a_index, kinds in enumerate(chosen):
-                scalar_for_array = any(p.kinds[0][0] == "array" and kind[0] not in ("array", "default")
+                scalar_for_array = any(p.kinds[0][0] in ("array", "shape") and kind[0] not in ("array", "shape", "default")
                                        for p, kind in zip(params, kinds))
+                # (a third array for a `*args` too: NumPy's ufuncs take it as `out`, `np.fmax(*args)`)
+                scalar_for_array = scalar_for_array or any(kind[0] == "arrays" and kind[1] > 2 for kind in kinds)
                 for plan_name, shapes in plans(array_count(kinds)):
                     if (scalar_for_array or plan_name == "0-D") != degenerate:
                         continue

@@ -1,0 +1,210 @@
+"""What a function's own source says about the inputs it takes, for ``np2jax check``'s input generation
+(inputs.py): how its code uses each parameter (as an index, unpacked into names, as an array or a number), the
+shapes its numpydoc "Parameters" section states, and which parameters reach ``np.cross`` (vectors of 3).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+import textwrap
+from typing import Callable
+
+
+def source_tree(function: Callable) -> ast.AST | None:
+    """The syntax tree of the function's (or class's) source, None when it cannot be read."""
+    try:
+        return ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except (OSError, TypeError, SyntaxError, ValueError):
+        return None
+
+
+def index_uses(tree: ast.AST | None) -> dict[str, str | int]:
+    """Names the function's own code uses as an index: "index" for a whole index or one of a tuple of them
+    (``E[y]``, ``ii[r1, c1]``), "bound" for a slice bound (``x[a:b]``); and names it unpacks into a fixed number
+    of names (``x, y, z = axis``: 3). Empty when the source cannot be read."""
+    if tree is None:
+        return {}
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], (ast.Tuple, ast.List))
+                and isinstance(node.value, ast.Name) and not any(isinstance(e, ast.Starred) for e in node.targets[0].elts)):
+            found[node.value.id] = len(node.targets[0].elts)
+            continue
+        if not isinstance(node, ast.Subscript):
+            continue
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        for part in parts:
+            if isinstance(part, ast.Name):
+                found[part.id] = "index"
+            elif isinstance(part, ast.Slice):
+                for bound in (part.lower, part.upper):
+                    if isinstance(bound, ast.Name):
+                        found.setdefault(bound.id, "bound")
+    return found
+
+
+NUMPY_ROOTS = frozenset({"np", "numpy", "onp"})
+INT_CALLS = frozenset({"int", "range"})
+NUMBER_CALLS = frozenset({"float", "complex", "round"})
+# NumPy functions of vectors (not of sizes, as `np.zeros(n)`, `np.arange(n)` are)
+VECTOR_CALLS = frozenset({"norm", "dot", "vdot", "inner", "outer", "cross", "matmul"})
+
+
+def body_uses(tree: ast.AST | None) -> dict[str, str]:
+    """How the code uses a name, where that says array or number whatever the name suggests: "array" for a name it
+    subscripts (``axis[0]``), reads an attribute of (``axis.dtype``) or gives to a NumPy function of vectors
+    (``np.linalg.norm(axis)``); "int" for one given to ``int``/``range``; "number" for one given to ``float`` or
+    ``math.*``, or stored into one element (``x[0], v[0] = x0, v0``). An array use wins over a number one."""
+    if tree is None:
+        return {}
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            found[node.value.id] = "array"
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in NUMPY_ROOTS:
+            found[node.value.id] = "array"
+        elif isinstance(node, ast.Call):
+            root, name = _call_root(node.func)
+            names = [arg.id for arg in node.args if isinstance(arg, ast.Name)]
+            if root in NUMPY_ROOTS and name in VECTOR_CALLS:
+                found.update((n, "array") for n in names)
+            elif root is None and name in INT_CALLS:  # (`range(start, stop)`)
+                for n in names:
+                    found.setdefault(n, "int")
+            elif node.args and isinstance(node.args[0], ast.Name) and (root == "math" or (root is None and name in NUMBER_CALLS)):
+                found.setdefault(node.args[0].id, "number")
+        elif isinstance(node, ast.Assign):
+            for target, value in _element_stores(node):
+                found.setdefault(value, "number")
+    return found
+
+
+def _call_root(func: ast.AST) -> tuple[str | None, str | None]:
+    """(module, name) of a called ``name`` (module None) or ``module.a.name``; (None, None) for anything else."""
+    if isinstance(func, ast.Name):
+        return None, func.id
+    chain = func
+    while isinstance(chain, ast.Attribute):
+        chain = chain.value
+    if isinstance(func, ast.Attribute) and isinstance(chain, ast.Name):
+        return chain.id, func.attr
+    return None, None
+
+
+def _element_stores(node: ast.Assign) -> list[tuple[ast.Subscript, str]]:
+    """(target, name) for each name stored into one element (``x[0] = x0``, ``x[0], v[0] = x0, v0``) or an operand
+    of the arithmetic stored there (``om[i] = om[i - 1] - g / L * np.sin(th[i - 1]) * dt``: g, L, dt; not the
+    arguments of a call or a subscript in it). One element: its place is made of ints, names and arithmetic."""
+    pairs = []
+    for target in node.targets:
+        if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple) and len(target.elts) == len(node.value.elts):
+            pairs.extend(zip(target.elts, node.value.elts))
+        else:
+            pairs.append((target, node.value))
+    found = []
+    for target, value in pairs:
+        if isinstance(target, ast.Subscript) and _one_place(target.slice):
+            found.extend((target, name) for name in _operands(value))
+    return found
+
+
+def _one_place(index: ast.AST) -> bool:
+    """An index of ints, names and arithmetic on them (no slice, call or subscript): one element per name's int."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return all(all(isinstance(n, (ast.Constant, ast.Name, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop,
+                                  ast.expr_context)) for n in ast.walk(part)) for part in parts)
+
+
+def _operands(value: ast.AST) -> list[str]:
+    """Names that are ``value`` or operands of its arithmetic (not inside a call or a subscript)."""
+    if isinstance(value, ast.Name):
+        return [value.id]
+    if isinstance(value, ast.BinOp):
+        return _operands(value.left) + _operands(value.right)
+    if isinstance(value, ast.UnaryOp):
+        return _operands(value.operand)
+    return []
+
+
+# Shapes: ``x : array-like, shape (3,)``, ``shape=(n, 3)``, ``ndarray of shape (4, 4)`` in a numpydoc
+# "Parameters" section; a symbolic size (``n``, ``n_samples``) is a small one, the same for the same symbol.
+DOC_ENTRY = re.compile(r"^\s*(\*{0,2}\w+(?:\s*,\s*\*{0,2}\w+)*)\s*:\s*(.*\S)\s*$")
+DOC_SHAPE = re.compile(r"\bshape\s*[=:]?\s*(\([^()]*\)(?:\s*or\s*\([^()]*\))*)")
+SYMBOL_SIZES = (4, 5, 6, 2)
+CROSS_SHAPES = ((3,), ("n", 3))  # `np.cross` takes vectors of 3 (or 2) numbers
+
+
+def shape_kinds(function: Callable, tree: ast.AST | None) -> dict[str, list[tuple]]:
+    """Shapes to try first per parameter: those its docstring states (real35 C5), then, for one that reaches
+    ``np.cross``, vectors of 3 and rows of them (real35 C3)."""
+    shapes = doc_shapes(inspect.getdoc(function) or "")
+    for name in _cross_reach(tree):
+        shapes.setdefault(name, []).extend(s for s in CROSS_SHAPES if s not in shapes.get(name, []))
+    return shapes
+
+
+def doc_shapes(doc: str) -> dict[str, list[tuple]]:
+    """{parameter: [shape, ...]} from the "Parameters" section of a numpydoc docstring; a dimension is an int or
+    a symbol (a str); ``...`` dimensions are left out."""
+    lines = doc.splitlines()
+    found: dict[str, list[tuple]] = {}
+    inside = False
+    for i, line in enumerate(lines):
+        underline = i + 1 < len(lines) and re.fullmatch(r"\s*-{3,}\s*", lines[i + 1])
+        if underline:
+            inside = line.strip().lower() in ("parameters", "other parameters", "arguments")
+            continue
+        entry = DOC_ENTRY.match(line) if inside else None
+        shape = DOC_SHAPE.search(entry.group(2)) if entry else None
+        if shape is None:
+            continue
+        options = [_dims(text) for text in re.findall(r"\(([^()]*)\)", shape.group(1))]
+        for name in re.split(r"\s*,\s*", entry.group(1)):
+            found.setdefault(name.lstrip("*"), []).extend(o for o in options if o is not None)
+    return {name: shapes for name, shapes in found.items() if shapes}
+
+
+def _dims(text: str) -> tuple | None:
+    """``3,`` -> (3,); ``n, 3`` -> ("n", 3); None for a size that is neither an int nor a name."""
+    dims = []
+    for part in (p.strip() for p in text.split(",")):
+        if part in ("", "...", "…"):
+            continue
+        if part.isdigit():
+            dims.append(int(part))
+        elif re.fullmatch(r"[A-Za-z_]\w*", part):
+            dims.append(part)
+        else:
+            return None
+    return tuple(dims)
+
+
+def _cross_reach(tree: ast.AST | None) -> set[str]:
+    """Names whose values reach an argument of ``np.cross``, directly or through assignments in the function
+    (``forward = _normalize(target - eye)``; ``np.cross(forward, up)``)."""
+    if tree is None:
+        return set()
+    sources: dict[str, set[str]] = {}  # assigned name -> names its value reads
+    crossed: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            read = _names_in(node.value)
+            for target in node.targets:
+                for name in _names_in(target):
+                    sources.setdefault(name, set()).update(read - {name})
+        elif isinstance(node, ast.Call) and _call_root(node.func)[1] == "cross" and _call_root(node.func)[0] in NUMPY_ROOTS:
+            for arg in node.args:
+                crossed |= _names_in(arg)
+    reached, todo = set(), list(crossed)
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo.extend(sources.get(name, ()))
+    return reached
+
+
+def _names_in(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
