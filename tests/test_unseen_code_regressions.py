@@ -3103,6 +3103,41 @@ def test_classes_whose_arrays_stay_private_migrate():
     np.testing.assert_allclose(np.asarray(mine.tidy()), theirs.tidy(), rtol=1e-6)  # (float32 without x64)
 
 
+def test_an_update_of_module_state_a_helper_returns_is_reported():
+    """`y = get(); y -= 1.0` with `def get(): return STATE`: NumPy's `-=` updates the module's array in place, and
+    every later call sees it; the migrated function rebound `y` and left STATE as it was, with no diagnostic (the
+    helper takes no argument `y` could alias). A name bound to module-level state a module function returns is
+    reported (NPJ201); a number it returns (`EPS = 1e-8`) is not."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        STATE = np.zeros(3)
+        EPS = 1e-8
+
+        def get():
+            return STATE
+
+        def eps():
+            return EPS
+
+        def use():
+            y = get()
+            y -= 1.0
+            return np.sum(y)
+
+        def tol(x):
+            t = eps()
+            t *= 2.0
+            return np.sum(x) + t
+        """
+    )
+    assert "NPJ201" in _codes_of(result, "use") and not record(result, "use").jit, result.diagnostics
+    assert "NPJ201" not in _codes_of(result, "tol") and record(result, "tol").jit
+    assert [migrated.use(), migrated.use()] == [original.use(), original.use()] == [-3.0, -6.0]
+    assert float(migrated.tol(np.ones(2))) == pytest.approx(original.tol(np.ones(2)))
+
+
 def test_averages_of_integer_arrays_are_float64_as_in_numpy():
     """hunt50 S2: jax.numpy averages every integer or boolean array narrower than 64 bits in float32, even under x64
     (`img.mean()` of a uint8 image is 122.99999 where NumPy's is 123.0), so `img > img.mean()` picked the pixel equal

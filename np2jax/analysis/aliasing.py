@@ -310,6 +310,11 @@ class FunctionAliasing:
                                 f"then updates the caller's array too, JAX does not (annotate `{source}: float`, or give "
                                 "it a number default, when it is a number)")
                     return f"`{name}` is a view of another array: NumPy updates that array too, JAX does not"
+            state = (self.fresh_results.returned_state(binding.value, self.scope)
+                     if isinstance(binding, ValueBinding) and not binding.augmented and self.fresh_results is not None else None)
+            if state is not None:  # `y = get(); y -= 1` with `def get(): return STATE`
+                return (f"`{name}` is `{state}`, module-level state a function of the module returns: NumPy's "
+                        f"`{name} {{op}}= ...` updates it in place, JAX rebinds only `{name}`")
             if isinstance(binding, LoopBinding) and self._looks_like_array(name):
                 return f"`{name}` iterates over an array's rows, which are views: NumPy updates the array"
             shared = self.shared_values().binding_reason(name, binding)

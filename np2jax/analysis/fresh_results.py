@@ -50,6 +50,26 @@ class FreshResults:
                  for b in bindings}
         return kinds.pop() if len(kinds) == 1 else None
 
+    def returned_state(self, expr: cst.BaseExpression, scope: Scope) -> str | None:
+        """When ``expr`` calls, by name, a module-level function of this module that returns module-level state
+        (``return STATE``, ``return CACHE[key]``, ``return registry.arrays``): that returned expression's code, which
+        NumPy's ``y = get(); y -= 1`` updates in place (the rebinding JAX makes does not). Else None."""
+        function = self._module_function(expr, scope)
+        found = self._plain_returns(function) if function is not None else None
+        if found is None:
+            return None
+        inner, returns = found
+        for value in returns:
+            base = value
+            while isinstance(base, (cst.Subscript, cst.Attribute)):
+                base = base.value
+            if isinstance(base, cst.Name):
+                owner, bindings = inner.lookup(base.value)
+                if owner is self.module_scope and bindings and all(isinstance(b, ValueBinding) for b in bindings) and any(
+                        not isinstance(b.value, _IMMUTABLE) for b in bindings):  # (`EPS = 1e-8` is a number)
+                    return cst.Module(body=[]).code_for_node(value)
+        return None
+
     def _module_function(self, expr: cst.BaseExpression, scope: Scope) -> cst.FunctionDef | None:
         if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Name):
             return None
@@ -146,6 +166,10 @@ class _Arguments(FastVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if any(isinstance(arg.value, cst.Name) and arg.value.value == self.name for arg in node.args):
             self.calls.append(node)
+
+
+_IMMUTABLE = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.UnaryOperation,
+              cst.Tuple)
 
 
 class _Returns(FastVisitor):
