@@ -3138,6 +3138,28 @@ def test_an_update_of_module_state_a_helper_returns_is_reported():
     assert float(migrated.tol(np.ones(2))) == pytest.approx(original.tol(np.ones(2)))
 
 
+def test_a_mask_made_by_a_cast_to_bool_is_a_mask_index():
+    """hunt52 L1: `np.all(win[se.astype(bool)])` (a morphological erosion's structuring element) was jitted and raised
+    NonConcreteBooleanIndexError: a cast to bool (`.astype(bool)`, `np.asarray(m, dtype=bool)`) makes a mask, whose
+    index has a data-dependent shape (NPJ301: not jitted)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def all_under(win, se):
+            return np.all(win[se.astype(bool)])
+
+        def picked(x, m):
+            return np.sum(x[np.asarray(m, dtype=bool)] ** 2)
+        """
+    )
+    for name in ("all_under", "picked"):
+        assert not record(result, name).jit and "NPJ301" in _codes_of(result, name), result.diagnostics
+    win, se = np.array([[1.0, 0.0], [2.0, 3.0]]), np.array([[1, 0], [1, 1]])
+    assert bool(migrated.all_under(win, se)) == original.all_under(win, se)
+    assert float(migrated.picked(np.arange(3.0), [1, 0, 1])) == original.picked(np.arange(3.0), [1, 0, 1])
+
+
 def test_averages_of_integer_arrays_are_float64_as_in_numpy():
     """hunt50 S2: jax.numpy averages every integer or boolean array narrower than 64 bits in float32, even under x64
     (`img.mean()` of a uint8 image is 122.99999 where NumPy's is 123.0), so `img > img.mean()` picked the pixel equal

@@ -429,8 +429,15 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
         if isinstance(node, cst.Call):
             if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("all", "any") and self.tokens(node.func.value):
                 return True  # `(d < r).all(axis=1)`
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype" and len(node.args) >= 1 and (
+                    self._bool_dtype(node.args[0].value)) and self.tokens(node.func.value):
+                return True  # `win[se.astype(bool)]` (hunt52 L1)
             qualname = self.resolver.qualname(node.func, self.scope) or ""
             short = qualname.rsplit(".", 1)[-1]
+            if (is_numpy(qualname) or qualname.startswith("jax.numpy")) and short in ("asarray", "array") and any(
+                    arg.keyword is not None and arg.keyword.value == "dtype" and self._bool_dtype(arg.value)
+                    for arg in node.args) and self.tokens(node):
+                return True  # `x[np.asarray(m, dtype=bool)]`
             if (is_numpy(qualname) or qualname.startswith("jax.numpy")) and short in MASK_JOINERS:
                 return self._joins_masks(node, short, seen)
             return (is_numpy(qualname) or qualname.startswith("jax.numpy")) and short in MASK_FUNCTIONS and bool(self.tokens(node))
@@ -445,6 +452,13 @@ class FunctionTracing(TracedTokens, ForLoops, WhileLoops, SliceWindows, PrefixMa
                 and (self._is_mask(b.value, seen | {node.value}) or (not b.augmented and self._made_boolean(b.value, seen | {node.value})))
                 for b in bindings)
         return False
+
+    def _bool_dtype(self, node: cst.BaseExpression) -> bool:
+        """``bool``, ``np.bool_``, ``"bool"``."""
+        if isinstance(node, cst.SimpleString):
+            return node.evaluated_value in ("bool", "?")
+        return (self.resolver.qualname(node, self.scope) or "") in ("builtins.bool", "numpy.bool_", "numpy.bool",
+                                                                    "jax.numpy.bool_", "jax.numpy.bool")
 
     def _made_boolean(self, node: cst.BaseExpression, seen: frozenset[str]) -> bool:
         """``np.zeros(n, dtype=bool)``, ``np.full(n, False)``, ``m.copy()`` / ``np.zeros_like(m)`` of a mask: a
