@@ -3160,6 +3160,47 @@ def test_a_mask_made_by_a_cast_to_bool_is_a_mask_index():
     assert float(migrated.picked(np.arange(3.0), [1, 0, 1])) == original.picked(np.arange(3.0), [1, 0, 1])
 
 
+def test_reading_the_items_of_a_helpers_list_in_a_loop_keeps_it_migrated():
+    """hunt51 FP2: `for layer in layers: total = total + layer.sum()`, after `layers[i] -= X[i]` on a list of new
+    arrays `init_layers` returns, counted as handing the list's arrays out (NPJ201 on the writes, NPJ202 on the
+    helper): a loop whose variable is only read into new values takes nothing out. The loop is unrolled, as the list
+    is (a fori_loop would index the list with a traced index). A loop storing its variable is still reported."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def init_layers(n, k):
+            return [np.zeros(n) for _ in range(k)]
+
+        def train(X):
+            layers = init_layers(X.shape[1], 3)
+            for i in range(len(layers)):
+                layers[i] -= X[i]
+            total = 0.0
+            for layer in layers:
+                total = total + layer.sum() * layer.shape[0]
+            return total
+
+        def init_kept(n, k):
+            return [np.zeros(n) for _ in range(k)]
+
+        def kept(X):
+            layers = init_kept(X.shape[1], 3)
+            for i in range(len(layers)):
+                layers[i] -= X[i]
+            out = []
+            for layer in layers:
+                out.append(layer)
+            return out
+        """
+    )
+    assert record(result, "train").jit and record(result, "init_layers").jit, result.diagnostics
+    assert "fori_loop" not in result.output.decode()
+    assert "NPJ201" in _codes_of(result, "kept"), result.diagnostics
+    X = np.arange(6.0).reshape(3, 2)
+    assert float(migrated.train(X)) == original.train(X)
+
+
 def test_averages_of_integer_arrays_are_float64_as_in_numpy():
     """hunt50 S2: jax.numpy averages every integer or boolean array narrower than 64 bits in float32, even under x64
     (`img.mean()` of a uint8 image is 122.99999 where NumPy's is 123.0), so `img > img.mean()` picked the pixel equal

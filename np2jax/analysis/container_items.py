@@ -267,9 +267,39 @@ def _use_problem(node, ancestors: tuple, name: str, dict_like: bool, new_item, r
         return None  # `len(counts)`, `np.asarray(counts)`: copies numbers out, keeps no item (`np.atleast_1d(*L)` does)
     if isinstance(parent, cst.Arg) and not parent.star and isinstance(grandparent, cst.Call) and reads_items(grandparent, node):
         return None  # `forward(params, X)` computing `X @ params["W"]`: reads the items into new values
-    if isinstance(parent, cst.For) and parent.iter is node and dict_like:
-        return None  # `for k in params:` iterates keys
+    if isinstance(parent, cst.For) and parent.iter is node and (dict_like or _reads_rows_only(parent)):
+        return None  # `for k in params:` iterates keys; `for layer in layers: total += layer.sum()` reads items
     return f"`{name}` is used as a whole (passed on, aliased or iterated)"
+
+
+def _reads_rows_only(loop: cst.For) -> bool:
+    """``for layer in layers:`` whose loop variable the body only reads into new values: an operand of arithmetic or
+    a comparison, its shape, a method making a new array (``layer.sum()``, not with ``out=``); never rebound, updated,
+    stored or handed on (hunt51 FP2)."""
+    from np2jax.analysis.aliasing import FRESH_METHODS  # (aliasing imports this module)
+    from np2jax.analysis.private_arguments import _read_only_use
+
+    if not isinstance(loop.target, cst.Name):
+        return False
+    name = loop.target.value
+    parents: dict[cst.CSTNode, cst.CSTNode] = {}
+    stack: list[cst.CSTNode] = [loop.body] + ([loop.orelse] if loop.orelse is not None else [])
+    while stack:
+        node = stack.pop()
+        for child in inner_nodes(node):
+            parents[child] = node
+            stack.append(child)
+    for node, parent in parents.items():
+        if not (isinstance(node, cst.Name) and node.value == name) or (isinstance(parent, cst.Attribute) and parent.attr is node):
+            continue
+        if _read_only_use(node, parent):
+            continue
+        call = parents.get(parent)
+        if (isinstance(parent, cst.Attribute) and parent.attr.value in FRESH_METHODS and isinstance(call, cst.Call)
+                and call.func is parent and not any(a.keyword is not None and a.keyword.value == "out" for a in call.args)):
+            continue  # `layer.sum()`
+        return False
+    return True
 
 
 def _taken_out(item: cst.CSTNode, ancestors: tuple, name: str, consumes, reads_only) -> str | None:

@@ -75,6 +75,8 @@ class ForLoops:
             return  # a Python container (a list of layers, a tuple of names): unrolling is what is meant
         if steps is None and self._fresh_dict(iterable):
             return  # `for k in params` of `params = init_params(n)`, a dict of new arrays: its keys, few and static
+        if steps is None and self._made_list(iterable):
+            return  # `for layer in layers` of a list a helper makes: unrolled (hunt51 FP2)
         if steps is None and self._ranges_over_python_sequence(iterable):
             return  # range(len(coeffs)) of a tuple: as short as the tuple
         listed = list_indexed_at(node, self.node, self.params, self.resolver, self.function_scope)
@@ -195,6 +197,19 @@ class ForLoops:
                 found, _ = self.scope.lookup(source.value)
                 if found is self.function_scope:
                     self.iterated.add(source.value)
+
+    def _made_list(self, iterable: cst.BaseExpression) -> bool:
+        """A local name only bound to a list display of items or to a list of new arrays a helper of the module makes
+        (``layers = init_layers(n)``, analysis/fresh_results.py): as long as the display or the helper's list, not
+        grown by appends (which a loop may turn into an array)."""
+        if not isinstance(iterable, cst.Name):
+            return False
+        found, bindings = self.scope.lookup(iterable.value)
+        fresh = self.module.fresh_results
+        return found is self.function_scope and bool(bindings) and all(
+            isinstance(b, ValueBinding) and not b.augmented and (
+                (isinstance(b.value, (cst.List, cst.Tuple)) and bool(b.value.elements))
+                or (fresh is not None and fresh.fresh_container_call(b.value, found) == "list")) for b in bindings)
 
     def _ranges_over_python_sequence(self, iterable: cst.BaseExpression) -> bool:
         if not (isinstance(iterable, cst.Call) and self.resolver.qualname(iterable.func, self.scope) == "builtins.range"):
