@@ -76,6 +76,10 @@ def nearest_resize(img, new_h, new_w):
     return img[ys][:, xs]
 
 
+def forward(params, X):
+    return np.tanh(X @ params["W"] + params["b"])
+
+
 def velocity_verlet(x0, v0, k, m, dt, steps):
     x = np.zeros(steps + 1)
     v = np.zeros(steps + 1)
@@ -128,6 +132,10 @@ def nearest_resize(img, new_h, new_w):
     return img[ys][:, xs]
 
 
+def forward(params, X):
+    return jnp.tanh(X @ params["W"] + params["b"])
+
+
 def velocity_verlet(x0, v0, k, m, dt, steps):
     x = jnp.zeros(steps + 1)
     v = jnp.zeros(steps + 1)
@@ -150,10 +158,11 @@ WRONG = (MIGRATED
          .replace("s * axis[2], jnp.cos", "s * axis[1], jnp.cos")
          .replace("side[2], jnp.dot", "side[0], jnp.dot")
          .replace("img[ys][:, xs]", "img[ys][:, xs[::-1]]")
-         .replace("0.5 * a * dt ** 2", "0.45 * a * dt ** 2"))
+         .replace("0.5 * a * dt ** 2", "0.45 * a * dt ** 2")
+         .replace('params["W"] + params["b"]', 'params["W"] - params["b"]'))
 
 FUNCTIONS = ("check_mrp", "transform", "accumulation_max", "from_axis_rotation", "look_at", "nearest_resize",
-             "velocity_verlet")
+             "velocity_verlet", "forward")
 
 
 def _check(tmp: Path, migrated: str) -> dict[str, dict]:
@@ -184,7 +193,8 @@ def wrong(tmp_path_factory):
 def test_a_function_skipped_before_is_checked(right, name):
     """real35 C2-C5, hunt52 C2: a stated shape (`mrp : array-like, shape (3,)`, `shape=(4, 4)`, `shape (n, 3)`),
     a `*args` (`np.fmax(*args)`), an `axis` the code indexes, vectors that reach `np.cross`, an image with integer
-    sizes, scalar initial conditions stored into an array with an int step count: all were `skipped`."""
+    sizes, scalar initial conditions stored into an array with an int step count, a dict of parameters read by
+    key (`params["W"]`, hunt51 C2): all were `skipped`."""
     record = right[name]
     assert record["status"] == "equivalent" and record["inputs_tried"] >= 1, record
 

@@ -18,7 +18,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from np2jax.check.source_hints import SYMBOL_SIZES, body_uses, index_uses, shape_kinds, source_tree
+from np2jax.check.source_hints import SYMBOL_SIZES, body_uses, dict_keys, index_uses, shape_kinds, source_tree
 
 
 @dataclass
@@ -71,6 +71,7 @@ FLOAT_VALUES = {"prob": (0.3, 0.7, 0.1), "percent": (25.0, 50.0, 90.0), "step": 
 INT_VALUES = {"count": (3, 2, 5), "index": (1, 2, 0), "seed": (0, 1, 2), "axis": (0, -1, 1), "int": (2, 3, 1)}
 
 Kind = tuple  # ("default",) ("array", role) ("vector", length) ("shape", dims, role) ("arrays", count) (a `*args`)
+#              ("dict", keys) (arrays under those keys)
 #              ("int", values) ("float", values) ("bool", values) ("value", values)
 
 
@@ -193,7 +194,7 @@ def parameters(function: Callable, skip_first: bool = False) -> list[Param] | No
         hints = {}
     params = []
     tree = source_tree(function)
-    indexing, uses = index_uses(tree), body_uses(tree)
+    indexing, uses, keyed = index_uses(tree), body_uses(tree), dict_keys(tree)
     shaped = shape_kinds(function, tree)
     items = list(signature.parameters.values())
     if skip_first and items and items[0].kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
@@ -209,6 +210,9 @@ def parameters(function: Callable, skip_first: bool = False) -> list[Param] | No
             kinds = _default_kinds(p.default, p.name) + [k for k in (kinds or []) if k[0] != "default"]
         elif kinds is None:
             kinds = _used_kinds(_name_kinds(p.name), indexing.get(p.name), uses.get(p.name))
+        if p.name in keyed and len(keyed[p.name]) <= 8:  # `params["W"]`: a dict of arrays first (hunt51 C2)
+            at = 1 if kinds and kinds[0] == ("default",) else 0
+            kinds = kinds[:at] + [("dict", keyed[p.name])] + kinds[at:]
         if shaped.get(p.name):  # a stated or needed shape first (after the default)
             at = 1 if kinds and kinds[0] == ("default",) else 0
             role = next((k[1] for k in kinds if k[0] == "array"), "float")
@@ -366,6 +370,9 @@ def build_call(params: list[Param], kinds: tuple[Kind, ...], shapes: list[tuple[
             shape = tuple(d if isinstance(d, int) else SYMBOL_SIZES[(symbols.setdefault(d, len(symbols)) + variant) % len(SYMBOL_SIZES)]
                           for d in kind[1])
             values.append((param, make_array(kind[2], shape, rng, float_dtype, flavor, index_bound)))
+        elif tag == "dict":  # arrays of the plan under the keys the code reads
+            values.append((param, {key: make_array("float", next(array_shapes), rng, float_dtype, flavor, index_bound)
+                                   for key in kind[1]}))
         elif tag == "arrays":  # a `*args` of that many arrays of the plan
             values.append((param, _Spread(make_array("float", next(array_shapes), rng, float_dtype, flavor, index_bound)
                                           for _ in range(kind[1]))))
@@ -405,7 +412,8 @@ def _arrange(values: list[tuple[Param, object]]) -> tuple[tuple, dict]:
 
 def array_count(kinds: tuple[Kind, ...]) -> int:
     """How many arrays take their shapes from the plan."""
-    return sum(1 if kind[0] == "array" else kind[1] if kind[0] == "arrays" else 0 for kind in kinds)
+    return sum(1 if kind[0] == "array" else kind[1] if kind[0] == "arrays" else len(kind[1]) if kind[0] == "dict" else 0
+               for kind in kinds)
 
 
 def flavors(params: list[Param]) -> tuple[str, ...]:

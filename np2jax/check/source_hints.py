@@ -45,6 +45,25 @@ def index_uses(tree: ast.AST | None) -> dict[str, str | int]:
     return found
 
 
+def dict_keys(tree: ast.AST | None) -> dict[str, tuple[str, ...]]:
+    """Names the code subscripts only with string constants (``params["W"]``, ``params["b"]``): a dict of arrays
+    under those keys, in the order first met (hunt51 C2: a network's parameters)."""
+    if tree is None:
+        return {}
+    keys: dict[str, list[str]] = {}
+    other: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            key = node.slice
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                found = keys.setdefault(node.value.id, [])
+                if key.value not in found:
+                    found.append(key.value)
+            else:
+                other.add(node.value.id)
+    return {name: tuple(found) for name, found in keys.items() if name not in other}
+
+
 NUMPY_ROOTS = frozenset({"np", "numpy", "onp"})
 INT_CALLS = frozenset({"int", "range"})
 NUMBER_CALLS = frozenset({"float", "complex", "round"})
