@@ -155,6 +155,7 @@ class FileContext:
         self.masked_results: set[cst.Call] = set()  # `np.f(..., out=np.zeros(..), where=m)` -> jnp.where (analysis/inplace_calls.py)
         self.call_keywords: dict[cst.Call, dict] = {}  # keyword changes rules ask for on calls other than NumPy's
         self.call_casts: dict[cst.Call, cst.BaseExpression] = {}  # `.astype(dtype)` rules ask for on calls other than NumPy's
+        self.scaled_receivers: set[cst.Call] = set()  # `img.mean()` -> `(img * 1.0).mean()` (analysis/average_dtype.py)
         self.exact_grids: set[cst.Call] = set()  # `np.linspace(...)` of static values: `jnp.asarray(np.linspace(...))`
         self.call_wraps: dict[cst.Call, set[int]] = {}  # arguments to wrap in `jnp.asarray` on calls other than NumPy's
         self.call_funcs: dict[cst.Call, str] = {}  # callee -> jax's qualified name (`scipy.linalg.inv` -> jax.scipy's)

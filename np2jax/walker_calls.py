@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.average_dtype import times_one
 from np2jax.analysis.inplace_calls import constant_dtype
 from np2jax.analysis.int_promotions import int_array_casts
 from np2jax.analysis.list_operands import array_list_operands
@@ -55,6 +56,10 @@ class CallRewrites:
             self.statement_rewrites += 1  # a NumPy array's method refuses tracers; a JAX array's takes them
             updated = updated.with_changes(func=updated.func.with_changes(
                 value=call(f"{self.ctx.use_jnp()}.asarray", updated.func.value)))
+        if original in self.ctx.scaled_receivers and self.traced and isinstance(updated.func, cst.Attribute):
+            self.statement_rewrites += 1  # `(img * 1.0).mean()`: NumPy's dtype for the average (average_dtype.py)
+            receiver = times_one(updated.func.value).with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            updated = updated.with_changes(func=updated.func.with_changes(value=receiver))
         if tracing is not None and isinstance(original.func, cst.Name):
             updated = self._static_tuples(original, updated)
         changes = self.keyword_changes.get(original)
@@ -152,6 +157,8 @@ class CallRewrites:
             elif ("inexact", i) in positions:  # `np.polyfit(np.arange(n), y, 1)`: NumPy's own `asarray(x) + 0.0`
                 arg = arg.with_changes(value=cst.BinaryOperation(
                     left=cst.Call(func=asarray, args=[cst.Arg(arg.value)]), operator=cst.Add(), right=cst.Float("0.0")))
+            elif ("scale", i) in positions:  # `jnp.mean(img * 1.0)`: NumPy's dtype for the average (average_dtype.py)
+                arg = arg.with_changes(value=times_one(arg.value))
             elif i in positions:
                 arg = arg.with_changes(value=cst.Call(func=asarray, args=[cst.Arg(arg.value)]))
             elif ("ravel", i) in positions:  # `np.meshgrid(a, b)` flattens a 2-D `a` itself

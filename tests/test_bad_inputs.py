@@ -42,7 +42,7 @@ def _big_module(functions: int = 1000) -> tuple[bytes, bytes]:
         source.replace("np.", "jnp.")
         .replace("import numpy as np", "import jax\nimport jax.numpy as jnp")
         .replace("\ndef stat_", "\n@jax.jit\ndef stat_")
-        .replace("jnp.mean(y)", "jnp.mean(y, dtype=jnp.result_type(float, y))")  # NumPy's dtype for integer `y`
+        .replace("jnp.mean(y)", "jnp.mean(y * 1.0)")  # NumPy's dtype for integer `y`
     )
     return source.encode(), migrated.encode()
 

@@ -182,7 +182,7 @@ def test_the_guard_becomes_the_final_return():
         "    cx = ((x + xn) * c).sum() / (6.0 * a)\n"
         "    cy = ((y + yn) * c).sum() / (6.0 * a)\n"
         "    # degenerate polygon\n"
-        "    return jax.lax.cond(abs(a) < 1e-15, lambda: poly.mean(axis=0, dtype=jnp.result_type(float, poly)), lambda: jnp.array([cx, cy]))\n"
+        "    return jax.lax.cond(abs(a) < 1e-15, lambda: (poly * 1.0).mean(axis=0), lambda: jnp.array([cx, cy]))\n"
     )
     assert expected in migrate(RUNTIME).output.decode()
 

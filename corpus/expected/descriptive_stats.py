@@ -19,8 +19,8 @@ logit = lambda p: jnp.log(p / (1.0 - p))
 @functools.partial(jax.jit, static_argnums=(1,))
 def zscore(x, axis=0):
     """Standard scores along ``axis``; constant columns map to zero."""
-    mu = jnp.mean(x, axis=axis, keepdims=True, dtype=jnp.result_type(float, x))
-    sigma = jnp.std(x, axis=axis, keepdims=True, dtype=jnp.result_type(float, x))
+    mu = jnp.mean(x * 1.0, axis=axis, keepdims=True)
+    sigma = jnp.std(x * 1.0, axis=axis, keepdims=True)
     return (x - mu) / jnp.maximum(sigma, EPS)
 
 
@@ -96,7 +96,7 @@ def ranks(x):
 @jax.jit
 def standardized_moments(x):
     """Skewness and excess kurtosis of each column."""
-    centred = x - x.mean(axis=0, dtype=jnp.result_type(float, x))
+    centred = x - (x * 1.0).mean(axis=0)
     var = jnp.mean(centred ** 2, axis=0)
     skew = jnp.mean(centred ** 3, axis=0) / var ** 1.5
     kurt = jnp.mean(centred ** 4, axis=0) / var ** 2 - 3.0
@@ -112,14 +112,14 @@ def pairwise_corr_matrix(columns):
 @jax.jit
 def coefficient_of_variation(x):
     """Standard deviation over mean per column; 0 where the mean is 0 (no division warning)."""
-    mean = x.mean(axis=0, dtype=jnp.result_type(float, x))
-    return jnp.where(mean != 0, jnp.divide(x.std(axis=0, dtype=jnp.result_type(float, x)), jnp.abs(mean)), jnp.zeros_like(mean)).astype(mean.dtype)
+    mean = (x * 1.0).mean(axis=0)
+    return jnp.where(mean != 0, jnp.divide((x * 1.0).std(axis=0), jnp.abs(mean)), jnp.zeros_like(mean)).astype(mean.dtype)
 
 
 @jax.jit
 def dispersion_index(counts):
     """Variance-to-mean ratio of a 1-D sample of counts; 1.0 (as for Poisson data) when every count is 0."""
-    mean = counts.mean(dtype=jnp.result_type(float, counts))
+    mean = (counts * 1.0).mean()
     centred = counts - mean
     var = jnp.mean(centred ** 2)
     return jnp.where(mean == 0, 1.0, var / mean)
@@ -130,7 +130,7 @@ def weighted_center(x, w):
     """Weighted mean of the rows of x; the plain mean when the weights sum to 0."""
     total = w.sum()
     share = w / total
-    return jax.lax.cond(total == 0, lambda: x.mean(axis=0, dtype=jnp.result_type(float, x)), lambda: share @ x)
+    return jax.lax.cond(total == 0, lambda: (x * 1.0).mean(axis=0), lambda: share @ x)
 
 
 @jax.jit

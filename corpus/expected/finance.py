@@ -74,7 +74,7 @@ def rolling_volatility(returns, window=20):
     out = jnp.empty_like(returns[window - 1:])
     if 0 < n_days - window + 1:
         def _loop_body(t, out):
-            out = out.at[t].set(jnp.std(jax.lax.dynamic_slice_in_dim(returns, t, window), axis=0, ddof=1, dtype=jnp.result_type(float, returns)))
+            out = out.at[t].set(jnp.std(jax.lax.dynamic_slice_in_dim(returns, t, window) * 1.0, axis=0, ddof=1))
             return out
         out = jax.lax.fori_loop(0, n_days - window + 1, _loop_body, out)
     return out * sqrt(TRADING_DAYS)

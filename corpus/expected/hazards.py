@@ -87,7 +87,7 @@ def round_to_units(x):
 @jax.jit
 def clean_and_rank(x):
     """Replace NaNs by the column mean, then rank every column."""
-    col_mean = jnp.nanmean(x, axis=0, dtype=jnp.result_type(float, x))
+    col_mean = jnp.nanmean(x * 1.0, axis=0)
     filled = jnp.where(jnp.isnan(x), col_mean, x)
     return jnp.argsort(filled, axis=0)
 

@@ -116,8 +116,8 @@ def local_max_mask(img):
 
 @jax.jit
 def channel_stats(batch):
-    mean = batch.mean(axis=(0, 1, 2), dtype=jnp.result_type(float, batch))
-    std = batch.std(axis=(0, 1, 2), ddof=1, dtype=jnp.result_type(float, batch))
+    mean = (batch * 1.0).mean(axis=(0, 1, 2))
+    std = (batch * 1.0).std(axis=(0, 1, 2), ddof=1)
     return mean, std
 
 

@@ -95,4 +95,4 @@ def downsample(image):
     """Halve each side by averaging 2x2 blocks (sides must be even)."""
     h, w = image.shape
     blocks = image.reshape(h // 2, 2, w // 2, 2)
-    return blocks.mean(axis=(1, 3), dtype=jnp.result_type(float, image))
+    return (blocks * 1.0).mean(axis=(1, 3))

@@ -24,7 +24,7 @@ def naive_variance(x):
 
 @jax.jit
 def naive_std(x):
-    return jnp.sqrt(jnp.mean(x ** 2, dtype=jnp.result_type(float, x)) - jnp.mean(x, dtype=jnp.result_type(float, x)) ** 2)
+    return jnp.sqrt(jnp.mean((x ** 2) * 1.0) - jnp.mean(x * 1.0) ** 2)
 
 
 @jax.jit
@@ -35,7 +35,7 @@ def naive_covariance(x, y):
 
 @jax.jit
 def two_pass_variance(x):
-    d = x - jnp.mean(x, dtype=jnp.result_type(float, x))
+    d = x - jnp.mean(x * 1.0)
     return jnp.sum(d * d) / (len(x) - 1)
 
 
@@ -62,13 +62,13 @@ def welford(x):
 @jax.jit
 def zscore(x, eps=1e-12):
     """Standardized values; eps only guards against a zero spread."""
-    return (x - jnp.mean(x, dtype=jnp.result_type(float, x))) / (jnp.std(x, dtype=jnp.result_type(float, x)) + eps)
+    return (x - jnp.mean(x * 1.0)) / (jnp.std(x * 1.0) + eps)
 
 
 @jax.jit
 def has_drifted(previous_mean, x):
     """Did the stream's mean move since the last window?"""
-    return jnp.abs(jnp.mean(x, dtype=jnp.result_type(float, x)) - previous_mean) > DRIFT_TOL
+    return jnp.abs(jnp.mean(x * 1.0) - previous_mean) > DRIFT_TOL
 
 
 @jax.jit

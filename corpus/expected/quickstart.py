@@ -33,7 +33,7 @@ def selu(x, alpha=SELU_ALPHA, lmbda=SELU_LAMBDA):
 @jax.jit
 def normalize_rows(X):
     # Standardise every column: zero mean, unit variance.
-    return (X - X.mean(0, dtype=jnp.result_type(float, X))) / X.std(0, dtype=jnp.result_type(float, X))
+    return (X - (X * 1.0).mean(0)) / (X * 1.0).std(0)
 
 
 def negate_if(x, neg):

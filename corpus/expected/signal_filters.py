@@ -42,12 +42,12 @@ def fir_filter(signal: numpy.ndarray, taps: numpy.ndarray = LOWPASS_TAPS) -> num
 @jax.jit
 def remove_dc(signal):
     """Subtract the mean so the signal is centred on zero."""
-    return signal - jnp.mean(signal, dtype=jnp.result_type(float, signal))
+    return signal - jnp.mean(signal * 1.0)
 
 
 @jax.jit
 def rms(signal: numpy.ndarray) -> float:
-    return jnp.sqrt(jnp.mean(jnp.square(signal), dtype=jnp.result_type(float, signal)))
+    return jnp.sqrt(jnp.mean(jnp.square(signal) * 1.0))
 
 
 @functools.partial(jax.jit, static_argnums=(0,))

@@ -35,6 +35,8 @@ FLOAT64: Source = ("fixed", "float64")  # an explicit 64-bit dtype: under x64 it
 SAME_DTYPE_FUNCTIONS = SAME_KIND_REDUCTIONS | frozenset(
     "negative positive square copy ravel flatten reshape squeeze transpose sort flip roll clip cumsum round".split()
 )
+# Functions of two operands whose result has their promoted dtype, as arithmetic's
+PROMOTING_FUNCTIONS = frozenset({"minimum", "maximum", "fmin", "fmax", "add", "subtract", "multiply"})
 # Arrays made with the dtype of their first argument, unless a dtype is given (``np.full_like(x, v, dtype)``).
 LIKE_FUNCTIONS = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})
 # The real dtype of their argument's: a complex `z` gives a float array (``("real", p)`` for a parameter's)
@@ -100,8 +102,13 @@ def _binding_source(name: str, binding: object, scope: Scope, resolver: Resolver
 def _binary(node: cst.BinaryOperation, scope: Scope, resolver: Resolver, values: ValueClassifier, depth: int) -> Source | None:
     if isinstance(node.operator, cst.Divide):
         return FLOAT  # a true division is a float for real operands of any dtype
+    return _promotion((node.left, node.right), scope, resolver, values, depth)
+
+
+def _promotion(operands, scope: Scope, resolver: Resolver, values: ValueClassifier, depth: int) -> Source | None:
+    """The source of the dtype ``operands`` promote to (arithmetic, ``np.minimum(x, 10)``)."""
     sides = []
-    for side in (node.left, node.right):
+    for side in operands:
         value = values.value(side, scope)
         if value.weak and value.kind == "int":
             continue  # a Python int takes the other operand's dtype
@@ -130,6 +137,8 @@ def _call(node: cst.Call, scope: Scope, resolver: Resolver, values: ValueClassif
         short = qualname.rsplit(".", 1)[-1]
         if short in FLOAT_FUNCTIONS or short in MEAN_REDUCTIONS:
             return FLOAT
+        if short in PROMOTING_FUNCTIONS and len(positional) == 2 and len(node.args) == 2:
+            return _promotion(positional, scope, resolver, values, depth + 1)  # `np.minimum(x, 10)`: like x
         if (short in SAME_DTYPE_FUNCTIONS or short in SUM_KIND) and positional:
             return dtype_source(positional[0], scope, resolver, values, depth + 1)
         if short in LIKE_FUNCTIONS and positional and not any(

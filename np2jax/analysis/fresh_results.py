@@ -50,16 +50,20 @@ class FreshResults:
                  for b in bindings}
         return kinds.pop() if len(kinds) == 1 else None
 
-    def returned_state(self, expr: cst.BaseExpression, scope: Scope) -> str | None:
+    def returned_state(self, expr: cst.BaseExpression, scope: Scope, depth: int = 0) -> str | None:
         """When ``expr`` calls, by name, a module-level function of this module that returns module-level state
-        (``return STATE``, ``return CACHE[key]``, ``return registry.arrays``): that returned expression's code, which
-        NumPy's ``y = get(); y -= 1`` updates in place (the rebinding JAX makes does not). Else None."""
+        (``return STATE``, ``return CACHE[key]``, ``return registry.arrays``), also through the call of another such
+        function it returns (``return get_state()``, hunt53 S4): that returned expression's code, which NumPy's
+        ``y = get(); y -= 1`` updates in place (the rebinding JAX makes does not). Else None."""
         function = self._module_function(expr, scope)
-        found = self._plain_returns(function) if function is not None else None
+        found = self._plain_returns(function) if function is not None and depth < 4 else None
         if found is None:
             return None
         inner, returns = found
         for value in returns:
+            through = self.returned_state(value, inner, depth + 1) if isinstance(value, cst.Call) else None
+            if through is not None:
+                return through
             base = value
             while isinstance(base, (cst.Subscript, cst.Attribute)):
                 base = base.value

@@ -66,8 +66,10 @@ def exact_grid(ref: NumpyRef, ctx: FileContext) -> bool:
     last place in most cases, enough to move a value on a bin edge (``np.digitize``) to the next bin. They become
     ``jnp.asarray(np.linspace(...))``: NumPy's values in a JAX array (indexed by tracers, written with ``.at[]``).
     An integer ``arange`` is exact either way and becomes ``jnp.arange``."""
-    if ref.qualname not in GRIDS or ref.member:
-        return False
+    if ref.qualname not in GRIDS or ref.member or any(arg.keyword is not None and arg.keyword.value == "retstep"
+                                                      for arg in ref.call.args) or len(
+                                                      [arg for arg in ref.call.args if arg.keyword is None]) > 4:
+        return False  # (`retstep=True` returns a pair, hunt53 L1; a fifth positional argument is `retstep`)
     count = _COUNT.get(ref.qualname)
     if not all(ctx.resolver.is_static(arg.value, ref.scope) for index, arg in enumerate(ref.call.args)
                if not _is_count(arg, index, count)):

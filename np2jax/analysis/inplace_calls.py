@@ -154,8 +154,9 @@ def _attribute_at(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | N
 def _recognise(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | None:
     func = call.func
     positional = [arg.value for arg in call.args if arg.keyword is None]
-    keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
-    out = keywords.get("out")
+    keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None
+                and not (arg.keyword.value == "out" and isinstance(arg.value, cst.Name) and arg.value.value == "None")}
+    out = keywords.get("out")  # (`out=None`, NumPy's default, writes nothing: hunt53 FP2)
     if (isinstance(func, cst.Attribute) and func.attr.value in OUT_METHODS and isinstance(func.value, cst.Name)
             and aliasing.resolver.qualname(func, aliasing.scope) is None  # `np.clip(x, lo, hi, out=x)` is a function
             and isinstance(out, cst.Name) and out.value == func.value.value and set(keywords) == {"out"}):

@@ -404,7 +404,9 @@ class Prober:
             elif isinstance(self.last_error, (TypeError, AttributeError)) or (
                     isinstance(self.last_error, ValueError) and "truth value of an array" in str(self.last_error)) or (
                     isinstance(self.last_error, IndexError) and "must be of integer" in str(self.last_error)) or (
-                    isinstance(self.last_error, ValueError) and "inhomogeneous" in str(self.last_error)):
+                    isinstance(self.last_error, ValueError) and ("inhomogeneous" in str(self.last_error)
+                                                                 or "with a sequence" in str(self.last_error))):
+                # (`x[0] = x0` with an array `x0`: "setting an array element with a sequence", a number belongs there)
                 wrong_kind[assignment] += 1
         if not self.enough() and not self.stopped():
             inputs_module.hypothesis_candidates(params, float_dtype, split, self.accept_hypothesis, HYPOTHESIS_EXAMPLES)

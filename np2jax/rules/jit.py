@@ -92,7 +92,7 @@ class Jit(Rule):
 
             @jax.jit
             def normalize(x):
-                return (x - jnp.mean(x, dtype=jnp.result_type(float, x))) / jnp.std(x, dtype=jnp.result_type(float, x))
+                return (x - jnp.mean(x * 1.0)) / jnp.std(x * 1.0)
             """,
         ),
         Example(
@@ -185,11 +185,11 @@ class Jit(Rule):
 
             @jax.jit
             def standardize(x):
-                return (x - x.mean(axis=0, dtype=jnp.result_type(float, x))) / x.std(axis=0, dtype=jnp.result_type(float, x))
+                return (x - (x * 1.0).mean(axis=0)) / (x * 1.0).std(axis=0)
 
             @jax.jit
             def center(x):
-                return x - jnp.mean(x, dtype=jnp.result_type(float, x))
+                return x - jnp.mean(x * 1.0)
             """,
         ),
         Example(

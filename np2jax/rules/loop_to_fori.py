@@ -288,7 +288,7 @@ class LoopToFori(Rule):
                 out = jnp.zeros(n - w + 1)
                 if 0 < n - w + 1:
                     def _loop_body(i, out):
-                        out = out.at[i].set(jax.lax.dynamic_slice_in_dim(x, i, w).mean(dtype=jnp.result_type(float, x)))
+                        out = out.at[i].set((jax.lax.dynamic_slice_in_dim(x, i, w) * 1.0).mean())
                         return out
                     out = jax.lax.fori_loop(0, n - w + 1, _loop_body, out)
                 return out

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.average_dtype import average_dtype
+from np2jax.analysis.average_dtype import FLOAT, SCALE, average_fix
 from np2jax.analysis.callbacks import callback_arguments, numpy_twin
 from np2jax.analysis.loops import descendants
 from np2jax.analysis.index_tricks import CONCATENATORS, STATIC, concatenation_problem, subscript_of
@@ -42,6 +42,8 @@ NORMALISING = frozenset({"jax.numpy.atleast_1d", "jax.numpy.atleast_2d", "jax.nu
 CONCRETE_PARAMETERS = frozenset({"start", "n", "repeats", "obj", "copy", "function", "func", "mask_func", "prototype"})
 
 # NumPy averages booleans in float64; jax.numpy in float32 even with jax_enable_x64, unless given dtype=float
+# Keywords whose None is NumPy's default, left out where jax.numpy's twin does not take them (`np.add(x, y, dtype=None)`)
+NONE_DEFAULTS = frozenset({"out", "like", "dtype", "signature"})
 BOOLEAN_AVERAGES = frozenset(f"numpy.{name}" for name in "mean std var nanmean nanstd nanvar".split())
 BOOLEAN_AVERAGE_METHODS = frozenset({"mean", "std", "var"})
 BOOLEAN_FUNCTIONS = frozenset(
@@ -395,9 +397,11 @@ class NumpyToJaxNumpy(Rule):
             "argument (a comparison, `~`/`&`/`|` of those, `np.isfinite` ..., `np.any`/`np.all`, a local name bound "
             "only to those: `correct = pred == y`) get `dtype=float`, and so do the `.mean()`/`.std()`/`.var()` methods "
             "of such an argument in a function that is jitted (elsewhere they may run on NumPy arrays, or on pandas or "
-            "torch objects that take no `dtype=float`). In a jitted function, an argument whose dtype follows a "
-            "parameter's (`img`, `img[:, 0]`, `x ** 2`, `image.reshape(...)`) gets `dtype=jnp.result_type(float, img)`, "
-            "NumPy's dtype for any input (float64 for integers under x64, a float array's own dtype), and an integer one "
+            "torch objects that take no `dtype=float`). In a jitted function, an argument whose dtype follows "
+            "parameters' (`img`, `img[:, 0]`, `x ** 2`, `np.abs(a - b)`, `np.minimum(x, 10)`) is multiplied by 1.0 "
+            "(`jnp.mean(img * 1.0)`, `(img * 1.0).mean()`): `x * 1.0` has NumPy's average dtype for any input "
+            "(float64 for integers and booleans under x64, a float or complex array's own dtype; a `dtype=` naming "
+            "that would sum float16 in float16 and keep a complex standard deviation complex), and an integer one gets "
             "`dtype=float`. Not recognised: functions that are not jitted (their parameters may be lists), `np.average` "
             "and `np.median` (jax.numpy's take no `dtype`), and explicit int32 arrays the function makes "
             "(`labels.mean()` of `np.zeros(n, dtype=np.int32)`). "
@@ -726,9 +730,11 @@ class NumpyToJaxNumpy(Rule):
                     ref.keyword_changes["+preferred_element_type"] = ("preferred_element_type", dtype)
             if row.numpy in BOOLEAN_AVERAGES and _no_dtype(ref.call, 2) and not any(
                     wrap == 0 or (isinstance(wrap, tuple) and 0 in (wrap[0], wrap[-1])) for wrap in ref.wrap_args):
-                dtype = self._average_dtype(ref.call.args[0].value, ref.scope, ref.call, ctx)  # (not `jnp.asarray(x)`)
-                if dtype is not None:  # NumPy averages booleans and integers in float64 (analysis/average_dtype.py)
-                    ref.keyword_changes["+dtype"] = ("dtype", dtype)
+                fix = self._average_fix(ref.call.args[0].value, ref.scope, ref.call, ctx)  # (not `jnp.asarray(x)`)
+                if fix == FLOAT:  # NumPy averages booleans and integers in float64 (analysis/average_dtype.py)
+                    ref.keyword_changes["+dtype"] = ("dtype", cst.Name("float"))
+                elif fix == SCALE:  # `jnp.mean(img * 1.0)`
+                    ref.wrap_args.add(("scale", 0))
             if row.numpy in CUMULATIVE:
                 dtype = _accumulation_dtype(ref.call, ref.call.args[0].value if ref.call.args else None, 3, ctx,
                                             wrapped=0 in ref.wrap_args)
@@ -748,8 +754,11 @@ class NumpyToJaxNumpy(Rule):
             ctx.call_keywords[node] = {"kind": ("stable", cst.Name("True")) if sort_kind in STABLE_SORT_KINDS else None}
         elif (isinstance(node.func, cst.Attribute) and node.func.attr.value in BOOLEAN_AVERAGE_METHODS
               and _no_dtype(node, 1) and runs_on_jax_arrays(ctx.function, ctx)
-              and (dtype := self._average_dtype(node.func.value, ctx.scope, node, ctx)) is not None):
-            ctx.call_keywords[node] = {"+dtype": ("dtype", dtype)}  # `(pred == y).mean()`, `img.mean()`
+              and (fix := self._average_fix(node.func.value, ctx.scope, node, ctx)) is not None):
+            if fix == FLOAT:
+                ctx.call_keywords[node] = {"+dtype": ("dtype", cst.Name("float"))}  # `(pred == y).mean()`
+            else:
+                ctx.scaled_receivers.add(node)  # `(img * 1.0).mean()`
         elif _int32_index_method(node, ctx):
             ctx.call_casts[node] = _default_int(ctx.scope, ctx)
         elif (isinstance(node.func, cst.Attribute) and node.func.attr.value in CUMULATIVE_METHODS
@@ -796,21 +805,21 @@ class NumpyToJaxNumpy(Rule):
         return {index for index, arg in enumerate(call.args) if arg.keyword is None and not arg.star
                 and self._sequences(ctx).may_be_sequence(arg.value, ctx.scope, call, parameters=False)}
 
-    def _average_dtype(self, operand: cst.BaseExpression, scope: Scope, call: cst.Call, ctx: FileContext):
-        """The dtype NumPy averages ``operand`` in where jax.numpy would not: ``float`` for a plainly boolean array
-        (``np.mean(pred == y)``); in a jitted function, also for an integer array, and ``jnp.result_type(float, x)``
-        for one whose dtype follows parameter ``x``'s, unless a caller may pass ``x`` as a list (analysis/average_dtype.py)."""
+    def _average_fix(self, operand: cst.BaseExpression, scope: Scope, call: cst.Call, ctx: FileContext) -> str | None:
+        """How jax.numpy averages ``operand`` in NumPy's dtype: FLOAT (``dtype=float``) for a plainly boolean array
+        (``np.mean(pred == y)``); in a jitted function, also for an integer one, and SCALE (``x * 1.0``) for one
+        whose dtype follows parameters' that no caller passes as a list (analysis/average_dtype.py); else None."""
         if _is_boolean(operand, scope, ctx):
-            return cst.Name("float")
+            return FLOAT
         if not runs_on_jax_arrays(ctx.function, ctx):
             return None
-        dtype = average_dtype(operand, scope, ctx.resolver, ctx.jnp_alias, _static_parameters(scope, ctx))
-        if dtype is None or isinstance(dtype, cst.Name):
-            return dtype
-        if self._sequences(ctx).may_be_sequence(dtype.args[1].value, scope, call):
-            return None  # `rms([3, 4])` in its docstring: `jnp.result_type` takes no list
-        ctx.use_jnp()
-        return dtype
+        fix = average_fix(operand, scope, ctx.resolver, _static_parameters(scope, ctx))
+        if fix is None:
+            return None
+        kind, names = fix
+        if any(self._sequences(ctx).may_be_sequence(cst.Name(name), scope, call) for name in names):
+            return None  # `rms([3, 4])` in its docstring: a list times 1.0 is no array
+        return kind
 
     def _sequences(self, ctx: FileContext) -> SequenceArguments:
         if getattr(self, "_sequence_arguments", None) is None:
@@ -824,7 +833,8 @@ class NumpyToJaxNumpy(Rule):
             keyword = arg.keyword.value if arg.keyword is not None else None
             if keyword in renames:
                 ref.keyword_changes[keyword] = (renames[keyword], None)
-            elif keyword in ("out", "like") and isinstance(arg.value, cst.Name) and arg.value.value == "None":
+            elif keyword in NONE_DEFAULTS and isinstance(arg.value, cst.Name) and arg.value.value == "None" and (
+                    keyword not in SIGNATURES.get(ref.rewrite or "", (0, ()))[1]):
                 ref.keyword_changes[keyword] = None  # `np.exp(a, out=None)`: NumPy's default; jnp.exp takes no `out`
             elif keyword == "kind" and ref.name in ("sort", "argsort") and isinstance(arg.value, cst.SimpleString):
                 stable = arg.value.evaluated_value in STABLE_SORT_KINDS

@@ -127,7 +127,7 @@ class TracedConditional(Rule):
 
             @jax.jit
             def relu_mean(x):
-                m = jnp.mean(x, dtype=jnp.result_type(float, x))
+                m = jnp.mean(x * 1.0)
                 return jnp.where(m > 0, m, 0.0)
             """,
             diagnostics=("NPJ306", "NPJ306"),
@@ -194,7 +194,7 @@ class TracedConditional(Rule):
 
             @jax.jit
             def damp(x, w=None):
-                step = jnp.mean(x, dtype=jnp.result_type(float, x))
+                step = jnp.mean(x * 1.0)
                 step = jax.lax.cond(jnp.logical_and(jnp.sum(x) != 0, step > 1.0), lambda: step / 2, lambda: step)
                 step = (jax.lax.cond(w.sum() > 0, lambda: step * 2, lambda: step) if w is not None else step)
                 return x - step

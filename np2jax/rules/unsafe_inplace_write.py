@@ -364,7 +364,8 @@ class UnsafeInplaceWrite(Rule):
         """``x.sort()``, ``x.fill(0)`` ...: NumPy changes ``x`` in place; a jax array returns a new one or has no such method."""
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in OUT_ARRAY_METHODS and ctx.qualname(func) is None and any(
-                arg.keyword is not None and arg.keyword.value == "out" for arg in node.args):
+                arg.keyword is not None and arg.keyword.value == "out"
+                and not (isinstance(arg.value, cst.Name) and arg.value.value == "None") for arg in node.args):
             if ctx.inplace_call_plan(node) is None:  # a plan: NPJ200 assigns the method's result instead
                 out = next(arg.value for arg in node.args if arg.keyword is not None and arg.keyword.value == "out")
                 self.report(ctx, node, self.MESSAGE.format(name=ctx.code(out), why=(

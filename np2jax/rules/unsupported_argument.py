@@ -11,7 +11,7 @@ from np2jax.analysis.values import nodes_of
 from np2jax.context import FileContext, FunctionInfo, NumpyRef
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, Rule, RuleDoc
-from np2jax.rules.np_to_jnp import concatenation_at
+from np2jax.rules.np_to_jnp import NONE_DEFAULTS, concatenation_at
 from np2jax.tables import positional_parameter
 from np2jax.tables.jax_signatures import SIGNATURES
 from np2jax.tables.numpy_api import KEYWORD_RENAMES, KEYWORD_VALUES
@@ -244,8 +244,8 @@ class UnsupportedArgument(Rule):
                     return f"`{signature[1][index]}` given by position"  # `np.cumsum(b, 0, None, b)` (hunt51 L3)
                 continue
             keyword = arg.keyword.value
-            if none and (keyword in ("out", "like") or signature is None or keyword in signature[1] or "**" in signature[1]):
-                continue  # (`out=None`, `like=None`, NumPy's defaults, are left out of the call: np_to_jnp.py)
+            if none and (keyword in NONE_DEFAULTS or signature is None or keyword in signature[1] or "**" in signature[1]):
+                continue  # (`out=None`, `dtype=None`, NumPy's defaults, are left out of the call: np_to_jnp.py)
             if keyword in renames:
                 continue
             if keyword == "kind" and target in ("jax.numpy.sort", "jax.numpy.argsort") and isinstance(arg.value, cst.SimpleString):
