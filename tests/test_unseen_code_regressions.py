@@ -3201,6 +3201,48 @@ def test_reading_the_items_of_a_helpers_list_in_a_loop_keeps_it_migrated():
     assert float(migrated.train(X)) == original.train(X)
 
 
+def test_a_helper_reading_views_of_its_argument_into_arithmetic_keeps_nothing_of_it():
+    """hunt52 FP2: a leapfrog integrator (`pos = pos.copy()`, then `pos += dt * vel` and `acc = accel(pos)` in a loop)
+    was refused (NPJ201: "`pos` is a parameter") because `accel` indexes `pos[None, :, :]`: a view, which counted as
+    keeping it. A view that arithmetic reads into a new array keeps nothing; one a helper returns or stores does."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def accel(pos):
+            diff = pos[None, :, :] - pos[:, None, :]
+            return np.sum(diff, axis=1)
+
+        def leapfrog(pos, vel, dt, steps):
+            pos = pos.copy()
+            vel = vel.copy()
+            acc = accel(pos)
+            for _ in range(steps):
+                vel += 0.5 * dt * acc
+                pos += dt * vel
+                acc = accel(pos)
+                vel += 0.5 * dt * acc
+            return pos, vel
+
+        def head(pos):
+            return pos[1:]
+
+        def shifted(pos):
+            pos = pos.copy()
+            h = head(pos)
+            pos += 1.0
+            return h * 2.0
+        """
+    )
+    assert record(result, "leapfrog").jit and record(result, "accel").jit, result.diagnostics
+    assert not record(result, "shifted").jit and "NPJ201" in _codes_of(result, "shifted"), result.diagnostics
+    pos, vel = np.arange(6.0).reshape(3, 2) / 5.0, np.ones((3, 2)) * 0.1
+    with jax.enable_x64(True):
+        for got, want in zip(migrated.leapfrog(pos, vel, 0.01, 20), original.leapfrog(pos, vel, 0.01, 20)):
+            np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
+    np.testing.assert_array_equal(migrated.shifted(pos), original.shifted(pos))
+
+
 def test_averages_of_integer_arrays_are_float64_as_in_numpy():
     """hunt50 S2: jax.numpy averages every integer or boolean array narrower than 64 bits in float32, even under x64
     (`img.mean()` of a uint8 image is 122.99999 where NumPy's is 123.0), so `img > img.mean()` picked the pixel equal

@@ -4,7 +4,8 @@ The alias check (aliasing.py) takes the result of a call to be possibly its argu
 stored it somewhere (``hist.append(p)``): then a later ``pos += dt * vel`` is visible through that other reference in
 NumPy, not after migration.  A parameter of a module-level function of this module that the function uses only
 
-* as an operand of arithmetic or a comparison (``-k * p``, ``p > 0``: new arrays),
+* as an operand of arithmetic or a comparison (``-k * p``, ``p > 0``: new arrays), also through a subscript
+  (``p[None, :, :] - p[:, None, :]``: a view read into a new array),
 * through its shape (``p.shape``, ``p.ndim``, ``p.size``, ``p.dtype``, ``len(p)``),
 * as an argument of a NumPy function whose result is always a new array (``np.exp(p)``, ``np.linalg.norm(p)``,
   ``np.sum(p, axis=0)``; not ``np.diag``, ``np.asarray`` or ``np.reshape``, which may return ``p`` or a view,
@@ -153,6 +154,12 @@ def _private(function: cst.FunctionDef, param: str, resolver: Resolver, scope: S
             if any(name.value == param for name in all_names(node)):
                 return False  # a closure or comprehension: left to the general check
             continue
+        if isinstance(node, cst.Subscript) and _read_only_use(node, parent) and _subscripts(node, param):
+            inner = node  # `p[None, :, :] - p[:, None, :]`: a view of it that arithmetic reads into a new array
+            while isinstance(inner, cst.Subscript):
+                stack.extend((element, inner) for element in inner.slice)
+                inner = inner.value
+            continue
         if isinstance(node, cst.Call):
             handed = [arg for arg in node.args if isinstance(arg.value, cst.Name) and arg.value.value == param]
             if handed and not _fresh_call(node, resolver, scope):
@@ -162,6 +169,14 @@ def _private(function: cst.FunctionDef, param: str, resolver: Resolver, scope: S
             continue
         stack.extend((child, node) for child in child_nodes(node))
     return True
+
+
+def _subscripts(node: cst.Subscript, param: str) -> bool:
+    """``node`` is ``param[...]`` (or ``param[...][...]``)."""
+    base = node.value
+    while isinstance(base, cst.Subscript):
+        base = base.value
+    return isinstance(base, cst.Name) and base.value == param
 
 
 def _fresh_call(call: cst.Call, resolver: Resolver, scope: Scope) -> bool:
