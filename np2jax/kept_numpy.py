@@ -77,10 +77,10 @@ def shape_changing_loop(info: FunctionInfo, ctx: FileContext) -> tuple[str, str]
     if found is None:
         return None
     node, what = found
-    if what == WHILE_TEST:
-        return (f"its `while` loop tests traced values (line {ctx.exact_span(node)[0]}): as eager jax.numpy every "
-                "step would dispatch each operation of the body on its own, far slower than NumPy",
-                "write the loop with jax.lax.while_loop (its state a tuple of arrays) and jit the function")
+    if what == TRACED_TEST:
+        return (f"a loop of it tests traced values (line {ctx.exact_span(node)[0]}) and computes with jax.numpy "
+                "results: as eager jax.numpy every step would dispatch each operation on its own, far slower than NumPy",
+                "write the loop with jax.lax.while_loop or jax.lax.fori_loop (its state a tuple of arrays) and jit the function")
     if what == ELEMENT_WRITE:
         return (f"{what} inside a loop (line {ctx.exact_span(node)[0]}) would copy the whole array and dispatch a "
                 "kernel at every step as eager jax.numpy (`.at[]` outside jax.jit), far slower than NumPy",
@@ -161,12 +161,13 @@ _LOOPS = frozenset({cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp,
 
 
 ELEMENT_WRITE = "a write into array elements"
-WHILE_TEST = "a `while` loop on traced values"
+TRACED_TEST = "a test on traced values in a loop"
 
 
 def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, str] | None:
     """A boolean mask index that keeps ``info``'s function from being jitted, inside one of its loops (the read), a
-    ``while`` test on traced values that does (every step of the loop would run eagerly), or a slice or an array a loop of it makes with a length that changes at every step (analysis/eager_shapes.py),
+    test on traced values that does, inside a loop computing with jax.numpy results (every step of the loop would
+    run eagerly), or a slice or an array a loop of it makes with a length that changes at every step (analysis/eager_shapes.py),
     or a write into array elements in a loop; with what it is.  Its callers then stay NumPy code too
     (``FunctionInfo.kept_numpy``): handed JAX arrays, its NumPy code could neither write into them nor keep NumPy's
     dtypes (``np.cumsum`` of a JAX uint8 array is JAX's, which wraps)."""
@@ -194,9 +195,6 @@ def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, 
     for blocker in plan.blockers if plan is not None else ():
         if blocker.message == MASK_INDEX and any(contains(loop, blocker.node) for loop in loops):
             return blocker.node, "a boolean mask index"
-        if any(type(loop) is cst.While and (loop.test is blocker.node or contains(loop.test, blocker.node))
-               and _computes_with_jax(loop, info, ctx) for loop in loops):
-            return blocker.node, WHILE_TEST  # (hunt52 L3: a projectile's flight stepped 14,000 times, 124x slower)
     for loop in loops:
         found = varying_shape(loop, ctx.resolver, scope)
         if found is not None:
@@ -206,6 +204,13 @@ def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, 
         found = element_write(loop)
         if found is not None:
             return found, ELEMENT_WRITE
+    for blocker in plan.blockers if plan is not None else ():
+        if blocker.kind == "traced-value" and any(
+                contains(loop, blocker.node) and _computes_with_jax(loop, info, ctx) for loop in loops):
+            # (hunt52 L3: a projectile's flight stepped 14,000 times, 124x slower; hunt54 L1: a convex hull's
+            # `while cross2(lower[-2], lower[-1], p) <= 0` inside `for p in pts` of `pts = points[np.argsort(...)]`;
+            # hunt54 L2: a bisection's `if np.sign(fm) == np.sign(fa)`, 24x slower)
+            return blocker.node, TRACED_TEST
     return None
 
 

@@ -233,8 +233,8 @@ CASES = [
             return total
         """,
         # real18 L7: `key == "a"` became jax.lax.cond on a list of str (jax.jit cannot take one); a tuple default
-        # is a static argument, unrolled
-        {"select": ("NPJ301",), "pick": ("NPJ301",), "select_default": jit(1)},
+        # is a static argument, unrolled; the loops of `select` and `pick` add jax.numpy results: left NumPy code (NPJ304)
+        {"select": ("NPJ301", "NPJ304"), "pick": ("NPJ301", "NPJ304"), "select_default": jit(1)},
         id="elements-compared-with-strings-are-strings",
     ),
 ]

@@ -2978,7 +2978,8 @@ def test_a_while_loop_on_traced_values_keeps_its_function_numpy():
     """hunt52 L3: `while y >= 0.0:` stepping a projectile, with `vx = v0 * np.cos(th)`: not jitted (the loop's carry
     starts as Python floats), but `np.cos` became `jnp.cos`, so each of the 14,000 steps dispatched eager JAX
     operations on 0-d arrays (124x slower) and summed in float32 without x64. A function a `while` test on traced
-    values keeps from being jitted stays NumPy code (NPJ304); one whose loop becomes a while_loop is jitted."""
+    values keeps from being jitted stays NumPy code (NPJ304), as does one an `if` in a `for` loop keeps un-jitted
+    (hunt54); one whose loop becomes a while_loop is jitted."""
     result, original, migrated = migrated_pair(
         """
         import numpy as np
@@ -3000,10 +3001,35 @@ def test_a_while_loop_on_traced_values_keeps_its_function_numpy():
             while s > tol:
                 s = s / 2.0
             return s
+
+        def lower_hull(points):
+            pts = points[np.argsort(points[:, 0])]
+            lower = []
+            for p in pts:
+                while len(lower) >= 2 and (lower[-1][0] - lower[-2][0]) * (p[1] - lower[-2][1]) - (
+                        lower[-1][1] - lower[-2][1]) * (p[0] - lower[-2][0]) <= 0:
+                    lower.pop()
+                lower.append(p)
+            return np.array(lower)
+
+        def bisect(f, a, b, tol=1e-10, maxiter=200):
+            fa = f(a)
+            for _ in range(maxiter):
+                m = 0.5 * (a + b)
+                fm = f(m)
+                if fm == 0 or (b - a) < tol:
+                    return m
+                if np.sign(fm) == np.sign(fa):
+                    a, fa = m, fm
+                else:
+                    b = m
+            return 0.5 * (a + b)
         """
     )
     output = result.output.decode()
     assert "vx, vy = v0 * np.cos(th), v0 * np.sin(th)" in output, output
+    for name in ("lower_hull", "bisect"):  # (hunt54 L1, L2: 1,600x and 24x slower as eager jax.numpy)
+        assert "NPJ304" in _codes_of(result, name) and "jnp" not in output.split(f"def {name}")[1].split("\ndef ")[0]
     info = record(result, "flight")
     assert not info.jit and "NPJ304" in _codes_of(result, "flight"), result.diagnostics
     assert record(result, "halve").jit and "while_loop" in output
@@ -3241,6 +3267,25 @@ def test_a_helper_reading_views_of_its_argument_into_arithmetic_keeps_nothing_of
         for got, want in zip(migrated.leapfrog(pos, vel, 0.01, 20), original.leapfrog(pos, vel, 0.01, 20)):
             np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
     np.testing.assert_array_equal(migrated.shifted(pos), original.shifted(pos))
+
+
+def test_a_loop_shrinking_its_carry_with_jnp_diff_has_a_fixed_point():
+    """hunt54 FP1: `for _ in range(d): x = np.diff(x)` became `x = jnp.diff(x)`, which a second pass took for a
+    carry of one shape and turned into a fori_loop: "no fixed point, a bug in np2jax" (NPJ202). jax.numpy's
+    reshaping functions change a carry's shape as NumPy's do."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def difference(x, d=1):
+            for _ in range(d):
+                x = np.diff(x)
+            return x
+        """
+    )
+    assert "NPJ202" not in _codes_of(result, "difference") and "fori_loop" not in result.output.decode()
+    x = np.array([1.0, 4.0, 9.0, 16.0, 25.0])
+    np.testing.assert_array_equal(np.asarray(migrated.difference(x, 2)), original.difference(x, 2))
 
 
 def test_averages_of_integer_arrays_are_float64_as_in_numpy():

@@ -11,7 +11,8 @@ NumPy's Python loop does not care::
 Converted, such a loop raises "carry input and carry output must have equal types" on every call.  A carried
 name is taken to change shape when the body binds it to a value that reads a bounded slice of a carried array
 (``pts[:-1]``, ``x[1:]``, ``x[::2]``) or that a NumPy function which grows or shrinks arrays builds from one
-(``np.append(x, v)``, ``np.concatenate([x, y])``, ``np.diff(x)``, ``np.outer(x, x)``).  A slice read inside a
+(``np.append(x, v)``, ``np.concatenate([x, y])``, ``np.diff(x)``, ``np.outer(x, x)``; jax.numpy's too, for a
+second pass over the output: hunt54 FP1, `x = np.diff(x)` in a loop had no fixed point).  A slice read inside a
 subscript write (``new[1:-1] = u[2:] - u[:-2]``) keeps the written array's shape and does not count.
 """
 
@@ -53,7 +54,7 @@ def _reshaping_part(value: cst.BaseExpression, names: set[str], resolver: Resolv
                 return node
         elif isinstance(node, cst.Call):
             qualname = resolver.qualname(node.func, scope) or ""
-            if is_numpy(qualname) and qualname.rsplit(".", 1)[-1] in RESHAPING_FUNCTIONS and any(
+            if (is_numpy(qualname) or qualname.startswith("jax.numpy.")) and qualname.rsplit(".", 1)[-1] in RESHAPING_FUNCTIONS and any(
                     isinstance(n, cst.Name) and n.value in names for arg in node.args for n in descendants(arg.value)):
                 return node
     return None
