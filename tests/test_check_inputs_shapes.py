@@ -76,6 +76,26 @@ def nearest_resize(img, new_h, new_w):
     return img[ys][:, xs]
 
 
+def maxpool_forward(x, size=2):
+    n, c, h, w = x.shape
+    oh, ow = h // size, w // size
+    xr = x[:, :, :oh * size, :ow * size].reshape(n, c, oh, size, ow, size)
+    return xr.max(axis=(3, 5))
+
+
+def pcm16_to_float(x):
+    if x.dtype != np.int16:
+        raise TypeError("expected int16 PCM")
+    return x.astype(np.float32) / 32768.0
+
+
+def rasterize(pts, h, w):
+    img = np.zeros((h, w), dtype=np.uint8)
+    ij = np.floor(pts).astype(np.int64) % np.array([h, w])
+    img[ij[:, 0], ij[:, 1]] = 1
+    return img
+
+
 def forward(params, X):
     return np.tanh(X @ params["W"] + params["b"])
 
@@ -132,6 +152,26 @@ def nearest_resize(img, new_h, new_w):
     return img[ys][:, xs]
 
 
+def maxpool_forward(x, size=2):
+    n, c, h, w = x.shape
+    oh, ow = h // size, w // size
+    xr = x[:, :, :oh * size, :ow * size].reshape(n, c, oh, size, ow, size)
+    return xr.max(axis=(3, 5))
+
+
+def pcm16_to_float(x):
+    if x.dtype != jnp.int16:
+        raise TypeError("expected int16 PCM")
+    return x.astype(jnp.float32) / 32768.0
+
+
+def rasterize(pts, h, w):
+    img = jnp.zeros((h, w), dtype=jnp.uint8)
+    ij = jnp.floor(pts).astype(jnp.int64) % jnp.array([h, w])
+    img = img.at[ij[:, 0], ij[:, 1]].set(1)
+    return img
+
+
 def forward(params, X):
     return jnp.tanh(X @ params["W"] + params["b"])
 
@@ -159,10 +199,13 @@ WRONG = (MIGRATED
          .replace("side[2], jnp.dot", "side[0], jnp.dot")
          .replace("img[ys][:, xs]", "img[ys][:, xs[::-1]]")
          .replace("0.5 * a * dt ** 2", "0.45 * a * dt ** 2")
-         .replace('params["W"] + params["b"]', 'params["W"] - params["b"]'))
+         .replace('params["W"] + params["b"]', 'params["W"] - params["b"]')
+         .replace("xr.max(axis=(3, 5))", "xr.max(axis=(3, 5)) + xr.min(axis=(3, 5)) * 1e-3")
+         .replace("/ 32768.0", "/ 32767.0")
+         .replace(".set(1)", ".set(2)"))
 
 FUNCTIONS = ("check_mrp", "transform", "accumulation_max", "from_axis_rotation", "look_at", "nearest_resize",
-             "velocity_verlet", "forward")
+             "velocity_verlet", "forward", "maxpool_forward", "pcm16_to_float", "rasterize")
 
 
 def _check(tmp: Path, migrated: str) -> dict[str, dict]:
@@ -194,7 +237,8 @@ def test_a_function_skipped_before_is_checked(right, name):
     """real35 C2-C5, hunt52 C2: a stated shape (`mrp : array-like, shape (3,)`, `shape=(4, 4)`, `shape (n, 3)`),
     a `*args` (`np.fmax(*args)`), an `axis` the code indexes, vectors that reach `np.cross`, an image with integer
     sizes, scalar initial conditions stored into an array with an int step count, a dict of parameters read by
-    key (`params["W"]`, hunt51 C2): all were `skipped`."""
+    key (`params["W"]`, hunt51 C2), a 4-D array the code unpacks (`n, c, h, w = x.shape`), an int16 array the code
+    tests for (`x.dtype != np.int16`), sizes in a shape tuple (`np.zeros((h, w))`; hunt54 C1): all were `skipped`."""
     record = right[name]
     assert record["status"] == "equivalent" and record["inputs_tried"] >= 1, record
 

@@ -18,7 +18,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from np2jax.check.source_hints import SYMBOL_SIZES, body_uses, dict_keys, index_uses, shape_kinds, source_tree
+from np2jax.check.source_hints import SYMBOL_SIZES, body_uses, dict_keys, dtype_guards, index_uses, shape_kinds, source_tree
 
 
 @dataclass
@@ -194,7 +194,7 @@ def parameters(function: Callable, skip_first: bool = False) -> list[Param] | No
         hints = {}
     params = []
     tree = source_tree(function)
-    indexing, uses, keyed = index_uses(tree), body_uses(tree), dict_keys(tree)
+    indexing, uses, keyed, typed = index_uses(tree), body_uses(tree), dict_keys(tree), dtype_guards(tree)
     shaped = shape_kinds(function, tree)
     items = list(signature.parameters.values())
     if skip_first and items and items[0].kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
@@ -210,6 +210,9 @@ def parameters(function: Callable, skip_first: bool = False) -> list[Param] | No
             kinds = _default_kinds(p.default, p.name) + [k for k in (kinds or []) if k[0] != "default"]
         elif kinds is None:
             kinds = _used_kinds(_name_kinds(p.name), indexing.get(p.name), uses.get(p.name))
+        if p.name in typed:  # `if x.dtype != np.int16: raise`: arrays of that dtype first (hunt54 C1)
+            at = 1 if kinds and kinds[0] == ("default",) else 0
+            kinds = kinds[:at] + [("array", f"dtype:{typed[p.name]}")] + kinds[at:]
         if p.name in keyed and len(keyed[p.name]) <= 8:  # `params["W"]`: a dict of arrays first (hunt51 C2)
             at = 1 if kinds and kinds[0] == ("default",) else 0
             kinds = kinds[:at] + [("dict", keyed[p.name])] + kinds[at:]
@@ -233,7 +236,8 @@ def _used_kinds(kinds: list[Kind], index_use: str | int | None, body_use: str | 
         return kinds
     if body_use == "array" and kinds and kinds[0][0] in ("int", "float", "bool"):  # `axis[0]`, `axis.dtype` (real35 C2)
         return [("array", next((k[1] for k in kinds if k[0] == "array"), "float"))] + kinds
-    if body_use in ("int", "number") and kinds and kinds[0][0] == "array":  # `range(steps)`, `x[0] = x0` (hunt52 C2)
+    if (body_use in ("int", "number") and kinds and kinds[0][0] == "array") or (
+            body_use == "int" and kinds and kinds[0][0] == "float"):  # `range(steps)`, `x[0] = x0` (hunt52 C2), `np.zeros((h, w))`
         tag = "int" if body_use == "int" else "float"
         return [next((k for k in kinds if k[0] == tag), (tag, INT_VALUES["int"] if tag == "int" else FLOAT_VALUES["float"]))] + kinds
     return kinds
@@ -342,6 +346,15 @@ def make_array(role: str, shape: tuple[int, ...], rng: np.random.Generator, floa
         return rng.integers(0, 10, size=shape)
     if role == "pixels":
         return rng.integers(0, 256, size=shape).astype(np.uint8)
+    if role.startswith("dtype:"):  # the dtype the code tests for
+        dtype = np.dtype(role[len("dtype:"):])
+        if dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            return rng.integers(max(info.min, -1000), min(info.max, 1000) + 1, size=shape).astype(dtype)
+        if dtype.kind == "b":
+            return rng.random(shape) < 0.5
+        values = rng.standard_normal(size=shape) + (1j * rng.standard_normal(size=shape) if dtype.kind == "c" else 0)
+        return values.astype(dtype)
     if flavor == "positive" or role == "positive":
         values = rng.uniform(0.5, 2.0, size=shape)
         if len(shape) == 2 and shape[0] == shape[1]:  # square: symmetric positive definite as well (solvers, covariances)

@@ -64,8 +64,26 @@ def dict_keys(tree: ast.AST | None) -> dict[str, tuple[str, ...]]:
     return {name: tuple(found) for name, found in keys.items() if name not in other}
 
 
+def dtype_guards(tree: ast.AST | None) -> dict[str, str]:
+    """Names whose dtype the code tests against a NumPy dtype (``if x.dtype != np.int16: raise``): that dtype's
+    name (hunt54 C1: a PCM decoder was skipped, every generated array float)."""
+    found: dict[str, str] = {}
+    for node in ast.walk(tree) if tree is not None else ():
+        if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq))):
+            continue
+        left, right = node.left, node.comparators[0]
+        for side, other in ((left, right), (right, left)):
+            if (isinstance(side, ast.Attribute) and side.attr == "dtype" and isinstance(side.value, ast.Name)
+                    and isinstance(other, ast.Attribute) and isinstance(other.value, ast.Name)
+                    and other.value.id in NUMPY_ROOTS and other.attr in GUARDED_DTYPES):
+                found.setdefault(side.value.id, other.attr)
+    return found
+
+
 NUMPY_ROOTS = frozenset({"np", "numpy", "onp"})
+GUARDED_DTYPES = frozenset("int8 int16 int32 int64 uint8 uint16 uint32 float16 float32 float64 complex64 complex128 bool_".split())
 INT_CALLS = frozenset({"int", "range"})
+SHAPE_CALLS = frozenset({"zeros", "ones", "empty", "full"})  # NumPy constructors taking a shape tuple first
 NUMBER_CALLS = frozenset({"float", "complex", "round"})
 # NumPy functions of vectors (not of sizes, as `np.zeros(n)`, `np.arange(n)` are)
 VECTOR_CALLS = frozenset({"norm", "dot", "vdot", "inner", "outer", "cross", "matmul"})
@@ -74,7 +92,8 @@ VECTOR_CALLS = frozenset({"norm", "dot", "vdot", "inner", "outer", "cross", "mat
 def body_uses(tree: ast.AST | None) -> dict[str, str]:
     """How the code uses a name, where that says array or number whatever the name suggests: "array" for a name it
     subscripts (``axis[0]``), reads an attribute of (``axis.dtype``) or gives to a NumPy function of vectors
-    (``np.linalg.norm(axis)``); "int" for one given to ``int``/``range``; "number" for one given to ``float`` or
+    (``np.linalg.norm(axis)``); "int" for one given to ``int``/``range`` or in a shape tuple (``np.zeros((h, w))``);
+    "number" for one given to ``float`` or
     ``math.*``, or stored into one element (``x[0], v[0] = x0, v0``). An array use wins over a number one."""
     if tree is None:
         return {}
@@ -92,6 +111,10 @@ def body_uses(tree: ast.AST | None) -> dict[str, str]:
             elif root is None and name in INT_CALLS:  # (`range(start, stop)`)
                 for n in names:
                     found.setdefault(n, "int")
+            elif root in NUMPY_ROOTS and name in SHAPE_CALLS and node.args and isinstance(node.args[0], (ast.Tuple, ast.List)):
+                for n in node.args[0].elts:  # `np.zeros((h, w))`: sizes (hunt54 C1), whatever `h` suggests
+                    if isinstance(n, ast.Name):
+                        found.setdefault(n.id, "int")
             elif node.args and isinstance(node.args[0], ast.Name) and (root == "math" or (root is None and name in NUMBER_CALLS)):
                 found.setdefault(node.args[0].id, "number")
         elif isinstance(node, ast.Assign):
@@ -157,11 +180,28 @@ CROSS_SHAPES = ((3,), ("n", 3))  # `np.cross` takes vectors of 3 (or 2) numbers
 
 def shape_kinds(function: Callable, tree: ast.AST | None) -> dict[str, list[tuple]]:
     """Shapes to try first per parameter: those its docstring states (real35 C5), then, for one that reaches
-    ``np.cross``, vectors of 3 and rows of them (real35 C3)."""
+    ``np.cross``, vectors of 3 and rows of them (real35 C3), and as many dimensions as the code unpacks from its
+    shape."""
     shapes = doc_shapes(inspect.getdoc(function) or "")
     for name in _cross_reach(tree):
         shapes.setdefault(name, []).extend(s for s in CROSS_SHAPES if s not in shapes.get(name, []))
+    for name, dims in _unpacked_shapes(tree).items():  # `n, c, h, w = x.shape`: a 4-D `x` (hunt54 C1)
+        if dims not in shapes.get(name, []):
+            shapes.setdefault(name, []).append(dims)
     return shapes
+
+
+def _unpacked_shapes(tree: ast.AST | None) -> dict[str, tuple]:
+    """``n, c, h, w = x.shape``: {"x": ("n", "c", "h", "w")}, a symbol per dimension (``_`` and starred names
+    leave the number of dimensions unknown)."""
+    found: dict[str, tuple] = {}
+    for node in ast.walk(tree) if tree is not None else ():
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple)
+                and isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
+                and isinstance(node.value.value, ast.Name)
+                and all(isinstance(e, ast.Name) for e in node.targets[0].elts)):
+            found.setdefault(node.value.value.id, tuple(e.id for e in node.targets[0].elts))
+    return found
 
 
 def doc_shapes(doc: str) -> dict[str, list[tuple]]:
