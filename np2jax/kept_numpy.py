@@ -120,10 +120,19 @@ def _call_in_a_loop(name: str, ctx: FileContext) -> cst.Call | None:
         scope = ctx.resolver.scopes.get(owner, module_scope) if owner is not None else module_scope
         if scope.lookup(name)[0] is not module_scope:
             continue
-        body = owner.body if owner is not None else ctx.module
-        if any(type(node) in _LOOPS and contains(node, call) for node in descendants(body)):
+        if any(contains(loop, call) for loop in _loops_in(owner, ctx)):
             return call
     return None
+
+
+def _loops_in(owner: cst.FunctionDef | None, ctx: FileContext) -> list[cst.CSTNode]:
+    """The loops and comprehensions of function ``owner`` (of the module's top level for None), found once."""
+    memo = ctx.resolver.memo.setdefault("loops_in", {})
+    found = memo.get(owner)
+    if found is None:
+        body = owner.body if owner is not None else ctx.module
+        found = memo[owner] = [node for node in descendants(body) if type(node) in _LOOPS]
+    return found
 
 
 def _self_call_in_a_loop(info: FunctionInfo, ctx: FileContext) -> cst.Call | None:

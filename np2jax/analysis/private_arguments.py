@@ -73,7 +73,11 @@ def private_call(call: cst.BaseExpression, name: str | None, resolver: Resolver,
     if not given or inner is None:
         return False
     if not items:
-        return all(_private(function, param, resolver, inner) for param in given)
+        memo = resolver.memo.setdefault("private_parameters", {})
+        for param in given:
+            if (function, param) not in memo:
+                memo[function, param] = _private(function, param, resolver, inner)
+        return all(memo[function, param] for param in given)
     pending = resolver.memo.setdefault("private_items_pending", set())  # (recursion: not proven while deciding)
     if any((function, param) in pending for param in given):
         return False
