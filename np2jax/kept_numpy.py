@@ -99,14 +99,16 @@ def called_in_a_loop(info: FunctionInfo, ctx: FileContext) -> tuple[str, str] | 
     self.step(z)``, hunt52 L2: a smoother 700x slower); the class then stays NumPy (a method that stays NumPy
     shares ``self`` with the others, propagation.py)."""
     if info.class_name is not None:
-        site = _self_call_in_a_loop(info, ctx)
+        caller = _self_call_in_a_loop(info, ctx)  # (named, not placed: a line would cost a codegen of the module)
+        where = f"by `{info.class_name.rsplit('.', 1)[-1]}.{caller}`" if caller is not None else None
     elif info.is_module_level:
         site = _call_in_a_loop(info.node.name.value, ctx)
+        where = f"(line {ctx.exact_span(site)[0]})" if site is not None else None
     else:
         return None
-    if site is None:
+    if where is None:
         return None
-    return (f"it cannot be jitted and is called inside a loop (line {ctx.exact_span(site)[0]}): as eager jax.numpy "
+    return (f"it cannot be jitted and is called inside a loop {where}: as eager jax.numpy "
             "every call dispatches its operations one at a time, and compiles them again for each new shape, "
             "far slower than NumPy",
             "make the function jittable (see the other diagnostics); its callers can then be jitted and the loop converted")
@@ -135,8 +137,8 @@ def _loops_in(owner: cst.FunctionDef | None, ctx: FileContext) -> list[cst.CSTNo
     return found
 
 
-def _self_call_in_a_loop(info: FunctionInfo, ctx: FileContext) -> cst.Call | None:
-    """The first call ``self.<method>(...)`` of ``info``'s method inside a loop of a method of its class."""
+def _self_call_in_a_loop(info: FunctionInfo, ctx: FileContext) -> str | None:
+    """The name of a method of ``info``'s class calling ``self.<info's method>(...)`` inside a loop."""
     scope = ctx.resolver.scopes.get(info.node)
     owner = scope.parent if scope is not None else None
     if owner is None or owner.kind != "class" or not isinstance(owner.node, cst.ClassDef):
@@ -148,10 +150,10 @@ def _self_call_in_a_loop(info: FunctionInfo, ctx: FileContext) -> cst.Call | Non
     return calls.get(info.node.name.value)
 
 
-def _self_calls_in_loops(node: cst.ClassDef) -> dict[str, cst.Call]:
-    """Method name -> the first ``self.name(...)`` (``self`` being a method's first parameter) inside a loop or a
-    comprehension of a method of class ``node``."""
-    calls: dict[str, cst.Call] = {}
+def _self_calls_in_loops(node: cst.ClassDef) -> dict[str, str]:
+    """Method name -> the first method of class ``node`` calling ``self.name(...)`` (``self`` being its first
+    parameter) inside a loop or a comprehension."""
+    calls: dict[str, str] = {}
     for method in node.body.body:
         if not isinstance(method, cst.FunctionDef) or not method.params.params:
             continue
@@ -162,7 +164,7 @@ def _self_calls_in_loops(node: cst.ClassDef) -> dict[str, cst.Call]:
             for call in descendants(loop):
                 if (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
                         and isinstance(call.func.value, cst.Name) and call.func.value.value == me):
-                    calls.setdefault(call.func.attr.value, call)
+                    calls.setdefault(call.func.attr.value, method.name.value)
     return calls
 
 
@@ -226,13 +228,13 @@ def _changing_shape(info: FunctionInfo, ctx: FileContext) -> tuple[cst.CSTNode, 
 def _computes_with_jax(loop: cst.While, info: FunctionInfo, ctx: FileContext) -> bool:
     """Does ``loop`` make JAX calls, or read a name a statement of the function with a JAX call binds
     (``vx, vy = v0 * jnp.cos(th), ...``)? Its test's own NumPy calls stay NumPy (analysis/eager_values.py)."""
-    calls = [call for call in ctx.jax_calls if contains(info.node, call)]
-    if any(contains(loop, call) for call in calls):
+    calls = ctx.jax_calls
+    if any(node in calls for node in descendants(loop)):
         return True
     bound: set[str] = set()
     for node in descendants(info.node.body):
         if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and node.value is not None and any(
-                contains(node.value, call) for call in calls):
+                part in calls for part in descendants(node.value)):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             bound |= {name.value for target in targets for name in descendants(target) if isinstance(name, cst.Name)}
             bound |= {target.value for target in targets if isinstance(target, cst.Name)}
