@@ -142,3 +142,13 @@ def size_expression(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.Attribute):
         return node.attr.value in ("size", "ndim")
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1
+
+
+ATOMIC = (cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Call, cst.Attribute, cst.Subscript)
+
+
+def parenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``node``, in parentheses unless it is an atom or has them already."""
+    if isinstance(node, ATOMIC) or node.lpar:
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])

@@ -26,6 +26,7 @@ from np2jax.analysis.dtype_sources import PROMOTED, dtype_source
 from np2jax.analysis.resolve import Resolver
 from np2jax.analysis.scope import ParamBinding, Scope
 from np2jax.analysis.value_kinds import ValueClassifier
+from np2jax.cstutil import parenthesized
 
 _FLOAT_ANNOTATIONS = frozenset({"float", "complex"})
 FLOAT = "float"  # give `dtype=float`
@@ -63,6 +64,4 @@ def _array_parameter(name: str, scope: Scope) -> bool:
 
 def times_one(expr: cst.BaseExpression) -> cst.BinaryOperation:
     """``expr * 1.0``, ``expr`` in parentheses unless it is an atom."""
-    if not isinstance(expr, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and not expr.lpar:
-        expr = expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-    return cst.BinaryOperation(left=expr, operator=cst.Multiply(), right=cst.Float("1.0"))
+    return cst.BinaryOperation(left=parenthesized(expr), operator=cst.Multiply(), right=cst.Float("1.0"))

@@ -8,7 +8,7 @@ from np2jax.analysis.sequences import builds_list
 from np2jax.analysis.value_kinds import ValueClassifier
 from np2jax.analysis.writes import BINARY_FOR, subscript_write
 from np2jax.context import FileContext, FunctionInfo
-from np2jax.cstutil import call, change_keywords
+from np2jax.cstutil import call, change_keywords, parenthesized
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
 from np2jax.rules.functional_lines import (
@@ -17,7 +17,6 @@ from np2jax.rules.functional_lines import (
     single_elements,
 )
 
-ATOMIC = (cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Call, cst.Attribute, cst.Subscript)
 
 
 BINARY_OPERATOR_FOR = {
@@ -28,12 +27,6 @@ BINARY_OPERATOR_FOR = {
     cst.PowerAssign: cst.Power,
     **BINARY_FOR,
 }
-
-
-def parenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
-    if isinstance(node, ATOMIC) or node.lpar:
-        return node
-    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 NUMERIC_KINDS = frozenset({"int", "float", "complex"})  # dtype kinds a Python int keeps in jnp.where

@@ -6,7 +6,8 @@ from np2jax.analysis.mutation import ends_with_exit
 from np2jax.context import FileContext, FunctionInfo
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
-from np2jax.rules.functional_update import BINARY_OPERATOR_FOR, parenthesized
+from np2jax.cstutil import parenthesized
+from np2jax.rules.functional_update import BINARY_OPERATOR_FOR
 
 
 def _names(names) -> cst.BaseExpression:
