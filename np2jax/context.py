@@ -99,6 +99,7 @@ class FunctionInfo:
     generated_names: set[str] = field(default_factory=set)  # names rewrites introduced in it
     needs: set[str] = field(default_factory=set)  # modules its rewrites refer to, kept only if it is not reverted
     epilogue: cst.BaseSmallStatement | None = None  # a statement to append to its body (kept only if it is not reverted)
+    prologue: tuple[cst.BaseSmallStatement, ...] = ()  # statements to put first in its body, after the docstring (the same)
 
     @property
     def is_module_level(self) -> bool:

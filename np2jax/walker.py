@@ -184,6 +184,10 @@ class Walker(CallRewrites, FastTransformer):
             self.ctx.jit_uses |= info.needs
         if info.epilogue is not None and not reverted:
             updated = updated.with_changes(body=_append_statement(updated.body, info.epilogue))
+        if info.prologue and not reverted:
+            converted = {statement.targets[0].target.value for statement in info.prologue}
+            body = updated.body.visit(_Unwrap(converted, self.ctx.jnp_alias))  # `jnp.asarray(x)` of `x` converted first
+            updated = updated.with_changes(body=_prepend_statements(body, info.prologue))
         if info.decorator is not None and not reverted:
             decorator = cst.Decorator(decorator=cst.parse_expression(info.decorator))
             updated = updated.with_changes(decorators=[decorator, *updated.decorators])
@@ -606,6 +610,38 @@ def _append_statement(body: cst.BaseSuite, statement: cst.BaseSmallStatement) ->
     if isinstance(body, cst.SimpleStatementSuite):
         return body.with_changes(body=[*body.body, statement])
     return body.with_changes(body=[*body.body, cst.SimpleStatementLine(body=[statement])])
+
+
+class _Unwrap(cst.CSTTransformer):
+    """``jnp.asarray(x)`` -> ``x`` for the names ``x`` the function converts first."""
+
+    def __init__(self, names: set[str], jnp: str) -> None:
+        self.names = names
+        self.jnp = jnp
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = updated.func
+        if (len(updated.args) == 1 and updated.args[0].keyword is None and not updated.args[0].star
+                and isinstance(updated.args[0].value, cst.Name) and updated.args[0].value.value in self.names
+                and isinstance(func, cst.Attribute) and func.attr.value == "asarray"
+                and isinstance(func.value, cst.Name) and func.value.value == self.jnp):
+            return updated.args[0].value.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+        return updated
+
+
+def _prepend_statements(body: cst.BaseSuite, statements: tuple[cst.BaseSmallStatement, ...]) -> cst.BaseSuite:
+    """``statements`` first in ``body``, after its docstring."""
+    if isinstance(body, cst.SimpleStatementSuite):
+        return body.with_changes(body=[*statements, *body.body])
+    lines = list(body.body)
+    first = 1 if lines and _is_docstring(lines[0]) else 0
+    added = [cst.SimpleStatementLine(body=[statement]) for statement in statements]
+    return body.with_changes(body=[*lines[:first], *added, *lines[first:]])
+
+
+def _is_docstring(line: cst.BaseStatement) -> bool:
+    return (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Expr)
+            and isinstance(line.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
 
 
 def _has_for_loop(scope: Scope | None) -> bool:

@@ -43,6 +43,7 @@ def _big_module(functions: int = 1000) -> tuple[bytes, bytes]:
         .replace("import numpy as np", "import jax\nimport jax.numpy as jnp")
         .replace("\ndef stat_", "\n@jax.jit\ndef stat_")
         .replace("jnp.mean(y)", "jnp.mean(y * 1.0)")  # NumPy's dtype for integer `y`
+        .replace('    """\n    a = ', '    """\n    y = jnp.asarray(y)\n    a = ')  # a caller's list (list_arguments.py)
     )
     return source.encode(), migrated.encode()
 
@@ -132,7 +133,8 @@ CASES = [
         "form-feed-and-no-final-newline",
         {"ff.py": b"import numpy as np\n\x0c\ndef f(x):\n    return np.sum(x)  # \xe2\x80\xa8 sep"},
         ["ff.py"], 0, 0,
-        after_write={"ff.py": b"import jax\nimport jax.numpy as jnp\n\x0c\n@jax.jit\ndef f(x):\n    return jnp.sum(x)  # \xe2\x80\xa8 sep"},
+        after_write={"ff.py": b"import jax\nimport jax.numpy as jnp\n\x0c\n@jax.jit\ndef f(x):\n    x = jnp.asarray(x)\n"
+                              b"    return jnp.sum(x)  # \xe2\x80\xa8 sep"},
         # a form feed or U+2028 is part of its line, not a line break, in the diff too
         dry_stdout=(" \x0c\n", "-    return np.sum(x)  # \u2028 sep\n\\ No newline at end of file\n"),
     ),

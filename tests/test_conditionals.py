@@ -551,7 +551,8 @@ def test_comments_in_branches_move_above_the_new_statement():
         """
     )
     body = result.output.decode().split("def f(x):\n")[1]
-    assert body.splitlines()[1:6] == [
+    assert body.splitlines()[:2] == ["    x = jnp.asarray(x)", "    m = jnp.mean(x * 1.0)"]
+    assert body.splitlines()[2:7] == [
         "    # choose the scale",
         "    # positive",
         "    # as is",

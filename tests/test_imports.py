@@ -189,6 +189,7 @@ JIT_CASES = [
 
         @jax.jit
         def f(x):
+            x = jnp.asarray(x)
             return jnp.sum(x)
         """,
         (),
@@ -212,6 +213,7 @@ JIT_CASES = [
 
         @functools.partial(jax.jit, static_argnums=(1,))
         def f(x, n):
+            x = jnp.asarray(x)
             return jnp.exp(x)[:n]
         ''',
         (),

@@ -245,5 +245,5 @@ def test_jit_decorators_land_in_the_cell_of_their_function(tmp_path, run_cli):
     run = run_cli("migrate", "nb.ipynb", "--write", cwd=tmp_path)
     assert run.returncode == 0, run
     assert sources(tmp_path / "nb.ipynb") == [
-        "import jax\nimport jax.numpy as jnp\n", "x = 1\n", "@jax.jit\ndef f(x):\n    return jnp.sum(x)"
+        "import jax\nimport jax.numpy as jnp\n", "x = 1\n", "@jax.jit\ndef f(x):\n    x = jnp.asarray(x)\n    return jnp.sum(x)"
     ]

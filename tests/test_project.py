@@ -181,7 +181,7 @@ def total(n):
 """)
     migrate(run_cli, package, tmp_path / "out")
     produced = (tmp_path / "out" / "pkg" / "prod.py").read_text()
-    assert "def make(n):\n    return jnp.zeros(n)" in produced and "def scale(x, s):\n    return jnp.asarray(x) * s" in produced
+    assert "def make(n):\n    return jnp.zeros(n)" in produced and "def scale(x, s):\n    s = jnp.asarray(s)\n    return jnp.asarray(x) * s" in produced
     assert same_results(package, tmp_path / "out", "from pkg.cons import total; print(float(total(3)))").strip() == "6.0"
 
 

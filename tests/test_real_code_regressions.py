@@ -199,9 +199,9 @@ def test_a_parameter_callers_may_give_as_a_list_is_converted_where_jax_numpy_nee
         """
     )
     output = result.output.decode()
-    assert "jnp.sum(jnp.asarray(x))" in output
+    assert "x = jnp.asarray(x)\n    return jnp.sum(x)" in output  # jitted: converted first (list_arguments.py)
     assert "jnp.atleast_1d(jnp.asarray(x))" in output
-    assert "jnp.polyfit(jnp.asarray(xs) + 0.0, jnp.asarray(ys) + 0.0, 1)" in output
+    assert "xs = jnp.asarray(xs)\n    ys = jnp.asarray(ys)\n    return jnp.polyfit(xs + 0.0, ys + 0.0, 1)" in output
     assert record(result, "total").jit and record(result, "biggest").jit
     for name, args in [
         ("total", ([1, 2, 3],)), ("total", ([[1.5, 2.0], [3.0, 4.0]],)), ("total", ((1.0, 2.5),)),
@@ -217,10 +217,10 @@ def test_a_parameter_callers_may_give_as_a_list_is_converted_where_jax_numpy_nee
     np.testing.assert_allclose(migrated.Scaled(2.0)([1.0, 2.0]), original.Scaled(2.0)([1.0, 2.0]))
 
 
-def test_parameters_nothing_says_are_lists_or_used_as_arrays_or_static_are_not_wrapped():
-    """No jnp.asarray where nothing says the caller passes a list (plain ``np.sum(x)``), where it would be
-    noise (``x.shape``, ``x - m``, an array annotation), or where it would turn a static argument into a
-    traced one (``np.arange(n)`` needs a concrete ``n`` under jax.jit)."""
+def test_parameters_used_as_arrays_or_static_are_not_converted():
+    """No jnp.asarray where the code refuses a list anyway (``x.shape``, an array annotation), or where it would
+    turn a static argument into a traced one (``np.arange(n)`` needs a concrete ``n`` under jax.jit).  A plain
+    ``np.sum(x)`` or ``x - np.mean(x)`` takes a list in NumPy, so the jitted function converts ``x`` first."""
     result, original, migrated = migrated_pair(
         """
         import numpy as np
@@ -244,7 +244,10 @@ def test_parameters_nothing_says_are_lists_or_used_as_arrays_or_static_are_not_w
         """
     )
     output = result.output.decode()
-    assert "asarray" not in output
+    assert output.count("asarray") == 2
+    assert "def plain(x):\n    x = jnp.asarray(x)\n" in output and "def centered(x: ArrayLike):\n    x = jnp.asarray(x)\n" in output
+    for name in ("plain", "centered"):
+        np.testing.assert_allclose(getattr(migrated, name)([1.0, 2.0, 4.0]), getattr(original, name)([1.0, 2.0, 4.0]), rtol=1e-6)
     assert record(result, "ramp").static_argnums == (1,)
     x = np.linspace(0.0, 1.0, 5)
     np.testing.assert_allclose(migrated.ramp(jnp.asarray(x), 3), original.ramp(x, 3))

@@ -16,13 +16,16 @@ def weighted_average(values, weights):
     weights : array_like
         One non-negative weight per measurement.
     """
-    return jnp.sum(jnp.multiply(jnp.asarray(values), jnp.asarray(weights))) / jnp.sum(jnp.asarray(weights))
+    values = jnp.asarray(values)
+    weights = jnp.asarray(weights)
+    return jnp.sum(jnp.multiply(values, weights)) / jnp.sum(weights)
 
 
 @jax.jit
 def trapezoid_area(xs: ArrayLike, ys: ArrayLike):
     """Area under the polyline through (xs, ys)."""
-    dx = jnp.diff(jnp.asarray(xs))
+    xs = jnp.asarray(xs)
+    dx = jnp.diff(xs)
     return jnp.sum(dx * (jnp.asarray(ys)[1:] + jnp.asarray(ys)[:-1])) / 2.0
 
 
@@ -40,7 +43,9 @@ def linear_trend(times, readings):
         times (array-like): when each reading was taken.
         readings (array-like): the readings.
     """
-    slope, intercept = jnp.polyfit(jnp.asarray(times) + 0.0, jnp.asarray(readings) + 0.0, 1)
+    times = jnp.asarray(times)
+    readings = jnp.asarray(readings)
+    slope, intercept = jnp.polyfit(times + 0.0, readings + 0.0, 1)
     return slope, intercept
 
 

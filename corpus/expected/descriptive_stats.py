@@ -19,6 +19,7 @@ logit = lambda p: jnp.log(p / (1.0 - p))
 @functools.partial(jax.jit, static_argnums=(1,))
 def zscore(x, axis=0):
     """Standard scores along ``axis``; constant columns map to zero."""
+    x = jnp.asarray(x)
     mu = jnp.mean(x * 1.0, axis=axis, keepdims=True)
     sigma = jnp.std(x * 1.0, axis=axis, keepdims=True)
     return (x - mu) / jnp.maximum(sigma, EPS)
@@ -33,6 +34,7 @@ def summary(x):
 
 @jax.jit
 def iqr(x):
+    x = jnp.asarray(x)
     q75, q25 = jnp.percentile(jnp.asarray(x, dtype=jnp.result_type(x, jnp.float64)), jnp.asarray([75, 25]), axis=0)
     return q75 - q25
 
@@ -47,17 +49,21 @@ def robust_scale(x):
 @jax.jit
 def covariance(x):
     """Sample covariance of the columns (``rowvar=False``)."""
+    x = jnp.asarray(x)
     return jnp.cov(jnp.asarray(x, dtype=jnp.result_type(x, jnp.float64)), rowvar=False)
 
 
 @jax.jit
 def correlation(x):
+    x = jnp.asarray(x)
     return jnp.corrcoef(jnp.asarray(x, dtype=jnp.result_type(x, jnp.float64)), rowvar=False)
 
 
 @jax.jit
 def mahalanobis(x, mean, cov):
     """Mahalanobis distance of every row of ``x`` to ``mean``."""
+    x = jnp.asarray(x)
+    cov = jnp.asarray(cov)
     delta = x - mean[np.newaxis, :]
     inv = jnp.linalg.inv(cov)
     return jnp.sqrt(jnp.einsum("ni,ij,nj->n", delta, inv, delta))
@@ -76,6 +82,7 @@ def to_float32(x):
 @jax.jit
 def mean_float64(x):
     """Mean accumulated in double precision."""
+    x = jnp.asarray(x)
     return jnp.mean(x, dtype=np.float64)
 
 
@@ -89,6 +96,7 @@ def histogram_density(x, bins=10):
 @jax.jit
 def ranks(x):
     """0-based rank of every entry of a 1-D array (ties by position)."""
+    x = jnp.asarray(x)
     order = jnp.argsort(x, stable=True)
     return jnp.argsort(order, stable=True)
 

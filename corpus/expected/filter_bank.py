@@ -7,6 +7,7 @@ import jax.numpy as jnp
 
 @functools.partial(jax.jit, static_argnums=(1,))
 def moving_average(x, n=5):
+    x = jnp.asarray(x)
     kernel = jnp.ones(n) / n
     return jnp.convolve(x, kernel, mode="same", preferred_element_type=jnp.result_type(x, kernel))
 
@@ -103,6 +104,7 @@ def remove_dc(x):
 
 @jax.jit
 def zero_crossing_rate(frames):
+    frames = jnp.asarray(frames)
     signs = jnp.sign(frames)
     signs = jnp.where(signs == 0, jnp.asarray(1, signs.dtype), signs)
     return jnp.mean(jnp.abs(jnp.diff(signs, axis=1)) > 0, axis=1, dtype=float)

@@ -32,6 +32,7 @@ def simple_returns(prices):
 
 @jax.jit
 def log_returns(prices):
+    prices = jnp.asarray(prices)
     return jnp.diff(jnp.log(prices), axis=0)
 
 
@@ -44,6 +45,7 @@ def annualized_volatility(prices, periods=TRADING_DAYS):
 @jax.jit
 def sharpe_ratio(returns, risk_free=0.0, periods=TRADING_DAYS):
     """Annualised Sharpe ratio of a series of periodic returns."""
+    returns = jnp.asarray(returns)
     excess = returns - risk_free / periods
     return jnp.mean(excess, axis=0) / jnp.std(excess, axis=0, ddof=1) * jnp.sqrt(periods).astype(float)
 
@@ -83,6 +85,7 @@ def rolling_volatility(returns, window=20):
 @jax.jit
 def drawdown(prices):
     """Relative distance from the running peak (0 at a new high, negative below)."""
+    prices = jnp.asarray(prices)
     running_peak = jnp.maximum.accumulate(prices, axis=0)
     return prices / running_peak - 1.0
 
@@ -96,6 +99,7 @@ def max_drawdown(prices):
 @jax.jit
 def portfolio_returns(asset_returns, weights):
     """Daily returns of a fixed-weight portfolio (weights are renormalised)."""
+    asset_returns = jnp.asarray(asset_returns)
     weights = jnp.asarray(weights, dtype=float32)
     weights = weights / weights.sum()
     return asset_returns @ weights

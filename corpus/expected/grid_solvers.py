@@ -41,6 +41,7 @@ def laplacian(u, dx):
 @jax.jit
 def apply_stencil(u, dx):
     """The same interior second derivative, through a weight tuple constant."""
+    u = jnp.asarray(u)
     w = jnp.asarray(COEFS_2ND)
     return jnp.convolve(u, w[::-1], mode="valid", preferred_element_type=jnp.result_type(u, w[::-1])) / dx ** 2
 

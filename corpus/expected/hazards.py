@@ -43,6 +43,7 @@ def scaled_into(x, factor, buffer):
 
 @functools.partial(jax.jit, static_argnums=(1,))
 def histogram_counts(indices, n_bins):
+    indices = jnp.asarray(indices)
     # the one exception: np.add.at into a local array has an exact functional form (.at[].add)
     counts = jnp.zeros(n_bins)
     counts = counts.at[indices].add(1)
@@ -81,12 +82,14 @@ def round_prices(prices):
 
 @jax.jit
 def round_to_units(x):
+    x = jnp.asarray(x)
     return jnp.round(x)
 
 
 @jax.jit
 def clean_and_rank(x):
     """Replace NaNs by the column mean, then rank every column."""
+    x = jnp.asarray(x)
     col_mean = jnp.nanmean(x * 1.0, axis=0)
     filled = jnp.where(jnp.isnan(x), col_mean, x)
     return jnp.argsort(filled, axis=0)

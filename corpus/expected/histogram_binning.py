@@ -14,6 +14,10 @@ import jax.numpy as jnp
 @jax.jit
 def bin_index(x, lo, hi, n_bins):
     """Bin of each value in [lo, hi); the maximum lands in bin n_bins (out of range)."""
+    x = jnp.asarray(x)
+    lo = jnp.asarray(lo)
+    hi = jnp.asarray(hi)
+    n_bins = jnp.asarray(n_bins)
     width = (hi - lo) / n_bins
     return jnp.floor((x - lo) / width).astype(int)
 
@@ -21,6 +25,9 @@ def bin_index(x, lo, hi, n_bins):
 @jax.jit
 def safe_bin_index(x, lo, hi, n_bins):
     """Same, with the upper edge folded into the last bin."""
+    x = jnp.asarray(x)
+    lo = jnp.asarray(lo)
+    hi = jnp.asarray(hi)
     width = (hi - lo) / n_bins
     idx = jnp.floor((x - lo) / width).astype(int)
     return jnp.clip(idx, 0, n_bins - 1)
@@ -48,6 +55,8 @@ def calibrate(codes, table):
 @jax.jit
 def energy_at_threshold(thresholds, energies, level):
     """Energy of the first threshold above `level`."""
+    thresholds = jnp.asarray(thresholds)
+    level = jnp.asarray(level)
     k = jnp.searchsorted(thresholds, level).astype(int)
     return energies[k]
 

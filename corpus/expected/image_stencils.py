@@ -14,6 +14,7 @@ SOBEL_SCALE = 1.0 / 8.0
 
 @functools.partial(jax.jit, static_argnums=(1,))
 def pad_edges(image, width=1):
+    image = jnp.asarray(image)
     return jnp.pad(image, width, mode="edge")
 
 
@@ -70,6 +71,7 @@ def adjust_contrast(image, gain, bias=0.0):
 @jax.jit
 def saturate(image):
     """Clamp to the displayable range (keyword style, as in older code)."""
+    image = jnp.asarray(image)
     return jnp.clip(image, min=0.0, max=1.0)
 
 

@@ -21,6 +21,7 @@ def factorial_table(n):
 @jax.jit
 def n_choose_2(counts):
     """Number of unordered pairs in each group."""
+    counts = jnp.asarray(counts)
     c = jnp.round(counts).astype(int)
     return c * (c - 1) // 2
 

@@ -35,6 +35,7 @@ def gauss_seidel_sweep(A, b, x):
 
 @functools.partial(jax.jit, static_argnums=(3,))
 def conjugate_gradient(A, b, tol=1e-10, maxiter=None):
+    A = jnp.asarray(A)
     n = b.shape[0]
     if maxiter is None:
         maxiter = 10 * n
@@ -65,6 +66,9 @@ def conjugate_gradient(A, b, tol=1e-10, maxiter=None):
 
 @jax.jit
 def residual_norm(A, x, b):
+    A = jnp.asarray(A)
+    x = jnp.asarray(x)
+    b = jnp.asarray(b)
     return jnp.linalg.norm(A @ x - b) / jnp.linalg.norm(b)
 
 
@@ -91,6 +95,7 @@ def laplacian_1d(n, h=1.0):
 
 @jax.jit
 def solve_normal_equations(X, y, ridge=0.0):
+    y = jnp.asarray(y)
     XtX = X.T @ X
     XtX = XtX.at[jnp.diag_indices_from(XtX)].add(ridge)
     return jnp.linalg.solve(XtX, X.T @ y)
@@ -98,18 +103,22 @@ def solve_normal_equations(X, y, ridge=0.0):
 
 @jax.jit
 def lstsq_fit(X, y):
+    X = jnp.asarray(X)
+    y = jnp.asarray(y)
     coef, res, rank, sv = jnp.linalg.lstsq(X, y, rcond=None)
     return coef
 
 
 @jax.jit
 def condition_number(A):
+    A = jnp.asarray(A)
     s = jnp.linalg.svd(A, compute_uv=False)
     return s[0] / s[-1]
 
 
 @jax.jit
 def symmetric_sqrt(A):
+    A = jnp.asarray(A)
     w, V = jnp.linalg.eigh(A, symmetrize_input=False)
     w = jnp.clip(w, 0, None)
     return (V * jnp.sqrt(w)) @ V.T
@@ -170,6 +179,8 @@ def cholesky_solve(A, b):
 @functools.partial(jax.jit, static_argnums=(3,))
 def jacobi_to_tolerance(A, b, tol=1e-6, max_iter=200):
     """Jacobi iterations until the update is below `tol` (or `max_iter` sweeps); also returns the sweep count."""
+    A = jnp.asarray(A)
+    b = jnp.asarray(b)
     D = jnp.diag(A)
     R = A - jnp.diagflat(D)
     x = jnp.zeros_like(b)
@@ -192,6 +203,7 @@ def jacobi_to_tolerance(A, b, tol=1e-6, max_iter=200):
 @jax.jit
 def newton_sqrt(a, tol=1e-6):
     """Elementwise square roots of a positive array by Newton's method."""
+    a = jnp.asarray(a)
     x = jnp.maximum(a, 1.0)
     def _loop_cond(x):
         return jnp.max(jnp.abs(x * x - a)) > tol * jnp.max(a)

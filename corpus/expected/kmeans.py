@@ -49,11 +49,14 @@ def kmeans_step(points, centroids):
 @jax.jit
 def inertia(points, centroids, labels):
     """Sum of squared distances of the points to their own centroid."""
+    points = jnp.asarray(points)
     return jnp.sum((points - centroids[labels]) ** 2)
 
 
 @jax.jit
 def centroid_shift(old, new):
+    old = jnp.asarray(old)
+    new = jnp.asarray(new)
     # Largest distance any centroid moved in this iteration.
     return jnp.max(jnp.linalg.norm(new - old, axis=1))
 

@@ -12,6 +12,8 @@ POWER_STEPS = 50
 @jax.jit
 def least_squares(A, b):
     """Minimum-norm solution of ``A x = b`` in the least-squares sense."""
+    A = jnp.asarray(A)
+    b = jnp.asarray(b)
     x, residuals, rank, sv = jnp.linalg.lstsq(A, b, rcond=None)
     return x
 
@@ -19,6 +21,7 @@ def least_squares(A, b):
 @jax.jit
 def ridge(A, b, lam=1e-2):
     """Ridge regression through the normal equations."""
+    b = jnp.asarray(b)
     n = A.shape[1]
     gram = A.T @ A + lam * jnp.eye(n)
     return jnp.linalg.solve(gram, A.T @ b)
@@ -74,12 +77,15 @@ def projection_matrix(A):
 
 @jax.jit
 def condition_number(A):
+    A = jnp.asarray(A)
     s = jnp.linalg.svd(A, compute_uv=False)
     return s[0] / s[-1]
 
 
 @jax.jit
 def cosine_similarity(u, v):
+    u = jnp.asarray(u)
+    v = jnp.asarray(v)
     return jnp.dot(u, v) / (jnp.linalg.norm(u) * jnp.linalg.norm(v))
 
 
@@ -91,5 +97,6 @@ def outer_product_sum(vectors):
 
 @jax.jit
 def log_det(A):
+    A = jnp.asarray(A)
     sign, logabsdet = jnp.linalg.slogdet(A)
     return sign * logabsdet

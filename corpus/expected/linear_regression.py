@@ -23,12 +23,16 @@ def init_params(n_features):
 
 @jax.jit
 def predict(w, b, X):
+    w = jnp.asarray(w)
+    b = jnp.asarray(b)
+    X = jnp.asarray(X)
     return jnp.dot(X, w) + b
 
 
 @jax.jit
 def mse_loss(w, b, X, y):
     """Mean squared error of the linear model."""
+    y = jnp.asarray(y)
     residual = predict(w, b, X) - y
     return jnp.mean(residual ** 2)
 
@@ -36,6 +40,7 @@ def mse_loss(w, b, X, y):
 @jax.jit
 def mse_grad(w, b, X, y):
     """Gradient of :func:`mse_loss` with respect to ``(w, b)``."""
+    y = jnp.asarray(y)
     n = X.shape[0]
     residual = predict(w, b, X) - y
     grad_w = 2.0 / n * jnp.dot(X.T, residual)
@@ -74,6 +79,7 @@ def make_loss(X, y):
 @jax.jit
 def r_squared(w, b, X, y):
     """Coefficient of determination of the fitted model."""
+    y = jnp.asarray(y)
     ss_res = jnp.sum((y - predict(w, b, X)) ** 2)
     ss_tot = jnp.sum((y - jnp.mean(y * 1.0)) ** 2)
     return 1.0 - ss_res / ss_tot

@@ -16,12 +16,14 @@ def relu(x):
 
 @jax.jit
 def tanh(x):
+    x = jnp.asarray(x)
     return jnp.tanh(x)
 
 
 @functools.partial(jax.jit, static_argnums=(1,))
 def softmax(logits, axis=-1):
     """Softmax along ``axis``, shifted by the max for stability."""
+    logits = jnp.asarray(logits)
     shifted = logits - jnp.max(logits, axis=axis, keepdims=True)
     e = jnp.exp(shifted)
     return e / jnp.sum(e, axis=axis, keepdims=True)
@@ -43,6 +45,8 @@ def cross_entropy(logits, labels):
 
 @jax.jit
 def accuracy(logits, labels):
+    logits = jnp.asarray(logits)
+    labels = jnp.asarray(labels)
     return jnp.mean(jnp.argmax(logits, axis=-1) == labels)
 
 
@@ -54,6 +58,7 @@ def glorot_scale(fan_in, fan_out):
 
 @jax.jit
 def dense(params, x):
+    x = jnp.asarray(x)
     W, b = params
     return jnp.dot(x, W) + b
 

@@ -29,12 +29,15 @@ def naive_std(x):
 
 @jax.jit
 def naive_covariance(x, y):
+    x = jnp.asarray(x)
+    y = jnp.asarray(y)
     n = len(x)
     return (n * jnp.dot(x, y) - jnp.sum(x) * jnp.sum(y)) / (n * (n - 1))
 
 
 @jax.jit
 def two_pass_variance(x):
+    x = jnp.asarray(x)
     d = x - jnp.mean(x * 1.0)
     return jnp.sum(d * d) / (len(x) - 1)
 
@@ -62,26 +65,34 @@ def welford(x):
 @jax.jit
 def zscore(x, eps=1e-12):
     """Standardized values; eps only guards against a zero spread."""
+    x = jnp.asarray(x)
     return (x - jnp.mean(x * 1.0)) / (jnp.std(x * 1.0) + eps)
 
 
 @jax.jit
 def has_drifted(previous_mean, x):
     """Did the stream's mean move since the last window?"""
+    previous_mean = jnp.asarray(previous_mean)
+    x = jnp.asarray(x)
     return jnp.abs(jnp.mean(x * 1.0) - previous_mean) > DRIFT_TOL
 
 
 @jax.jit
 def same_calibration(a, b):
+    a = jnp.asarray(a)
+    b = jnp.asarray(b)
     return jnp.allclose(a, b, rtol=1e-10, atol=0.0)
 
 
 @jax.jit
 def moments_converged(m_old, m_new, tol=1e-9):
+    m_old = jnp.asarray(m_old)
+    m_new = jnp.asarray(m_new)
     return jnp.max(jnp.abs(m_new - m_old)) < tol
 
 
 @functools.partial(jax.jit, static_argnums=(1,))
 def rolling_mean(x, window):
+    x = jnp.asarray(x)
     c = jnp.cumsum(x, dtype=jnp.sum(x).dtype)
     return (c[window - 1:] - jnp.concatenate([jnp.zeros(1), c[:-window]])) / window

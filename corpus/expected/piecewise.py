@@ -23,6 +23,7 @@ def clip_if_outside(x, lo, hi):
 @jax.jit
 def huber(residuals, delta=1.0):
     """Huber loss of the mean absolute residual, and its derivative."""
+    residuals = jnp.asarray(residuals)
     r = jnp.mean(jnp.abs(residuals) * 1.0)
     loss, slope = jax.lax.cond(r <= delta, lambda: (0.5 * r ** 2, r), lambda: (delta * (r - 0.5 * delta), jnp.asarray(delta, jnp.result_type(delta, r))))
     return loss, slope
@@ -31,6 +32,7 @@ def huber(residuals, delta=1.0):
 @jax.jit
 def soft_threshold_mean(x, lam: float):
     """Soft-threshold of the mean: the proximal operator of lam * |m|."""
+    x = jnp.asarray(x)
     m = jnp.mean(x * 1.0)
     return jax.lax.cond(m > lam, lambda: m - lam, lambda: (jnp.where(m < -lam, m + lam, 0.0)))
 

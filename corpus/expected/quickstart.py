@@ -65,5 +65,6 @@ def with_first_set(x):
 @jax.jit
 def log_sum_exp(x):
     """Numerically stable ``log(sum(exp(x)))``."""
+    x = jnp.asarray(x)
     m = jnp.max(x)
     return m + jnp.log(jnp.sum(jnp.exp(x - m)))

@@ -79,6 +79,7 @@ def spin(t, y):
 
 @functools.partial(jax.jit, static_argnums=(0,))
 def rotate_and_step(theta, y, h=0.1):
+    y = jnp.asarray(y)
     return rk4_step(spin, 0.0, rot_z(theta) @ y, h)
 
 

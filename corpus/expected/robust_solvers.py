@@ -47,6 +47,8 @@ def safe_log_ratio(a, b):
 @functools.partial(jax.jit, static_argnums=(3,))
 def jacobi(A, b, tol=1e-10, max_iter=200):
     """Jacobi iteration; stops when the update is below tol."""
+    A = jnp.asarray(A)
+    b = jnp.asarray(b)
     D = jnp.diag(A)
     R = A - jnp.diag(D)
     x = jnp.zeros_like(b)
@@ -64,22 +66,29 @@ def jacobi(A, b, tol=1e-10, max_iter=200):
 
 @jax.jit
 def residual_ok(A, x, b):
+    A = jnp.asarray(A)
+    x = jnp.asarray(x)
+    b = jnp.asarray(b)
     return jnp.linalg.norm(A @ x - b) <= 1e-6 * jnp.linalg.norm(b)
 
 
 @jax.jit
 def ridge_solve(X, y, lam):
     """Normal equations with a ridge: always solvable for lam > 0."""
+    y = jnp.asarray(y)
+    lam = jnp.asarray(lam)
     k = X.shape[1]
     return jnp.linalg.solve(X.T @ X + lam * jnp.eye(k), X.T @ y)
 
 
 @jax.jit
 def condition_number(A):
+    A = jnp.asarray(A)
     s = jnp.linalg.svd(A, compute_uv=False)
     return s[0] / s[-1]
 
 
 @jax.jit
 def is_singular(A):
+    A = jnp.asarray(A)
     return abs(jnp.linalg.det(A)) < np.finfo(float).eps

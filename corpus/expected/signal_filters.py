@@ -14,6 +14,7 @@ LOWPASS_TAPS = numpy.array([1.0, 4.0, 6.0, 4.0, 1.0]) / 16.0
 @functools.partial(jax.jit, static_argnums=(1,))
 def moving_average(signal, window):
     """Mean over a sliding window of ``window`` samples ('valid' part only)."""
+    signal = jnp.asarray(signal)
     kernel = jnp.ones(window) / window
     return jnp.convolve(signal, kernel, mode="valid", preferred_element_type=jnp.result_type(signal, kernel))
 
@@ -42,6 +43,7 @@ def fir_filter(signal: numpy.ndarray, taps: numpy.ndarray = LOWPASS_TAPS) -> num
 @jax.jit
 def remove_dc(signal):
     """Subtract the mean so the signal is centred on zero."""
+    signal = jnp.asarray(signal)
     return signal - jnp.mean(signal * 1.0)
 
 
@@ -68,6 +70,7 @@ def windowed_energy(signal, n_fft=16):
 @jax.jit
 def zero_crossings(signal):
     """How many times the signal changes sign."""
+    signal = jnp.asarray(signal)
     signs = jnp.sign(signal)
     return jnp.sum(jnp.abs(jnp.diff(signs)) > 0)
 

@@ -86,6 +86,8 @@ def normalize_rows_(m):
 
 @jax.jit
 def unit_directions(points, origin):
+    points = jnp.asarray(points)
+    origin = jnp.asarray(origin)
     d = points - origin
     d = normalize_rows_(d)
     return d

@@ -30,6 +30,7 @@ def projectile_path(position: np.ndarray, velocity: np.ndarray, dt, steps: int, 
 @jax.jit
 def rnn_hidden_states(inputs, w_in, w_rec, bias):
     """Hidden states of an Elman network over a sequence (one row of ``inputs`` per time step)."""
+    w_in = jnp.asarray(w_in)
     h = jnp.zeros(w_rec.shape[0])
     states = []
     for x_t in inputs:

@@ -2,10 +2,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.list_arguments import list_arguments
 from np2jax.analysis.scope import ParamBinding, ValueBinding
 from np2jax.analysis.tracing import jit_decorator
 from np2jax.analysis.values import nodes_of
 from np2jax.context import FileContext, FunctionInfo
+from np2jax.cstutil import call
 from np2jax.diagnostics import Diagnostic, FixSafety, Severity
 from np2jax.rule import Example, Rule, RuleDoc
 
@@ -57,7 +59,13 @@ class Jit(Rule):
             "argument used as a shape, axes or repetitions (`np.zeros(shape)`, `np.transpose(X, perm)`; not a count such "
             "as `n_bins`) gets an info too: jax.jit hashes static arguments, so a caller passing a list raises there. A "
             "parameter given as `bins=` to a histogram stays traced when it holds edges: named for them (`edges`) or "
-            "defaulting to an array (`edges=EDGES`); one defaulting to an int count is static."
+            "defaulting to an array (`edges=EDGES`); one defaulting to an int count is static. A parameter a caller "
+            "may give as a Python list is converted first, `v = jnp.asarray(v)` (analysis/list_arguments.py): under "
+            "jax.jit a list arrives as a list of tracers, which jax.numpy and a jax.Array's arithmetic refuse, while "
+            "NumPy converted it at each use. It is written when every use of the parameter is one where NumPy converts "
+            "a list as `np.asarray` does (an array argument of a NumPy function, `len`, `-`/`/`/`**`/`@`, `+` or an "
+            "ordering beside a number or a NumPy value, `*` beside a float) and some use refuses a list in the "
+            "migrated code; an array or a Python number passes through it unchanged."
         ),
         why=(
             "Under `jax.jit` a function is compiled once per combination of static arguments and runs as one XLA "
@@ -74,7 +82,9 @@ class Jit(Rule):
             "`*` (where a tuple reads the same) pass the tuple display (`pad_to(x, (4,))`). "
             "Each new value of a static argument compiles the function again. "
             "A parameter the function calls (a callback, `f(x)`) is static and called on traced arrays: an info says so "
-            "at the `def`, since a caller's NumPy callback (`np.sin`, or one calling `np.linalg.solve`) then raises."
+            "at the `def`, since a caller's NumPy callback (`np.sin`, or one calling `np.linalg.solve`) then raises. "
+            "`jnp.asarray` makes a few lists another dtype than `np.asarray`: a list of Python ints is int32 without "
+            "x64, one mixing `np.float32` scalars with Python floats float32 (NumPy: float64)."
         ),
     )
     EXAMPLES = (
@@ -92,7 +102,34 @@ class Jit(Rule):
 
             @jax.jit
             def normalize(x):
+                x = jnp.asarray(x)
                 return (x - jnp.mean(x * 1.0)) / jnp.std(x * 1.0)
+            """,
+        ),
+        Example(
+            title="a parameter a caller may give as a list is converted first",
+            before="""
+            import numpy as np
+
+            def cross(v1, v2):
+                return np.cross(v1, v2)
+
+            def joined(a, b):
+                return np.sum(a + b)
+            """,
+            after="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def cross(v1, v2):
+                v1 = jnp.asarray(v1)
+                v2 = jnp.asarray(v2)
+                return jnp.cross(v1, v2)
+
+            @jax.jit
+            def joined(a, b):
+                return jnp.sum(a + b)
             """,
         ),
         Example(
@@ -136,6 +173,7 @@ class Jit(Rule):
 
             @functools.partial(jax.jit, static_argnums=(1, 2))
             def smooth(x, width, center=True):
+                x = jnp.asarray(x)
                 kernel = jnp.ones(width) / width
                 y = jnp.convolve(x, kernel, mode="same", preferred_element_type=jnp.result_type(x, kernel))
                 if center:
@@ -189,6 +227,7 @@ class Jit(Rule):
 
             @jax.jit
             def center(x):
+                x = jnp.asarray(x)
                 return x - jnp.mean(x * 1.0)
             """,
         ),
@@ -208,6 +247,7 @@ class Jit(Rule):
 
             @jax.jit
             def safe_ratio(a, b):
+                a = jnp.asarray(a)
                 with np.errstate(divide="ignore", invalid="ignore"):
                     return jnp.where(b != 0, a / b, 0.0)
             """,
@@ -225,6 +265,11 @@ class Jit(Rule):
         info.jit = True
         info.static_argnums = plan.static_argnums
         info.decorator = jit_decorator(plan)
+        converted = [name for name in list_arguments(info.node, ctx.resolver) if name not in plan.static]
+        if converted:  # `v = jnp.asarray(v)`: a caller's list works as it did (analysis/list_arguments.py)
+            jnp = ctx.use_jnp()
+            info.prologue = tuple(cst.Assign([cst.AssignTarget(cst.Name(name))], call(f"{jnp}.asarray", cst.Name(name)))
+                                  for name in converted)
         ctx.jit_uses.add("jax")
         if info.decorator.startswith("functools."):
             ctx.jit_uses.add("functools")

@@ -246,6 +246,7 @@ class LoopToFori(Rule):
 
             @jax.jit
             def weighted_sum(x, w):
+                w = jnp.asarray(w)
                 total = 0.0
                 if 0 < x.shape[0]:
                     i = 0

@@ -129,6 +129,8 @@ class LoopToWhile(Rule):
 
             @functools.partial(jax.jit, static_argnums=(3,))
             def jacobi(A, b, tol=1e-6, max_iter=500):
+                A = jnp.asarray(A)
+                b = jnp.asarray(b)
                 D = jnp.diag(A)
                 R = A - jnp.diagflat(D)
                 x = jnp.zeros_like(b)
@@ -214,6 +216,8 @@ class LoopToWhile(Rule):
 
             @functools.partial(jax.jit, static_argnums=(4,))
             def jacobi_until(A, b, x0, tol=1e-5, max_iter=200):
+                A = jnp.asarray(A)
+                b = jnp.asarray(b)
                 x = jnp.asarray(x0, dtype=float)
                 d = jnp.diag(A)
                 def _loop_cond(_carry):

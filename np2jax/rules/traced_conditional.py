@@ -121,12 +121,14 @@ class TracedConditional(Rule):
 
             @jax.jit
             def huber(r, delta):
+                r = jnp.asarray(r)
                 a = jnp.abs(jnp.sum(r))
                 loss, slope = jax.lax.cond(a <= delta, lambda: (0.5 * a ** 2, a), lambda: (delta * (a - 0.5 * delta), delta))
                 return loss, slope
 
             @jax.jit
             def relu_mean(x):
+                x = jnp.asarray(x)
                 m = jnp.mean(x * 1.0)
                 return jnp.where(m > 0, m, 0.0)
             """,
@@ -150,6 +152,7 @@ class TracedConditional(Rule):
 
             @jax.jit
             def damped_step(x, g):
+                x = jnp.asarray(x)
                 norm = jnp.linalg.norm(g)
                 unit = g / norm
                 return jax.lax.cond(norm < 1e-6, lambda: x - 0.1 * g, lambda: x - 1e-3 * unit)
@@ -194,6 +197,7 @@ class TracedConditional(Rule):
 
             @jax.jit
             def damp(x, w=None):
+                x = jnp.asarray(x)
                 step = jnp.mean(x * 1.0)
                 step = jax.lax.cond(jnp.logical_and(jnp.sum(x) != 0, step > 1.0), lambda: step / 2, lambda: step)
                 step = (jax.lax.cond(w.sum() > 0, lambda: step * 2, lambda: step) if w is not None else step)
