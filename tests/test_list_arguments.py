@@ -4,7 +4,7 @@ NumPy converts a list wherever it takes an array: ``cross([1., 0., 0.], [0., 1.,
 ``jax.jit`` the list arrives as a list of tracers, which jax.numpy refuses, so the migrated function converts
 the parameter first (``v1 = jnp.asarray(v1)``) when every use of it converts a list as ``np.asarray`` does.
 Where Python gives a list another meaning (``a + b`` concatenates, ``a * 2`` repeats, ``a[0]`` is a
-Python number) the parameter is left as it is; so it is where the original refuses a list too (``x ** 2``,
+Python number) the parameter is left as it is, but for an index by a fori_loop's step (no list takes that); so it is where the original refuses a list too (``x ** 2``,
 ``-x``): callers pass arrays there, and the conversion would be noise.
 """
 
@@ -76,6 +76,18 @@ SOURCE = textwrap.dedent(
     def negated(x):
         return np.exp(-x)
 
+    def energy(x):
+        e = np.zeros(len(x))
+        for n in range(len(x)):
+            e[n] = x[n] * x[n]
+        return e
+
+    def first_three(x):
+        s = 0.0
+        for k in range(3):
+            s += x[k]
+        return np.sum(x) - s
+
     def closure(a):
         def inner():
             return a + [1.0]
@@ -84,8 +96,8 @@ SOURCE = textwrap.dedent(
 )
 
 CONVERTED = {"cross": ["v1", "v2"], "softmax": ["x"], "dist": ["p", "q"], "mean_of": ["x"], "scaled": ["w", "x"],
-             "above": ["x"]}
-LEFT = ["joined", "repeated", "with_first", "shaped", "typed", "stacked", "same", "returned", "closure", "squared", "negated"]
+             "above": ["x"], "energy": ["x"]}
+LEFT = ["joined", "repeated", "with_first", "shaped", "typed", "stacked", "same", "returned", "closure", "squared", "negated", "first_three"]
 
 
 @pytest.fixture(scope="module")
@@ -125,6 +137,7 @@ CALLS = [
     ("mean_of", ([1, 2, 4],)),
     ("scaled", ([1.0, 2.0], [3.0, 4.0])),
     ("above", ([1.0, 5.0, 2.0, 8.0],)),
+    ("energy", ([1.0, -2.0, 3.0, 0.5] * 5,)),  # (a fori_loop's traced index takes no list: hunt55 L1)
 ]
 
 

@@ -3504,3 +3504,33 @@ def test_an_array_sum_method_with_initial_stays_numpy():
     A = np.arange(4.0).reshape(2, 2)
     for name in ("col_sums", "col_sums_fn"):
         np.testing.assert_allclose(np.asarray(getattr(migrated, name)(A)), getattr(original, name)(A))
+
+
+def test_an_overlapping_slice_of_the_array_itself_is_copied_in_as_numpy_does():
+    """hunt55 FP1: `buf[:-1] = buf[1:]` was NPJ201 ("also reachable through another name"): NumPy copies an
+    overlapping right side first, which is what `buf.at[:-1].set(buf[1:])` reads; both directions migrate.
+    A view kept under another name (`y = buf[1:]`) is still reported: NumPy's `y` sees the write."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def roll_left(buf, x):
+            buf[:-1] = buf[1:]
+            buf[-1] = x
+            return buf
+
+        def roll_right(buf):
+            buf[1:] = buf[:-1]
+            return buf
+
+        def kept_view(buf):
+            y = buf[1:]
+            buf[:-1] = y
+            return y
+        """
+    )
+    assert record(result, "roll_left").jit and record(result, "roll_right").jit
+    assert "NPJ201" in _codes_of(result, "kept_view") and not record(result, "kept_view").jit
+    for name, args in (("roll_left", (9.0,)), ("roll_right", ())):
+        want = getattr(original, name)(np.arange(6.0), *args)
+        np.testing.assert_array_equal(np.asarray(getattr(migrated, name)(np.arange(6.0), *args)), want)

@@ -20,6 +20,7 @@ def jacobi(A, b, x0=None, tol=1e-8, maxiter=500):
 
 @jax.jit
 def gauss_seidel_sweep(A, b, x):
+    b = jnp.asarray(b)
     n = A.shape[0]
     if 0 < n:
         i = 0
@@ -126,6 +127,8 @@ def symmetric_sqrt(A):
 
 @jax.jit
 def sor_step(A, b, x, omega=1.5):
+    b = jnp.asarray(b)
+    x = jnp.asarray(x)
     if 0 < A.shape[0]:
         i = 0
         sigma = jnp.dot(A[i], x) - A[i, i] * x[i]
@@ -158,6 +161,7 @@ def cholesky_factor(A):
 @jax.jit
 def cholesky_solve(A, b):
     """Solve A x = b for a symmetric positive definite A: L y = b, then L^T x = y."""
+    b = jnp.asarray(b)
     L = cholesky_factor(A)
     n = L.shape[0]
     y = jnp.zeros(n)

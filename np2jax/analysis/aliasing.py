@@ -803,9 +803,12 @@ class _AliasChecker(FastVisitor):
         self._flag(f"`{self.name}` (or a view of it) is also reachable through another name or container")
 
     def _copies_or_rebinds(self, target: cst.BaseExpression) -> bool:
-        """``x = x[...]`` rebinds x itself; ``arr[i] = x`` copies values into another local array."""
+        """``x = x[...]`` rebinds x itself; ``arr[i] = x`` copies values into another local array, ``x[:-1] = x[1:]``
+        into x itself (NumPy copies an overlapping right side first, as ``x.at[:-1].set(x[1:])`` reads it)."""
         if isinstance(target, cst.Name):
             return target.value == self.name
+        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value == self.name:
+            return True
         if isinstance(target, (cst.Tuple, cst.List)):
             return all(self._copies_or_rebinds(e.value) for e in target.elements)
         return self._copies_into_array(target)

@@ -21,7 +21,11 @@ NumPy converts a list exactly like ``np.asarray``:
   sequences); ``*`` only beside a float or an array made by NumPy
   (``v * 2`` repeats a list); ``==``/``!=`` only beside a NumPy value.
 
-Any other use (an index, an attribute, a loop over it, ``return v``, a call of
+An index by the step of a loop that becomes a ``jax.lax.fori_loop`` (``x[n]`` in
+``for n in range(len(x))``) counts as converting too: a list takes no traced index,
+so no caller's list worked there before.
+
+Any other use (another index, an attribute, a loop over it, ``return v``, a call of
 a function of the module, a rebinding) leaves the parameter alone: an element
 of a list of Python floats is a weakly typed number, a returned list is the
 caller's own object.  An annotation that says array or number, a default, or
@@ -39,6 +43,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from np2jax.analysis.jit_plan import LoopConversion
 from np2jax.analysis.loops import all_names
 from np2jax.analysis.list_operands import ARRAY_CONSTRUCTORS, NOT_ARRAY_FUNCTIONS
 from np2jax.analysis.param_kinds import top_hints
@@ -62,25 +67,44 @@ NOT_LIST_HINTS = frozenset("ndarray Array ArrayLike float int complex bool Numbe
 _REFUSING = (cst.Subtract, cst.Divide, cst.FloorDivide, cst.Power, cst.MatrixMultiply)
 _ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
 _NUMBERS = (cst.Integer, cst.Float, cst.Imaginary)
-_KINDS = frozenset({cst.Name, cst.Call, cst.Attribute, cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.Arg})
+_KINDS = frozenset({cst.Name, cst.Call, cst.Attribute, cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.Arg,
+                    cst.Subscript})
 
 
-def list_arguments(function: cst.FunctionDef, resolver: Resolver) -> tuple[str, ...]:
-    """The parameters of ``function`` to convert with ``jnp.asarray`` first when it is jitted (module
-    docstring), in signature order; remembered per function."""
+def list_arguments(function: cst.FunctionDef, resolver: Resolver, loops: dict[cst.For, LoopConversion]) -> tuple[str, ...]:
+    """The parameters of ``function`` to convert with ``jnp.asarray`` first when it is jitted with ``loops``
+    becoming fori_loops (module docstring), in signature order; remembered per function."""
     cache = resolver.memo.setdefault("list_arguments", {})
     found = cache.get(function)
     if found is None:
-        found = cache[function] = _Uses(function, resolver).convertible()
+        found = cache[function] = _Uses(function, resolver, _traced_indexing(loops)).convertible()
+    return found
+
+
+def _traced_indexing(loops: dict[cst.For, LoopConversion]) -> set[int]:
+    """The ``x[i]`` in the body of a loop over ``range`` that becomes a fori_loop, ``i`` its step."""
+    found: set[int] = set()
+    for loop, conversion in loops.items():
+        if conversion.kind not in ("range", "reversed"):
+            continue
+        stack = list(child_nodes(loop.body))
+        while stack:
+            node = stack.pop()
+            if (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1
+                    and isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Name)
+                    and node.slice[0].slice.value.value == conversion.index):
+                found.add(id(node))
+            stack.extend(inner_nodes(node))
     return found
 
 
 class _Uses:
-    def __init__(self, function: cst.FunctionDef, resolver: Resolver) -> None:
+    def __init__(self, function: cst.FunctionDef, resolver: Resolver, traced_indexing: set[int]) -> None:
         self.function = function
         self.resolver = resolver
         self.scope = resolver.scopes[function]
         self.values = ValueClassifier(resolver)
+        self.traced_indexing = traced_indexing
 
     def convertible(self) -> tuple[str, ...]:
         params = self.function.params
@@ -111,6 +135,10 @@ class _Uses:
                     occurrences[node.value].append(id(node))
             elif isinstance(node, cst.Call):
                 self._call(node, scope, candidates, allowed, refused)
+            elif isinstance(node, cst.Subscript):
+                if id(node) in self.traced_indexing and _param(node.value, candidates):
+                    allowed.add(id(node.value))  # `x[n]` with a traced `n`: no list takes it
+                    refused.add(node.value.value)
             elif isinstance(node, cst.BinaryOperation):
                 self._operation(node.left, node.right, node.operator, scope, candidates, allowed, refused, listless)
                 self._operation(node.right, node.left, node.operator, scope, candidates, allowed, refused, listless)

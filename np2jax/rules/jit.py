@@ -265,7 +265,7 @@ class Jit(Rule):
         info.jit = True
         info.static_argnums = plan.static_argnums
         info.decorator = jit_decorator(plan)
-        converted = [name for name in list_arguments(info.node, ctx.resolver) if name not in plan.static]
+        converted = [name for name in list_arguments(info.node, ctx.resolver, plan.loops) if name not in plan.static]
         if converted:  # `v = jnp.asarray(v)`: a caller's list works as it did (analysis/list_arguments.py)
             jnp = ctx.use_jnp()
             info.prologue = tuple(cst.Assign([cst.AssignTarget(cst.Name(name))], call(f"{jnp}.asarray", cst.Name(name)))

@@ -354,6 +354,7 @@ class LoopToFori(Rule):
 
             @jax.jit
             def forward_sub(L, b):
+                b = jnp.asarray(b)
                 n = L.shape[0]
                 x = jnp.zeros(n)
                 if 0 < n:
@@ -365,6 +366,7 @@ class LoopToFori(Rule):
 
             @jax.jit
             def back_sub(U, b):
+                b = jnp.asarray(b)
                 n = U.shape[0]
                 x = jnp.zeros(n)
                 if -1 < n - 1:
