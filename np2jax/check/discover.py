@@ -40,6 +40,7 @@ class Target:
     cell: int | None = None  # a notebook's cell number (1-based, among all its cells)
     jax_callers: bool = False  # unchanged, but a rewritten function of its module calls it (with JAX arrays)
     narrow_floats: bool = False  # the original computes in float32/float16 somewhere (itself or a callee)
+    rewritten_callees: tuple[str, ...] = ()  # unchanged, but calls (itself or through unchanged ones) rewritten ones
 
 
 @dataclass
@@ -109,6 +110,9 @@ def _fill(pair: FilePair, root: Path | None, examples: Path | None) -> None:
         pair.targets.append(_target(pair, qualname, kind, node.lineno, unchanged))
     called = _called_by_rewritten(migrated_tree, {t.qualname for t in pair.targets if not t.unchanged})
     pair.targets = [replace(t, jax_callers=True) if t.unchanged and t.qualname in called else t for t in pair.targets]
+    callees = rewritten_callees(migrated_tree, {t.qualname for t in pair.targets if not t.unchanged})
+    pair.targets = [replace(t, rewritten_callees=callees[t.qualname]) if t.unchanged and callees.get(t.qualname) else t
+                    for t in pair.targets]
     narrow = narrow_float_functions(original_defs)
     pair.targets = [replace(t, narrow_floats=True) if t.qualname in narrow else t for t in pair.targets]
     keys = example_keys(original_tree, "__np2jax_examples__")
@@ -143,6 +147,31 @@ def _called_by_rewritten(tree: ast.Module, rewritten: set[str]) -> set[str]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in rewritten:
             found.update(inner.func.id for inner in ast.walk(node)
                          if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name))
+    return found
+
+
+def rewritten_callees(tree: ast.Module, rewritten: set[str]) -> dict[str, tuple[str, ...]]:
+    """For each module-level function: the rewritten module-level functions (``rewritten``) it calls by name,
+    itself or through the other functions of the module it calls. Its own code unchanged, such a function still
+    runs migrated code (real36: `pattern_groups` calling a now jitted `_stable_argsort`), which the check runs
+    on the migrated side like any other; its note says so rather than only "unchanged"."""
+    calls: dict[str, set[str]] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            calls[node.name] = {inner.func.id for inner in ast.walk(node)
+                                if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)}
+    found: dict[str, tuple[str, ...]] = {}
+    for name in calls:
+        seen, stack, hits = {name}, [name], set()
+        while stack:
+            for callee in calls.get(stack.pop(), ()):
+                if callee in rewritten:
+                    hits.add(callee)
+                elif callee in calls and callee not in seen:
+                    seen.add(callee)
+                    stack.append(callee)
+        if hits:
+            found[name] = tuple(sorted(hits))
     return found
 
 

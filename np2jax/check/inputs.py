@@ -56,7 +56,10 @@ INDEX_ARRAY_NAMES = frozenset("indices idxs labels label classes ids positions t
 COUNT_ARRAY_NAMES = frozenset("counts hist histogram tally votes freqs frequencies occurrences".split())
 POSITIVE_NAMES = frozenset("prices price variance var std stds sigmas weights probs probabilities "
                            "rates lengths radii volumes intensity intensities image images img".split())
-BOOL_PREFIXES = ("is_", "use_", "has_", "with_", "return_", "do_", "allow_", "normalize", "center")
+BOOL_PREFIXES = ("is_", "use_", "has_", "with_", "return_", "do_", "allow_")
+# flags named by a verb, as it is or as its past participle (`normalize`, `centered`); not a longer name that begins
+# with one (`centers` of points, `center_x`, `normalizer`: hunt55 C2), and an array too (`rotate(points, center)`)
+BOOL_WORDS = ("normalize", "center")
 BOOL_NAMES = frozenset({"keepdims", "reverse", "inplace", "periodic", "closed", "normalized", "cumulative"})
 SHAPE_NAMES = frozenset({"shape", "size_tuple", "dims", "axes"})
 DTYPE_NAMES = frozenset({"dtype", "out_dtype", "float_dtype"})
@@ -117,6 +120,8 @@ def _name_kinds(name: str) -> list[Kind]:
         return [("float", FLOAT_VALUES["float"]), ("array", "float"), ("int", INT_VALUES["int"])]
     if lower in BOOL_NAMES or lower.startswith(BOOL_PREFIXES):
         return [("bool", (True, False))]
+    if any(lower in (word, word + "d", word + "ed") for word in BOOL_WORDS):
+        return [("bool", (True, False)), ("array", "float")]
     if lower in DTYPE_NAMES:  # (a bool or an array there says nothing about the function)
         return [("value", (np.float32, np.float64))]
     if lower in SHAPE_NAMES or lower.endswith("_shape"):

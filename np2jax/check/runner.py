@@ -170,7 +170,12 @@ class Checker:
             record.message = migrated["message"]
             return record
         record.jitted = migrated["jitted"]
-        return self._verdict(record, inputs, migrated["results"], target.narrow_floats)
+        record = self._verdict(record, inputs, migrated["results"], target.narrow_floats)
+        if record.status == "equivalent" and target.rewritten_callees:
+            names = ", ".join(target.rewritten_callees)
+            record.message = record.message.replace(
+                "; unchanged by the migration", f"; its own code unchanged by the migration, but it calls the migrated {names}")
+        return record
 
     def _verdict(self, record: FunctionCheck, inputs: list[dict], results: list, narrow: bool) -> FunctionCheck:
         first_error = None
