@@ -631,17 +631,23 @@ class _Unwrap(cst.CSTTransformer):
 
 def _prepend_statements(body: cst.BaseSuite, statements: tuple[cst.BaseSmallStatement, ...]) -> cst.BaseSuite:
     """``statements`` first in ``body``, after its docstring."""
-    if isinstance(body, cst.SimpleStatementSuite):
-        return body.with_changes(body=[*statements, *body.body])
+    if isinstance(body, cst.SimpleStatementSuite):  # `def f(x): "doc"; return ...`
+        first = 1 if _is_docstring(body.body[0]) else 0
+        return body.with_changes(body=[*body.body[:first], *statements, *body.body[first:]])
     lines = list(body.body)
-    first = 1 if lines and _is_docstring(lines[0]) else 0
+    if lines and isinstance(lines[0], cst.SimpleStatementLine) and _is_docstring(lines[0].body[0]):
+        if len(lines[0].body) > 1:  # `"doc"; return ...` on one line
+            return body.with_changes(body=[lines[0].with_changes(
+                body=[lines[0].body[0], *statements, *lines[0].body[1:]]), *lines[1:]])
+        first = 1
+    else:
+        first = 0
     added = [cst.SimpleStatementLine(body=[statement]) for statement in statements]
     return body.with_changes(body=[*lines[:first], *added, *lines[first:]])
 
 
-def _is_docstring(line: cst.BaseStatement) -> bool:
-    return (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Expr)
-            and isinstance(line.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+def _is_docstring(statement: cst.BaseSmallStatement) -> bool:
+    return isinstance(statement, cst.Expr) and isinstance(statement.value, (cst.SimpleString, cst.ConcatenatedString))
 
 
 def _has_for_loop(scope: Scope | None) -> bool:

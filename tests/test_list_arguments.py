@@ -88,6 +88,17 @@ SOURCE = textwrap.dedent(
             s += x[k]
         return np.sum(x) - s
 
+    def hist2(sample):  # (NumPy reads a list `(xs, ys)` as coordinates, asarray as points: hunt56 S1)
+        return np.histogramdd(sample, bins=2)[0]
+
+    def mean_of_rows(v):
+        return np.sum(v) / np.shape(v)[0]
+
+    def one_line(v): """Doc."""; return np.sum(v) - np.max(v)
+
+    def reduce_over(func, a):
+        return np.apply_over_axes(func, a, [0, 1])
+
     def closure(a):
         def inner():
             return a + [1.0]
@@ -96,8 +107,10 @@ SOURCE = textwrap.dedent(
 )
 
 CONVERTED = {"cross": ["v1", "v2"], "softmax": ["x"], "dist": ["p", "q"], "mean_of": ["x"], "scaled": ["w", "x"],
-             "above": ["x"], "energy": ["x"]}
-LEFT = ["joined", "repeated", "with_first", "shaped", "typed", "stacked", "same", "returned", "closure", "squared", "negated", "first_three"]
+             "above": ["x"], "energy": ["x"], "mean_of_rows": ["v"],
+             "one_line": ["v"]}
+LEFT = ["joined", "repeated", "with_first", "shaped", "typed", "stacked", "same", "returned", "closure", "squared", "negated", "first_three",
+        "hist2", "reduce_over"]
 
 
 @pytest.fixture(scope="module")
@@ -138,6 +151,8 @@ CALLS = [
     ("scaled", ([1.0, 2.0], [3.0, 4.0])),
     ("above", ([1.0, 5.0, 2.0, 8.0],)),
     ("energy", ([1.0, -2.0, 3.0, 0.5] * 5,)),  # (a fori_loop's traced index takes no list: hunt55 L1)
+    ("mean_of_rows", ([[1.0, 2.0], [3.0, 4.0]],)),
+    ("one_line", ([1.0, 5.0, 2.0],)),
 ]
 
 
@@ -150,6 +165,13 @@ def test_lists_work_as_in_numpy(migrated, name, args):
     # and arrays, and a Python number where one makes sense, pass through unchanged
     arrays = tuple(np.asarray(a, dtype=float) for a in args)
     np.testing.assert_allclose(np.asarray(new[name](*arrays)), np.asarray(original[name](*arrays)), rtol=1e-6)
+
+
+def test_docstrings_stay_docstrings_on_one_line(migrated):
+    """hunt56 DOC1: `def f(v): "doc"; return ...` keeps its docstring first."""
+    result, _, new = migrated
+    assert 'def one_line(v): """Doc."""; v = jnp.asarray(v); return' in result.output.decode()
+    assert new["one_line"].__doc__ == "Doc."
 
 
 def test_unconverted_would_refuse_lists():

@@ -3534,3 +3534,38 @@ def test_an_overlapping_slice_of_the_array_itself_is_copied_in_as_numpy_does():
     for name, args in (("roll_left", (9.0,)), ("roll_right", ())):
         want = getattr(original, name)(np.arange(6.0), *args)
         np.testing.assert_array_equal(np.asarray(getattr(migrated, name)(np.arange(6.0), *args)), want)
+
+
+def test_a_result_a_numpy_caller_indexes_in_a_loop_stays_numpy():
+    """real36 L4 (stochastic's Hosking method): a caller that stays NumPy (it draws from np.random) read a jitted
+    helper's result `cov[i]` at each step of a double loop: each read of a JAX array dispatches to XLA, 140x
+    NumPy's time. The helper stays NumPy (NPJ202); a caller reading it once outside a loop keeps it jitted."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def autocov(h, n):
+            ns = np.arange(n + 1) ** (2 * h)
+            return (ns[:-2] - 2 * ns[1:-1] + ns[2:]) / 2
+
+        def sample(h, n, seed):
+            g = np.random.default_rng(seed).normal(0.0, 1.0, n)
+            cov = autocov(h, n)
+            out = np.zeros(n)
+            for i in range(1, n - 2):
+                out[i] = cov[i] * g[i]
+            return out
+
+        def ramp(n):
+            return np.arange(n + 1) * 0.5
+
+        def total(n, seed):
+            g = np.random.default_rng(seed).normal(0.0, 1.0, n + 1)
+            r = ramp(n)
+            return float(r[-1]) + g.sum()
+        """
+    )
+    assert not record(result, "autocov").jit and "NPJ202" in _codes_of(result, "autocov")
+    assert record(result, "ramp").jit
+    np.testing.assert_array_equal(migrated.sample(0.7, 20, 1), original.sample(0.7, 20, 1))
+    assert migrated.total(5, 2) == pytest.approx(original.total(5, 2))

@@ -35,8 +35,9 @@ jax.numpy refuses it at, arithmetic with a value that is not a Python number),
 and nothing in the original did (``v ** 2``, ``v - 1.0``, ``-v``: Python
 refuses a list there, so callers pass arrays).
 
-NumPy and JAX make different dtypes of a few lists: a list mixing
-``np.float32`` scalars with Python floats is float64 in NumPy, float32 in JAX.
+NumPy and JAX make different dtypes of a few lists: one mixing NumPy scalars
+with Python numbers follows JAX's promotion (``[np.float32(1), 2.0]`` is float32,
+NumPy's float64; ``[np.int32(7), 2**40]`` is int32 and wraps, NumPy's int64).
 """
 
 from __future__ import annotations
@@ -58,8 +59,13 @@ from np2jax.visitors import child_nodes, inner_nodes
 # NumPy functions that take a sequence of arrays (which may be ragged) where others take one array.
 SEQUENCE_OF_ARRAYS = frozenset(
     "concatenate stack hstack vstack dstack column_stack row_stack block select piecewise broadcast_arrays "
-    "meshgrid ix_ einsum lexsort savez savez_compressed".split()
-)
+    "meshgrid ix_ einsum lexsort savez savez_compressed histogramdd".split()  # (a list `(xs, ys)` is D coordinates)
+) | frozenset("apply_over_axes apply_along_axis fromfunction vectorize frompyfunc".split())  # (and callables)
+# Positions jax.numpy refuses a list at that are no array data: a count, an axis, a callable, a shape, bins
+# (`np.histogram(x, 10)`: a static int), indices to delete, repetitions.
+NOT_DATA = frozenset("n N axis func function mask_func start stop bins repeats prototype sample obj".split())
+# NumPy functions that read a list's shape as they read its array's (kept NumPy: they give static values).
+SHAPE_FUNCTIONS = frozenset({"numpy.shape", "numpy.size", "numpy.ndim"})
 # Parameter names (of jax.numpy's signatures) that take array data, also where jax.numpy takes a list.
 ARRAY_DATA = frozenset("a x y x1 x2 arr ary m v b object condition weights xp fp".split())
 # Annotations that rule a list out.
@@ -161,6 +167,9 @@ class _Uses:
         if qualname == "builtins.len" and len(node.args) == 1:
             allowed.add(id(node.args[0].value))
             return
+        if qualname in SHAPE_FUNCTIONS and len(node.args) == 1 and not node.args[0].star:
+            allowed.add(id(node.args[0].value))
+            return
         row = lookup_numpy(qualname) if qualname.startswith("numpy.") else None
         signature = SIGNATURES.get(row.jax) if row is not None and row.jax else None
         if signature is None or qualname.rsplit(".", 1)[-1] in SEQUENCE_OF_ARRAYS:
@@ -174,9 +183,10 @@ class _Uses:
                 name = arg.keyword.value
             else:
                 position, name = index, positional_parameter(names, index)
-            if position in rejects_list:
+            if position in rejects_list and name not in NOT_DATA:
                 refused.add(arg.value.value)
-            if position in rejects_list or name in ARRAY_DATA:
+                allowed.add(id(arg.value))
+            elif name in ARRAY_DATA:
                 allowed.add(id(arg.value))
 
     def _operation(self, side: cst.BaseExpression, other: cst.BaseExpression, operator: cst.BaseBinaryOp, scope: Scope,

@@ -22,7 +22,7 @@ class CallsUnmigratedFunction(Rule):
     HOLDER_MESSAGE = "uses `{holder}`, which holds `{callee}`, a function that stays NumPy code: this function stays NumPy too"
     CREATE_MESSAGE = "creates a `{created}`, whose base class `{callee}` stays NumPy code: this function stays NumPy too"
     RESULT_MESSAGE = ("`{callee}` stays NumPy code and writes in place into what this function returns (or reads it "
-                      "with a boolean mask, makes masks of it in a loop, adds it into another array, or views it as an ndarray "
+                      "with a boolean mask, indexes it in a loop, makes masks of it in a loop, adds it into another array, or views it as an ndarray "
                       "subclass, `.view(cls)`): this function "
                       "stays NumPy too")
     MODULE_MESSAGE = "calls `{callee}`, which stays NumPy code in {where}: this function stays NumPy too"
@@ -78,7 +78,8 @@ class CallsUnmigratedFunction(Rule):
             "another reference holds (`total += f(x)` on a parameter or `self.total`: with a JAX array on the right, "
             "NumPy's in-place add gives way to JAX's, which rebinds the name), or reads it with a NumPy boolean mask "
             "(`nz = np.logical_not(np.isclose(n, 0)); n[nz]`: a 0-d JAX array indexed with `np.True_` raises inside "
-            "jax), also inside a callback it hands the "
+            "jax), or indexes it in a loop (`for i in range(1, n): phi[i] = cov[i]`: each read of a JAX array is a "
+            "dispatch to XLA, 100-1000x NumPy's time), also inside a callback it hands the "
             "result to along with a function that writes into its parameters (`apply(inc, f(a))`), or to a function "
             "that adds its parameter into another one in place, also inside a list or through `list(...)` "
             "(`sgd([w], [grad(w, x)])` with `for p, g in zip(params, grads): p -= lr * g`), also once added in place "
