@@ -99,6 +99,9 @@ SOURCE = textwrap.dedent(
     def reduce_over(func, a):
         return np.apply_over_axes(func, a, [0, 1])
 
+    def pick(m, a, b):
+        return np.where(np.abs(m) > 1.0, a, b)
+
     def closure(a):
         def inner():
             return a + [1.0]
@@ -108,7 +111,7 @@ SOURCE = textwrap.dedent(
 
 CONVERTED = {"cross": ["v1", "v2"], "softmax": ["x"], "dist": ["p", "q"], "mean_of": ["x"], "scaled": ["w", "x"],
              "above": ["x"], "energy": ["x"], "mean_of_rows": ["v"],
-             "one_line": ["v"]}
+             "one_line": ["v"], "pick": ["m", "a", "b"]}
 LEFT = ["joined", "repeated", "with_first", "shaped", "typed", "stacked", "same", "returned", "closure", "squared", "negated", "first_three",
         "hist2", "reduce_over"]
 
@@ -153,6 +156,7 @@ CALLS = [
     ("energy", ([1.0, -2.0, 3.0, 0.5] * 5,)),  # (a fori_loop's traced index takes no list: hunt55 L1)
     ("mean_of_rows", ([[1.0, 2.0], [3.0, 4.0]],)),
     ("one_line", ([1.0, 5.0, 2.0],)),
+    ("pick", ([0.5, -2.0], [1.0, 2.0], [3.0, 4.0])),  # (jnp.where refuses lists as x and y too: hunt56 FP1)
 ]
 
 

@@ -25,6 +25,10 @@ def _resolve(qualname: str):
     return getattr(importlib.import_module(module_name), attr)
 
 
+# Names of optional parameters that take array data (not a dtype, an axis, a count or a flag).
+_ARRAY_OPERANDS = frozenset("x y b weights xp fp v values".split())
+
+
 def _rejects_list(func, index: int, positional: int) -> bool:
     """Whether ``func`` raises a list TypeError for a list at ``index``, the other arguments being arrays,
     or failing that numbers (``polyfit(x, y, deg)`` needs an integer ``deg`` to get as far as the check)."""
@@ -76,6 +80,11 @@ def signature_of(qualname: str) -> tuple[int, tuple[str, ...], tuple[int, ...], 
         if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
     )
     rejects = tuple(i for i in range(min(required, 3) or 1) if _rejects_list(func, i, required))
+    # optional array operands among the first three (`where(c, x, y)`, `cov(m, y)`, `trapezoid(y, x)`), probed with
+    # as many positional arguments as it takes to reach them
+    optional = [i for i, name in enumerate(names[:min(positional, 3)]) if i >= required and name in _ARRAY_OPERANDS]
+    rejects += tuple(i for i in optional if _rejects_list(func, i, max(required, i + 1))
+                     or _rejects_list(func, i, min(positional, 3)))
     none_only = tuple(
         name for name, p in signature.parameters.items() if str(p.annotation) in ("None", "'None'")
     )
