@@ -3569,3 +3569,44 @@ def test_a_result_a_numpy_caller_indexes_in_a_loop_stays_numpy():
     assert record(result, "ramp").jit
     np.testing.assert_array_equal(migrated.sample(0.7, 20, 1), original.sample(0.7, 20, 1))
     assert migrated.total(5, 2) == pytest.approx(original.total(5, 2))
+
+
+def test_delete_and_choose_that_need_concrete_indices_are_not_traced():
+    """hunt56 L3/L4: `np.delete(x, idx)` and `np.choose(a, choices)` were jitted with traced indices, which
+    jnp.delete and jnp.choose (mode='raise', NumPy's default) refuse: ConcretizationTypeError on every call.
+    A parameter given as `delete`'s index is static (`insert`'s may be traced); one computed from data, and
+    `choose`'s checked indices, keep the function un-jitted (NPJ301), where jax.numpy checks them as NumPy does."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def drop(x, idx):
+            return np.delete(x, idx)
+
+        def drop_small(x):
+            return np.delete(x, np.argmin(x))
+
+        def pick(a, choices):
+            return np.choose(a, choices)
+
+        def pick_clip(a, choices):
+            return np.choose(a, choices, mode="clip")
+
+        def put_in(x, idx):
+            return np.insert(x, idx, 9.0)
+        """
+    )
+    assert record(result, "drop").static_argnums == (1,) and record(result, "pick_clip").jit
+    assert record(result, "put_in").jit and record(result, "put_in").static_argnums == ()
+    for name in ("drop_small", "pick"):
+        assert not record(result, name).jit and "NPJ301" in _codes_of(result, name)
+    x, a, choices = np.array([2.0, 0.5, 3.0]), np.array([0, 1, 0]), np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(np.asarray(migrated.drop(x, 1)), original.drop(x, 1))
+    np.testing.assert_array_equal(np.asarray(migrated.drop_small(x)), original.drop_small(x))
+    np.testing.assert_array_equal(np.asarray(migrated.pick(a, choices)), original.pick(a, choices))
+    np.testing.assert_array_equal(np.asarray(migrated.pick_clip(a + 5, choices)), original.pick_clip(a + 5, choices))
+    np.testing.assert_array_equal(np.asarray(migrated.put_in(x, np.array([0, 2]))), original.put_in(x, np.array([0, 2])))
+    with pytest.raises(ValueError):
+        original.pick(a + 5, choices)
+    with pytest.raises(ValueError):
+        migrated.pick(a + 5, choices)

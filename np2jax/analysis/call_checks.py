@@ -259,6 +259,11 @@ class CallChecks:
                 what = "`dtype` of" if arg.keyword is not None and arg.keyword.value == "dtype" else "argument of"
                 self._require(arg.value, f"{what} `{name.rsplit('.', 1)[-1]}`", STATIC_INSTEAD)
             return
+        if name == "jax.numpy.choose" and _checks_indices(node) and node.args and not self.resolver.is_static(
+                node.args[0].value, self.scope):
+            self._block(node, "traced-value", "`np.choose` checks its indices (`mode='raise'`, NumPy's default), which "
+                        "jax.numpy can only do with concrete ones, not under jax.jit",
+                        "np.choose(a, choices, mode='clip') (or 'wrap') when every index is in range")
         signature = SIGNATURES.get(name)
         names = signature[1] if signature else ()
         for index, arg in enumerate(node.args):
@@ -484,3 +489,11 @@ class CallChecks:
             elif positions is None or index in positions:
                 if method in METHOD_STATIC_POSITIONS:
                     self._require(arg.value, f"argument of `.{method}()`", STATIC_INSTEAD)
+
+
+def _checks_indices(call: cst.Call) -> bool:
+    """``np.choose(a, c)`` without ``mode=`` (or with ``mode="raise"``): it raises for an index out of range."""
+    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
+    mode = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "mode"),
+                positional[3].value if len(positional) > 3 else None)
+    return mode is None or (isinstance(mode, cst.SimpleString) and mode.evaluated_value == "raise")

@@ -69,7 +69,7 @@ SHAPE_FUNCTIONS = frozenset({"numpy.shape", "numpy.size", "numpy.ndim"})
 # Parameter names (of jax.numpy's signatures) that take array data, also where jax.numpy takes a list.
 ARRAY_DATA = frozenset("a x y x1 x2 arr ary m v b object condition weights xp fp".split())
 # Annotations that rule a list out.
-NOT_LIST_HINTS = frozenset("ndarray Array ArrayLike float int complex bool Number Real".split()) - {"ArrayLike"}
+NOT_LIST_HINTS = frozenset("ndarray Array float int complex bool Number Real".split())
 _REFUSING = (cst.Subtract, cst.Divide, cst.FloorDivide, cst.Power, cst.MatrixMultiply)
 _ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
 _NUMBERS = (cst.Integer, cst.Float, cst.Imaginary)

@@ -27,11 +27,12 @@ STATIC_PARAMETERS = frozenset(
     sections mode side repeats reps order endpoint retstep kind source destination size decimals norm
     sparse indexing copy full_matrices compute_uv UPLO hermitian ndmin ddof return_index return_inverse
     return_counts rowvar bias increasing total_repeat_length stable descending offset s method
-    interpolation edge_order pad_width range density subscripts correction length minlength kth""".split()
+    interpolation edge_order pad_width range density subscripts correction length minlength kth obj""".split()
 )
 # Array parameters that share a name with STATIC_PARAMETERS (`M` is eye's column count, matrix_rank's matrix;
 # `bins` is histogram's count, digitize's array of edges).
-ARRAY_PARAMETERS = frozenset({("jax.numpy.linalg.matrix_rank", "M"), ("jax.numpy.digitize", "bins")})
+ARRAY_PARAMETERS = frozenset({("jax.numpy.linalg.matrix_rank", "M"), ("jax.numpy.digitize", "bins"),
+                              ("jax.numpy.insert", "obj")})  # (`delete`'s `obj` must be concrete, `insert`'s need not)
 # ... and whole calls whose arguments all must be (arange's bounds are its shape).
 ALL_STATIC_FUNCTIONS = frozenset({"jax.numpy.arange", "jax.numpy.eye", "jax.numpy.identity", "jax.numpy.tri"})
 # ndarray methods: which positional arguments are static (None: all of them).
