@@ -41,6 +41,7 @@ class Target:
     jax_callers: bool = False  # unchanged, but a rewritten function of its module calls it (with JAX arrays)
     narrow_floats: bool = False  # the original computes in float32/float16 somewhere (itself or a callee)
     rewritten_callees: tuple[str, ...] = ()  # unchanged, but calls (itself or through unchanged ones) rewritten ones
+    takes_lists: bool = False  # the migrated or the original function converts a parameter from a list first
 
 
 @dataclass
@@ -107,7 +108,10 @@ def _fill(pair: FilePair, root: Path | None, examples: Path | None) -> None:
             pair.missing.append((qualname, node.lineno))
             continue
         unchanged = ast.dump(node) == ast.dump(twin[1])
-        pair.targets.append(_target(pair, qualname, kind, node.lineno, unchanged))
+        target = _target(pair, qualname, kind, node.lineno, unchanged)
+        if converts_from_lists(twin[1]) or converts_from_lists(node):
+            target = replace(target, takes_lists=True)
+        pair.targets.append(target)
     called = _called_by_rewritten(migrated_tree, {t.qualname for t in pair.targets if not t.unchanged})
     pair.targets = [replace(t, jax_callers=True) if t.unchanged and t.qualname in called else t for t in pair.targets]
     callees = rewritten_callees(migrated_tree, {t.qualname for t in pair.targets if not t.unchanged})
@@ -222,6 +226,25 @@ def example_keys(tree: ast.Module, variable: str) -> list[str]:
         if any(isinstance(t, ast.Name) and t.id == variable for t in targets) and isinstance(node.value, ast.Dict):
             keys.extend(k.value for k in node.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str))
     return keys
+
+
+ASARRAY_CALLS = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray", "atleast_1d", "atleast_2d"})
+ARRAY_MODULES = frozenset({"np", "numpy", "onp", "jnp"})
+
+
+def converts_from_lists(node: ast.AST) -> bool:
+    """Does the function convert one of its parameters to an array itself (``v = jnp.asarray(v)``, as np2jax writes
+    first for a parameter a caller may give as a list; ``x = np.asarray(x, dtype=float)`` in the original)? Then
+    callers give it lists: ``np2jax check`` gives it a list input too (execute.Prober.from_lists; hunt56 C1)."""
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
+    for child in ast.walk(node):
+        if (isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) and child.func.attr in ASARRAY_CALLS
+                and isinstance(child.func.value, ast.Name) and child.func.value.id in ARRAY_MODULES and child.args
+                and isinstance(child.args[0], ast.Name) and child.args[0].id in params):
+            return True
+    return False
 
 
 def _target(pair: FilePair, qualname: str, kind: str, line: int, unchanged: bool) -> Target:

@@ -25,7 +25,7 @@ import numpy as np
 from np2jax.check import inputs as inputs_module
 from np2jax.check.inputs import Call
 from np2jax.check.loading import load_examples, load_examples_file, load_module, quiet_numerics
-from np2jax.check.portable import Node, beyond_float32, describe, identical, some_finite, to_portable
+from np2jax.check.portable import Leaf, Node, beyond_float32, describe, identical, some_finite, to_portable
 
 PERTURBATIONS = 3
 VARIANT_TRIES = 8  # fresh-value variants of the user's own inputs
@@ -330,6 +330,43 @@ class Prober:
                     self.accepted[-1]["description"] += " with a NaN in each float array"
                     self.accepted[-1]["nan"] = True
 
+    def from_lists(self) -> None:
+        """For a function that converts a parameter from a list itself (discover.converts_from_lists: callers give it
+        lists), one more input: the first generated one the original returns from (updating no argument) with its small
+        float and integer arrays (1-D or 2-D) given as Python lists, as callers often pass them (``cross([1., 0.,
+        0.], [0., 1., 0.])``): all of them, or else one at a time, the first the original accepts (hunt56 C1). One
+        the original raises on is no valid input; one it updates a list of in place (a migrated function returns what
+        it updates: NPJ203), or returns something of another structure from (a list's `x.copy()` is a list, `x * 2`
+        repeats it: not used as an array), is not kept either."""
+        base = next((entry for entry in self.accepted if entry["source"] in ("probe", "hypothesis")
+                     and entry["rule"] == "return"), None)
+        if base is None or self.stopped() or time.monotonic() > self.probe_deadline:
+            return
+        positions = [pos for pos, value in argument_values(base["call"]) if _listable(value)]
+        if not positions:
+            return
+        choices = [positions] + ([[pos] for pos in positions] if len(positions) > 1 else [])
+        for chosen in choices[:LIST_TRIES]:
+            if self.stopped():
+                return
+            call = copy.deepcopy(base["call"])
+            args, kwargs = list(call.args), dict(call.kwargs)
+            for tag, key in chosen:
+                if tag == "a":
+                    args[key] = args[key].tolist()
+                else:
+                    kwargs[key] = kwargs[key].tolist()
+            call = Call(call.prefix, tuple(args), kwargs, "list input", call.prefix_kwargs)
+            if not self.try_call(call, probing=True, distinct_shapes=False):
+                continue
+            entry = self.accepted[-1]
+            if entry["rule"] != "return" or skeleton(entry["expected"]) != skeleton(base["expected"]):
+                self.accepted.pop()
+                continue
+            names = position_names(chosen, self.params)
+            entry["description"] = f"{base['description']} with {names} given as {'a list' if len(chosen) == 1 else 'lists'}"
+            return
+
     def from_none_returning(self) -> None:
         """No input found whose output can be compared, but the original ran and returned None, updating no
         argument (a test function, a setup or a printing one): keep one such input, so that a migrated function
@@ -473,18 +510,50 @@ def resample(value, rng: np.random.Generator):
     def fresh(leaf):
         if isinstance(leaf, np.ndarray) and leaf.size > 1:
             if leaf.dtype.kind in "biu":
-                return rng.permutation(leaf.reshape(-1)).reshape(leaf.shape)
+                return leaf if is_sorted(leaf) else rng.permutation(leaf.reshape(-1)).reshape(leaf.shape)
             if leaf.dtype.kind == "f" and np.all(np.isfinite(leaf)):
                 low, high = float(leaf.min()), float(leaf.max())
                 if low >= 0:
-                    return rng.uniform(low, high, size=leaf.shape).astype(leaf.dtype)
-                return (leaf.mean() + leaf.std() * rng.standard_normal(leaf.shape)).astype(leaf.dtype)
+                    values = rng.uniform(low, high, size=leaf.shape).astype(leaf.dtype)
+                else:
+                    values = (leaf.mean() + leaf.std() * rng.standard_normal(leaf.shape)).astype(leaf.dtype)
+                return keep_order(leaf, values)
         return leaf
 
     return map_values(value, fresh)
 
 
+def is_sorted(leaf: np.ndarray) -> bool:
+    """An array of 3 or more values in ascending order (in C order): bins, knots, a grid (`np.searchsorted(a, v)`
+    wants `a` sorted: probing gives it sorted, inputs.build_call); fresh or special values for it stay sorted."""
+    flat = leaf.reshape(-1)
+    return flat.size >= 3 and flat.dtype.kind in "iuf" and bool(np.all(flat[1:] >= flat[:-1]))
+
+
+def keep_order(leaf: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``values`` (new values for ``leaf``) sorted as ``leaf`` is, when it is (is_sorted)."""
+    return np.sort(values, axis=None).reshape(values.shape) if is_sorted(leaf) else values
+
+
 SPECIAL_MODES = ("halves", "zeros", "nan")
+LIST_TRIES = 3  # list variants of one input tried (execute.Prober.from_lists); at most one is kept
+LIST_SIZE = 100  # the most elements of an array given as a list
+
+
+def _listable(value) -> bool:
+    """A small 1-D or 2-D float or integer array (a caller could write it as a list)."""
+    return (isinstance(value, np.ndarray) and value.ndim in (1, 2) and 0 < value.size <= LIST_SIZE
+            and value.dtype.kind in "iuf")
+
+
+def skeleton(value) -> object:
+    """The structure of a portable value: nodes' kinds, types and keys, down to the leaves (an array or number,
+    whatever its shape: `np.histogramdd` of a list of rows has other dimensions, and that is compared)."""
+    if isinstance(value, Leaf):
+        return "leaf"
+    if isinstance(value, Node):
+        return (value.kind, value.type_name, value.keys, tuple(skeleton(child) for child in value.children))
+    return type(value).__name__
 
 
 def special_values(value, rng: np.random.Generator, mode: str = "halves"):
@@ -502,16 +571,20 @@ def special_values(value, rng: np.random.Generator, mode: str = "halves"):
             if mode == "zeros":
                 return np.zeros_like(leaf)
             if mode == "nan":
+                if is_sorted(leaf):  # (sorted values with a NaN are no longer sorted: np.digitize's bins)
+                    changed.pop()
+                    return leaf
                 result = leaf.copy()
                 result.reshape(-1)[rng.integers(leaf.size)] = np.nan
                 return result
             start = 0.0 if leaf.min() >= 0 else -0.5 * (leaf.size // 2)  # as many negative values as positive ones
-            return rng.permutation(start + 0.5 * np.arange(leaf.size)).reshape(leaf.shape).astype(leaf.dtype)
+            values = rng.permutation(start + 0.5 * np.arange(leaf.size)).reshape(leaf.shape).astype(leaf.dtype)
+            return keep_order(leaf, values)
         if leaf.dtype.kind in "iu" and mode != "nan":
             changed.append(leaf)
             result = np.zeros_like(leaf) if mode == "zeros" else leaf.copy()
             result.reshape(-1)[0] = 0  # (a valid index, pixel, count)
-            return result
+            return keep_order(leaf, result)
         return leaf
 
     result = map_values(value, special)
@@ -576,6 +649,8 @@ def run_original(message: dict) -> dict:
         prober.probe(function)
     if prober.accepted and all(entry["source"] in ("probe", "hypothesis") for entry in prober.accepted):
         prober.from_special()  # (not beside the user's own inputs: they say what valid input looks like)
+    if not given and target.takes_lists:
+        prober.from_lists()
     prober.from_none_returning()
     return _original_reply(prober)
 

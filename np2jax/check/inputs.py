@@ -18,7 +18,8 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from np2jax.check.source_hints import SYMBOL_SIZES, body_uses, dict_keys, dtype_guards, index_uses, shape_kinds, source_tree
+from np2jax.check.source_hints import (SYMBOL_SIZES, body_uses, dict_keys, dtype_guards, index_uses, shape_kinds,
+                                      sorted_uses, source_tree)
 
 
 @dataclass
@@ -29,7 +30,7 @@ class Call:
     prefix: tuple | None
     args: tuple
     kwargs: dict = field(default_factory=dict)
-    source: str = "probe"  # example | doctest | probe | hypothesis
+    source: str = "probe"  # example | doctest | probe | hypothesis | variant | special | list input
     prefix_kwargs: dict = field(default_factory=dict)
 
 
@@ -83,6 +84,7 @@ class Param:
     name: str
     kinds: list[Kind]
     keyword_only: bool = False
+    sorted: bool = False  # given where NumPy wants sorted values (`np.searchsorted(a, v)`): its arrays come sorted
 
 
 def is_file_name(name: str) -> bool:
@@ -201,6 +203,7 @@ def parameters(function: Callable, skip_first: bool = False) -> list[Param] | No
     tree = source_tree(function)
     indexing, uses, keyed, typed = index_uses(tree), body_uses(tree), dict_keys(tree), dtype_guards(tree)
     shaped = shape_kinds(function, tree)
+    ordered = sorted_uses(tree)
     items = list(signature.parameters.values())
     if skip_first and items and items[0].kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
         items = items[1:]
@@ -225,7 +228,7 @@ def parameters(function: Callable, skip_first: bool = False) -> list[Param] | No
             at = 1 if kinds and kinds[0] == ("default",) else 0
             role = next((k[1] for k in kinds if k[0] == "array"), "float")
             kinds = kinds[:at] + [("shape", dims, role) for dims in shaped[p.name]] + kinds[at:]
-        params.append(Param(p.name, _dedupe(kinds), p.kind is inspect.Parameter.KEYWORD_ONLY))
+        params.append(Param(p.name, _dedupe(kinds), p.kind is inspect.Parameter.KEYWORD_ONLY, p.name in ordered))
     return params
 
 
@@ -397,6 +400,8 @@ def build_call(params: list[Param], kinds: tuple[Kind, ...], shapes: list[tuple[
         else:
             options = kind[1]
             values.append((param, options[variant % len(options)]))
+        if param.sorted and isinstance(values[-1][1], np.ndarray) and values[-1][1].ndim:
+            values[-1] = (param, np.sort(values[-1][1], axis=None).reshape(values[-1][1].shape))
     if split is None:
         args, kwargs = _arrange(values)
         return Call(None, args, kwargs)

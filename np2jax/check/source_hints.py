@@ -1,6 +1,7 @@
 """What a function's own source says about the inputs it takes, for ``np2jax check``'s input generation
 (inputs.py): how its code uses each parameter (as an index, unpacked into names, as an array or a number), the
-shapes its numpydoc "Parameters" section states, and which parameters reach ``np.cross`` (vectors of 3).
+shapes its numpydoc "Parameters" section states, which parameters reach ``np.cross`` (vectors of 3), and which
+ones it gives where NumPy wants sorted values (``np.searchsorted``'s ``a``).
 """
 
 from __future__ import annotations
@@ -267,3 +268,33 @@ def _cross_reach(tree: ast.AST | None) -> set[str]:
 
 def _names_in(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+# NumPy functions whose result is defined only for sorted values at one argument (binary search): the position and
+# keyword of that argument (``np.searchsorted(a, v)``, ``np.digitize(x, bins)``, ``np.interp(x, xp, fp)``)
+SORTED_ARGUMENTS = {"searchsorted": (0, "a"), "digitize": (1, "bins"), "interp": (1, "xp")}
+
+
+def sorted_uses(tree: ast.AST | None) -> set[str]:
+    """Names the code gives directly where NumPy wants sorted values: ``np.searchsorted(a, v)`` (without a
+    ``sorter``), ``a.searchsorted(v)``, ``np.digitize(x, bins)``, ``np.interp(x, xp, fp)``. On unsorted values NumPy's
+    result is whatever its binary search finds, which another implementation need not find (hunt56 C2)."""
+    found: set[str] = set()
+    for node in ast.walk(tree) if tree is not None else ():
+        if not isinstance(node, ast.Call):
+            continue
+        if any(k.arg == "sorter" for k in node.keywords):
+            continue
+        root, name = _call_root(node.func)
+        if (name == "searchsorted" and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                and node.func.value.id not in NUMPY_ROOTS):
+            found.add(node.func.value.id)  # `a.searchsorted(v)`
+            continue
+        if root not in NUMPY_ROOTS or name not in SORTED_ARGUMENTS:
+            continue
+        position, keyword = SORTED_ARGUMENTS[name]
+        given = node.args[position] if len(node.args) > position else next(
+            (k.value for k in node.keywords if k.arg == keyword), None)
+        if isinstance(given, ast.Name):
+            found.add(given.id)
+    return found
