@@ -102,6 +102,23 @@ SOURCE = textwrap.dedent(
     def pick(m, a, b):
         return np.where(np.abs(m) > 1.0, a, b)
 
+    def inertia(points, centroids, labels):
+        return np.sum((points - centroids[labels]) ** 2)
+
+    def at_level(thresholds, energies, level):
+        k = np.searchsorted(thresholds, level)
+        return energies[k] + energies[k - 1]
+
+    def fir(b, x):
+        y = np.zeros(len(x))
+        for n in range(len(x)):
+            acc = 0.0
+            for k in range(len(b)):
+                if n - k >= 0:
+                    acc += b[k] * x[n - k]
+            y[n] = acc
+        return y
+
     def closure(a):
         def inner():
             return a + [1.0]
@@ -111,7 +128,9 @@ SOURCE = textwrap.dedent(
 
 CONVERTED = {"cross": ["v1", "v2"], "softmax": ["x"], "dist": ["p", "q"], "mean_of": ["x"], "scaled": ["w", "x"],
              "above": ["x"], "energy": ["x"], "mean_of_rows": ["v"],
-             "one_line": ["v"], "pick": ["m", "a", "b"]}
+             "one_line": ["v"], "pick": ["m", "a", "b"],
+             "inertia": ["points", "labels"], "at_level": ["thresholds", "energies", "level"],
+             "fir": ["b", "x"]}
 LEFT = ["joined", "repeated", "with_first", "shaped", "typed", "stacked", "same", "returned", "closure", "squared", "negated", "first_three",
         "hist2", "reduce_over"]
 
@@ -157,6 +176,10 @@ CALLS = [
     ("mean_of_rows", ([[1.0, 2.0], [3.0, 4.0]],)),
     ("one_line", ([1.0, 5.0, 2.0],)),
     ("pick", ([0.5, -2.0], [1.0, 2.0], [3.0, 4.0])),  # (jnp.where refuses lists as x and y too: hunt56 FP1)
+    # (chk3's list inputs on the corpus: a list index, an index by a NumPy result, by a fori_loop's `n - k`)
+    ("inertia", (np.ones((3, 2)), np.array([[0.0, 1.0], [2.0, 3.0]]), [0, 1, 1])),
+    ("at_level", ([0.1, 0.5, 0.9, 1.3], [1.0, 2.0, 4.0, 8.0], 0.7)),
+    ("fir", ([0.5, 0.25, 0.25], [1.0, 0.0, 2.0, -1.0] * 3)),
 ]
 
 
@@ -167,7 +190,7 @@ def test_lists_work_as_in_numpy(migrated, name, args):
     got = new[name](*args)
     np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-6)
     # and arrays, and a Python number where one makes sense, pass through unchanged
-    arrays = tuple(np.asarray(a, dtype=float) for a in args)
+    arrays = tuple(np.asarray(a) for a in args)
     np.testing.assert_allclose(np.asarray(new[name](*arrays)), np.asarray(original[name](*arrays)), rtol=1e-6)
 
 

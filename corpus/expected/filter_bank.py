@@ -23,6 +23,7 @@ def fir_filter(b, x):
 @jax.jit
 def lfilter(b, a, x):
     """Direct form I IIR filter (a[0] normalised)."""
+    x = jnp.asarray(x)
     b = jnp.asarray(b, dtype=float) / a[0]
     a = jnp.asarray(a, dtype=float) / a[0]
     y = jnp.zeros(len(x))

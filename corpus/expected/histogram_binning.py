@@ -56,6 +56,7 @@ def calibrate(codes, table):
 def energy_at_threshold(thresholds, energies, level):
     """Energy of the first threshold above `level`."""
     thresholds = jnp.asarray(thresholds)
+    energies = jnp.asarray(energies)
     level = jnp.asarray(level)
     k = jnp.searchsorted(thresholds, level).astype(int)
     return energies[k]
@@ -64,6 +65,7 @@ def energy_at_threshold(thresholds, energies, level):
 @jax.jit
 def peak_window(spectrum, half_width):
     """Values right around the highest channel."""
+    spectrum = jnp.asarray(spectrum)
     peak = jnp.argmax(spectrum)
     left = spectrum[peak - 1]
     right = spectrum[peak + 1]
@@ -73,6 +75,8 @@ def peak_window(spectrum, half_width):
 @jax.jit
 def peak_value(spectrum, background):
     """Background-subtracted height of the highest channel."""
+    spectrum = jnp.asarray(spectrum)
+    background = jnp.asarray(background)
     peak = jnp.argmax(spectrum)
     return spectrum[peak] - background[peak]
 
@@ -92,6 +96,7 @@ def occupied_bins(counts):
 
 @jax.jit
 def neighbor_differences(x):
+    x = jnp.asarray(x)
     diffs = jnp.zeros(len(x) - 1)
     if 0 < len(x) - 1:
         def _loop_body(i, diffs):

@@ -21,9 +21,12 @@ NumPy converts a list exactly like ``np.asarray``:
   sequences); ``*`` only beside a float or an array made by NumPy
   (``v * 2`` repeats a list); ``==``/``!=`` only beside a NumPy value.
 
-An index by the step of a loop that becomes a ``jax.lax.fori_loop`` (``x[n]`` in
-``for n in range(len(x))``) counts as converting too: a list takes no traced index,
-so no caller's list worked there before.
+An index by a traced value (``x[n - k]`` in a ``for n in range(len(x))`` that becomes
+a ``jax.lax.fori_loop``, ``x[k]`` with ``k = np.searchsorted(...)``) and a loop
+over the parameter that becomes one count as converting too: a list takes no
+traced index, so no caller's list worked there before.  So does the parameter as
+an index, ``c[labels]``: NumPy indexes with a list as with the array of it, a
+jax.Array refuses a list index.
 
 Any other use (another index, an attribute, a loop over it, ``return v``, a call of
 a function of the module, a rebinding) leaves the parameter alone: an element
@@ -49,7 +52,7 @@ from np2jax.analysis.loops import all_names
 from np2jax.analysis.list_operands import ARRAY_CONSTRUCTORS, NOT_ARRAY_FUNCTIONS
 from np2jax.analysis.param_kinds import top_hints
 from np2jax.analysis.resolve import Resolver
-from np2jax.analysis.scope import ParamBinding, Scope
+from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.value_kinds import ValueClassifier
 from np2jax.analysis.values import nodes_of
 from np2jax.tables import lookup_numpy, positional_parameter
@@ -88,17 +91,24 @@ def list_arguments(function: cst.FunctionDef, resolver: Resolver, loops: dict[cs
 
 
 def _traced_indexing(loops: dict[cst.For, LoopConversion]) -> set[int]:
-    """The ``x[i]`` in the body of a loop over ``range`` that becomes a fori_loop, ``i`` its step."""
+    """The ``x[i]``, ``x[n - k]`` in the body of a loop over ``range`` that becomes a fori_loop, ``i``/``n`` its
+    step; and the ``xs`` of a ``for v in xs`` (``enumerate(xs)``, ``zip(xs, ys)``) that becomes one (``v = xs[i]``)."""
     found: set[int] = set()
     for loop, conversion in loops.items():
         if conversion.kind not in ("range", "reversed"):
+            iterable = loop.iter
+            if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value in (
+                    "enumerate", "zip"):
+                found.update(id(arg.value) for arg in iterable.args if isinstance(arg.value, cst.Name))
+            elif isinstance(iterable, cst.Name):
+                found.add(id(iterable))
             continue
         stack = list(child_nodes(loop.body))
         while stack:
             node = stack.pop()
             if (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1
-                    and isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Name)
-                    and node.slice[0].slice.value.value == conversion.index):
+                    and isinstance(node.slice[0].slice, cst.Index)
+                    and any(name.value == conversion.index for name in all_names(node.slice[0].slice.value))):
                 found.add(id(node))
             stack.extend(inner_nodes(node))
     return found
@@ -134,6 +144,9 @@ class _Uses:
             elif isinstance(node, cst.Arg) and node.keyword is not None:
                 skip.add(id(node.keyword))
             elif isinstance(node, cst.Name):
+                if id(node) in self.traced_indexing and node.value in candidates:
+                    allowed.add(id(node))  # `for v in xs` as a fori_loop reads `xs[i]`: no list takes a traced index
+                    refused.add(node.value)
                 if node.value in occurrences and id(node) not in skip:
                     owner, _ = scope.lookup(node.value)
                     if owner is not self.scope:  # a comprehension's own `v`
@@ -142,9 +155,7 @@ class _Uses:
             elif isinstance(node, cst.Call):
                 self._call(node, scope, candidates, allowed, refused)
             elif isinstance(node, cst.Subscript):
-                if id(node) in self.traced_indexing and _param(node.value, candidates):
-                    allowed.add(id(node.value))  # `x[n]` with a traced `n`: no list takes it
-                    refused.add(node.value.value)
+                self._subscript(node, scope, candidates, allowed, refused)
             elif isinstance(node, cst.BinaryOperation):
                 self._operation(node.left, node.right, node.operator, scope, candidates, allowed, refused, listless)
                 self._operation(node.right, node.left, node.operator, scope, candidates, allowed, refused, listless)
@@ -188,6 +199,29 @@ class _Uses:
                 allowed.add(id(arg.value))
             elif name in ARRAY_DATA:
                 allowed.add(id(arg.value))
+
+    def _subscript(self, node: cst.Subscript, scope: Scope, candidates: set[str], allowed: set[int], refused: set[str]) -> None:
+        """``x[n]`` with a traced ``n`` (a fori_loop's step, a NumPy result: ``k = np.searchsorted(...)``), and
+        ``c[labels]`` with ``labels`` a parameter: NumPy indexes with a list as with ``np.asarray`` of it (fancy
+        indexing); no list takes a traced index, and a jax.Array takes no list as one."""
+        index = node.slice[0].slice if len(node.slice) == 1 else None
+        index = index.value if isinstance(index, cst.Index) else None
+        if _param(node.value, candidates) and (id(node) in self.traced_indexing or self._traced_value(index, scope)):
+            allowed.add(id(node.value))
+            refused.add(node.value.value)
+        if _param(index, candidates):
+            allowed.add(id(index))
+            refused.add(index.value)
+
+    def _traced_value(self, node: cst.BaseExpression | None, scope: Scope) -> bool:
+        """A NumPy result, a name bound only to NumPy results, or arithmetic on one: traced under jax.jit."""
+        if isinstance(node, cst.BinaryOperation):
+            return self._traced_value(node.left, scope) or self._traced_value(node.right, scope)
+        if isinstance(node, cst.Name):
+            owner, bindings = scope.lookup(node.value)
+            return owner is self.scope and bool(bindings) and all(
+                isinstance(b, ValueBinding) and not b.augmented and self._numpy_value(b.value, owner) for b in bindings)
+        return node is not None and self._numpy_value(node, scope)
 
     def _operation(self, side: cst.BaseExpression, other: cst.BaseExpression, operator: cst.BaseBinaryOp, scope: Scope,
                    candidates: set[str], allowed: set[int], refused: set[str], listless: set[str]) -> None:
