@@ -3610,3 +3610,27 @@ def test_delete_and_choose_that_need_concrete_indices_are_not_traced():
         original.pick(a + 5, choices)
     with pytest.raises(ValueError):
         migrated.pick(a + 5, choices)
+
+
+def test_a_first_step_run_before_the_fori_loop_tests_its_index_in_python():
+    """hunt57 L3: `lj = 1.0`, then `if k != 1: lj = lj * (t - xs[k])` in a loop: the first step, run before the
+    fori_loop so that `lj` gets its array type, had `jax.lax.cond(k != 1, ...)` with a Python-float branch beside an
+    array one, which jax.lax.cond refuses ("branches must have equal output types"). There the index is a Python
+    int: the test is Python's own (`(a if k != 1 else b)`); inside the fori_loop it stays jax.lax.cond."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def poly_basis(xs, t):
+            xs = np.asarray(xs)
+            lj = 1.0
+            for k in range(len(xs)):
+                if k != 1:
+                    lj = lj * (t - xs[k])
+            return lj
+        """
+    )
+    output = result.output.decode()
+    assert record(result, "poly_basis").jit and "if k != 1 else lj)" in output and "jax.lax.cond(k != 1" in output
+    xs, t = np.array([0.0, 1.0, 2.0, 3.5]), np.array([0.5, 1.5])
+    np.testing.assert_allclose(np.asarray(migrated.poly_basis(xs, t)), original.poly_basis(xs, t))

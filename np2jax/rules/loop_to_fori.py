@@ -437,6 +437,7 @@ class LoopToFori(Rule):
                 first = range_bounds(updated)[0] if conversion.kind == "reversed" else lower
                 first = _plus(first, -number if conversion.kind == "reversed" else number)
                 step.insert(0, cst.parse_statement(f"{loop_index} = {first}\n"))
+                step = [s.visit(_PythonTests(loop_index)) for s in step]
             first_steps.append(step)
         first_step = first_steps[0] if first_steps else []
         lower = _plus(lower, conversion.peel)
@@ -621,6 +622,29 @@ def _may_run_no_step(lower: str, upper: str) -> bool:
 def _indexes_at(block: cst.BaseSuite, index: str) -> bool:
     """Whether the body subscripts something with an expression of the loop index."""
     return any(index in names_in(element) for node in subscripts(block) for element in node.slice)
+
+
+class _PythonTests(cst.CSTTransformer):
+    """In a step run before the fori_loop, where the loop index is a Python int: ``jax.lax.cond(k != 1, lambda: a,
+    lambda: b)`` testing only the index -> ``(a if k != 1 else b)``. Python picks the branch as the original did; a
+    jax.lax.cond would need both branches of one type, which the first step, where a carried name still holds a
+    Python number (``lj = 1.0`` becoming ``lj * (t - xs[k])``), need not give (hunt57 L3)."""
+
+    def __init__(self, index: str) -> None:
+        self.index = index
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = updated.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "cond" and isinstance(func.value, cst.Attribute)
+                and func.value.attr.value == "lax" and len(updated.args) == 3
+                and all(arg.keyword is None and not arg.star for arg in updated.args)):
+            return updated
+        test, first, second = (arg.value for arg in updated.args)
+        if not (isinstance(first, cst.Lambda) and isinstance(second, cst.Lambda) and not first.params.params
+                and not second.params.params and names_in(test) <= {self.index}):
+            return updated
+        return cst.IfExp(test=test, body=first.body, orelse=second.body,
+                         lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def names_in(node: cst.CSTNode) -> set[str]:
