@@ -119,6 +119,9 @@ SOURCE = textwrap.dedent(
             y[n] = acc
         return y
 
+    def element(x, idx):
+        return np.sum(x) - x[idx]  # (a tuple `idx` is a multi-axis index: never converted)
+
     def closure(a):
         def inner():
             return a + [1.0]
@@ -129,10 +132,10 @@ SOURCE = textwrap.dedent(
 CONVERTED = {"cross": ["v1", "v2"], "softmax": ["x"], "dist": ["p", "q"], "mean_of": ["x"], "scaled": ["w", "x"],
              "above": ["x"], "energy": ["x"], "mean_of_rows": ["v"],
              "one_line": ["v"], "pick": ["m", "a", "b"],
-             "inertia": ["points", "labels"], "at_level": ["thresholds", "energies", "level"],
+             "inertia": ["points"], "at_level": ["thresholds", "energies", "level"],
              "fir": ["b", "x"]}
 LEFT = ["joined", "repeated", "with_first", "shaped", "typed", "stacked", "same", "returned", "closure", "squared", "negated", "first_three",
-        "hist2", "reduce_over"]
+        "hist2", "reduce_over", "element"]
 
 
 @pytest.fixture(scope="module")
@@ -176,8 +179,8 @@ CALLS = [
     ("mean_of_rows", ([[1.0, 2.0], [3.0, 4.0]],)),
     ("one_line", ([1.0, 5.0, 2.0],)),
     ("pick", ([0.5, -2.0], [1.0, 2.0], [3.0, 4.0])),  # (jnp.where refuses lists as x and y too: hunt56 FP1)
-    # (chk3's list inputs on the corpus: a list index, an index by a NumPy result, by a fori_loop's `n - k`)
-    ("inertia", (np.ones((3, 2)), np.array([[0.0, 1.0], [2.0, 3.0]]), [0, 1, 1])),
+    # (chk3's list inputs on the corpus: an index by a NumPy result, by a fori_loop's `n - k`)
+    ("inertia", ([[1.0, 1.0], [0.0, 2.0], [3.0, 1.0]], np.array([[0.0, 1.0], [2.0, 3.0]]), np.array([0, 1, 1]))),
     ("at_level", ([0.1, 0.5, 0.9, 1.3], [1.0, 2.0, 4.0, 8.0], 0.7)),
     ("fir", ([0.5, 0.25, 0.25], [1.0, 0.0, 2.0, -1.0] * 3)),
 ]

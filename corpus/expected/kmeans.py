@@ -50,7 +50,6 @@ def kmeans_step(points, centroids):
 def inertia(points, centroids, labels):
     """Sum of squared distances of the points to their own centroid."""
     points = jnp.asarray(points)
-    labels = jnp.asarray(labels)
     return jnp.sum((points - centroids[labels]) ** 2)
 
 

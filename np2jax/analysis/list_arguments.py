@@ -24,9 +24,9 @@ NumPy converts a list exactly like ``np.asarray``:
 An index by a traced value (``x[n - k]`` in a ``for n in range(len(x))`` that becomes
 a ``jax.lax.fori_loop``, ``x[k]`` with ``k = np.searchsorted(...)``) and a loop
 over the parameter that becomes one count as converting too: a list takes no
-traced index, so no caller's list worked there before.  So does the parameter as
-an index, ``c[labels]``: NumPy indexes with a list as with the array of it, a
-jax.Array refuses a list index.
+traced index, so no caller's list worked there before.  The parameter as an
+index, ``c[labels]``, does not: a tuple there is a multi-axis index in NumPy,
+``c[0, 1]``, and converted it would pick rows.
 
 Any other use (another index, an attribute, a loop over it, ``return v``, a call of
 a function of the module, a rebinding) leaves the parameter alone: an element
@@ -201,17 +201,14 @@ class _Uses:
                 allowed.add(id(arg.value))
 
     def _subscript(self, node: cst.Subscript, scope: Scope, candidates: set[str], allowed: set[int], refused: set[str]) -> None:
-        """``x[n]`` with a traced ``n`` (a fori_loop's step, a NumPy result: ``k = np.searchsorted(...)``), and
-        ``c[labels]`` with ``labels`` a parameter: NumPy indexes with a list as with ``np.asarray`` of it (fancy
-        indexing); no list takes a traced index, and a jax.Array takes no list as one."""
+        """``x[n]`` with a traced ``n`` (a fori_loop's step, a NumPy result: ``k = np.searchsorted(...)``): no list
+        takes a traced index.  (Not the parameter as the index, ``c[labels]``: NumPy indexes with a list as with
+        the array of it, but with a tuple, ``(0, 1)``, as ``c[0, 1]``.)"""
         index = node.slice[0].slice if len(node.slice) == 1 else None
         index = index.value if isinstance(index, cst.Index) else None
         if _param(node.value, candidates) and (id(node) in self.traced_indexing or self._traced_value(index, scope)):
             allowed.add(id(node.value))
             refused.add(node.value.value)
-        if _param(index, candidates):
-            allowed.add(id(index))
-            refused.add(index.value)
 
     def _traced_value(self, node: cst.BaseExpression | None, scope: Scope) -> bool:
         """A NumPy result, a name bound only to NumPy results, or arithmetic on one: traced under jax.jit."""
