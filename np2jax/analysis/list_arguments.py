@@ -246,14 +246,8 @@ class _Uses:
         if isinstance(operator, _ORDERINGS) and self._python_number(other, scope):
             listless.add(side.value)  # `v < 1.0`: Python refuses to order a list and a number
             return
-        if isinstance(operator, _ORDERINGS):
-            ok = self._numpy_value(other, scope)
-        elif isinstance(operator, (cst.Equal, cst.NotEqual)):
-            ok = self._numpy_value(other, scope)
-        else:
-            return
-        if ok:
-            allowed.add(id(side))
+        if isinstance(operator, (*_ORDERINGS, cst.Equal, cst.NotEqual)) and self._numpy_value(other, scope):
+            allowed.add(id(side))  # (`v == 1.0` is False for a list, `v < w` compares two lists: neither converts)
             refused.add(side.value)
 
     def _python_number(self, node: cst.BaseExpression, scope: Scope) -> bool:
