@@ -67,6 +67,9 @@ SEQUENCE_OF_ARRAYS = frozenset(
 # Positions jax.numpy refuses a list at that are no array data: a count, an axis, a callable, a shape, bins
 # (`np.histogram(x, 10)`: a static int), indices to delete, repetitions.
 NOT_DATA = frozenset("n N axis func function mask_func start stop bins repeats prototype sample obj".split())
+# The signatures (as SIGNATURES holds them) of NumPy functions with no jax.numpy row that another rule rewrites to a
+# twin: `np.bincount(x, minlength=k)` -> `jnp.bincount(x, minlength=k, length=k)` (NPJ102), which refuses a list x
+TWINS = {"numpy.bincount": (3, ("x", "weights", "minlength", "length"), (0, 1), ())}
 # NumPy functions that read a list's shape as they read its array's (kept NumPy: they give static values).
 SHAPE_FUNCTIONS = frozenset({"numpy.shape", "numpy.size", "numpy.ndim"})
 # Parameter names (of jax.numpy's signatures) that take array data, also where jax.numpy takes a list.
@@ -182,7 +185,7 @@ class _Uses:
             allowed.add(id(node.args[0].value))
             return
         row = lookup_numpy(qualname) if qualname.startswith("numpy.") else None
-        signature = SIGNATURES.get(row.jax) if row is not None and row.jax else None
+        signature = SIGNATURES.get(row.jax) if row is not None and row.jax else TWINS.get(qualname)
         if signature is None or qualname.rsplit(".", 1)[-1] in SEQUENCE_OF_ARRAYS:
             return
         _, names, rejects_list, _ = signature
