@@ -7,15 +7,13 @@ so a function that is skipped again fails the test.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.check_helpers import check_records
+
 ROOT = Path(__file__).resolve().parent.parent
-TIMEOUT_S = 300
 
 ORIGINAL = '''\
 import numpy as np
@@ -209,17 +207,7 @@ FUNCTIONS = ("check_mrp", "transform", "accumulation_max", "from_axis_rotation",
 
 
 def _check(tmp: Path, migrated: str) -> dict[str, dict]:
-    """``np2jax check`` of ORIGINAL against ``migrated``: the report's records by function name."""
-    for side, text in (("original", ORIGINAL), ("migrated", migrated)):
-        (tmp / side).mkdir()
-        (tmp / side / "shapes.py").write_text(text)
-    report = tmp / "report.json"
-    completed = subprocess.run(
-        [sys.executable, "-m", "np2jax", "check", str(tmp / "original"), str(tmp / "migrated"), "-j", "1",
-         "--report", str(report)],
-        cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL)
-    assert "Traceback" not in completed.stderr, completed.stderr[-3000:]
-    return {f["qualname"]: f for f in json.loads(report.read_text())["functions"]}
+    return check_records(tmp, "shapes.py", ORIGINAL, migrated)
 
 
 @pytest.fixture(scope="module")

@@ -11,15 +11,12 @@ The real checker runs on one module against a right migration (all equivalent) a
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-TIMEOUT_S = 300
+from tests.check_helpers import check_records
+
 
 ORIGINAL = '''\
 import numpy as np
@@ -107,17 +104,7 @@ FUNCTIONS = ("rectify", "offset_sum", "assign_labels")
 
 
 def _check(tmp: Path, migrated: str) -> dict[str, dict]:
-    """``np2jax check`` of ORIGINAL against ``migrated``: the report's records by function name."""
-    for side, text in (("original", ORIGINAL), ("migrated", migrated)):
-        (tmp / side).mkdir()
-        (tmp / side / "probing.py").write_text(text)
-    report = tmp / "report.json"
-    completed = subprocess.run(
-        [sys.executable, "-m", "np2jax", "check", str(tmp / "original"), str(tmp / "migrated"), "-j", "1",
-         "--report", str(report)],
-        cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL)
-    assert "Traceback" not in completed.stderr, completed.stderr[-3000:]
-    return {f["qualname"]: f for f in json.loads(report.read_text())["functions"]}
+    return check_records(tmp, "probing.py", ORIGINAL, migrated)
 
 
 @pytest.fixture(scope="module")

@@ -48,7 +48,7 @@ from __future__ import annotations
 import libcst as cst
 
 from np2jax.analysis.jit_plan import LoopConversion
-from np2jax.analysis.loops import all_names
+from np2jax.analysis.loops import all_names, descendants
 from np2jax.analysis.list_operands import ARRAY_CONSTRUCTORS, NOT_ARRAY_FUNCTIONS
 from np2jax.analysis.param_kinds import top_hints
 from np2jax.analysis.resolve import Resolver
@@ -106,14 +106,11 @@ def _traced_indexing(loops: dict[cst.For, LoopConversion]) -> set[int]:
             elif isinstance(iterable, cst.Name):
                 found.add(id(iterable))
             continue
-        stack = list(child_nodes(loop.body))
-        while stack:
-            node = stack.pop()
+        for node in descendants(loop.body):
             if (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1
                     and isinstance(node.slice[0].slice, cst.Index)
                     and any(name.value == conversion.index for name in all_names(node.slice[0].slice.value))):
                 found.add(id(node))
-            stack.extend(inner_nodes(node))
     return found
 
 
