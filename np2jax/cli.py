@@ -1,7 +1,9 @@
 """Command line: parse options, call the engine, render results, pick the exit status.
 
 Exit statuses (``shared/CLI_CONTRACT.md``): 0 success, 1 ``--check`` found
-pending changes, 2 bad usage, 3 some files could not be processed.
+pending changes, 2 bad usage, 3 some files could not be processed; 130 after
+Ctrl-C and 143 after SIGTERM (a CI job's timeout), each once temporary files are
+removed and check's workers are stopped.
 """
 
 from __future__ import annotations
@@ -9,7 +11,9 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import sys
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -106,30 +110,50 @@ def _tolerant_streams() -> None:
                 pass
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is so that `finally` blocks and context managers clean up."""
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated
+
+
 def main(argv: list[str] | None = None) -> int:
     _tolerant_streams()
     args = build_parser().parse_args(argv)
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if in_main_thread else None
     try:
-        if args.command == "migrate":
-            return run_migrate(args)
-        if args.command == "review":
-            return run_review(args)
-        if args.command == "check":
-            return run_check_command(args)
-        if args.command == "gate":
-            return run_gate(args)
-        if args.command == "explain":
-            return run_explain(args.code)
-        if args.command == "rules":
-            for rule in RULES:
-                print(f"{rule.CODE}  {rule.SEVERITY.value:<7}  {rule.FIX_SAFETY.value:<6}  {rule.NAME}")
-            return EXIT_OK
+        return _dispatch(args)
     except UsageError as error:
         print(f"np2jax: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("np2jax: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("np2jax: terminated", file=sys.stderr)
+        return 143
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "migrate":
+        return run_migrate(args)
+    if args.command == "review":
+        return run_review(args)
+    if args.command == "check":
+        return run_check_command(args)
+    if args.command == "gate":
+        return run_gate(args)
+    if args.command == "explain":
+        return run_explain(args.code)
+    if args.command == "rules":
+        for rule in RULES:
+            print(f"{rule.CODE}  {rule.SEVERITY.value:<7}  {rule.FIX_SAFETY.value:<6}  {rule.NAME}")
+        return EXIT_OK
     return EXIT_USAGE
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
@@ -58,6 +59,20 @@ def _context():
 def _set_started(flags) -> None:
     global _STARTED
     _STARTED = flags
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a forked worker must not inherit the CLI's handler
+
+
+class _Pool(ProcessPoolExecutor):
+    """On Ctrl-C or SIGTERM, stop at once: drop the queued files and end the workers instead of waiting for them."""
+
+    def __exit__(self, kind, error, traceback):
+        if kind is not None and not issubclass(kind, Exception):
+            processes = list((getattr(self, "_processes", None) or {}).values())
+            self.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            return False
+        return super().__exit__(kind, error, traceback)
 
 
 def _tracked_work(slot: int, source: bytes, display: str, options: Options) -> FileResult:
@@ -67,7 +82,7 @@ def _tracked_work(slot: int, source: bytes, display: str, options: Options) -> F
 
 
 def _pool(jobs: int, started=None) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_set_started, initargs=(started,))
+    return _Pool(max_workers=jobs, mp_context=_context(), initializer=_set_started, initargs=(started,))
 
 
 def default_jobs() -> int:

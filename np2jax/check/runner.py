@@ -54,8 +54,12 @@ class Checker:
         self._lock = threading.Lock()
 
     def __enter__(self) -> Checker:
-        for lane in self.lanes:
-            lane.start()
+        try:
+            for lane in self.lanes:
+                lane.start()
+        except BaseException:  # Ctrl-C or SIGTERM while workers start: __exit__ will not run
+            self.close()
+            raise
         return self
 
     def __exit__(self, *exc) -> None:
