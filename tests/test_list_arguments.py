@@ -4,7 +4,8 @@ NumPy converts a list wherever it takes an array: ``cross([1., 0., 0.], [0., 1.,
 ``jax.jit`` the list arrives as a list of tracers, which jax.numpy refuses, so the migrated function converts
 the parameter first (``v1 = jnp.asarray(v1)``) when every use of it converts a list as ``np.asarray`` does.
 Where Python gives a list another meaning (``a + b`` concatenates, ``a * 2`` repeats, ``a[0]`` is a
-Python number) the parameter is left as it is, but for an index by a fori_loop's step (no list takes that); so it is where the original refuses a list too (``x ** 2``,
+Python number) the parameter is left as it is, but for an index by a fori_loop's step (no list takes that) and
+a constant index beside one; so it is where the original refuses a list too (``x ** 2``,
 ``-x``): callers pass arrays there, and the conversion would be noise.
 """
 
@@ -125,6 +126,15 @@ SOURCE = textwrap.dedent(
     def cluster_sizes(labels, k):
         return np.bincount(labels, minlength=k)
 
+    def alpha_beta(zs, alpha=0.85):  # (hunt58 L1: `zs[0]` beside the fori_loop's `zs[k]` reads the same elements)
+        n = len(zs)
+        est = np.zeros(n)
+        x = zs[0]
+        for k in range(n):
+            x = x + alpha * (zs[k] - x)
+            est[k] = x
+        return est
+
     def closure(a):
         def inner():
             return a + [1.0]
@@ -136,7 +146,7 @@ CONVERTED = {"cross": ["v1", "v2"], "softmax": ["x"], "dist": ["p", "q"], "mean_
              "above": ["x"], "energy": ["x"], "mean_of_rows": ["v"],
              "one_line": ["v"], "pick": ["m", "a", "b"],
              "inertia": ["points"], "at_level": ["thresholds", "energies", "level"],
-             "fir": ["b", "x"], "cluster_sizes": ["labels"]}
+             "fir": ["b", "x"], "cluster_sizes": ["labels"], "alpha_beta": ["zs"]}
 LEFT = ["joined", "repeated", "with_first", "shaped", "typed", "stacked", "same", "returned", "closure", "squared", "negated", "first_three",
         "hist2", "reduce_over", "element"]
 
@@ -187,6 +197,7 @@ CALLS = [
     ("at_level", ([0.1, 0.5, 0.9, 1.3], [1.0, 2.0, 4.0, 8.0], 0.7)),
     ("fir", ([0.5, 0.25, 0.25], [1.0, 0.0, 2.0, -1.0] * 3)),
     ("cluster_sizes", ([0, 1, 1, 3], 4)),  # (np.bincount's twin jnp.bincount refuses a list too: hunt55 L2)
+    ("alpha_beta", ([1.0, 2.0, 3.0, 2.5] * 4,)),
 ]
 
 

@@ -24,7 +24,9 @@ NumPy converts a list exactly like ``np.asarray``:
 An index by a traced value (``x[n - k]`` in a ``for n in range(len(x))`` that becomes
 a ``jax.lax.fori_loop``, ``x[k]`` with ``k = np.searchsorted(...)``) and a loop
 over the parameter that becomes one count as converting too: a list takes no
-traced index, so no caller's list worked there before.  The parameter as an
+traced index, so no caller's list worked there before.  Beside such an index, an
+element at a constant one, ``x = zs[0]``, reads the same elements as ``zs[k]``
+does and converts too.  The parameter as an
 index, ``c[labels]``, does not: a tuple there is a multi-axis index in NumPy,
 ``c[0, 1]``, and converted it would pick rows.
 
@@ -121,6 +123,8 @@ class _Uses:
         self.scope = resolver.scopes[function]
         self.values = ValueClassifier(resolver)
         self.traced_indexing = traced_indexing
+        self.element_reads: dict[str, list[int]] = {}  # `zs[0]`: allowed beside a traced index `zs[k]`
+        self.traced_reads: set[str] = set()
 
     def convertible(self) -> tuple[str, ...]:
         params = self.function.params
@@ -166,6 +170,8 @@ class _Uses:
                 operator, right = node.comparisons[0].operator, node.comparisons[0].comparator
                 self._comparison(node.left, right, operator, scope, candidates, allowed, refused, listless)
                 self._comparison(right, node.left, operator, scope, candidates, allowed, refused, listless)
+        for name in self.traced_reads:
+            allowed.update(self.element_reads.get(name, ()))
         names = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
         return tuple(name for name in names if name in candidates and name in refused and name not in listless
                      and occurrences[name] and all(i in allowed for i in occurrences[name]))
@@ -206,9 +212,14 @@ class _Uses:
         the array of it, but with a tuple, ``(0, 1)``, as ``c[0, 1]``.)"""
         index = node.slice[0].slice if len(node.slice) == 1 else None
         index = index.value if isinstance(index, cst.Index) else None
-        if _param(node.value, candidates) and (id(node) in self.traced_indexing or self._traced_value(index, scope)):
+        if not _param(node.value, candidates):
+            return
+        if id(node) in self.traced_indexing or self._traced_value(index, scope):
             allowed.add(id(node.value))
             refused.add(node.value.value)
+            self.traced_reads.add(node.value.value)
+        elif _integer(index):
+            self.element_reads.setdefault(node.value.value, []).append(id(node.value))
 
     def _traced_value(self, node: cst.BaseExpression | None, scope: Scope) -> bool:
         """A NumPy result, a name bound only to NumPy results, or arithmetic on one: traced under jax.jit."""
@@ -294,6 +305,13 @@ def _nested_names(function: cst.FunctionDef) -> set[str]:
         else:
             stack.extend(inner_nodes(node))
     return names
+
+
+def _integer(node: cst.BaseExpression | None) -> bool:
+    """An integer literal, ``0`` or ``-1``."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        node = node.expression
+    return isinstance(node, cst.Integer)
 
 
 def _param(node: cst.BaseExpression, candidates: set[str]) -> bool:

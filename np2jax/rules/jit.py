@@ -65,9 +65,9 @@ class Jit(Rule):
             "NumPy converted it at each use. It is written when every use of the parameter is one where NumPy converts "
             "a list as `np.asarray` does (an array argument of a NumPy function, `len`, `-`/`/`/`**`/`@`, `+` or an "
             "ordering beside a NumPy value, `*` beside a float, an index by a traced value such as a fori_loop's "
-            "step, a loop over it that becomes a fori_loop), some use refuses a list in the migrated code, and the "
+            "step, a constant index `x[0]` beside one, a loop over it that becomes a fori_loop), some use refuses a list in the migrated code, and the "
             "original takes a list at all (`x ** 2`, `-x`, `x - 1.0` refuse one); an array or a Python number passes "
-            "through it unchanged. `a + b` of two lists, `a * 2`, `a[0]`, `return a` and an index `c[a]` (a tuple "
+            "through it unchanged. `a + b` of two lists, `a * 2`, `a[0]` alone (a weakly typed Python number), `return a` and an index `c[a]` (a tuple "
             "there is a multi-axis index) leave the parameter as it is."
         ),
         why=(
