@@ -689,6 +689,26 @@ def test_numpy_arrays_of_static_arguments_indexed_or_written_with_traced_values(
     np.testing.assert_allclose(np.asarray(new["taper"](x, 3)), original["taper"](x, 3), rtol=1e-5, atol=1e-6)
 
 
+def test_element_of_a_tuple_of_static_index_arrays_indexed_by_a_traced_value():
+    """hunt58 L3: `iu = np.triu_indices(n, k=1)` stays NumPy (static arguments); `iu[0][k]` with a traced
+    `k = np.argmin(...)` raised TracerArrayConversionError on every call. The element reads through jnp.asarray."""
+    source = textwrap.dedent("""
+        import numpy as np
+
+        def closest_pair(pts):
+            d = np.sum((pts[:, None] - pts[None]) ** 2, axis=-1)
+            iu = np.triu_indices(len(pts), k=1)
+            k = np.argmin(d[iu])
+            return iu[0][k], iu[1][k]
+        """)
+    result, original, new = migrate_and_exec(source)
+    output = result.output.decode()
+    assert "return jnp.asarray(iu[0])[k], jnp.asarray(iu[1])[k]" in output
+    assert function_record(result, "closest_pair").jit
+    points = np.array([[0.0, 0.0], [3.0, 4.0], [1.0, 1.0], [5.0, 5.0]])
+    assert tuple(int(v) for v in new["closest_pair"](points)) == tuple(int(v) for v in original["closest_pair"](points))
+
+
 def test_a_module_arrays_method_taking_traced_values_and_masks_joined_with_literals():
     """real18 L4 (skyfield): `K.dot(fa)` of a module-level NumPy array raised TracerArrayConversionError under jit:
     the method is called on `jnp.asarray(K)`. real18 L3 (mir_eval): `mask = np.append(np.diff(a) != 0, [True])`

@@ -278,7 +278,11 @@ class ModuleTracing:
 
     def numpy_constant(self, node: cst.BaseExpression, scope) -> bool:
         """``node`` names a module-level NumPy array (``COMPLEMENT = np.array([3, 2, 1, 0])``) nothing writes, or is a
-        parameter whose default is one (``surv=SURVIVAL``: a NumPy array under jit wherever the default is used)."""
+        parameter whose default is one (``surv=SURVIVAL``: a NumPy array under jit wherever the default is used); or an
+        element of one at a constant index (``iu[0]`` of ``iu = np.triu_indices(n, k=1)``, a tuple of arrays)."""
+        if (isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
+                and isinstance(node.slice[0].slice.value, cst.Integer)):
+            return self.numpy_constant(node.value, scope)
         if not isinstance(node, cst.Name):
             return False
         found, bindings = scope.lookup(node.value)
