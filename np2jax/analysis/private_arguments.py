@@ -11,7 +11,8 @@ NumPy, not after migration.  A parameter of a module-level function of this modu
   ``np.sum(p, axis=0)``; not ``np.diag``, ``np.asarray`` or ``np.reshape``, which may return ``p`` or a view,
   and never with ``out=``),
 
-and never rebinds, updates, stores, returns or hands on, is private to the call.  The function's name must be bound
+and never rebinds, updates, stores, returns or hands on, is private to the call.  The function is one of the module or one defined in the calling function (hunt58
+FP1: ``def acc(p): return -p`` inside a leapfrog integrator).  Its name must be bound
 once, by its ``def`` (a ``global`` rebinding elsewhere could replace it), and the call must name the parameter (no
 ``*args``/``**kwargs``).  Reverted in 3076e78, whose test, "every result is a new array", missed ``hist.append(p)``
 and ``np.diag`` views (hunt32).
@@ -47,7 +48,8 @@ def private_call(call: cst.BaseExpression, name: str | None, resolver: Resolver,
     if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name):
         return False
     found, bindings = scope.lookup(call.func.value)
-    if found is None or found.kind != "module" or len(bindings) != 1 or not isinstance(bindings[0], DefBinding):
+    if found is None or found.kind not in ("module", "function") or len(bindings) != 1 or not isinstance(
+            bindings[0], DefBinding):  # (a function of the module, or one defined in the caller: `def acc(p)`)
         return False
     function = bindings[0].node
     if not isinstance(function, cst.FunctionDef) or call.func.value in _declared_global(resolver):
