@@ -242,6 +242,7 @@ class _ResultWrites(FastVisitor):
         self.masks: set[str] = set()  # names bound to boolean masks (`nz = np.logical_not(np.isclose(n, 0))`)
         self.loops = 0  # `for`/`while` loops the visit is in
         self.new_arrays: set[str] = set()  # names last bound (outside branches) to a new NumPy array (NEW_ARRAYS)
+        self.revisiting = False  # visiting a loop's body a second time
 
     def leave_Assign(self, node: cst.Assign) -> None:  # (after the value: `x = add_jitter(x)` writes into the old `x`)
         for target in node.targets:
@@ -328,6 +329,10 @@ class _ResultWrites(FastVisitor):
         self.loops += 1
 
     def _leave_loop(self, node: cst.CSTNode) -> None:
+        if not self.revisiting:  # once more: the next step sees what this one bound (`labels = assign(x, centers)`
+            self.revisiting = True  # before `centers = update_centers(...)` hands `assign` that result from step 2)
+            visit(node.body, self)
+            self.revisiting = False
         self.branches -= 1
         self.loops -= 1
 
