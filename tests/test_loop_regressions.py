@@ -889,3 +889,32 @@ def test_a_loop_over_a_parameter_given_a_set_or_a_range_stays_a_python_loop():
     assert not record(result, "total_at").jit and "NPJ303" in _codes(result, "total_at")
     x = np.arange(10.0).reshape(5, 2)
     np.testing.assert_allclose(np.asarray(migrated.use(x)), original.use(x))
+
+
+def test_a_window_beside_its_whole_array_keeps_the_carrys_shape():
+    """hunt57 L4b: Floyd–Warshall's `D = np.minimum(D, D[:, k:k + 1] + D[k:k + 1, :])` was reported as a carry that
+    "may change shape (`D[k:k + 1, :]`)". Windows of one element per axis beside the whole `D` broadcast back to
+    D's shape; what keeps the loop a Python loop is the slice at the traced index (not provably inside the array:
+    `D` may have fewer columns than rows), which NPJ303 now names. A shrinking slice still counts as a shape change."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def floyd_warshall(D):
+            n = D.shape[0]
+            for k in range(n):
+                D = np.minimum(D, D[:, k:k + 1] + D[k:k + 1, :])
+            return D
+
+        def shrink(x):
+            for k in range(x.shape[0] - 1):
+                x = np.maximum(x, x[1:] * 0.5)
+            return x
+        """
+    )
+    messages = [d.message for d in result.diagnostics if d.code == "NPJ303"]
+    assert not any("`D` may change shape" in m for m in messages), messages
+    assert any("slice bound uses `k`" in m for m in messages), messages
+    assert any("`x` may change shape" in m for m in messages), messages
+    W = np.random.default_rng(0).uniform(size=(6, 6))
+    np.testing.assert_allclose(np.asarray(migrated.floyd_warshall(W)), original.floyd_warshall(W), rtol=1e-6)

@@ -3634,3 +3634,81 @@ def test_a_first_step_run_before_the_fori_loop_tests_its_index_in_python():
     assert record(result, "poly_basis").jit and "if k != 1 else lj)" in output and "jax.lax.cond(k != 1" in output
     xs, t = np.array([0.0, 1.0, 2.0, 3.5]), np.array([0.5, 1.5])
     np.testing.assert_allclose(np.asarray(migrated.poly_basis(xs, t)), original.poly_basis(xs, t))
+
+
+def test_a_copy_handed_to_a_helper_defined_in_the_function_is_written_in_place():
+    """hunt58 FP1: a leapfrog integrator with its force law defined inside it (`def acc(p): return -p`) was refused
+    (NPJ201: "`pos` is a parameter") because `a = acc(pos)` might keep `pos`: only functions of the module were known
+    to keep no reference to an argument. A nested one that closes over `pos` still does (the closure sees the write)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def leapfrog(pos, vel, dt=0.01, steps=3):
+            pos = pos.copy()
+            vel = vel.copy()
+            def acc(p):
+                return -p / np.linalg.norm(p)
+            a = acc(pos)
+            for _ in range(steps):
+                vel += dt * a
+                pos += dt * vel
+                a = acc(pos)
+            return pos, vel
+
+        def keeps(pos, vel):
+            pos = pos.copy()
+            def acc(p):
+                return p - pos
+            a = acc(pos)
+            pos += vel
+            return a + acc(vel)
+        """
+    )
+    assert record(result, "leapfrog").jit, result.diagnostics
+    assert not record(result, "keeps").jit and "NPJ201" in _codes_of(result, "keeps"), result.diagnostics
+    pos, vel = np.array([1.0, 2.0, 2.0]), np.array([0.1, 0.0, -0.1])
+    with jax.enable_x64(True):
+        for got, want in zip(migrated.leapfrog(pos, vel, 0.01, 5), original.leapfrog(pos, vel, 0.01, 5)):
+            np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
+    np.testing.assert_array_equal(migrated.keeps(pos, vel), original.keeps(pos, vel))
+
+
+def test_a_result_reaching_a_writing_callee_on_the_next_loop_step_keeps_its_function_numpy():
+    """hunt58 L2: k-means stays NumPy (its distance helper writes `out=d` into an array computed from its
+    parameter). In its loop, `labels = assign(x, centers)` comes before `centers = update_centers(...)`, so
+    `update_centers`'s result reaches the writing helper only from the second step: the walk of the loop's body
+    saw it bound too late, `update_centers` was jitted, and the NumPy code's `np.maximum(d, 0, out=d)` raised
+    TypeError on the jax.Array. A loop's body is now walked twice."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def pairwise_sq_dists(a, b):
+            d = np.sum(a * a, axis=1)[:, None] + np.sum(b * b, axis=1)[None, :] - 2 * a @ b.T
+            np.maximum(d, 0, out=d)
+            return d
+
+        def assign(x, centers):
+            return np.argmin(pairwise_sq_dists(x, centers), axis=1)
+
+        def update_centers(x, labels, k):
+            sums = np.zeros((k, x.shape[1]))
+            np.add.at(sums, labels, x)
+            return sums / np.maximum(np.bincount(labels, minlength=k), 1)[:, None]
+
+        def kmeans(x, centers, iters=3):
+            for _ in range(iters):
+                labels = assign(x, centers)
+                centers = update_centers(x, labels, centers.shape[0])
+            return centers
+
+        def noisy(x):
+            d = pairwise_sq_dists(x, x)
+            d[0, 0] = np.random.rand()
+            return d
+        """
+    )
+    assert not record(result, "update_centers").jit and "NPJ202" in _codes_of(result, "update_centers")
+    x = np.random.default_rng(0).random((12, 2))
+    np.testing.assert_allclose(migrated.kmeans(x, x[:3].copy()), original.kmeans(x, x[:3].copy()))

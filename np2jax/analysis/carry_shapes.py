@@ -13,7 +13,10 @@ name is taken to change shape when the body binds it to a value that reads a bou
 (``pts[:-1]``, ``x[1:]``, ``x[::2]``) or that a NumPy function which grows or shrinks arrays builds from one
 (``np.append(x, v)``, ``np.concatenate([x, y])``, ``np.diff(x)``, ``np.outer(x, x)``; jax.numpy's too, for a
 second pass over the output: hunt54 FP1, `x = np.diff(x)` in a loop had no fixed point).  A slice read inside a
-subscript write (``new[1:-1] = u[2:] - u[:-2]``) keeps the written array's shape and does not count.
+subscript write (``new[1:-1] = u[2:] - u[:-2]``) keeps the written array's shape and does not count; nor does a
+window of one element per axis, ``D[:, k:k + 1]``, beside ``D`` itself in an elementwise operation
+(Floyd–Warshall's ``D = np.minimum(D, D[:, k:k + 1] + D[k:k + 1, :])``): the window's shape is ``D``'s with
+some axes 1, so the result broadcasts to ``D``'s shape.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from np2jax.analysis.scope import Scope, target_names
 RESHAPING_FUNCTIONS = frozenset(
     "append concatenate hstack vstack dstack column_stack row_stack stack delete insert diff ediff1d pad repeat "
     "tile resize kron outer convolve correlate trim_zeros".split())
+# Binary elementwise NumPy functions: the result has the broadcast shape of the operands.
+ELEMENTWISE = frozenset("minimum maximum fmin fmax add subtract multiply divide true_divide power hypot where".split())
 
 
 def shape_changing_carry(names: set[str], body: cst.CSTNode, resolver: Resolver, scope: Scope) -> tuple[str, cst.CSTNode] | None:
@@ -48,8 +53,11 @@ def shape_changing_carry(names: set[str], body: cst.CSTNode, resolver: Resolver,
 
 
 def _reshaping_part(value: cst.BaseExpression, names: set[str], resolver: Resolver, scope: Scope) -> cst.CSTNode | None:
+    anchors = _elementwise_operands(value, resolver, scope)
     for node in descendants(value):
         if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in names:
+            if node.value.value in anchors and _window(node):
+                continue  # `np.minimum(D, D[:, k:k + 1] + D[k:k + 1, :])`: broadcast back to D's own shape
             if any(_bounded_slice(element.slice) for element in node.slice):
                 return node
         elif isinstance(node, cst.Call):
@@ -58,6 +66,36 @@ def _reshaping_part(value: cst.BaseExpression, names: set[str], resolver: Resolv
                     isinstance(n, cst.Name) and n.value in names for arg in node.args for n in descendants(arg.value)):
                 return node
     return None
+
+
+def _elementwise_operands(value: cst.BaseExpression, resolver: Resolver, scope: Scope) -> set[str]:
+    """The names that are whole operands of the elementwise operation ``value`` (``D`` of ``np.minimum(D, ...)``,
+    ``D + ...``): the result has at least their shape."""
+    if isinstance(value, cst.BinaryOperation):
+        operands = [value.left, value.right]
+    elif isinstance(value, cst.Call) and (resolver.qualname(value.func, scope) or "").removeprefix("numpy.") in ELEMENTWISE:
+        operands = [arg.value for arg in value.args if arg.keyword is None and not arg.star]
+    else:
+        return set()
+    return {operand.value for operand in operands if isinstance(operand, cst.Name)}
+
+
+def _window(node: cst.Subscript) -> bool:
+    """``x[:, k:k + 1]``: whole axes and windows of one element, at least one (its shape is x's with some axes 1,
+    or empty where the window is past the end, which NumPy's broadcasting then refuses)."""
+    windows = 0
+    for element in node.slice:
+        index = element.slice
+        if not isinstance(index, cst.Slice) or index.step is not None:
+            return False
+        if index.lower is None and index.upper is None:
+            continue
+        upper = index.upper
+        if not (index.lower is not None and isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add)
+                and isinstance(upper.right, cst.Integer) and upper.right.value == "1" and upper.left.deep_equals(index.lower)):
+            return False
+        windows += 1
+    return windows > 0
 
 
 def _bounded_slice(element: cst.BaseSlice) -> bool:
