@@ -1854,6 +1854,55 @@ def test_numpy_functions_of_python_number_parameters_keep_numpys_float64():
                 np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
 
 
+def test_numpy_functions_of_parameters_used_only_as_numbers_keep_numpys_float64():
+    """hunt55 S1: `a = np.exp(-dt / tau)` with `dt`, `tau` parameters without a default, given Python floats: NumPy's
+    result is a float64 scalar (strongly typed), which makes `a * acc + x[i]` float64 for float32 samples; jax.numpy's
+    of the traced numbers is weakly typed, and under x64 the filter ran in float32 (1.6e-4 off). The result gets
+    `.astype(jnp.result_type(dt, tau, float))`: NumPy's dtype whether the parameters hold numbers or arrays (a float32
+    array keeps float32). Not where only literals and number parameters meet it (`alpha * np.exp(x) - alpha`)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def decay_trace(x, dt, tau):
+            a = np.exp(-dt / tau)
+            y = np.empty(len(x))
+            acc = 0.0
+            for i in range(len(x)):
+                acc = a * acc + x[i]
+                y[i] = acc
+            return y
+
+        def gain(x, gain_db):
+            return x * np.power(10.0, gain_db / 20)
+
+        def goertzel_power(x, k):
+            n = len(x)
+            coeff = 2 * np.cos(2 * np.pi * k / n)
+            return np.sum(coeff * x)
+
+        def selu(x, alpha=1.67, scale=1.05):
+            return scale * np.where(x > 0, x, alpha * np.exp(x) - alpha)
+        """
+    )
+    output = result.output.decode()
+    assert "jnp.exp(-dt / tau).astype(jnp.result_type(dt, tau, float))" in output
+    assert "jnp.power(10.0, gain_db / 20).astype(jnp.result_type(gain_db, float))" in output
+    assert "jnp.cos(2 * np.pi * k / n).astype(jnp.result_type(k, float))" in output
+    assert "alpha * jnp.exp(x) - alpha" in output
+    import jax
+
+    x = np.random.default_rng(1).normal(size=64).astype(np.float32)
+    cases = [("decay_trace", (x, 0.01, 0.5)), ("gain", (x, -6.0)), ("goertzel_power", (x, 5)),
+             ("decay_trace", (x, np.float32(0.01), np.float32(0.5))), ("gain", (x, np.array([-6.0, 3.0], np.float32)[:1]))]
+    for x64 in (False, True):
+        with jax.enable_x64(x64):
+            for name, args in cases:
+                want, got = getattr(original, name)(*args), np.asarray(getattr(migrated, name)(*args))
+                assert got.dtype == (want.dtype if x64 else np.float32), (name, args[1:], got.dtype, want.dtype)
+                np.testing.assert_allclose(got, want, rtol=1e-5 if not x64 else 1e-12, atol=1e-6)
+
+
 def test_a_wide_integer_array_divided_or_meeting_a_python_float_keeps_numpys_float64():
     """Corpus `cumulative_moving_average` under --x64 with float32 data: `np.cumsum(x) / np.arange(1, n + 1)` is
     float64 in NumPy (float32 meets int64) and was float32 in jax.numpy. The integer side gets `.astype(float)`

@@ -12,6 +12,7 @@ import re
 
 import libcst as cst
 
+from np2jax.analysis.loops import descendants
 from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.value_kinds import python_number_kind
 from np2jax.context import FileContext, NumpyRef
@@ -115,6 +116,16 @@ FLOAT_UFUNCS = frozenset(f"numpy.{name}" for name in (
     "arccosh arctanh hypot deg2rad rad2deg degrees radians").split())
 
 
+# ... and powers, where one argument at least is a float (`np.power(10.0, gain_db / 20)`); of ints NumPy's is int64.
+FLOAT_POWERS = frozenset({"numpy.power", "numpy.float_power"})
+
+
+def float_valued(call: cst.Call) -> bool:
+    """An argument is a float literal or a true division: the power is a float whatever the numbers are."""
+    return any(isinstance(n, cst.Float) or (isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Divide))
+               for a in call.args for n in (a.value, *descendants(a.value)))
+
+
 def of_python_numbers(call: cst.Call, scope: Scope, resolver) -> bool:
     """Every argument is a parameter meant to be a real Python number (``periods=252``, ``rate: float``,
     ``periods=TRADING_DAYS`` with ``TRADING_DAYS = 252`` at module level), a number literal, ``np.pi``, a size
@@ -143,6 +154,92 @@ def of_python_numbers(call: cst.Call, scope: Scope, resolver) -> bool:
         return False
 
     return bool(call.args) and all(a.keyword is None and not a.star and number(a.value, scope) for a in call.args) and found[0]
+
+
+def of_number_like_parameters(call: cst.Call, scope: Scope, resolver) -> list[str]:
+    """hunt55 S1: the parameters of unknown kind (no default, no hint) that ``call``'s arguments compute with, when
+    every argument is arithmetic on such parameters, Python numbers, literals, ``np.pi`` and sizes (as in
+    ``of_python_numbers``), each parameter is used only as a number in its function (never indexed, iterated, given
+    to ``len`` or read an attribute of), and the result meets another value there (``a * acc`` with
+    ``a = np.exp(-dt / tau)``; not ``1 / (1 + np.exp(-x))``, where only literals meet it).  NumPy's result for Python
+    numbers is a strongly typed float64 scalar, jax.numpy's weakly typed; ``.astype(jnp.result_type(dt, tau,
+    float))`` makes it NumPy's dtype for numbers and arrays alike (float32 data keeps float32).  Empty when not."""
+    function_scope = scope
+    while function_scope is not None and function_scope.kind != "function":
+        function_scope = function_scope.parent
+    if function_scope is None or not call.args or any(a.keyword is not None or a.star for a in call.args):
+        return []
+    found: list[str] = []
+
+    def number(node: cst.BaseExpression, depth: int = 0) -> bool:
+        if isinstance(node, (cst.Integer, cst.Float)) or size_expression(node):
+            return True
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+            return number(node.expression, depth)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)):
+            return number(node.left, depth) and number(node.right, depth)
+        if isinstance(node, (cst.Name, cst.Attribute)) and python_number_kind(node, scope, resolver) in ("int", "float"):
+            return True
+        if not isinstance(node, cst.Name):
+            return False
+        found_in, bindings = scope.lookup(node.value)
+        if found_in is not function_scope or not bindings:
+            return False
+        if all(isinstance(b, ParamBinding) for b in bindings):
+            param = bindings[0].param
+            if param.default is not None or param.annotation is not None or param.star:
+                return False
+            if node.value not in found:
+                found.append(node.value)
+            return True
+        return depth < 4 and all(isinstance(b, ValueBinding) and not b.augmented and number(b.value, depth + 1)
+                                 for b in bindings)
+
+    if not all(number(a.value) for a in call.args) or not found:
+        return []
+    body = function_scope.node.body
+    if any(_used_as_array(node, found) for node in descendants(body)):
+        return []
+
+    def other_value(name: cst.Name) -> bool:  # (a Python number keeps the result's dtype in both: `alpha * np.exp(x)`,
+        if name.value in found or python_number_kind(name, scope, resolver) in ("int", "float"):  # `p * np.log(p)`)
+            return False
+        owner, bindings = scope.lookup(name.value)
+        return not (bindings and all(isinstance(b, ParamBinding) and _real_number_param(b.param, owner, resolver)
+                                     for b in bindings))
+
+    return found if _meets_another_value(call, body, other_value) else []
+
+
+def _used_as_array(node: cst.CSTNode, names: list[str]) -> bool:
+    if isinstance(node, (cst.Subscript, cst.Attribute)):
+        return isinstance(node.value, cst.Name) and node.value.value in names
+    if isinstance(node, cst.For):
+        return isinstance(node.iter, cst.Name) and node.iter.value in names
+    if isinstance(node, cst.Call):
+        return isinstance(node.func, cst.Name) and node.func.value == "len" and any(
+            isinstance(a.value, cst.Name) and a.value.value in names for a in node.args)
+    return False
+
+
+def _meets_another_value(call: cst.Call, body: cst.BaseSuite, other_value) -> bool:
+    """``call`` (or a name assigned it: ``a = np.exp(...)``) is an operand of arithmetic whose other side names a
+    value ``other_value`` accepts (a parameter, a local), not only literals and Python numbers."""
+    holders = {target.target.value for node in descendants(body) if isinstance(node, cst.Assign) and (
+               node.value is call or any(n is call for n in descendants(node.value)))  # (`coeff = 2 * np.cos(w)`)
+               for target in node.targets if isinstance(target.target, cst.Name)}
+
+    def holds(node: cst.CSTNode) -> bool:
+        return node is call or (isinstance(node, cst.Name) and node.value in holders) or any(
+            n is call or (isinstance(n, cst.Name) and n.value in holders) for n in descendants(node))
+
+    for node in descendants(body):
+        if isinstance(node, cst.BinaryOperation):
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                if holds(side) and not holds(other) and not isinstance(other, (cst.List, cst.Tuple)) and any(
+                        isinstance(n, cst.Name) and other_value(n) for n in (other, *descendants(other))):
+                    return True
+    return False
 
 
 def _real_number_param(param: cst.Param, scope: Scope | None, resolver) -> bool:
