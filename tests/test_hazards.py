@@ -325,6 +325,45 @@ def test_tiny_floor_in_a_builtin_max_that_becomes_jnp_where_is_flagged():
     assert np.isnan(float(namespace["residual_norm"](A, np.zeros(3, np.float32), np.zeros(3, np.float32))))  # real
 
 
+def test_powers_to_exponents_as_long_as_the_data_are_flagged():
+    """NPJ121 (hunt57 S3): pandas-style adjusted EWMA weights `(1 - alpha) ** np.arange(len(x))[::-1]` underflow to 0
+    in float32 past about 440 samples (span 10): the first outputs are 0/0 = NaN where NumPy's float64 is exact.
+    Powers to a short, fixed range (`x ** np.arange(3)`) and integer bases are not reported."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def ewma_adjusted(x, span=10):
+            alpha = 2.0 / (span + 1)
+            w = (1 - alpha) ** np.arange(len(x))[::-1]
+            return np.cumsum(w * x) / np.cumsum(w)
+
+
+        def discounted(rewards, gamma=0.99):
+            n = rewards.shape[0]
+            return np.sum(rewards * np.power(gamma, np.arange(n)))
+
+
+        def features(x):
+            return x[:, None] ** np.arange(3) + 2 ** np.arange(len(x))[:, None]
+        """)
+    result = migrate_source(source.encode(), "ewm.py", Options())
+    assert "NPJ121" in _codes_in(result, "ewma_adjusted") and "NPJ121" in _codes_in(result, "discounted")
+    assert "NPJ121" not in _codes_in(result, "features")
+    namespace: dict = {}
+    exec(compile(result.output, "ewm.py", "exec"), namespace)
+    x = 10 + np.cumsum(np.random.default_rng(0).normal(size=1000)).astype(np.float32)
+    with jax.enable_x64(False):
+        migrated = np.asarray(namespace["ewma_adjusted"](x))
+    assert np.isnan(migrated).any() and not np.isnan(np.asarray(_exec_original(source)["ewma_adjusted"](x))).any()
+
+
+def _exec_original(source: str) -> dict:
+    namespace: dict = {}
+    exec(compile(source, "original.py", "exec"), namespace)
+    return namespace
+
+
 def test_an_out_of_range_constant_a_converted_if_returns_is_flagged():
     """redteam10 S-02: `if s == 0: return 1e300` became a conditional whose float32 branch is inf. (A mean is
     a float whatever x holds; a sum of an integer x would be an int, and that `if` is not converted.)"""

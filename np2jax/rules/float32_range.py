@@ -6,6 +6,10 @@ default) ``1e-300`` is 0 and the guard is gone: a zero probability gives
 Below float32's smallest normal number (~1.2e-38) XLA on CPU flushes values to
 zero; above its largest (~3.4e38) a constant is ``inf`` (``np.full(n, 1e300)``
 as a sentinel becomes ``inf``, and ``inf - inf`` is NaN).
+
+Powers to exponents as large as the data is long leave that range too: the weights ``(1 - alpha) **
+np.arange(len(x))`` of an adjusted EWMA underflow to 0 past about 440 samples for a span of 10 (NumPy's float64
+holds down to 1e-308), and the first outputs become 0/0 (hunt57 S3).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from np2jax.analysis.branches import assigned_values, returned
 from np2jax.analysis.scope import ParamBinding, Scope, ValueBinding
 from np2jax.analysis.values import STATIC
 from np2jax.context import FileContext, loop_plan
+from np2jax.cstutil import number_literal, size_expression
 from np2jax.diagnostics import Severity
 from np2jax.rule import Example, RuleDoc
 from np2jax.rules.hazard import HazardRule
@@ -29,6 +34,9 @@ class Float32Range(HazardRule):
     CODE = "NPJ121"
     NAME = "float32-range-constant"
     MESSAGE = "`{value}` is {effect} in float32, JAX's default: {consequence}"
+    POWER_MESSAGE = ("`{power}` raises to exponents as large as an array's length: past a few hundred they leave "
+                     "float32's range (1e-38 to 3e38, JAX's default; NumPy's float64 holds to 1e-308) and give 0 or "
+                     "inf, and ratios of them NaN")
     SEVERITY = Severity.WARNING
     DOC = RuleDoc(
         what=(
@@ -36,7 +44,9 @@ class Float32Range(HazardRule):
             "smallest normal number (~1.2e-38) or above its largest (~3.4e38) that are combined with array values "
             "by an operator or passed to a NumPy function, or to a builtin `max`/`min` of traced values that becomes "
             "`jnp.where` (`max(np.linalg.norm(b), 1e-300)`), or returned or assigned by a branch of an `if` that "
-            "NPJ306 converts (`if s == 0: return 1e300`: the chosen value is a float32 array)."
+            "NPJ306 converts (`if s == 0: return 1e300`: the chosen value is a float32 array). Also powers of a float base "
+            "to exponents as large as an array's length (`(1 - alpha) ** np.arange(len(x))`, `np.power(gamma, "
+            "np.arange(n))` with `n = x.shape[0]`): past a few hundred elements they leave float32's range."
         ),
         why=(
             "JAX computes in float32 unless `jax_enable_x64` is on. `np.log(p + 1e-300)` then takes the log of 0 "
@@ -61,6 +71,22 @@ class Float32Range(HazardRule):
                 return jnp.log(p + floor), jnp.full(p.shape, 1e300, dtype=float)
             """,
             diagnostics=("NPJ121", "NPJ121"),
+        ),
+        Example(
+            title="powers to exponents as large as the data is long",
+            before="""
+            import numpy as np
+
+            def ewma_weights(x, alpha=0.2):
+                return (1 - alpha) ** np.arange(len(x))
+            """,
+            after="""
+            import jax.numpy as jnp
+
+            def ewma_weights(x, alpha=0.2):
+                return (1 - alpha) ** jnp.arange(len(x))
+            """,
+            diagnostics=("NPJ121",),
         ),
         Example(
             title="constants float32 holds are not reported",
@@ -92,6 +118,8 @@ class Float32Range(HazardRule):
                 for value in _branch_values(node):
                     self._check(value, scope, ctx)
             return
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Power):
+            self._check_power(node, node.left, node.right, scope, ctx)
         if isinstance(node, cst.BinaryOperation):
             sides = (node.left, node.right)
             for side, other in (sides, sides[::-1]):
@@ -99,6 +127,8 @@ class Float32Range(HazardRule):
                     self._check(side, scope, ctx)
         else:
             qualname = ctx.resolver.qualname(node.func, scope) or ""
+            if qualname in ("numpy.power", "numpy.float_power") and len(node.args) >= 2:
+                self._check_power(node, node.args[0].value, node.args[1].value, scope, ctx)
             # builtin `max(norm(b), 1e-300)` of a traced value becomes jnp.where in a jitted function (NPJ301's doc)
             selection = qualname in ("builtins.max", "builtins.min") and ctx.tracing is not None and node in ctx.tracing.selections
             if selection or qualname.startswith("numpy.") and any(ctx.values.origin(a.value, scope) != STATIC for a in node.args) \
@@ -119,6 +149,59 @@ class Float32Range(HazardRule):
             target = constant if inside_function(constant, ctx) else node
             self.report(ctx, target, self.MESSAGE.format(value=ctx.code(constant).strip(), effect=effect,
                                                          consequence=consequence), exact=True)
+
+
+    def _check_power(self, node: cst.CSTNode, base: cst.BaseExpression, exponent: cst.BaseExpression, scope: Scope,
+                     ctx: FileContext) -> None:
+        """``b ** np.arange(len(x))`` with a float base other than 0 and 1 (an int one wraps instead: NPJ115)."""
+        if node in self._reported or not _length_range(exponent, scope, 0) or not _float_base(base):
+            return
+        self._reported.add(node)
+        self.report(ctx, node, self.POWER_MESSAGE.format(power=ctx.code(node).strip()), exact=True)
+
+
+def _length_range(node: cst.BaseExpression, scope: Scope, depth: int) -> bool:
+    """``np.arange(len(x))`` (also ``n = x.shape[0]; np.arange(n)``, reversed, negated or shifted): values up to a
+    data length."""
+    if depth > 4:
+        return False
+    if isinstance(node, cst.UnaryOperation):
+        return _length_range(node.expression, scope, depth + 1)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+        return _length_range(node.left, scope, depth + 1) or _length_range(node.right, scope, depth + 1)
+    if isinstance(node, cst.Subscript):
+        return _length_range(node.value, scope, depth + 1)
+    if isinstance(node, cst.Call):
+        return (isinstance(node.func, cst.Attribute) and node.func.attr.value == "arange"
+                and any(_data_length(a.value, scope, depth + 1) for a in node.args if a.keyword is None))
+    if isinstance(node, cst.Name):
+        _, bindings = scope.lookup(node.value)
+        return bool(bindings) and all(isinstance(b, ValueBinding) and not b.augmented for b in bindings) and any(
+            _length_range(b.value, scope, depth + 1) for b in bindings)
+    return False
+
+
+def _data_length(node: cst.BaseExpression, scope: Scope, depth: int) -> bool:
+    """``len(x)``, ``x.shape[0]``, ``x.size``, arithmetic on one, or a local name bound to one."""
+    if depth > 4:
+        return False
+    if size_expression(node):
+        return True
+    if isinstance(node, cst.BinaryOperation):
+        return _data_length(node.left, scope, depth + 1) or _data_length(node.right, scope, depth + 1)
+    if isinstance(node, cst.Name):
+        _, bindings = scope.lookup(node.value)
+        return bool(bindings) and all(isinstance(b, ValueBinding) and not b.augmented for b in bindings) and any(
+            _data_length(b.value, scope, depth + 1) for b in bindings)
+    return False
+
+
+def _float_base(node: cst.BaseExpression) -> bool:
+    """A base that is no integer literal nor 0.0/1.0 (``(1 - alpha)``, ``gamma``, ``0.99``)."""
+    literal = number_literal(node)
+    if literal is not None:
+        return isinstance(literal, float) and abs(literal) not in (0.0, 1.0)
+    return True
 
 
 def _branch_values(node: cst.If | cst.IfExp) -> list[cst.BaseExpression]:
