@@ -989,3 +989,41 @@ def test_an_inexact_function_stored_or_defaulted_in_other_forms_is_followed():
     result = migrate_source(STORED_FUNCTIONS.encode(), "stored.py", Options(jit=True))
     found = sorted((d.line, d.col) for d in result.diagnostics if d.code == "NPJ120")
     assert found == [(19, 25), (28, 25), (28, 63), (37, 25), (37, 64), (41, 19)], found
+
+
+def test_a_finite_difference_step_scaled_by_the_values_size_is_flagged():
+    """NPJ116 (hunt57 S1): `step = eps * max(1.0, abs(x[j]))` is a relative step as small as eps; only `/ eps` and
+    steps scaled by number literals were followed, and the float32 gradient came out [0, 19.07, 25.43] for
+    [3, 12, 27]. A step scaled by a size (`max`, `abs`, `np.linalg.norm`, `1 + abs(x)`) is followed too."""
+    source = textwrap.dedent("""\
+        import numpy as np
+
+
+        def fd_grad(f, x, eps=1e-7):
+            x = np.asarray(x, dtype=float)
+            g = np.zeros(x.size)
+            for j in range(x.size):
+                xp = x.copy()
+                step = eps * max(1.0, abs(x[j]))
+                xp[j] += step
+                g[j] = (f(xp) - f(x)) / step
+            return g
+
+
+        def slope(f, x, h=1e-6):
+            d = h * (1 + np.abs(x))
+            return (f(x + d) - f(x)) / d
+
+
+        def coarse(f, x, h=0.01):
+            d = h * max(1.0, abs(x))
+            return (f(x + d) - f(x)) / d
+        """)
+    result = migrate_source(source.encode(), "fd.py", Options())
+    assert "NPJ116" in _codes_in(result, "fd_grad") and "NPJ116" in _codes_in(result, "slope")
+    assert "NPJ116" not in _codes_in(result, "coarse")
+    namespace: dict = {}
+    exec(compile(result.output, "fd.py", "exec"), namespace)
+    with jax.enable_x64(False):
+        got = np.asarray(namespace["fd_grad"](lambda v: (v ** 3).sum(), np.array([1.0, 2.0, 3.0])))
+    assert np.max(np.abs(got - [3.0, 12.0, 27.0])) > 1.0  # the hazard is real

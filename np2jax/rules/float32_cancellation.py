@@ -38,7 +38,8 @@ class Float32Cancellation(HazardRule):
             "another index (`acc += x[i]` ... `acc -= x[i - w]`): the partial sums grow with the data's length while the "
             "window's sum does not, so float32 keeps few of its digits (running counts of integers or booleans are exact); "
             "and finite differences with a small step: a difference divided by a step below 1e-3, a literal or a "
-            "name bound to one (`(f(x + h) - f(x - h)) / (2 * h)` with `h=1e-6`) that the function also moves a value by "
+            "name bound to one (`(f(x + h) - f(x - h)) / (2 * h)` with `h=1e-6`), also scaled by a value's size "
+            "(`step = eps * max(1.0, abs(x[j]))`: a relative step), that the function also moves a value by "
             "(`x + h`, `xp[i] += h`, `e[i] = h`), where float32's rounding of the two values, ~1e-7 of their size, is "
             "divided by the step too. A quotient by a small number nothing is moved by is a change of unit "
             "(`(v - v0) / 1e-6`), whose rounding stays relative, and is not reported."
@@ -259,7 +260,8 @@ SMALL_STEP = 1e-3  # a finite difference's step below this keeps fewer than ~4 d
 
 
 def _small_step(node: cst.BaseExpression, scope: Scope, depth: int) -> cst.Float | None:
-    """The float literal below ``SMALL_STEP`` that ``node`` (``h``, ``2 * h``, ``2.0 * eps``) scales."""
+    """The float literal below ``SMALL_STEP`` that ``node`` (``h``, ``2 * h``, ``2.0 * eps``, ``eps * max(1.0,
+    abs(x[j]))``) scales."""
     if depth > 4:
         return None
     if isinstance(node, cst.Float):
@@ -267,7 +269,8 @@ def _small_step(node: cst.BaseExpression, scope: Scope, depth: int) -> cst.Float
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply):
         sides = (node.left, node.right)
         steps = [_small_step(side, scope, depth + 1) for side in sides]
-        numbers = [isinstance(side, (cst.Integer, cst.Float)) and 1 <= float(side.evaluated_value) <= 10 for side in sides]
+        numbers = [(isinstance(side, (cst.Integer, cst.Float)) and 1 <= float(side.evaluated_value) <= 10)
+                   or _magnitude(side) for side in sides]
         if steps[0] is not None and numbers[1]:
             return steps[0]
         return steps[1] if steps[1] is not None and numbers[0] else None
@@ -281,6 +284,23 @@ def _small_step(node: cst.BaseExpression, scope: Scope, depth: int) -> cst.Float
         if isinstance(binding, ParamBinding) and binding.param.default is not None:
             return _small_step(binding.param.default, found, depth + 1)
     return None
+
+
+# Functions of a value's size: `eps * max(1.0, abs(x[j]))` is a step relative to x, as small against it as eps.
+_MAGNITUDES = frozenset({"max", "abs", "maximum", "fmax", "absolute", "fabs", "norm"})
+
+
+def _magnitude(node: cst.BaseExpression) -> bool:
+    """``max(1.0, abs(x[j]))``, ``np.abs(x)``, ``np.linalg.norm(x)``, ``1 + abs(x)``: the size of a value, by which
+    a relative step is scaled (hunt57 S1)."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return any(isinstance(side, (cst.Integer, cst.Float)) and float(side.evaluated_value) == 1 for side in (node.left, node.right)) and (
+            _magnitude(node.left) or _magnitude(node.right))
+    if not isinstance(node, cst.Call):
+        return False
+    func = node.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    return name in _MAGNITUDES
 
 
 def _perturbed_by(divisor: cst.BaseExpression, value: float, scope: Scope) -> bool:
