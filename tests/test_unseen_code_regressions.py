@@ -3761,3 +3761,41 @@ def test_a_result_reaching_a_writing_callee_on_the_next_loop_step_keeps_its_func
     assert not record(result, "update_centers").jit and "NPJ202" in _codes_of(result, "update_centers")
     x = np.random.default_rng(0).random((12, 2))
     np.testing.assert_allclose(migrated.kmeans(x, x[:3].copy()), original.kmeans(x, x[:3].copy()))
+
+
+def test_views_of_a_new_array_nothing_else_holds_are_written_in_place():
+    """real38 FP2 (transforms3d's decompose44): `M0, M1, M2 = np.array(RZS).T; M0 /= norm` and
+    `Rmat = np.array([M0, M1, M2]).T; Rmat[:, 0] *= -1` were NPJ201: `.T` counted as an attribute of an object, or a
+    binding that is not a fresh array. The transpose of a new array is a view of memory no other name holds. A
+    transpose of a parameter still shares the caller's array."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def unit_rows(RZS):
+            RZS = np.asarray(RZS)
+            M0, M1, M2 = np.array(RZS).T
+            M0 /= np.sqrt(np.sum(M0 ** 2))
+            M1 -= np.dot(M0, M1) * M0
+            return np.array([M0, M1, M2]), RZS
+
+        def flip(M0, M1, M2):
+            Rmat = np.array([M0, M1, M2]).T
+            Rmat[:, 0] *= -1
+            return Rmat
+
+        def shared(A):
+            B = A.T
+            B[0, 0] = 5.0
+            return A
+        """
+    )
+    assert record(result, "unit_rows").jit and record(result, "flip").jit, result.diagnostics
+    assert "NPJ201" in _codes_of(result, "shared")
+    A = np.random.default_rng(0).normal(size=(3, 3))
+    before = A.copy()
+    for got, want in zip(migrated.unit_rows(A), original.unit_rows(A)):
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(A, before)
+    rows = (np.array([1.0, 2.0]), np.array([3.0, 4.0]), np.array([5.0, 6.0]))
+    np.testing.assert_array_equal(np.asarray(migrated.flip(*rows)), original.flip(*rows))

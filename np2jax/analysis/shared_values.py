@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from np2jax.analysis.aliasing import STORING_METHODS, FunctionAliasing, has_number_hint
+from np2jax.analysis.aliasing import STORING_METHODS, FunctionAliasing, has_number_hint, is_fresh_array
 from np2jax.analysis.resolve import Resolver, is_numpy
 from np2jax.analysis.scope import LoopBinding, ParamBinding, Scope, ValueBinding
 from np2jax.analysis.value_kinds import ValueClassifier, literal_value
@@ -217,8 +217,11 @@ class SharedValues:
 
     # --- attributes ----------------------------------------------------------------
     def _attribute_unshared(self, attribute: cst.Attribute) -> bool:
-        """``self.n`` that the class only ever sets to Python numbers; a module constant such as ``np.pi``."""
+        """``self.n`` that the class only ever sets to Python numbers; a module constant such as ``np.pi``; a view
+        (``.T``) of a new array nothing else holds (``M0, M1, M2 = np.array(RZS).T``: real38 FP2)."""
         if self.is_immutable(attribute):
+            return True
+        if is_fresh_array(attribute, self.resolver, self.scope):
             return True
         attributes = self.aliasing.attributes
         return attributes is not None and attributes.is_number(self.aliasing.function, attribute)
