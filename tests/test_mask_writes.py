@@ -608,3 +608,29 @@ def test_a_finfo_number_written_through_a_mask_is_one_number():
     P = np.array([[0.0, 1.0], [0.0, 2.0]], np.float32)
     np.testing.assert_allclose(np.asarray(migrated.normalize(P, 0.5)), original.normalize(P, 0.5), rtol=1e-6)
     np.testing.assert_allclose(np.asarray(migrated.normalize(P, 0.0)), original.normalize(P, 0.0), rtol=1e-6)
+
+
+def test_a_python_int_written_through_a_mask_is_one_number():
+    """hunt57 FP1: `bins[x == edges[-1]] = 3` migrated, `bins[x == edges[-1]] = len(edges)` and
+    `bins[x > 0] = edges.size - 2` were NPJ201 ("the index may be an integer array with repeated entries"): one
+    Python int is one value everywhere, whatever the index repeats, as a literal is."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def mark_last(x, edges):
+            bins = np.searchsorted(edges, x, side="right") - 1
+            bins[x == edges[-1]] = len(edges)
+            return bins
+
+        def mark_positive(x, edges):
+            bins = np.searchsorted(edges, x, side="right") - 1
+            bins[x > 0] = edges.size - 2
+            return bins
+        """
+    )
+    assert not any(d.code == "NPJ201" for d in result.diagnostics), result.diagnostics
+    assert ".set(len(edges))" in result.output.decode()
+    x, edges = np.array([0.5, 3.0, -1.0, 2.0]), np.array([0.0, 1.0, 2.0, 3.0])
+    for name in ("mark_last", "mark_positive"):
+        np.testing.assert_array_equal(np.asarray(getattr(migrated, name)(x, edges)), getattr(original, name)(x, edges))

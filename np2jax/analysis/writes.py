@@ -210,8 +210,9 @@ def _plan(
         return WritePlan(name, "where", method, masked=where.masked is not None)
     if classifier.is_mask_of(target.slice, name):
         return WritePlan(name, "where", method, "a boolean-mask write whose value is not a plain number: jnp.where needs a value that broadcasts to the array")
-    if not augmented and value is not None and (_is_number(value) or classifier.is_scalar(value)):
-        return WritePlan(name, "at", "set")  # one value everywhere (`-np.inf`, `x.max()`): repeated indices cannot disagree
+    if not augmented and value is not None and (_is_number(value) or classifier.is_scalar(value) or classifier.is_int(value)):
+        # one value everywhere (`-np.inf`, `x.max()`, `len(edges)`: hunt57 FP1): repeated indices cannot disagree
+        return WritePlan(name, "at", "set")
     if classifier.is_unique(target.slice):
         return WritePlan(name, "at", method)  # no element twice: NumPy and JAX agree
     if not augmented and value is not None and swapped_pair(target, value, classifier):
