@@ -3799,3 +3799,35 @@ def test_views_of_a_new_array_nothing_else_holds_are_written_in_place():
     np.testing.assert_array_equal(A, before)
     rows = (np.array([1.0, 2.0]), np.array([3.0, 4.0]), np.array([5.0, 6.0]))
     np.testing.assert_array_equal(np.asarray(migrated.flip(*rows)), original.flip(*rows))
+
+
+def test_a_list_display_index_gathers_a_copy():
+    """transforms3d's quaternion_from_matrix: `q = np.empty(4)`, then in one branch `q = q[[3, 0, 1, 2]]`, then
+    `q *= 0.5 / ...`: NPJ201 ("may share memory with another array") because the reordering was not known to be a
+    copy. A list display in an index is advanced indexing, which always gathers a new array; a slice is a view."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def reorder(M, flip):
+            q = np.empty((4,))
+            q[0] = M[0, 0]
+            q[1:] = M[1:, 0]
+            if flip:
+                q = q[[3, 0, 1, 2]]
+            q *= 0.5
+            return q
+
+        def view(M, flip):
+            q = np.empty((4,))
+            q[:] = M[:, 0]
+            if flip:
+                q = q[1:]
+            q *= 0.5
+            return q, M
+        """
+    )
+    assert "NPJ201" not in _codes_of(result, "reorder"), result.diagnostics
+    M = np.arange(16.0).reshape(4, 4)
+    for flip in (True, False):
+        np.testing.assert_array_equal(np.asarray(migrated.reorder(M, flip)), original.reorder(M, flip))

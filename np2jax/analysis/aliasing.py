@@ -181,12 +181,18 @@ def is_fresh_array(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -
 
 
 def _array_index(expr: cst.Subscript, resolver: Resolver, scope: Scope) -> bool:
-    """``p[np.asarray(idx, dtype=int)]``: an ndarray index gathers a copy (hunt52 FP1, a particle filter's resampling)."""
-    if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
-        return False
-    index = expr.slice[0].slice.value
-    qualname = resolver.qualname(index.func, scope) if isinstance(index, cst.Call) else None
-    return is_numpy(qualname) and qualname.rsplit(".", 1)[1] in ARRAY_INDEX_FUNCTIONS
+    """``p[np.asarray(idx, dtype=int)]``: an ndarray index gathers a copy (hunt52 FP1, a particle filter's resampling);
+    so does a list display anywhere in the index (``q[[3, 0, 1, 2]]``, ``V[[3, 0, 1, 2], k]``: advanced indexing)."""
+    for element in expr.slice:
+        if not isinstance(element.slice, cst.Index):
+            continue
+        index = element.slice.value
+        if isinstance(index, cst.List) and index.elements and not any(isinstance(e, cst.StarredElement) for e in index.elements):
+            return True
+        qualname = resolver.qualname(index.func, scope) if isinstance(index, cst.Call) else None
+        if len(expr.slice) == 1 and is_numpy(qualname) and qualname.rsplit(".", 1)[1] in ARRAY_INDEX_FUNCTIONS:
+            return True
+    return False
 
 
 # NumPy functions whose result is an ndarray (never a scalar, even `np.asarray(3)`): indexing with it gathers a copy.
