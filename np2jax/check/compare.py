@@ -68,9 +68,11 @@ def compare(expected: object, actual: object, perturbed: list, *, x64: bool, nar
     ``unit_scale``: a special input (execute.special_values: whole and half values, zeros): intermediate values are
     about 1 even where the result cancels to exactly 0, so the absolute tolerance is taken relative to at least 1,
     and loosely (a few units in the last place of the values cancelled).
-    ``nan_input``: the special input with a NaN in each float array: integer arrays in the output are compared in
-    dtype and shape only, as they are where NaNs tie in a sort (an argsort of a row of NaN distances: NumPy orders
-    ties in no fixed way); 0-d integers (an argmax), booleans and floats are compared."""
+    ``nan_input``: the special input with a NaN in each float array, where NaN ties in a sort may be ordered
+    differently (an argsort of a row of NaN distances: NumPy orders ties of more than 16 elements in no fixed way;
+    the runner passes it only for an input with an array of more than 16 elements, execute.nan_ties_possible):
+    integer arrays in the output are compared in dtype and shape only; 0-d integers (an argmax), booleans and floats
+    are compared."""
     outcome = Outcome()
     _walk(expected, actual, perturbed, "output", outcome, Mode(x64, narrow, unit_scale, nan_input))
     return outcome

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from np2jax.check import inputs as inputs_module
+from np2jax.check import source_hints
 from np2jax.check.inputs import Call
 from np2jax.check.loading import load_examples, load_examples_file, load_module, quiet_numerics
 from np2jax.check.portable import Leaf, Node, beyond_float32, describe, identical, some_finite, to_portable
@@ -34,6 +35,7 @@ MAX_CANDIDATES = 160
 HYPOTHESIS_EXAMPLES = 60
 PROBE_SHARE = 0.5  # of the budget, for finding inputs
 PROBE_CALL_SHARE = 0.2  # of the budget, for one probe of the original (one that loops for ever on it: the next)
+LATER_PROBE_CALL_SHARE = 0.05  # of the budget, for each probe after one timed out
 
 
 class CallTimeout(BaseException):
@@ -202,8 +204,11 @@ class Prober:
         distinct_shapes = probing if distinct_shapes is None else distinct_shapes
         self.candidates += 1
         # A probe may loop for ever where a real input would not (Newton's method on negative values): the first
-        # one that does costs a share of the budget, and the other probes are still tried.
-        limit = self.budget * PROBE_CALL_SHARE if probing and self.probe_timeout is None else None
+        # one that does costs a share of the budget, each later one a smaller share, and the other probes are still
+        # tried (an input the original never finishes is discarded: hunt58 C1, a graph with a cycle).
+        limit = None
+        if probing:
+            limit = self.budget * (PROBE_CALL_SHARE if self.probe_timeout is None else LATER_PROBE_CALL_SHARE)
         try:
             work, before, result, instance = self.run_once(call, limit)
             rule, positions = decide_output(self.kind, work, before, result, instance)
@@ -257,6 +262,7 @@ class Prober:
             "call": call, "rule": rule, "positions": positions, "expected": expected,
             "perturbed": self.perturbed_outputs(call, rule, positions), "description": signature,
             "source": call.source, "mutated": position_names(positions, self.params) if positions else "", "nan": False,
+            "nan_ties": False,
         })
         return True
 
@@ -329,6 +335,70 @@ class Prober:
                 if self.try_call(special, probing=True, distinct_shapes=False, finite=mode != "nan") and mode == "nan":
                     self.accepted[-1]["description"] += " with a NaN in each float array"
                     self.accepted[-1]["nan"] = True
+                    self.accepted[-1]["nan_ties"] = nan_ties_possible(special)
+        base = self.accepted[0]["call"]
+        for note, special in self.targeted_specials(base):
+            if self.stopped() or time.monotonic() > self.probe_deadline:
+                return
+            if not self._casts_invalid(special):
+                special.source = "special"
+                if self.try_call(special, probing=True, distinct_shapes=False):
+                    self.accepted[-1]["description"] += f" with {note}"
+
+    def targeted_specials(self, call: Call) -> list[tuple[str, Call]]:
+        """A few more inputs like the first accepted one, each for a kind of wrong migration that random values and
+        the three special inputs above miss (mut1 C3 to C6):
+        - one float array argument alone all zeros, the others as they were (a `w.sum() == 0` branch that zeroing
+          every array together reaches with `x` zero too, where a wrong branch gives 0 all the same), for the second
+          and third such argument;
+        - ties with a threshold: float arrays of whole and half values, integer arrays holding 0 and 1, and every
+          float number given, or left to a float default, 1.0 (`image > level` of an 8-bit image; `>` for `>=`);
+        - magnitudes below and above 1: float arrays of positive values spread from 0.25 to 32 (a loop ending on
+          `max(hi - lo)`), parameters named for images floats in [0, 1) (a `clip(..., 0, 1)` that does not
+          saturate); a function given only numbers gets each float number that may be an array as 5 such values."""
+        rng = np.random.default_rng(inputs_module.stable_seed(self.qualname, "targeted"))
+        found: list[tuple[str, Call]] = []
+        values = argument_values(call)
+        floats = [pos for pos, value in values if plain_float_array(value)]
+        for pos in floats[1:3]:
+            found.append((f"{position_names([pos], self.params)} all zeros",
+                          replace_arguments(call, {pos: np.zeros_like(dict(values)[pos])})))
+        compared = source_hints.compared_names(self.source())
+        ties = tie_values(call, rng, self.omitted_float_defaults(call, compared), compared, self.argument_names(call))
+        if ties is not None:
+            found.append(("values tied to a threshold of 1.0", ties))
+        names = {pos: name for pos, name in zip((pos for pos, _ in values), self.argument_names(call))}
+        spread = magnitude_values(call, names, self.params, rng, np.float64 if self.x64 else np.float32)
+        if spread is not None:
+            found.append(("values from 0.25 to 32 (images in [0, 1))", spread))
+        return found
+
+    def argument_names(self, call: Call) -> list[str | None]:
+        """The parameter name of each argument of ``call`` (argument_values' order; None where unknown)."""
+        params = self.params or []
+        named = [params[i].name if i < len(params) else None for i in range(len(call.args))]
+        return named + list(call.kwargs)
+
+    def source(self):
+        """The target's parsed source (None where it cannot be read)."""
+        try:
+            return source_hints.source_tree(target_object(self.module, self.kind, self.qualname))
+        except BaseException:
+            return None
+
+    def omitted_float_defaults(self, call: Call, compared: set[str]) -> list[str]:
+        """Parameters of a plain function left to a float default in ``call`` that its code compares (and that
+        can be given by keyword: passing one makes jit compile again, so only thresholds)."""
+        if self.kind != "function":
+            return []
+        try:
+            signature = inspect.signature(target_object(self.module, self.kind, self.qualname))
+        except (TypeError, ValueError):
+            return []
+        items = list(signature.parameters.values())
+        return [p.name for i, p in enumerate(items)
+                if i >= len(call.args) and p.name not in call.kwargs and type(p.default) is float and p.name in compared
+                and p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)]
 
     def from_lists(self) -> None:
         """For a function that converts a parameter from a list itself (discover.converts_from_lists: callers give it
@@ -365,7 +435,38 @@ class Prober:
                 continue
             names = position_names(chosen, self.params)
             entry["description"] = f"{base['description']} with {names} given as {'a list' if len(chosen) == 1 else 'lists'}"
+            if source_hints.converts_with_dtype(self.source()):  # (another jit compile: only where a dtype is named)
+                self.int_lists(call, chosen, names, skeleton(base["expected"]))
             return
+
+    def int_lists(self, call: Call, chosen: list, names: str, structure) -> None:
+        """After a list input of float values: the same lists made of whole numbers as Python ints (`[1, 2]`, which
+        `np.asarray(x, dtype=np.float32)` makes float and a migration dropping the dtype leaves int: mut1 C7), kept
+        on the same terms as the float one (float values doubled and rounded: halves stay distinct)."""
+        ints = copy.deepcopy(call)
+        args, kwargs = list(ints.args), dict(ints.kwargs)
+        changed = False
+        for tag, key in chosen:
+            values = args[key] if tag == "a" else kwargs[key]
+            array = np.asarray(values)
+            if array.dtype.kind != "f":
+                continue
+            whole = np.rint(array * 2).astype(np.int64).tolist()  # (halves made whole: most stay distinct)
+            changed = True
+            if tag == "a":
+                args[key] = whole
+            else:
+                kwargs[key] = whole
+        if not changed or self.stopped():
+            return
+        ints = Call(ints.prefix, tuple(args), kwargs, "list input", ints.prefix_kwargs, int_lists=True)
+        if not self.try_call(ints, probing=True, distinct_shapes=False):
+            return
+        entry = self.accepted[-1]
+        if entry["rule"] != "return" or skeleton(entry["expected"]) != structure:
+            self.accepted.pop()
+            return
+        entry["description"] = f"{self.describe(ints)} with {names} given as integer {'list' if len(chosen) == 1 else 'lists'}"
 
     def from_none_returning(self) -> None:
         """No input found whose output can be compared, but the original ran and returned None, updating no
@@ -480,6 +581,14 @@ class Prober:
 WRONG_KIND_PROBES = 4  # probes of one kind assignment that raise TypeError/AttributeError before it is given up
 
 
+def replace_arguments(call: Call, replacements: dict) -> Call:
+    """A copy of ``call`` with the arguments at the given positions (argument_values' keys) replaced."""
+    args = [replacements.get(("a", i), v) for i, v in enumerate(call.args)]
+    kwargs = {k: replacements.get(("k", k), v) for k, v in call.kwargs.items()}
+    return Call(copy.deepcopy(call.prefix), tuple(copy.deepcopy(args)), copy.deepcopy(kwargs), call.source,
+                copy.deepcopy(call.prefix_kwargs))
+
+
 def example_call(kind: str, case) -> Call:
     if kind in ("method", "property", "closure", "staticmethod", "classmethod"):
         if not (isinstance(case, (tuple, list)) and len(case) == 2):
@@ -494,7 +603,7 @@ def map_values(value, leaf):
     dict, which are walked in order (the order draws from a random generator are made in)."""
     if isinstance(value, Call):
         return Call(map_values(value.prefix, leaf), map_values(value.args, leaf), map_values(value.kwargs, leaf),
-                    value.source, map_values(value.prefix_kwargs, leaf))
+                    value.source, map_values(value.prefix_kwargs, leaf), value.fixed_numbers, value.int_lists)
     if isinstance(value, tuple) and not hasattr(type(value), "_fields"):
         return tuple(map_values(v, leaf) for v in value)
     if isinstance(value, list):
@@ -597,18 +706,131 @@ def _square(value: np.ndarray) -> bool:
     return value.ndim == 2 and value.shape[0] == value.shape[1]
 
 
+# --- targeted special inputs (execute.Prober.targeted_specials) ---------------------------------------------
+MAGNITUDE_RANGE = (0.25, 32.0)  # positive values spread over both sides of 1 (geometrically)
+MAGNITUDE_SIZE = 5  # the array given for a number that may be one, in a call of numbers only
+
+
+def plain_float_array(value) -> bool:
+    """A finite float array of more than one element, not a square matrix (special_values changes the same ones)."""
+    return (isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.size > 1 and not _square(value)
+            and bool(np.all(np.isfinite(value))))
+
+
+def tie_values(call: Call, rng: np.random.Generator, omitted: list[str], compared: set[str],
+               names: list) -> Call | None:
+    """``call`` with its float arrays made of whole and half values (special_values), 0 and 1 first in its integer
+    arrays (1 only where the array already reaches 1: still a valid index), and every float number given (and each
+    float default in ``omitted``, passed by keyword) 1.0, a value those arrays hold: `image > level` and
+    `image >= level` then differ. None when no float number the code compares (a name in ``compared``; ``names``:
+    the parameter name of each argument, in argument_values' order) is given or left to a default."""
+    given = [name for name, value in zip(names, (*call.args, *call.kwargs.values())) if type(value) is float]
+    if not omitted and not any(name in compared for name in given):
+        return None
+    base = special_values(copy.deepcopy(call), rng, "halves") or copy.deepcopy(call)
+    def tie(leaf):
+        if type(leaf) is float:
+            return 1.0
+        if isinstance(leaf, np.ndarray) and leaf.dtype.kind in "iu" and leaf.size > 1 and leaf.max() >= 1:
+            result = leaf.copy()
+            result.reshape(-1)[1] = 1
+            return keep_order(leaf, result)
+        return leaf
+
+    args, kwargs = map_values(base.args, tie), map_values(base.kwargs, tie)
+    kwargs.update((name, 1.0) for name in omitted)
+    return Call(base.prefix, args, kwargs, "special", base.prefix_kwargs, fixed_numbers=True)
+
+
+def magnitude_values(call: Call, names: dict, params: list | None, rng: np.random.Generator,
+                     float_dtype) -> Call | None:
+    """``call`` with its float arrays (special_values' ones) made of positive values spread from 0.25 to 32 in a
+    random order (sorted where they were), arrays of parameters named for images floats in [0, 1); or, when it has
+    no array, each float number given for a parameter that may be an array (`c` of an elementwise cube root) 5 such
+    values. None when nothing changes."""
+    changed = []
+    low, high = MAGNITUDE_RANGE
+
+    def spread(size, dtype):
+        return rng.permutation(np.geomspace(low, high, size)).astype(dtype)
+
+    def new_value(pos, value):
+        name = (names.get(pos) or "").lower()
+        if isinstance(value, np.ndarray) and value.size > 1 and name in inputs_module.IMAGE_NAMES and value.dtype.kind in "uif":
+            changed.append(pos)
+            return rng.uniform(0.0, 1.0, size=value.shape).astype(value.dtype if value.dtype.kind == "f" else float_dtype)
+        if plain_float_array(value):
+            changed.append(pos)
+            return keep_order(value, spread(value.size, value.dtype).reshape(value.shape))
+        return value
+
+    has_arrays = any(isinstance(v, np.ndarray) and v.size > 1 for v in (*call.args, *call.kwargs.values()))
+    kinds = {p.name: p.kinds for p in params or []}
+
+    def array_number(pos, value):
+        if type(value) is float and any(k[0] == "array" for k in kinds.get(names.get(pos), [])):
+            changed.append(pos)
+            return spread(MAGNITUDE_SIZE, float_dtype)
+        return value
+
+    change = new_value if has_arrays else array_number
+    args = tuple(change(("a", i), v) for i, v in enumerate(call.args))
+    kwargs = {k: change(("k", k), v) for k, v in call.kwargs.items()}
+    if not changed:
+        return None
+    return Call(copy.deepcopy(call.prefix), copy.deepcopy(args), copy.deepcopy(kwargs), "special",
+                copy.deepcopy(call.prefix_kwargs))
+
+
+SMALL_SORT = 16  # NumPy sorts this many elements or fewer by insertion: ties keep their order, as in JAX's stable sort
+
+
+def nan_ties_possible(call: Call) -> bool:
+    """May NaN ties on the NaN special input be ordered differently by NumPy and JAX? Up to SMALL_SORT elements
+    NumPy's sorts (its SIMD ones too) keep tied NaNs in their order, as JAX's stable sort does; longer arrays are
+    sorted by introsort or sorting networks, which order ties in no fixed way (an argsort of a row of NaN distances,
+    hunt29's knn_indices). Taken from the input: an array of more than SMALL_SORT elements in it."""
+    sizes = []
+
+    def size(leaf):
+        if isinstance(leaf, np.ndarray):
+            sizes.append(leaf.size)
+        return leaf
+
+    map_values(call, size)
+    return any(n > SMALL_SORT for n in sizes)
+
+
+def _float_list(value):
+    """A list of ints (nested) as the same list of floats; anything else as it is."""
+    if isinstance(value, list):
+        return [float(v) if type(v) is int else _float_list(v) for v in value]
+    return value
+
+
 def perturb(value, rng: np.random.Generator, eps: float):
     """The same structure with every float nudged by a few units in the last place.
 
-    ``eps`` is the nudge for Python floats; an array is nudged by at least as many units of its
+    ``eps`` is the nudge for Python floats; in a call of tie_values, whole Python floats and the whole and half
+    values of arrays are not nudged (the tie is the point); an array is nudged by at least as many units of its
     own dtype (a float32 input under --x64 would not move by float64 units: its rounding is float32's).
     """
+    fixed = isinstance(value, Call) and value.fixed_numbers
+    if isinstance(value, Call) and value.int_lists:  # (ints are not nudged: the noise of the same values as floats)
+        value = Call(value.prefix, tuple(_float_list(v) for v in value.args),
+                     {k: _float_list(v) for k, v in value.kwargs.items()}, value.source, value.prefix_kwargs)
 
     def nudged(leaf):
+        if fixed and type(leaf) is float and leaf.is_integer():  # (a threshold the values tie with: tie_values)
+            return leaf
         if isinstance(leaf, np.ndarray) and leaf.dtype.kind in "fc":
             signs = rng.choice(np.array([-1.0, 1.0]), size=leaf.shape)
             own = float(np.finfo(leaf.dtype).eps) * PERTURBATION_ULPS
-            return (leaf * (1.0 + max(eps, own) * signs)).astype(leaf.dtype)
+            moved = (leaf * (1.0 + max(eps, own) * signs)).astype(leaf.dtype)
+            if fixed and leaf.dtype.kind == "f":  # (whole and half values tie with the thresholds: kept)
+                with np.errstate(invalid="ignore"):
+                    return np.where(np.mod(2 * leaf, 1) == 0, leaf, moved).astype(leaf.dtype)
+            return moved
         if isinstance(leaf, float) and not isinstance(leaf, bool):
             return leaf * (1.0 + eps * rng.choice([-1.0, 1.0]))
         return leaf
@@ -673,7 +895,7 @@ def _original_reply(prober: Prober) -> dict:
         blob = pickle.dumps(calls, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception as error:
         return {**reply, "status": "skipped", "message": f"the inputs cannot be sent to the migrated side: {one_line(error)}"}
-    fields = ("rule", "positions", "expected", "perturbed", "description", "source", "mutated", "nan")
+    fields = ("rule", "positions", "expected", "perturbed", "description", "source", "mutated", "nan", "nan_ties")
     return {**reply, "status": "ok", "message": "", "calls": blob,
             "inputs": [{k: entry[k] for k in fields} for entry in prober.accepted]}
 

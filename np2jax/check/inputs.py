@@ -32,6 +32,9 @@ class Call:
     kwargs: dict = field(default_factory=dict)
     source: str = "probe"  # example | doctest | probe | hypothesis | variant | special | list input
     prefix_kwargs: dict = field(default_factory=dict)
+    # whole-number Python floats are thresholds an input's values tie with (execute.tie_values): not nudged
+    fixed_numbers: bool = False
+    int_lists: bool = False  # lists of ints made from float ones (execute.int_lists): nudged as floats
 
 
 # --- what a parameter may be ------------------------------------------------------
@@ -68,6 +71,9 @@ IMAGE_NAMES = frozenset({"image", "images", "img", "imgs", "im", "frame", "frame
 # files and paths: no value to make up (an int is a file descriptor to `open`: reading one can block for ever)
 FILE_NAMES = frozenset("filename filenames fname fnames file files path paths filepath file_path fp fh fobj "
                        "infile outfile stream url uri dirname directory folder".split())
+# plural names that are as often arrays of data (simulated price paths) as lists of files: data where the code
+# subscripts them or reads an attribute of them (source_hints.body_uses "array")
+DATA_PLURALS = frozenset({"paths"})
 FILE_SUFFIXES = ("_file", "_path", "_filename", "_fname", "_dir", "_url")
 
 FLOAT_VALUES = {"prob": (0.3, 0.7, 0.1), "percent": (25.0, 50.0, 90.0), "step": (0.1, 0.01, 0.05),
@@ -218,6 +224,9 @@ def parameters(function: Callable, skip_first: bool = False) -> list[Param] | No
             kinds = _default_kinds(p.default, p.name) + [k for k in (kinds or []) if k[0] != "default"]
         elif kinds is None:
             kinds = _used_kinds(_name_kinds(p.name), indexing.get(p.name), uses.get(p.name))
+        if not kinds and p.name.lower() in DATA_PLURALS and uses.get(p.name) == "array":
+            # `paths[:, -1]`, `paths.min(axis=1)`: price paths, data (hunt58 C2); a file path is not sliced so
+            kinds = [("array", "float"), ("array", "positive")]
         if p.name in typed:  # `if x.dtype != np.int16: raise`: arrays of that dtype first (hunt54 C1)
             at = 1 if kinds and kinds[0] == ("default",) else 0
             kinds = kinds[:at] + [("array", f"dtype:{typed[p.name]}")] + kinds[at:]

@@ -190,7 +190,8 @@ class Checker:
                 continue
             nan = entry.get("nan", False)
             outcome = compare(entry["expected"], value, entry["perturbed"], x64=self.x64, narrow=narrow,
-                              unit_scale=entry.get("source") == "special" and not nan, nan_input=nan)
+                              unit_scale=entry.get("source") == "special" and not nan,
+                              nan_input=nan and entry.get("nan_ties", True))
             for attribute, found in (("max_abs_err", outcome.max_abs), ("max_rel_err", outcome.max_rel)):
                 if found is not None:
                     current = getattr(record, attribute)

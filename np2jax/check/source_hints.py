@@ -298,3 +298,22 @@ def sorted_uses(tree: ast.AST | None) -> set[str]:
         if isinstance(given, ast.Name):
             found.add(given.id)
     return found
+
+
+def compared_names(tree: ast.AST | None) -> set[str]:
+    """Names the code compares directly (``image > level``, ``if total == 0``): thresholds and the values against
+    them (execute.tie_values gives such a float number a whole value its arrays hold)."""
+    found: set[str] = set()
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Compare):
+            found.update(operand.id for operand in (node.left, *node.comparators) if isinstance(operand, ast.Name))
+    return found
+
+
+def converts_with_dtype(tree: ast.AST | None) -> bool:
+    """Does the code name a dtype where it converts (``np.asarray(x, dtype=np.float32)``, ``x.astype(float)``)?"""
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Call) and (any(k.arg == "dtype" for k in node.keywords)
+                                           or (isinstance(node.func, ast.Attribute) and node.func.attr == "astype")):
+            return True
+    return False
