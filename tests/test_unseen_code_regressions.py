@@ -3831,3 +3831,45 @@ def test_a_list_display_index_gathers_a_copy():
     M = np.arange(16.0).reshape(4, 4)
     for flip in (True, False):
         np.testing.assert_array_equal(np.asarray(migrated.reorder(M, flip)), original.reorder(M, flip))
+
+
+def test_a_ufunc_given_its_output_array_by_position_assigns_its_result():
+    """transforms3d's `np.negative(q, q)`: a ufunc's `out` given by position was NPJ103 ("called with 2 positional
+    arguments"); it is written as `out=` is: the result, cast to the output's dtype, assigned to its name. And
+    `np.add(a, b, out=s)` no longer counts as `set.add` storing `s` in a container (which refused the next write)."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def neg_half(M):
+            q = np.array(M, dtype=float)
+            np.negative(q, q)
+            q *= 0.5
+            return q
+
+        def root_of_sum(a, b):
+            s = np.zeros_like(a)
+            np.add(a, b, s)
+            np.sqrt(s, s)
+            return s
+
+        def root_of_sum_kw(a, b):
+            s = np.zeros_like(a)
+            np.add(a, b, out=s)
+            np.sqrt(s, out=s)
+            return s
+
+        def into_param(a, b):
+            np.add(a, b, a)
+            return a
+        """
+    )
+    output = result.output.decode()
+    assert "q = jnp.negative(q).astype(q.dtype)" in output and "s = jnp.sqrt(s).astype(s.dtype)" in output
+    for name in ("neg_half", "root_of_sum", "root_of_sum_kw"):
+        assert record(result, name).jit, (name, result.diagnostics)
+    assert not record(result, "into_param").jit  # the caller's array: NumPy changes it (NPJ103 or NPJ201)
+    a, b = np.array([1.0, 4.0, 9.0]), np.array([0.0, 5.0, 7.0])
+    np.testing.assert_allclose(np.asarray(migrated.neg_half(a)), original.neg_half(a))
+    for name in ("root_of_sum", "root_of_sum_kw"):
+        np.testing.assert_allclose(np.asarray(getattr(migrated, name)(a, b)), getattr(original, name)(a, b), rtol=1e-6)

@@ -862,7 +862,8 @@ class _AliasChecker(FastVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in STORING_METHODS:
+        if (isinstance(func, cst.Attribute) and func.attr.value in STORING_METHODS
+                and not is_numpy(self.resolver.qualname(func, self.scope))):  # (`np.add(a, b, out=s)` is no `set.add`)
             if any(may_alias(arg.value, self.name, self.resolver, self.scope) for arg in node.args):
                 self._flag(f"`{self.name}` is stored in a container")
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import libcst as cst
+import numpy as np
 
 from np2jax.analysis.aliasing import FunctionAliasing
 from np2jax.analysis.narrow_dtypes import rebound_first
@@ -52,19 +53,29 @@ FUNCTIONS = {"numpy.fill_diagonal": 2, "numpy.copyto": 2, "numpy.putmask": 3}  #
 @dataclass(frozen=True)
 class InplaceCall:
     name: str  # the array the call changes
-    kind: str  # "at", "fill", "sort", "fill_diagonal", "copyto", "copyto_where", "putmask", "out", "out_where", "out_method"
+    kind: str  # "at", "fill", "sort", "fill_diagonal", "copyto", "copyto_where", "putmask", "out", "out_where",
+    #            "out_method", "out_positional"
     method: str = ""  # for "at": the `.at[]` method
     attribute: cst.Attribute | None = None  # for "at": `self.counts` in a method, when it is the array changed
 
 
 _NAMES = frozenset({"at", "fill", "sort", "fill_diagonal", "copyto", "putmask"}) | OUT_METHODS
+# NumPy's ufuncs and how many inputs each takes: one more positional argument is `out` (`np.negative(q, q)`).
+UFUNC_INPUTS = {name: value.nin for name, value in vars(np).items() if isinstance(value, np.ufunc)}
+
+
+def _positional_out(call: cst.Call, name: str | None) -> bool:
+    """``np.add(a, b, a)``, ``np.negative(q, q)``: a ufunc given its output array by position."""
+    count = sum(1 for arg in call.args if arg.keyword is None and not arg.star)
+    return name in UFUNC_INPUTS and count == UFUNC_INPUTS[name] + 1 and all(arg.keyword is None for arg in call.args)
 
 
 def may_be_inplace_call(call: cst.Call) -> bool:
     """A cheap first look, before any analysis: ``x.sort()``, ``np.add.at(...)``, ``np.copyto(...)``, ``out=``."""
     func = call.func
     name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
-    return name in _NAMES or any(arg.keyword is not None and arg.keyword.value == "out" for arg in call.args)
+    return name in _NAMES or any(arg.keyword is not None and arg.keyword.value == "out" for arg in call.args) or (
+        _positional_out(call, name))
 
 
 def plan_inplace_call(statement: cst.BaseSmallStatement, aliasing: FunctionAliasing) -> InplaceCall | None:
@@ -179,6 +190,9 @@ def _recognise(call: cst.Call, aliasing: FunctionAliasing) -> InplaceCall | None
         row = lookup_numpy(qualname)
         kind = "out_where" if "where" in keywords else "out"
         return InplaceCall(out.value, kind) if row is not None and row.jax is not None else None
+    if (is_numpy(qualname) and qualname.count(".") == 1 and _positional_out(call, qualname[len("numpy."):])
+            and isinstance(positional[-1], cst.Name)):
+        return InplaceCall(positional[-1].value, "out_positional")  # `np.negative(q, q)`: its result, into `q`
     if (qualname == "numpy.copyto" and set(keywords) == {"where"} and len(positional) == 2
             and isinstance(positional[0], cst.Name)):
         return InplaceCall(positional[0].value, "copyto_where")

@@ -439,8 +439,8 @@ class _ResultWrites(FastVisitor):
         if isinstance(func, cst.Attribute) and (func.attr.value in INPLACE_METHODS or _subclass_view(node)) and (
                 self.callee_of(node) is None):  # (`c.fill(v)` of `c = Canvas(n)`: the class's own method)
             self._write(func.value, node)  # (`.view(cls)`: a JAX array has no ndarray subclass view either)
-        if isinstance(func, cst.Attribute) and func.attr.value in STORING_METHODS:
-            for arg in node.args:
+        if isinstance(func, cst.Attribute) and func.attr.value in STORING_METHODS and _chain(func.value) not in ("np", "numpy"):
+            for arg in node.args:  # (`np.add(a, b, out=s)` is no `set.add`)
                 self._store(arg.value)
                 self._store_in_attribute(func.value, arg.value)  # `self.history.append(make(n))`
         if _writes_first_argument(func) and node.args and node.args[0].keyword is None:

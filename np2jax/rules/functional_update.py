@@ -69,7 +69,8 @@ class FunctionalUpdate(LineRewrites, Rule):
             "`x = x.at[i].add(v)` (and `subtract`/`multiply`/`minimum`/`maximum.at`), `x.fill(v)` -> `x = jnp.full_like(x, v)`, "
             "`x.sort()` -> `x = jnp.sort(x)` (also `x.sort(kind=...)`: sorted values do not depend on the kind; and for `x` "
             "bound only to arithmetic no list gives, `v = -x`, `r = y - yhat`, `s = x * 1.0`), `np.fill_diagonal`, `np.copyto` (with `where=m`: `x = jnp.where(m, jnp.asarray(src, x.dtype), x).reshape(x.shape)`: NumPy drops extra leading axes of length 1), `np.putmask` with a number, `np.f(..., out=y)` -> "
-            "`y = jnp.f(...).astype(y.dtype)` (with `where=m`: `y = jnp.where(m, jnp.f(...), y).astype(y.dtype)`), "
+            "`y = jnp.f(...).astype(y.dtype)` (with `where=m`: `y = jnp.where(m, jnp.f(...), y).astype(y.dtype)`; "
+            "a ufunc's `out` given by position, `np.negative(q, q)`, likewise), "
             "`np.f(..., out=np.zeros_like(a), where=m)` (a new constant array: `zeros`, `ones`, `full` and their `_like`) "
             "-> `jnp.where(m, jnp.f(...), jnp.zeros_like(a)).astype(a.dtype)` wherever it is (cast to the constant array's "
             "`dtype=`, `a.dtype` for `*_like(a)`, `float` for `zeros`/`ones`; `np.full` without a dtype keeps NPJ103), `x.clip(lo, hi, out=x)` -> `x = x.clip(lo, hi)` (analysis/inplace_calls.py). "
@@ -562,6 +563,10 @@ class FunctionalUpdate(LineRewrites, Rule):
                 mask = call(_jnp(ctx, "asarray"), mask)  # (jnp.where refuses a list)
             picked = call(_jnp(ctx, "where"), mask, call(_jnp(ctx, "asarray"), args[1], of_name("dtype")), name)
             value = call(cst.Attribute(value=picked, attr=cst.Name("reshape")), of_name("shape"))
+        elif plan.kind == "out_positional":  # `np.negative(q, q)`: the result, cast to `q`'s dtype as NumPy writes it
+            inputs = [arg.with_changes(comma=cst.MaybeSentinel.DEFAULT) if i == len(args) - 2 else arg
+                      for i, arg in enumerate(updated.value.args[:-1])]
+            value = call(cst.Attribute(value=updated.value.with_changes(args=inputs), attr=cst.Name("astype")), of_name("dtype"))
         else:  # the result that NumPy wrote into `out=` (where `where=` holds)
             value = updated.value.with_changes(args=change_keywords(updated.value.args, {"out": None, "where": None}))
             if plan.kind == "out_where":

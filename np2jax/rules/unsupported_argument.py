@@ -188,7 +188,10 @@ class UnsupportedArgument(Rule):
         elif not ref.member and masked_into_fresh(ref.call, ctx.resolver, ref.scope):
             ctx.masked_results.add(ref.call)  # `np.divide(a, b, out=np.zeros_like(a), where=b != 0)`: the walker writes jnp.where
             renames = {**renames, "out": "out", "where": "where"}
-        problem, message, advice = self._problem(ref.call, target, renames), self.MESSAGE, None
+        checked = ref.call
+        if plan is not None and plan.kind == "out_positional":  # `np.negative(q, q)`: NPJ200 assigns the result
+            checked = ref.call.with_changes(args=ref.call.args[:-1])
+        problem, message, advice = self._problem(checked, target, renames), self.MESSAGE, None
         if problem is None:
             (problem, advice), message = _value_problem(ref.call, ref.row.numpy, target), self.VALUE_MESSAGE
         if problem is not None:
