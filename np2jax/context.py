@@ -30,6 +30,10 @@ def _split_lines(text: str) -> list[str]:
     return re.split(r"\r\n|\r|\n", text)
 
 
+# NumpyRef.result_cast for `r.astype(r.dtype)`: the same dtype, strongly typed (JAX's result of Python numbers is weak).
+OWN_DTYPE = cst.Name("__own_dtype__")
+
+
 @dataclass(eq=False)
 class NumpyRef:
     """One use of a NumPy name inside a function body.
@@ -53,7 +57,7 @@ class NumpyRef:
     wrap_args: set[int | tuple] = field(default_factory=set)  # positions; (i, j) list elements; ("inexact", i)
     # keyword -> (new keyword, new value or None to keep it), or None to drop the argument
     keyword_changes: dict[str, tuple[str, cst.BaseExpression | None] | None] = field(default_factory=dict)
-    result_cast: cst.BaseExpression | None = None  # `jnp.f(...).astype(result_cast)`: the dtype NumPy's result has
+    result_cast: cst.BaseExpression | None = None  # `jnp.f(...).astype(result_cast)`: the dtype NumPy's result has; OWN_DTYPE: the result's own
 
     def block(self) -> None:
         self.blocked = True

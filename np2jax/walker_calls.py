@@ -12,7 +12,7 @@ from np2jax.analysis.inplace_calls import constant_dtype
 from np2jax.analysis.int_promotions import int_array_casts
 from np2jax.analysis.list_operands import array_list_operands
 from np2jax.analysis.static_sequences import as_tuple, tuple_safe
-from np2jax.context import runs_on_jax_arrays
+from np2jax.context import OWN_DTYPE, runs_on_jax_arrays
 from np2jax.cstutil import argument_for, call, change_keywords, dotted
 
 
@@ -83,6 +83,8 @@ class CallRewrites:
         if cast is None and original in self.ctx.call_casts and self.traced:
             cast = self.ctx.call_casts[original]
             self.statement_rewrites += 1
+        if cast is OWN_DTYPE:  # `r.astype(r.dtype)`: JAX's weakly typed result of Python numbers made strong
+            cast = cst.Attribute(value=updated.deep_clone(), attr=cst.Name("dtype"))
         return updated if cast is None else call(cst.Attribute(value=updated, attr=cst.Name("astype")), cast)
 
     def _mask_count(self, selection: cst.BaseExpression, updated: cst.BaseExpression) -> cst.BaseExpression:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from np2jax.tables import ROWS, lookup_numpy
@@ -65,3 +66,16 @@ def test_generated_signatures_match_installed_jax():
     fresh = generate()
     body = lambda text: text.split("\n", 1)[1]  # the header names the jax version
     assert body(committed.read_text()) == body(fresh), "run: python -m np2jax.tables.generate"
+
+
+def test_ufunc_arity_matches_the_installed_numpy():
+    """np2jax/tables/ufunc_arity.py (a table, so that migrating never imports NumPy) gives each ufunc's inputs and
+    outputs as the installed NumPy does (a positional `out` is the argument after the inputs: analysis/inplace_calls.py)."""
+    from np2jax.tables.ufunc_arity import UFUNC_ARITY
+
+    assert len(UFUNC_ARITY) > 80
+    for name, (nin, nout) in UFUNC_ARITY.items():
+        ufunc = getattr(np, name, None)
+        if ufunc is None:  # (removed from a later NumPy: the table keeps it for code written for older ones)
+            continue
+        assert isinstance(ufunc, np.ufunc) and (ufunc.nin, ufunc.nout) == (nin, nout), name

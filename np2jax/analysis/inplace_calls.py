@@ -32,7 +32,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import libcst as cst
-import numpy as np
 
 from np2jax.analysis.aliasing import FunctionAliasing
 from np2jax.analysis.narrow_dtypes import rebound_first
@@ -40,6 +39,7 @@ from np2jax.analysis.resolve import is_numpy
 from np2jax.analysis.scope import ParamBinding, ValueBinding, dotted_name
 from np2jax.analysis.value_kinds import literal_value
 from np2jax.tables import lookup_numpy
+from np2jax.tables.ufunc_arity import UFUNC_ARITY
 
 UFUNC_AT = {"add": "add", "subtract": "subtract", "multiply": "multiply", "minimum": "min", "maximum": "max"}
 OUT_METHODS = frozenset({"clip", "round"})  # `x.clip(lo, hi, out=x)`: the method's result, rebound
@@ -61,13 +61,15 @@ class InplaceCall:
 
 _NAMES = frozenset({"at", "fill", "sort", "fill_diagonal", "copyto", "putmask"}) | OUT_METHODS
 # NumPy's ufuncs and how many inputs each takes: one more positional argument is `out` (`np.negative(q, q)`).
-UFUNC_INPUTS = {name: value.nin for name, value in vars(np).items() if isinstance(value, np.ufunc)}
+# (One output only: `np.divmod(a, 3, q)` writes the quotient, and jnp.divmod returns both.)
+UFUNC_INPUTS = {name: nin for name, (nin, nout) in UFUNC_ARITY.items() if nout == 1}
 
 
 def _positional_out(call: cst.Call, name: str | None) -> bool:
     """``np.add(a, b, a)``, ``np.negative(q, q)``: a ufunc given its output array by position."""
-    count = sum(1 for arg in call.args if arg.keyword is None and not arg.star)
-    return name in UFUNC_INPUTS and count == UFUNC_INPUTS[name] + 1 and all(arg.keyword is None for arg in call.args)
+    if name not in UFUNC_INPUTS or not all(arg.keyword is None for arg in call.args):
+        return False
+    return sum(1 for arg in call.args if not arg.star) == UFUNC_INPUTS[name] + 1
 
 
 def may_be_inplace_call(call: cst.Call) -> bool:

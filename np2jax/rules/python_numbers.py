@@ -117,7 +117,7 @@ FLOAT_UFUNCS = frozenset(f"numpy.{name}" for name in (
 
 
 # ... and powers, where one argument at least is a float (`np.power(10.0, gain_db / 20)`); of ints NumPy's is int64.
-FLOAT_POWERS = frozenset({"numpy.power", "numpy.float_power"})
+FLOAT_POWERS = frozenset({"numpy.power"})
 
 
 def float_valued(call: cst.Call) -> bool:
@@ -162,8 +162,9 @@ def of_number_like_parameters(call: cst.Call, scope: Scope, resolver) -> list[st
     ``of_python_numbers``), each parameter is used only as a number in its function (never indexed, iterated, given
     to ``len`` or read an attribute of), and the result meets another value there (``a * acc`` with
     ``a = np.exp(-dt / tau)``; not ``1 / (1 + np.exp(-x))``, where only literals meet it).  NumPy's result for Python
-    numbers is a strongly typed float64 scalar, jax.numpy's weakly typed; ``.astype(jnp.result_type(dt, tau,
-    float))`` makes it NumPy's dtype for numbers and arrays alike (float32 data keeps float32).  Empty when not."""
+    numbers is a strongly typed float64 scalar, jax.numpy's weakly typed; casting the result to its own dtype
+    (``OWN_DTYPE``) makes it strongly typed and changes nothing else: for arrays of any dtype jax.numpy's result
+    dtype is NumPy's (an int16 ``k`` gives float32 in both).  Empty when not."""
     function_scope = scope
     while function_scope is not None and function_scope.kind != "function":
         function_scope = function_scope.parent
@@ -236,8 +237,10 @@ def _meets_another_value(call: cst.Call, body: cst.BaseSuite, other_value) -> bo
     for node in descendants(body):
         if isinstance(node, cst.BinaryOperation):
             for side, other in ((node.left, node.right), (node.right, node.left)):
+                callees = {id(n.func) for n in (other, *descendants(other)) if isinstance(n, cst.Call)}
                 if holds(side) and not holds(other) and not isinstance(other, (cst.List, cst.Tuple)) and any(
-                        isinstance(n, cst.Name) and other_value(n) for n in (other, *descendants(other))):
+                        isinstance(n, cst.Name) and id(n) not in callees and other_value(n)
+                        for n in (other, *descendants(other))):  # (`log(x)`'s `log`, `float64(2)`'s: no values)
                     return True
     return False
 
