@@ -107,11 +107,26 @@ def invoke(module, kind: str, qualname: str, call: Call):
         cls = getattr(module, class_name)
         static = inspect.getattr_static(cls, member)
         instance = None if call.prefix is None else cls(*call.prefix, **call.prefix_kwargs)
+        if instance is not None:
+            set_state(instance, call.state)
         owner = cls if instance is None else instance
         if isinstance(static, (property, functools.cached_property)):
             return getattr(owner, member), instance
         return getattr(owner, member)(*call.args, **call.kwargs), instance
     return getattr(module, qualname)(*call.args, **call.kwargs), None
+
+
+def set_state(instance, state: dict) -> None:
+    """Give the instance's attributes named in ``state`` those values, each as the array type the attribute holds
+    (a NumPy array, or a JAX one of its dtype, on the migrated side); an attribute of another type is left."""
+    for name, value in state.items():
+        current = getattr(instance, name, None)
+        if isinstance(current, np.ndarray):
+            setattr(instance, name, np.array(value, dtype=current.dtype))
+        elif hasattr(current, "at") and hasattr(current, "dtype"):
+            import jax.numpy as jnp
+
+            setattr(instance, name, jnp.asarray(value, dtype=current.dtype))
 
 
 def argument_values(call: Call) -> list[tuple[object, object]]:
@@ -371,7 +386,39 @@ class Prober:
         spread = magnitude_values(call, names, self.params, rng, np.float64 if self.x64 else np.float32)
         if spread is not None:
             found.append(("values from 0.25 to 32 (images in [0, 1))", spread))
+        state = self.state_values(call, rng)
+        if state is not None:
+            found.append((f"the instance's {', '.join(state.state)} set to random values", state))
         return found
+
+    def state_values(self, call: Call, rng: np.random.Generator) -> Call | None:
+        """For a method or property: ``call`` with the float array attributes the constructor leaves constant (all
+        zeros: a filter's state, a running sum; all one value) given random values before the method runs (square
+        ones symmetric positive definite, as probing's). A method otherwise only ever sees a fresh object's zero
+        state, where `x[:] = F @ x` and `x += F @ x` agree, as resetting to 0 and adding 0 do (mut1 C1a, C1b).
+        None when there is no such attribute."""
+        if self.kind not in ("method", "property") or call.prefix is None:
+            return None
+        cls = getattr(self.module, self.qualname.split(".")[0])
+        try:
+            with quiet_numerics(), time_limit(self.deadline - time.monotonic()):
+                instance = cls(*copy.deepcopy(call.prefix), **copy.deepcopy(call.prefix_kwargs))
+            attributes = dict(vars(instance))
+        except BaseException:
+            return None
+        state = {}
+        for name, value in attributes.items():
+            if (isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.size >= 1 and value.ndim >= 1
+                    and np.all(np.isfinite(value)) and np.all(value == value.reshape(-1)[0])):
+                values = rng.standard_normal(value.shape)
+                if _square(value):
+                    values = values @ values.T / value.shape[0] + np.eye(value.shape[0])
+                state[name] = values.astype(value.dtype)
+        if not state:
+            return None
+        special = copy.deepcopy(call)
+        special.state = state
+        return special
 
     def argument_names(self, call: Call) -> list[str | None]:
         """The parameter name of each argument of ``call`` (argument_values' order; None where unknown)."""
@@ -603,7 +650,8 @@ def map_values(value, leaf):
     dict, which are walked in order (the order draws from a random generator are made in)."""
     if isinstance(value, Call):
         return Call(map_values(value.prefix, leaf), map_values(value.args, leaf), map_values(value.kwargs, leaf),
-                    value.source, map_values(value.prefix_kwargs, leaf), value.fixed_numbers, value.int_lists)
+                    value.source, map_values(value.prefix_kwargs, leaf), value.fixed_numbers, value.int_lists,
+                    map_values(value.state, leaf))
     if isinstance(value, tuple) and not hasattr(type(value), "_fields"):
         return tuple(map_values(v, leaf) for v in value)
     if isinstance(value, list):
@@ -926,7 +974,7 @@ def to_jax(value):
 
     if isinstance(value, Call):
         return Call(to_jax(value.prefix), to_jax(value.args), to_jax(value.kwargs), value.source,
-                    to_jax(value.prefix_kwargs))
+                    to_jax(value.prefix_kwargs), state=value.state)  # (the state takes each attribute's own type)
     if isinstance(value, np.ndarray):
         return jnp.asarray(value)
     if isinstance(value, tuple) and not hasattr(type(value), "_fields"):

@@ -18,7 +18,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from np2jax.check.source_hints import (SYMBOL_SIZES, body_uses, dict_keys, dtype_guards, index_uses, shape_kinds,
+from np2jax.check.source_hints import (SYMBOL_SIZES, body_uses, called_names, dict_keys, dtype_guards, index_uses, shape_kinds,
                                       sorted_uses, source_tree)
 
 
@@ -35,6 +35,9 @@ class Call:
     # whole-number Python floats are thresholds an input's values tie with (execute.tie_values): not nudged
     fixed_numbers: bool = False
     int_lists: bool = False  # lists of ints made from float ones (execute.int_lists): nudged as floats
+    # attributes set on the instance after it is built, before the method runs (execute.state_values): float arrays
+    # of the original's instance given other values, so that a method does not only ever see a zero state
+    state: dict = field(default_factory=dict)
 
 
 # --- what a parameter may be ------------------------------------------------------
@@ -140,6 +143,28 @@ def _name_kinds(name: str) -> list[Kind]:
     return [("array", role), ("float", FLOAT_VALUES["float"]), ("int", INT_VALUES["int"])]
 
 
+# Functions given to a parameter the code calls (`f(x)`, `rhs(t, y)`): plain arithmetic on the last argument, which
+# NumPy arrays, JAX arrays and tracers all take; module-level, so that both sides get the same object (a jitted
+# migration must make the parameter static, and jit hashes it). Elementwise first, then one returning a number
+# (`g[j] = (f(xp) - f(x)) / step`: hunt57 C1).
+def elementwise_function(*args):
+    """``x * x + 1`` of the last argument."""
+    x = args[-1]
+    return x * x + 1.0
+
+
+def scalar_function(*args):
+    """The sum of ``x * x + 1`` over the last argument."""
+    y = args[-1] * args[-1] + 1.0
+    return y.sum() if hasattr(y, "sum") else y
+
+
+CALLABLE_KINDS = [("value", (elementwise_function,)), ("value", (scalar_function,))]
+# names of functions: a parameter so named that the code calls gets only functions
+FUNCTION_NAMES = frozenset("f func fn fun function callback cb objective loss rhs integrand fcn residual "
+                           "residuals jac deriv derivative g h".split())
+
+
 def _hint_kinds(hint: object, name: str) -> list[Kind] | None:
     """Kinds from a resolved type hint, or None when the hint says nothing useful."""
     if hint is inspect.Parameter.empty or hint is None:
@@ -190,6 +215,11 @@ def _default_kinds(default: object, name: str) -> list[Kind]:
         alternatives = [("float", (default * 0.5 if default else 0.5, default * 2.0 if default else 1.5))]
     elif default is None:
         alternatives = [k for k in _name_kinds(name)]
+    elif (isinstance(default, (tuple, list)) and 1 < len(default) <= 4
+          and all(type(v) in (int, float) for v in default)):
+        # `value=(0.0, 0.0, 0.0)`, `center=(0, 0)`: other values of that length too, an array (mut1 C1c: a vector
+        # class checked only on its zero default, where `sum` and `mean` of its squares agree)
+        alternatives = [("vector", len(default))]
     else:
         alternatives = []
     return [("default",)] + alternatives
@@ -209,6 +239,7 @@ def parameters(function: Callable, skip_first: bool = False) -> list[Param] | No
     tree = source_tree(function)
     indexing, uses, keyed, typed = index_uses(tree), body_uses(tree), dict_keys(tree), dtype_guards(tree)
     shaped = shape_kinds(function, tree)
+    called = called_names(tree)
     ordered = sorted_uses(tree)
     items = list(signature.parameters.values())
     if skip_first and items and items[0].kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
@@ -227,6 +258,10 @@ def parameters(function: Callable, skip_first: bool = False) -> list[Param] | No
         if not kinds and p.name.lower() in DATA_PLURALS and uses.get(p.name) == "array":
             # `paths[:, -1]`, `paths.min(axis=1)`: price paths, data (hunt58 C2); a file path is not sliced so
             kinds = [("array", "float"), ("array", "positive")]
+        if p.name in called:  # `f(x)`: a function (only functions where the name says so or it is only called)
+            only = called[p.name] or p.name.lower() in FUNCTION_NAMES
+            at = 1 if kinds and kinds[0] == ("default",) else 0
+            kinds = kinds[:at] + CALLABLE_KINDS + ([] if only else kinds[at:])
         if p.name in typed:  # `if x.dtype != np.int16: raise`: arrays of that dtype first (hunt54 C1)
             at = 1 if kinds and kinds[0] == ("default",) else 0
             kinds = kinds[:at] + [("array", f"dtype:{typed[p.name]}")] + kinds[at:]

@@ -205,25 +205,75 @@ def _unpacked_shapes(tree: ast.AST | None) -> dict[str, tuple]:
     return found
 
 
+GOOGLE_HEADERS = ("args:", "arguments:", "parameters:", "params:", "keyword args:", "keyword arguments:")
+GOOGLE_ENTRY = re.compile(r"^(\s*)(\*{0,2}\w+)\s*(?:\(([^()]*(?:\([^()]*\)[^()]*)*)\))?\s*:(?:\s+(.*\S))?\s*$")
+# Other ways to state a shape: `v : 3 element sequence`, `(N, M) array`, `4x4 array`, `A `kx3` stack`, `The `(3,)` point`
+ELEMENT_SHAPE = re.compile(r"\b(\d+)[- ]element\b")
+ARRAY_SHAPE = re.compile(r"\(([^()]*,[^()]*)\)\s*(?:-?\s*shaped\s+)?(?:float\s+|numpy\s+|np\.)?(?:nd)?(?:array|matrix)")
+CROSS_SIZE = re.compile(r"(?<![\w.])(\d+|[A-Za-z])x(\d+)(?![\w.])|(?<![\w.])(\d+)x([A-Za-z])(?![\w.])")
+QUOTED_SHAPE = re.compile(r"`\(([^()]*,[^()]*)\)`")
+
+
 def doc_shapes(doc: str) -> dict[str, list[tuple]]:
-    """{parameter: [shape, ...]} from the "Parameters" section of a numpydoc docstring; a dimension is an int or
-    a symbol (a str); ``...`` dimensions are left out."""
+    """{parameter: [shape, ...]} from the "Parameters" section of a numpydoc docstring (its type lines) or the
+    "Args:" section of a Google-style one (each entry with its continuation lines: real37 C1); a dimension is an
+    int or a symbol (a str); ``...`` dimensions are left out."""
     lines = doc.splitlines()
     found: dict[str, list[tuple]] = {}
-    inside = False
+    entries: list[tuple[str, str]] = []  # (names, text stating the shape)
+    inside = google = False
+    indent = None
     for i, line in enumerate(lines):
         underline = i + 1 < len(lines) and re.fullmatch(r"\s*-{3,}\s*", lines[i + 1])
         if underline:
-            inside = line.strip().lower() in ("parameters", "other parameters", "arguments")
+            inside, google = line.strip().lower() in ("parameters", "other parameters", "arguments"), False
             continue
-        entry = DOC_ENTRY.match(line) if inside else None
-        shape = DOC_SHAPE.search(entry.group(2)) if entry else None
-        if shape is None:
+        if line.strip().lower() in GOOGLE_HEADERS:
+            inside, google, indent = True, True, None
             continue
-        options = [_dims(text) for text in re.findall(r"\(([^()]*)\)", shape.group(1))]
-        for name in re.split(r"\s*,\s*", entry.group(1)):
-            found.setdefault(name.lstrip("*"), []).extend(o for o in options if o is not None)
+        if not inside:
+            continue
+        if google:
+            if not line.strip():
+                continue
+            depth = len(line) - len(line.lstrip())
+            if indent is not None and depth > indent and entries:  # a continuation line of the entry
+                entries[-1] = (entries[-1][0], entries[-1][1] + " " + line.strip())
+                continue
+            entry = GOOGLE_ENTRY.match(line)
+            if entry is None or (indent is not None and depth < indent) or re.fullmatch(r"[A-Z]\w*( \w+)?:", line.strip()):
+                inside = False  # (the next section: `Returns:`)
+                continue
+            indent = depth
+            entries.append((entry.group(2), f"{entry.group(3) or ''} : {entry.group(4) or ''}"))
+            continue
+        entry = DOC_ENTRY.match(line)
+        if entry is not None:
+            entries.append((entry.group(1), entry.group(2)))
+    for names, text in entries:
+        options = text_shapes(text)
+        for name in re.split(r"\s*,\s*", names):
+            found.setdefault(name.lstrip("*"), []).extend(o for o in options if o not in found.get(name.lstrip("*"), []))
     return {name: shapes for name, shapes in found.items() if shapes}
+
+
+def text_shapes(text: str) -> list[tuple]:
+    """The shapes a parameter's type or description states: ``shape (n, 3)`` (and ``or (3,)``), else ``(N, M)
+    array``, ``3 element sequence`` (real38 C1: transforms3d's `v : 3 element sequence`), ``4x4``/``kx3`` or a
+    quoted ``(3,)``."""
+    shape = DOC_SHAPE.search(text)
+    if shape is not None:
+        texts = re.findall(r"\(([^()]*)\)", shape.group(1))
+    else:
+        texts = ARRAY_SHAPE.findall(text) or QUOTED_SHAPE.findall(text)
+        texts += [f"{m.group(1)}," for m in ELEMENT_SHAPE.finditer(text)]
+        for m in CROSS_SIZE.finditer(text):
+            texts.append(", ".join(g for g in m.groups() if g is not None))
+    options = []
+    for option in (_dims(t) for t in texts):
+        if option is not None and option and option not in options:
+            options.append(option)
+    return options
 
 
 def _dims(text: str) -> tuple | None:
@@ -298,6 +348,20 @@ def sorted_uses(tree: ast.AST | None) -> set[str]:
         if isinstance(given, ast.Name):
             found.add(given.id)
     return found
+
+
+def called_names(tree: ast.AST | None) -> dict[str, bool]:
+    """Names the code calls (``f(x)``, ``func(t, y)``): {name: whether every use of it is a call}."""
+    called: set[str] = set()
+    loads: dict[str, int] = {}
+    calls: dict[str, int] = {}
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            called.add(node.func.id)
+            calls[node.func.id] = calls.get(node.func.id, 0) + 1
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            loads[node.id] = loads.get(node.id, 0) + 1
+    return {name: loads.get(name, 0) == calls.get(name, 0) for name in called}
 
 
 def compared_names(tree: ast.AST | None) -> set[str]:
