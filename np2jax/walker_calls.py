@@ -38,10 +38,15 @@ class CallRewrites:
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         tracing = self.ctx.tracing
-        if (tracing is not None and self.traced and isinstance(original.func, cst.Name) and original.func.value in ("min", "max", "int")
+        if (tracing is not None and self.traced and isinstance(original.func, cst.Name) and original.func.value in ("min", "max", "int", "sum")
                 and runs_on_jax_arrays(self.ctx.function, self.ctx)):  # (the function's plan, computed by then, found them)
             if original in tracing.selections:
                 return self._selection(original, updated)
+            if original in tracing.array_sums:  # `sum(a)` of a float array: the rows added at once, not unrolled
+                self.statement_rewrites += 1
+                total = call(f"{self.ctx.use_jnp()}.sum", updated.args[0].value,
+                             cst.Arg(cst.Integer("0"), keyword=cst.Name("axis")))
+                return total.with_changes(lpar=updated.lpar, rpar=updated.rpar)
             if original in tracing.int_casts:
                 self.statement_rewrites += 1
                 return updated.args[0].value.with_changes(lpar=updated.lpar, rpar=updated.rpar)

@@ -3881,3 +3881,34 @@ def test_a_ufunc_given_its_output_array_by_position_assigns_its_result():
     np.testing.assert_allclose(np.asarray(migrated.neg_half(a)), original.neg_half(a))
     for name in ("root_of_sum", "root_of_sum_kw"):
         np.testing.assert_allclose(np.asarray(getattr(migrated, name)(a, b)), getattr(original, name)(a, b), rtol=1e-6)
+
+
+def test_pythons_sum_of_a_float_array_is_one_reduction_not_an_unrolled_loop():
+    """real39 L1 (filterpy's `normalize`: `pdf /= sum(np.asarray(pdf, dtype=float))`): Python's sum iterates the
+    array, which jax.jit unrolled into one addition per element: 10 s to compile at 4,000 elements. A sum of a float
+    array becomes `jnp.sum(a, axis=0)` (the rows of a 2-D one, as Python adds them). Not of an integer array, which
+    Python's sum adds in its own dtype (int8 wraps) where jnp.sum widens it."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def normalize(pdf):
+            pdf /= sum(np.asarray(pdf, dtype=float))
+            return pdf
+
+        def column_totals(x):
+            x = np.asarray(x, dtype=float)
+            return sum(x * x) / x.shape[0]
+
+        def counts(labels):
+            labels = np.asarray(labels, dtype=np.int8)
+            return sum(labels * 2)
+        """
+    )
+    output = result.output.decode()
+    assert "pdf = pdf / jnp.sum(jnp.asarray(pdf, dtype=float), axis=0)" in output
+    assert "jnp.sum(x * x, axis=0)" in output and "sum(labels * 2)" in output
+    pdf = np.random.default_rng(0).random(4000)
+    np.testing.assert_allclose(np.asarray(migrated.normalize(pdf.copy())), original.normalize(pdf.copy()), rtol=1e-5)
+    M = np.arange(12.0).reshape(4, 3)
+    np.testing.assert_allclose(np.asarray(migrated.column_totals(M)), original.column_totals(M), rtol=1e-6)

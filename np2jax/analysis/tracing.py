@@ -80,6 +80,7 @@ class ModuleTracing:
         self.rebinds: dict[cst.Expr, tuple[str, ...]] = {}  # `f(a)` statements that become `a = f(a)`
         self.fresh_results = None  # analysis/fresh_results.py (set by the engine): containers of new items
         self.selections: set[cst.Call] = set()  # `min(a, b)` / `max(a, b)` of traced values: become jnp.where
+        self.array_sums: set[cst.Call] = set()  # `sum(a)` of a float array: `jnp.sum(a, axis=0)`
         self.int_casts: set[cst.Call] = set()  # `int(np.argmax(x))`: the cast goes, the index stays an array
         # `x[m].sum()`, `np.mean(x[m])` with `m` a mask of x's shape -> `jnp.sum(x, where=m)`: the call -> (reduction,
         # the read `x[m]`, rows: `X[m].mean(axis=0)` of a 1-D mask -> `jnp.mean(X, axis=0, where=<m over rows>)`), and
