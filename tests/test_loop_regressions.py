@@ -918,3 +918,36 @@ def test_a_window_beside_its_whole_array_keeps_the_carrys_shape():
     assert any("`x` may change shape" in m for m in messages), messages
     W = np.random.default_rng(0).uniform(size=(6, 6))
     np.testing.assert_allclose(np.asarray(migrated.floyd_warshall(W)), original.floyd_warshall(W), rtol=1e-6)
+
+
+def test_a_carry_a_helper_returns_in_float64_gets_its_dtype_from_a_first_step():
+    """hunt59 L3: k-means with `centers = x[:k].copy()` of float32 data and `centers = update_centers(...)`, a
+    function of the module returning float64 sums (`np.zeros((k, d))`): under x64 the fori_loop was given a float32
+    carry and a float64 result ("carry input and carry output must have equal types"). The first step now runs
+    before the loop, as for a carry an int array starts."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def update_centers(x, labels, k):
+            c = np.zeros((k, x.shape[1]))
+            for j in range(k):
+                c[j] = x[labels == j].mean(0)
+            return c
+
+        def kmeans(x, k, iters):
+            centers = x[:k].copy()
+            for _ in range(iters):
+                labels = ((x[:, None, :] - centers[None, :, :]) ** 2).sum(-1).argmin(1)
+                centers = update_centers(x, labels, k)
+            return centers
+        """
+    )
+    assert record(result, "kmeans").jit and "its first step run before it" in " ".join(
+        d.message for d in result.diagnostics if d.code == "NPJ305"), result.diagnostics
+    x = np.random.default_rng(0).normal(size=(20, 2)).astype(np.float32)
+    for x64 in (True, False):
+        with jax.enable_x64(x64):
+            got, want = np.asarray(migrated.kmeans(x, 2, 3)), original.kmeans(x, 2, 3)
+            assert got.dtype == (want.dtype if x64 else np.float32)
+            np.testing.assert_allclose(got, want, rtol=1e-5)

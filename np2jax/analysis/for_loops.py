@@ -469,12 +469,31 @@ class ForLoops:
                       and isinstance(node.target, cst.Name) and node.target.value == name for node in descendants(loop.body))
         if not divided and not any(  # `w /= w.sum()`; `w = w * (1 + r[t])`: a float when `r` is one
                 (source := dtype_source(value, scope, self.resolver, values)) in (FLOAT, FLOAT64)
-                or (source is not None and source[0] == PROMOTED) for value in inside):
+                or (source is not None and source[0] == PROMOTED) or self._returns_float(value) for value in inside):
             return False
         if name in self.params:
             return dtype_source(cst.Name(name), scope, self.resolver, values) not in (FLOAT, FLOAT64)
         before = [b.value for b in bindings if isinstance(b, ValueBinding) and not b.augmented and not contains(loop, b.value)]
         return any(dtype_source(value, scope, self.resolver, values) not in (FLOAT, FLOAT64) for value in before)
+
+    def _returns_float(self, value: cst.BaseExpression) -> bool:
+        """``update_centers(x, labels, k)``, a function of the module whose every ``return`` gives a float array of a
+        fixed dtype (``c = np.zeros((k, d))``, float64): a float32 carry becomes float64 after one step (hunt59 L3)."""
+        if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Name):
+            return False
+        module = self.function_scope
+        while module.parent is not None:
+            module = module.parent
+        found, bindings = self.function_scope.lookup(value.func.value)
+        if found is not module or len(bindings) != 1 or not isinstance(getattr(bindings[0], "node", None), cst.FunctionDef):
+            return False
+        callee = bindings[0].node
+        inner = self.resolver.scopes.get(callee)
+        results = [node.value for node in descendants(callee.body) if isinstance(node, cst.Return)]
+        if inner is None or not results or any(r is None for r in results) or any(
+                isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) for node in descendants(callee.body)):
+            return False
+        return all(dtype_source(r, inner, self.resolver, self.decisions.values) in (FLOAT, FLOAT64) for r in results)
 
     def _array_valued(self, value: cst.BaseExpression) -> bool:
         tokens = self.tokens(value, self.function_scope)
