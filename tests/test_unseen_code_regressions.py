@@ -3912,3 +3912,33 @@ def test_pythons_sum_of_a_float_array_is_one_reduction_not_an_unrolled_loop():
     np.testing.assert_allclose(np.asarray(migrated.normalize(pdf.copy())), original.normalize(pdf.copy()), rtol=1e-5)
     M = np.arange(12.0).reshape(4, 3)
     np.testing.assert_allclose(np.asarray(migrated.column_totals(M)), original.column_totals(M), rtol=1e-6)
+
+
+def test_a_convolution_with_an_integer_kernel_written_inline_sums_in_numpys_dtype():
+    """hunt60 S3: `np.convolve(counts, np.array([1, 2, 1]))`, `np.correlate(x, [1, 1])` and
+    `np.convolve(mask.astype(int), np.ones(3, dtype=int))` of integer data are int64 in NumPy; migrated they were
+    float (jax.numpy converts integers first): `preferred_element_type` was added only for kernels named by a plain
+    name. A display of number literals is int64 (float64 with a float), `dtype=int` NumPy's int64."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def smooth_counts(counts):
+            return np.convolve(counts, np.array([1, 2, 1]), mode="same")
+
+        def run_length3(mask):
+            return np.convolve(mask.astype(int), np.ones(3, dtype=int), mode="valid")
+
+        def pair_sums(x):
+            return np.correlate(x, [1, 1], mode="valid")
+        """
+    )
+    output = result.output.decode()
+    assert "preferred_element_type=jnp.result_type(counts, jnp.int64)" in output
+    assert "preferred_element_type=jnp.result_type(jnp.int64, jnp.int64)" in output
+    counts, mask = np.array([3, 200, 7, 1], np.uint8), np.array([True, True, False, True, True])
+    with jax.enable_x64(True):
+        for name, arg in (("smooth_counts", counts), ("run_length3", mask), ("pair_sums", counts),
+                          ("pair_sums", np.array([2 ** 30, 2 ** 30, 5], np.int32))):
+            got, want = np.asarray(getattr(migrated, name)(arg)), getattr(original, name)(arg)
+            assert got.dtype == want.dtype and np.array_equal(got, want), (name, got, want)

@@ -362,16 +362,39 @@ def _dtype_code(node: cst.BaseExpression, scope: Scope, ctx: FileContext, jnp: s
     NumPy constructor (``np.ones(2, dtype=counts.dtype)``), float64 for ``np.ones(n)``; None otherwise."""
     if _cheap_read(node):
         return ctx.code(node).strip()
+    if isinstance(node, (cst.List, cst.Tuple)):  # `[1, 1]`: NumPy's int64 (or float64) array of it
+        return _literal_display_dtype(node, jnp)
     if not isinstance(node, cst.Call) or any(a.star for a in node.args):
         return None
     qualname = ctx.resolver.qualname(node.func, scope) or ""
     dtype = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "dtype"), None)
+    if (isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype" and qualname == ""
+            and len(node.args) == 1 and node.args[0].keyword is None):
+        dtype = node.args[0].value  # `mask.astype(int)`: that dtype
+        return _dtype_name(ctx.code(dtype).strip(), jnp) if _cheap_read(dtype) else None
     if dtype is not None and qualname in _FLOAT_MADE | {"numpy.array", "numpy.asarray"} and _cheap_read(dtype):
-        return ctx.code(dtype).strip()
+        return _dtype_name(ctx.code(dtype).strip(), jnp)
     positional = [a for a in node.args if a.keyword is None]
     if dtype is None and qualname in _FLOAT_MADE - {"numpy.full"} and len(positional) == len(node.args) == 1:
         return f"{jnp}.float64"  # `np.ones(3)`: float64 in NumPy (float32 without x64, as jax.numpy's)
+    if dtype is None and qualname in ("numpy.array", "numpy.asarray") and len(positional) == len(node.args) == 1 and (
+            isinstance(positional[0].value, (cst.List, cst.Tuple))):
+        return _literal_display_dtype(positional[0].value, jnp)  # `np.array([1, 2, 1])`
     return None
+
+
+def _dtype_name(code: str, jnp: str) -> str:
+    """A dtype for ``jnp.result_type``: Python's ``int``/``float``/``complex`` as NumPy reads them, 64-bit (for
+    result_type they are weak, which keeps an int8 operand's dtype where NumPy's int64 kernel widens it)."""
+    return {"int": f"{jnp}.int64", "float": f"{jnp}.float64", "complex": f"{jnp}.complex128"}.get(code, code)
+
+
+def _literal_display_dtype(node: cst.List | cst.Tuple, jnp: str) -> str | None:
+    """The dtype NumPy gives a flat list or tuple of number literals: int64, or float64 with a float among them."""
+    values = [number_literal(e.value) if isinstance(e, cst.Element) else None for e in node.elements]
+    if not values or any(v is None or isinstance(v, complex) for v in values):
+        return None
+    return f"{jnp}.float64" if any(isinstance(v, float) for v in values) else f"{jnp}.int64"
 
 
 def _cheap_read(node: cst.BaseExpression) -> bool:
