@@ -3942,3 +3942,32 @@ def test_a_convolution_with_an_integer_kernel_written_inline_sums_in_numpys_dtyp
                           ("pair_sums", np.array([2 ** 30, 2 ** 30, 5], np.int32))):
             got, want = np.asarray(getattr(migrated, name)(arg)), getattr(original, name)(arg)
             assert got.dtype == want.dtype and np.array_equal(got, want), (name, got, want)
+
+
+def test_a_slice_or_real_part_of_a_new_array_is_written_in_place():
+    """real40 FP1 (emcee's autocorrelation): `acf = np.fft.ifft(...)[: len(x)].real; acf /= acf[0]` was NPJ201 (".real
+    of an object"): a slice, or the real part, of a new array is a view of memory no other name holds. A slice of a
+    named array still shares that array's memory."""
+    result, original, migrated = migrated_pair(
+        """
+        import numpy as np
+
+        def function_1d(x):
+            f = np.fft.fft(x - np.mean(x), n=2 * len(x))
+            acf = np.fft.ifft(f * np.conjugate(f))[: len(x)].real
+            acf /= acf[0]
+            return acf
+
+        def shared(x):
+            y = np.zeros(6)
+            z = y[1:]
+            z += 1.0
+            return y + x
+        """
+    )
+    assert record(result, "function_1d").jit, result.diagnostics
+    assert not record(result, "shared").jit
+    x = np.random.default_rng(0).standard_normal(64)
+    with jax.enable_x64(True):
+        np.testing.assert_allclose(np.asarray(migrated.function_1d(x)), original.function_1d(x), rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(np.asarray(migrated.shared(np.ones(6))), original.shared(np.ones(6)))

@@ -175,8 +175,10 @@ def is_fresh_array(expr: cst.BaseExpression, resolver: Resolver, scope: Scope) -
         return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons)
     if isinstance(expr, cst.IfExp):  # `np.zeros(2) if zi is None else np.array(zi, dtype=float)`
         return is_fresh_array(expr.body, resolver, scope) and is_fresh_array(expr.orelse, resolver, scope)
-    if isinstance(expr, cst.Attribute) and expr.attr.value in ("T", "mT"):  # `np.array([a, b, c]).T`: a view of a
-        return is_fresh_array(expr.value, resolver, scope)  # new array nothing else holds (real38 FP2)
+    if isinstance(expr, cst.Attribute) and expr.attr.value in ("T", "mT", "real"):  # `np.array([a, b, c]).T`: a view
+        return is_fresh_array(expr.value, resolver, scope)  # of a new array nothing else holds (real38 FP2)
+    if isinstance(expr, cst.Subscript) and not isinstance(expr.value, cst.Name) and is_fresh_array(expr.value, resolver, scope):
+        return True  # `np.fft.ifft(f)[:n]`: a view of a new array nothing else holds (real40 FP1; not `y = x[1:]`)
     return isinstance(expr, cst.Subscript) and _array_index(expr, resolver, scope)
 
 
