@@ -24,7 +24,7 @@ from np2jax.codes import BY_CODE, RULES, rule_for
 from np2jax.config import ConfigError, load_config
 from np2jax.configured import add_migration_arguments
 from np2jax.docs import render_rule
-from np2jax.engine import FileResult, Options
+from np2jax.engine import FileResult
 from np2jax.gate import run_gate
 from np2jax.files import SourceFile, UsageError, copy_atomic, data_files, discover, is_read_only, write_atomic
 from np2jax.report import migrate_report, write_json

@@ -174,11 +174,7 @@ def _length_range(node: cst.BaseExpression, scope: Scope, depth: int) -> bool:
     if isinstance(node, cst.Call):
         return (isinstance(node.func, cst.Attribute) and node.func.attr.value == "arange"
                 and any(_data_length(a.value, scope, depth + 1) for a in node.args if a.keyword is None))
-    if isinstance(node, cst.Name):
-        _, bindings = scope.lookup(node.value)
-        return bool(bindings) and all(isinstance(b, ValueBinding) and not b.augmented for b in bindings) and any(
-            _length_range(b.value, scope, depth + 1) for b in bindings)
-    return False
+    return _bound_to(node, scope, lambda value: _length_range(value, scope, depth + 1))
 
 
 def _data_length(node: cst.BaseExpression, scope: Scope, depth: int) -> bool:
@@ -189,11 +185,16 @@ def _data_length(node: cst.BaseExpression, scope: Scope, depth: int) -> bool:
         return True
     if isinstance(node, cst.BinaryOperation):
         return _data_length(node.left, scope, depth + 1) or _data_length(node.right, scope, depth + 1)
-    if isinstance(node, cst.Name):
-        _, bindings = scope.lookup(node.value)
-        return bool(bindings) and all(isinstance(b, ValueBinding) and not b.augmented for b in bindings) and any(
-            _data_length(b.value, scope, depth + 1) for b in bindings)
-    return False
+    return _bound_to(node, scope, lambda value: _data_length(value, scope, depth + 1))
+
+
+def _bound_to(node: cst.BaseExpression, scope: Scope, test) -> bool:
+    """``node`` is a name bound only by plain assignments, one of whose values passes ``test``."""
+    if not isinstance(node, cst.Name):
+        return False
+    _, bindings = scope.lookup(node.value)
+    return bool(bindings) and all(isinstance(b, ValueBinding) and not b.augmented for b in bindings) and any(
+        test(b.value) for b in bindings)
 
 
 def _float_base(node: cst.BaseExpression) -> bool:
